@@ -1,0 +1,35 @@
+// Package passes holds passlens's IR transformations, one file per pass,
+// and the pass table (registry.go) with names, descriptions, the targets
+// whose default pipelines use each pass, and ordering constraints.
+package passes
+
+import "passlens/compiler/ir"
+
+// Pass is one module transformation. Passes mutate the module in place;
+// the pipeline (compiler/pipeline), not the pass, owns snapshots.
+type Pass struct {
+	Name    string   // spelled in pipeline specs, e.g. "switch-to-if"
+	Summary string   // one line for `passlens passes` and the pass list
+	Doc     string   // longer description: what it does and why
+	Targets []string // targets whose default pipelines use it: "spirv", "dxil", "sm3"
+	// Run transforms m and reports whether anything changed. An error makes
+	// the step fail (later passes do not run); a panic is recovered by the
+	// pipeline and reported the same way.
+	Run func(m *ir.Module, ctx *Context) (changed bool, err error)
+}
+
+// Context carries per-run settings to passes.
+type Context struct {
+	Target string // "spirv", "dxil", "sm3" or "" (none)
+	// Options are pass options from the pipeline spec, e.g.
+	// "switch-to-if<all>" gives Options["switch-to-if"] = "all".
+	Options map[string]string
+}
+
+// Option returns the option string given to pass name ("" if none).
+func (c *Context) Option(name string) string {
+	if c == nil || c.Options == nil {
+		return ""
+	}
+	return c.Options[name]
+}
