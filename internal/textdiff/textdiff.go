@@ -1,0 +1,219 @@
+// Package textdiff computes line diffs with intra-line change ranges,
+// grouped into unified hunks. The explorer's diff pane, --print-changed=diff
+// and replay scripts all use it, so they agree.
+package textdiff
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Kind classifies a diff row.
+type Kind byte
+
+const (
+	Same Kind = ' '
+	Add  Kind = '+'
+	Del  Kind = '-'
+	Hunk Kind = '@'
+)
+
+// Range is a half-open byte range [Start, End) of a row's text.
+type Range struct{ Start, End int }
+
+// Row is one row of a unified diff. For a changed line that pairs with
+// a line on the other side, Pair holds that row's index so the intra-line
+// difference can be highlighted.
+type Row struct {
+	Kind    Kind
+	A, B    int // 1-based line numbers (0 if absent)
+	Text    string
+	Pair    int     // index of the paired row, -1 if none
+	Changed []Range // bytes of Text that differ from the paired row
+}
+
+// Diff is a computed line diff between two texts.
+type Diff struct {
+	Rows           []Row
+	Hunks          []int // row index of each hunk header
+	Added, Removed int
+}
+
+// Context is the number of unchanged lines shown around each change.
+const Context = 3
+
+// Compute diffs two texts line by line (Myers via go-diff on line
+// hashes) and groups the result into unified hunks with context.
+func Compute(a, b string) *Diff {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0 // exact diff; inputs are line-hashed so this stays fast
+	ca, cb, lines := dmp.DiffLinesToRunes(a, b)
+	diffs := dmp.DiffMainRunes(ca, cb, false)
+	type op struct {
+		kind Kind
+		text string
+	}
+	var ops []op
+	for _, d := range diffs {
+		k := Same
+		switch d.Type {
+		case diffmatchpatch.DiffInsert:
+			k = Add
+		case diffmatchpatch.DiffDelete:
+			k = Del
+		}
+		for _, r := range d.Text {
+			ops = append(ops, op{k, strings.TrimSuffix(lines[r], "\n")})
+		}
+	}
+	// Mark which same-lines are within context of a change.
+	keep := make([]bool, len(ops))
+	last := -1 << 30
+	for i, o := range ops {
+		if o.kind != Same {
+			last = i
+		}
+		if i-last <= Context {
+			keep[i] = true
+		}
+	}
+	last = 1 << 30
+	for i := len(ops) - 1; i >= 0; i-- {
+		if ops[i].kind != Same {
+			last = i
+		}
+		if last-i <= Context {
+			keep[i] = true
+		}
+	}
+	d := &Diff{}
+	la, lb := 0, 0
+	inHunk := false
+	for i, o := range ops {
+		switch o.kind {
+		case Same:
+			la++
+			lb++
+		case Del:
+			la++
+			d.Removed++
+		case Add:
+			lb++
+			d.Added++
+		}
+		if !keep[i] {
+			inHunk = false
+			continue
+		}
+		if !inHunk {
+			d.Hunks = append(d.Hunks, len(d.Rows))
+			d.Rows = append(d.Rows, Row{Kind: Hunk, A: la, B: lb, Pair: -1})
+			inHunk = true
+		}
+		row := Row{Kind: o.kind, Text: o.text, Pair: -1}
+		switch o.kind {
+		case Same:
+			row.A, row.B = la, lb
+		case Del:
+			row.A = la
+		case Add:
+			row.B = lb
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	d.pairRows()
+	d.labelHunks()
+	return d
+}
+
+// pairRows pairs each run of deletions with the following run of additions
+// line by line, and computes the changed character ranges of each pair.
+func (d *Diff) pairRows() {
+	dmp := diffmatchpatch.New()
+	for i := 0; i < len(d.Rows); {
+		if d.Rows[i].Kind != Del {
+			i++
+			continue
+		}
+		ds := i
+		for i < len(d.Rows) && d.Rows[i].Kind == Del {
+			i++
+		}
+		as := i
+		for i < len(d.Rows) && d.Rows[i].Kind == Add {
+			i++
+		}
+		n := min(as-ds, i-as)
+		for k := 0; k < n; k++ {
+			del, add := &d.Rows[ds+k], &d.Rows[as+k]
+			del.Pair, add.Pair = as+k, ds+k
+			del.Changed, add.Changed = intraLine(dmp, del.Text, add.Text)
+		}
+	}
+}
+
+// intraLine returns the byte ranges that differ in a and in b.
+func intraLine(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (sa, sb []Range) {
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(a, b, false))
+	pa, pb := 0, 0
+	for _, df := range diffs {
+		n := len(df.Text)
+		switch df.Type {
+		case diffmatchpatch.DiffEqual:
+			pa += n
+			pb += n
+		case diffmatchpatch.DiffDelete:
+			sa = append(sa, Range{pa, pa + n})
+			pa += n
+		case diffmatchpatch.DiffInsert:
+			sb = append(sb, Range{pb, pb + n})
+			pb += n
+		}
+	}
+	return sa, sb
+}
+
+// labelHunks fills hunk header text: "@@ -a,n +b,m @@".
+func (d *Diff) labelHunks() {
+	for h, start := range d.Hunks {
+		end := len(d.Rows)
+		if h+1 < len(d.Hunks) {
+			end = d.Hunks[h+1]
+		}
+		na, nb := 0, 0
+		fa, fb := 0, 0
+		for _, r := range d.Rows[start+1 : end] {
+			if r.A > 0 {
+				if fa == 0 {
+					fa = r.A
+				}
+				na++
+			}
+			if r.B > 0 {
+				if fb == 0 {
+					fb = r.B
+				}
+				nb++
+			}
+		}
+		d.Rows[start].Text = "@@ -" + strconv.Itoa(fa) + "," + strconv.Itoa(na) + " +" + strconv.Itoa(fb) + "," + strconv.Itoa(nb) + " @@"
+	}
+}
+
+// Unified renders the diff as plain unified-diff text (for replay output
+// and --print-changed=diff).
+func (d *Diff) Unified() string {
+	var sb strings.Builder
+	for _, r := range d.Rows {
+		if r.Kind == Hunk {
+			sb.WriteString(r.Text)
+		} else {
+			sb.WriteByte(byte(r.Kind))
+			sb.WriteString(r.Text)
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}

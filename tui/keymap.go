@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is the one table of key bindings. The help overlay is generated
+// from it and a config file can remap any entry (see LoadConfig).
+type KeyMap struct {
+	// Passes
+	NextPass, PrevPass, FirstPass, LastPass, NextChanged, PrevChanged, FindPass key.Binding
+	// Views
+	ViewIR, ViewDiff, ViewTrees, ViewCFG, ViewLanes, ViewTarget, FocusNext key.Binding
+	// Moving in a pane
+	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
+	// IR
+	Search, SearchNext, SearchPrev, Occurrences, GotoDef, FuncFilter, NextValue key.Binding
+	// Diff
+	DiffMode, NextChange, DiffBase key.Binding
+	// Analyses
+	Uniformity, Explain, TreeKind, ExportDOT key.Binding
+	// Lanes
+	RunLanes, WaveSize, Policy, Cancel key.Binding
+	// Target and what-if
+	Target, Export, TogglePass, MoveUp, MoveDown, Rerun key.Binding
+	// App
+	Record, OpenReplay, Mouse, Theme, Help, Quit key.Binding
+}
+
+// KeyGroup is a titled set of bindings for the help overlay.
+type KeyGroup struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+func kb(keys []string, help, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// DefaultKeyMap returns the built-in bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		NextPass:    kb([]string{"right", "l"}, "→/l", "next pass"),
+		PrevPass:    kb([]string{"left", "h"}, "←/h", "previous pass"),
+		FirstPass:   kb([]string{"home"}, "home", "first snapshot (input)"),
+		LastPass:    kb([]string{"end"}, "end", "last snapshot"),
+		NextChanged: kb([]string{"}"}, "}", "next pass that changed the IR"),
+		PrevChanged: kb([]string{"{"}, "{", "previous pass that changed the IR"),
+		FindPass:    kb([]string{":"}, ":", "find a pass by name"),
+
+		ViewIR:     kb([]string{"1"}, "1", "IR pane"),
+		ViewDiff:   kb([]string{"2"}, "2", "diff pane"),
+		ViewTrees:  kb([]string{"3"}, "3", "dominator / post-dominator / cycle trees"),
+		ViewCFG:    kb([]string{"4"}, "4", "CFG view"),
+		ViewLanes:  kb([]string{"5"}, "5", "lanes (interpreter)"),
+		ViewTarget: kb([]string{"6"}, "6", "target code"),
+		FocusNext:  kb([]string{"tab"}, "tab", "focus pass list / main pane"),
+
+		Up:       kb([]string{"up", "k"}, "↑/k", "up"),
+		Down:     kb([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   kb([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown: kb([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:      kb([]string{"g"}, "g", "top"),
+		Bottom:   kb([]string{"G"}, "G", "bottom"),
+		Left:     kb([]string{"ctrl+left"}, "ctrl+←", "scroll left"),
+		Right:    kb([]string{"ctrl+right"}, "ctrl+→", "scroll right"),
+
+		Search:      kb([]string{"/"}, "/", "search in the IR"),
+		SearchNext:  kb([]string{"n"}, "n", "next match"),
+		SearchPrev:  kb([]string{"N"}, "N", "previous match"),
+		Occurrences: kb([]string{"*"}, "*", "highlight the value under the cursor (follows it across passes)"),
+		NextValue:   kb([]string{"w"}, "w", "cursor to the next value on the line"),
+		GotoDef:     kb([]string{"enter"}, "enter", "go to the definition of the value under the cursor"),
+		FuncFilter:  kb([]string{"f"}, "f", "filter by function"),
+
+		DiffMode:   kb([]string{"s"}, "s", "unified / side-by-side diff"),
+		NextChange: kb([]string{"c"}, "c", "jump to the next change"),
+		DiffBase:   kb([]string{"b"}, "b", "diff against the previous / input snapshot"),
+
+		Uniformity: kb([]string{"u"}, "u", "uniformity overlay"),
+		Explain:    kb([]string{"e"}, "e", "why is the value under the cursor divergent?"),
+		TreeKind:   kb([]string{"t"}, "t", "dominator / post-dominator / cycle tree"),
+		ExportDOT:  kb([]string{"D"}, "D", "export the CFG as Graphviz DOT"),
+
+		RunLanes: kb([]string{"r"}, "r", "run the interpreter on this snapshot"),
+		WaveSize: kb([]string{"W"}, "W", "cycle wave size (4/8/16/32/64)"),
+		Policy:   kb([]string{"y"}, "y", "reconvergence policy"),
+		Cancel:   kb([]string{"esc"}, "esc", "cancel / close"),
+
+		Target:     kb([]string{"T"}, "T", "cycle target (spirv / dxil / sm3)"),
+		Export:     kb([]string{"x"}, "x", "export target code to a file"),
+		TogglePass: kb([]string{"space"}, "space", "what-if: turn the selected pass off/on"),
+		MoveUp:     kb([]string{"K"}, "K", "what-if: move the selected pass up"),
+		MoveDown:   kb([]string{"J"}, "J", "what-if: move the selected pass down"),
+		Rerun:      kb([]string{"R"}, "R", "re-run the pipeline"),
+
+		Record:     kb([]string{"ctrl+s"}, "ctrl+s", "save your steps as a replay script"),
+		OpenReplay: kb([]string{"ctrl+o"}, "ctrl+o", "play a replay script"),
+		Mouse:      kb([]string{"m"}, "m", "mouse on/off"),
+		Theme:      kb([]string{"ctrl+t"}, "ctrl+t", "cycle theme"),
+		Help:       kb([]string{"?"}, "?", "this help"),
+		Quit:       kb([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// Groups returns the bindings grouped for the help overlay.
+func (k KeyMap) Groups() []KeyGroup {
+	return []KeyGroup{
+		{"Passes", []key.Binding{k.NextPass, k.PrevPass, k.NextChanged, k.PrevChanged, k.FirstPass, k.LastPass, k.FindPass}},
+		{"Views", []key.Binding{k.ViewIR, k.ViewDiff, k.ViewTrees, k.ViewCFG, k.ViewLanes, k.ViewTarget, k.FocusNext}},
+		{"Moving", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right}},
+		{"IR", []key.Binding{k.Search, k.SearchNext, k.SearchPrev, k.Occurrences, k.NextValue, k.GotoDef, k.FuncFilter}},
+		{"Diff", []key.Binding{k.DiffMode, k.NextChange, k.DiffBase}},
+		{"Analyses", []key.Binding{k.Uniformity, k.Explain, k.TreeKind, k.ExportDOT}},
+		{"Lanes", []key.Binding{k.RunLanes, k.WaveSize, k.Policy, k.Cancel}},
+		{"Target & what-if", []key.Binding{k.Target, k.Export, k.TogglePass, k.MoveUp, k.MoveDown, k.Rerun}},
+		{"App", []key.Binding{k.Record, k.OpenReplay, k.Mouse, k.Theme, k.Help, k.Quit}},
+	}
+}
+
+// fieldNames maps config names ("next-pass") to KeyMap fields.
+func fieldNames() map[string]string {
+	out := map[string]string{}
+	t := reflect.TypeOf(KeyMap{})
+	for i := 0; i < t.NumField(); i++ {
+		out[kebab(t.Field(i).Name)] = t.Field(i).Name
+	}
+	return out
+}
+
+func kebab(s string) string {
+	var sb strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				sb.WriteByte('-')
+			}
+			r += 'a' - 'A'
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// Config is the user's config file ($XDG_CONFIG_HOME/passlens/config.json).
+type Config struct {
+	Theme string `json:"theme,omitempty"`
+	Mouse bool   `json:"mouse,omitempty"`
+	// Keys remaps actions: {"next-pass": ["n", "right"]}.
+	Keys map[string][]string `json:"keys,omitempty"`
+}
+
+// ConfigPath returns the config file location following the XDG spec.
+func ConfigPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "passlens", "config.json")
+}
+
+// LoadConfig reads the config file (a missing file is not an error).
+func LoadConfig(path string) (Config, error) {
+	var c Config
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return c, nil
+	}
+	if err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return c, fmt.Errorf("%s: %v", path, err)
+	}
+	return c, nil
+}
+
+// Apply remaps bindings from the config. Unknown action names are an error
+// naming the valid ones; a key bound to two actions is reported too.
+func (k *KeyMap) Apply(remap map[string][]string) error {
+	names := fieldNames()
+	v := reflect.ValueOf(k).Elem()
+	for action, keys := range remap {
+		field, ok := names[action]
+		if !ok {
+			var valid []string
+			for n := range names {
+				valid = append(valid, n)
+			}
+			sort.Strings(valid)
+			return fmt.Errorf("config: unknown action %q (valid: %s)", action, strings.Join(valid, ", "))
+		}
+		b := v.FieldByName(field).Addr().Interface().(*key.Binding)
+		b.SetKeys(keys...)
+		b.SetHelp(strings.Join(keys, "/"), b.Help().Desc)
+	}
+	seen := map[string]string{}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		b := v.Field(i).Interface().(key.Binding)
+		for _, ks := range b.Keys() {
+			if other, dup := seen[ks]; dup {
+				_, a := remap[other]
+				_, b := remap[kebab(t.Field(i).Name)]
+				if a || b {
+					return fmt.Errorf("config: key %q is bound to both %s and %s", ks, other, kebab(t.Field(i).Name))
+				}
+			}
+			seen[ks] = kebab(t.Field(i).Name)
+		}
+	}
+	return nil
+}
