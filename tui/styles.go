@@ -14,15 +14,15 @@ import (
 type Styles struct {
 	Theme *themes.Theme
 
-	Title, Dim, Accent, Bold                   lipgloss.Style
-	Border, FocusBorder                        lipgloss.Style
-	Selected, CursorLine                       lipgloss.Style
-	Changed, Unchanged, Failed, Running        lipgloss.Style
-	Divergent, Uniform, Temporal               lipgloss.Style
-	DiffAdd, DiffDel, DiffAddEm, DiffDelEm     lipgloss.Style
-	Status, StatusKey, Error, OK               lipgloss.Style
-	SearchHit, Occurrence, LineNo, TabActive   lipgloss.Style
-	TabInactive, HelpKey, HelpDesc, HelpTitle  lipgloss.Style
+	Title, Dim, Accent, Bold                  lipgloss.Style
+	Border, FocusBorder                       lipgloss.Style
+	Selected, CursorLine                      lipgloss.Style
+	Changed, Unchanged, Failed, Running       lipgloss.Style
+	Divergent, Uniform, Temporal              lipgloss.Style
+	DiffAdd, DiffDel, DiffAddEm, DiffDelEm    lipgloss.Style
+	Status, StatusKey, Error, OK              lipgloss.Style
+	SearchHit, Occurrence, LineNo, TabActive  lipgloss.Style
+	TabInactive, HelpKey, HelpDesc, HelpTitle lipgloss.Style
 
 	tokens map[chroma.TokenType]lipgloss.Style
 }

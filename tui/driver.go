@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"context"
+	"time"
+)
+
+// StepStatus is what a pipeline step did.
+type StepStatus int
+
+const (
+	StepInput     StepStatus = iota // the module before any pass
+	StepChanged                     // the pass changed the IR
+	StepUnchanged                   // the pass ran and changed nothing
+	StepFailed                      // the pass (or the verifier after it) failed
+)
+
+// Step is one snapshot as the explorer shows it.
+type Step struct {
+	Pass     string
+	Summary  string
+	Status   StepStatus
+	Err      string
+	Duration time.Duration
+	Allocs   uint64 // bytes allocated by the pass
+	Text     string // the whole module after this step
+	Funcs    []FuncSpan
+}
+
+// FuncSpan locates a function in Step.Text (0-based, end exclusive).
+type FuncSpan struct {
+	Name       string
+	Start, End int
+}
+
+// PassSlot is one entry of the editable pipeline (what-if).
+type PassSlot struct {
+	Name    string
+	Enabled bool
+}
+
+// Compiled is the result of compiling the module through a pipeline.
+type Compiled struct {
+	Source string
+	Target string
+	Steps  []Step
+}
+
+// TreeNode is a node of a dominator, post-dominator or cycle tree.
+type TreeNode struct {
+	Label    string // what is drawn
+	Block    string // block to show when selected ("" for none)
+	Children []*TreeNode
+}
+
+// DivKind classifies a divergence mark.
+type DivKind int
+
+const (
+	DivNone     DivKind = iota
+	DivValue            // data or sync divergence
+	DivTemporal         // temporally divergent (used outside a cycle with a divergent exit)
+	DivAssumed          // inside an irreducible cycle entered divergently
+	DivBranch           // divergent terminator
+)
+
+// Analysis is everything the trees, CFG and uniformity views need for one
+// function of one snapshot. Computed off the UI thread.
+type Analysis struct {
+	Func                 string
+	Dom, PostDom, Cycles *TreeNode
+	Blocks               []string
+	Succs                [][]int
+	BackEdges            map[[2]int]bool
+	// Divergent maps a value name ("%x") or a block name ("%bb", meaning its
+	// terminator) to its kind.
+	Divergent map[string]DivKind
+	// Explain returns the reason chain for a value ("%x"), or nil.
+	Explain func(name string) []string
+	DOT     string
+}
+
+// RunOptions configures an interpreter run from the lanes pane.
+type RunOptions struct {
+	WaveSize int
+	Policy   string
+	Input    string // path of an input JSON file ("" for defaults)
+}
+
+// LanesResult is what the lanes pane shows.
+type LanesResult struct {
+	Lines []string // per-lane outputs and wave-op participation, pre-formatted
+	JSON  string
+}
+
+// Driver is the explorer's window onto the compiler. The explorer never
+// calls the compiler directly, so it can be tested with a fake and served
+// over SSH with per-session limits.
+type Driver interface {
+	Source() string
+	Targets() []string
+	DefaultPipeline(target string) []PassSlot
+	// Compile runs the enabled passes of pipeline for target.
+	Compile(ctx context.Context, target string, pipeline []PassSlot) (*Compiled, error)
+	Analyze(ctx context.Context, c *Compiled, step int, fn string) (*Analysis, error)
+	Run(ctx context.Context, c *Compiled, step int, opts RunOptions) (*LanesResult, error)
+	// TargetCode returns the final code for the target and a lexer name
+	// ("pir", "spvasm", "sm3", "llvm").
+	TargetCode(ctx context.Context, c *Compiled) (text, lang string, err error)
+	Policies() []string
+}
