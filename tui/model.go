@@ -106,6 +106,7 @@ type Model struct {
 	status    string
 	statusErr bool
 	showHelp  bool
+	helpOff   int
 
 	prompt      textinput.Model
 	promptKind  string // "", "search", "pass", "func", "export", "record", "open", "confirm", "dot"
@@ -343,8 +344,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	k := m.keys
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Cancel, k.Quit) {
+		switch {
+		case key.Matches(msg, k.Help, k.Cancel, k.Quit):
 			m.showHelp = false
+		case key.Matches(msg, k.Down):
+			m.helpOff++
+		case key.Matches(msg, k.Up):
+			m.helpOff = max(0, m.helpOff-1)
+		case key.Matches(msg, k.PageDown):
+			m.helpOff += m.h / 2
+		case key.Matches(msg, k.PageUp):
+			m.helpOff = max(0, m.helpOff-m.h/2)
 		}
 		return nil
 	}
@@ -1195,7 +1205,7 @@ func (m *Model) titleBar() string {
 		for i := range viewNames {
 			label := fmt.Sprintf(" %d", i+1)
 			if View(i) == m.view {
-				right += m.st.TabActive.Render(label + viewNames[i][:1] + " ")
+				right += m.st.TabActive.Render(label + " " + viewNames[i] + " ")
 			} else {
 				right += m.st.TabInactive.Render(label)
 			}

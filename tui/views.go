@@ -141,7 +141,7 @@ func (m *Model) passListView(w, h int) string {
 		}
 		name := s.Pass
 		if r.last > r.first {
-			name = fmt.Sprintf("%s … +%d unchanged", s.Pass, r.last-r.first)
+			name = fmt.Sprintf("%s (+%d more)", s.Pass, r.last-r.first)
 		}
 		dur := fmtDur(s.Duration)
 		left := fmt.Sprintf(" %s %s", mark, name)
@@ -427,27 +427,55 @@ func (m *Model) buildLanes() {
 	m.other.setLines(m.lanes.Lines, nil)
 }
 
-// helpView draws the help overlay from the KeyMap.
+// helpView draws the help overlay from the KeyMap, in as many columns as
+// fit, filled in order.
 func (m *Model) helpView() string {
 	groups := m.keys.Groups()
-	colW := (m.w - 4) / 2
-	var cols [2][]string
-	for gi, g := range groups {
-		c := gi % 2
-		cols[c] = append(cols[c], m.st.HelpTitle.Render(g.Title))
+	ncol := max(2, min(3, m.w/34))
+	colW := (m.w - 2*(ncol-1)) / ncol
+	var all [][]string
+	total := 0
+	for _, g := range groups {
+		lines := []string{m.st.HelpTitle.Render(g.Title)}
 		for _, b := range g.Bindings {
 			h := b.Help()
-			cols[c] = append(cols[c], pad(m.st.HelpKey.Render(fmt.Sprintf("  %-8s", h.Key))+" "+m.st.HelpDesc.Render(h.Desc), colW))
+			lines = append(lines, pad(m.st.HelpKey.Render(fmt.Sprintf(" %-7s", h.Key))+" "+m.st.HelpDesc.Render(h.Desc), colW))
 		}
-		cols[c] = append(cols[c], "")
+		all = append(all, lines)
+		total += len(lines)
 	}
-	title := m.st.Title.Render("passlens keys") + m.st.Dim.Render("  (? or esc closes; remap keys in "+ConfigPath()+")")
-	left := block(cols[0], colW, len(cols[0]))
-	right := block(cols[1], colW, len(cols[1]))
-	body := lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", right)
-	lines := append([]string{title, ""}, strings.Split(body, "\n")...)
+	per := (total + ncol - 1) / ncol
+	cols := make([][]string, ncol)
+	c := 0
+	for _, g := range all {
+		if c < ncol-1 && len(cols[c]) > 0 && len(cols[c])+len(g) > per+2 {
+			c++
+		}
+		cols[c] = append(cols[c], g...)
+	}
+	height := 0
+	for _, col := range cols {
+		height = max(height, len(col))
+	}
+	var parts []string
+	for i, col := range cols {
+		if i > 0 {
+			parts = append(parts, "  ")
+		}
+		parts = append(parts, block(col, colW, height))
+	}
+	body := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	body = append(body, "", m.st.Dim.Render("Keys can be remapped in "+ConfigPath()))
 	if m.opts.Exports != nil {
-		lines = append(lines, m.st.Dim.Render("Over SSH, exports are not written on the server: x offers the text to your terminal's clipboard (OSC 52)."))
+		body = append(body, m.st.Dim.Render("Over SSH, exports are not written on the server: x offers the text to your terminal's clipboard (OSC 52)."))
 	}
+	room := m.h - 1
+	m.helpOff = max(0, min(m.helpOff, len(body)-room))
+	more := ""
+	if len(body) > room {
+		more = fmt.Sprintf("  ↑/↓ scroll (%d–%d of %d)", m.helpOff+1, min(len(body), m.helpOff+room), len(body))
+	}
+	title := m.st.Title.Render("passlens keys") + m.st.Dim.Render("  ? or esc closes"+more)
+	lines := append([]string{title}, body[m.helpOff:]...)
 	return block(lines, m.w, m.h)
 }
