@@ -2,19 +2,138 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/term"
+
+	"passlens/compiler/load"
+	"passlens/compiler/passes"
+	"passlens/samples"
+	"passlens/themes"
+	"passlens/tui"
+	"passlens/tui/backend"
 )
 
 func init() {
 	register(&command{
 		name:    "explore",
-		summary: "open the interactive explorer (the default)",
-		usage: `Usage: passlens [explore] [FILE|samples/NAME] [--target spirv|dxil|sm3] [--passes SPEC]
+		summary: "open the interactive explorer (the default command)",
+		usage: `Usage: passlens [explore] [FILE|samples/NAME] [flags]
+
+Opens the explorer on FILE (.hlsl, .pir or .ll) or an embedded sample; with
+no file, on samples/` + samples.Default + `.
+
+Flags:
+  --target T      spirv, dxil or sm3 (default spirv)
+  --passes SPEC   pipeline instead of the target's default, e.g. inline,sroa,simplify
+  --entry NAME    HLSL entry point (default main)
+  -D NAME[=VAL]   HLSL macro (repeatable)
+  -I DIR          HLSL include directory (repeatable)
+  --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
+  --mouse         enable the mouse (toggle with m)
+  --replay FILE   play a replay script on start
+Press ? in the explorer for every key. Keys can be remapped in ` + tui.ConfigPath() + `.
 `,
 		run: runExplore,
 	})
 }
 
+// multiFlag collects repeated flags.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
 func runExplore(args []string, stdout, stderr io.Writer) error {
-	return errors.New("passlens: the explorer is not built yet")
+	c := commands["explore"]
+	fs := newFlags(c, stderr)
+	tgt := fs.String("target", "spirv", "")
+	spec := fs.String("passes", "", "")
+	entry := fs.String("entry", "", "")
+	theme := fs.String("theme", "", "")
+	mouse := fs.Bool("mouse", false, "")
+	replay := fs.String("replay", "", "")
+	var defs, incs multiFlag
+	fs.Var(&defs, "D", "")
+	fs.Var(&incs, "I", "")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return &usageError{c, "at most one file"}
+	}
+	if !validTarget(*tgt) {
+		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(passes.Targets, ", "))}
+	}
+	if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+		fmt.Fprintln(stderr, "passlens: standard output is not a terminal, so the explorer cannot start.")
+		fmt.Fprintln(stderr, "For headless use try:")
+		fmt.Fprintln(stderr, "  passlens compile FILE --print-after-all     # IR after every pass")
+		fmt.Fprintln(stderr, "  passlens replay SCRIPT                      # replay a pass sequence")
+		fmt.Fprintln(stderr, "  passlens analyze FILE                       # dominators, cycles, uniformity")
+		return &exitError{2}
+	}
+	arg := "samples/" + samples.Default
+	if len(pos) == 1 {
+		arg = pos[0]
+	}
+	m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+	if err != nil {
+		return err
+	}
+	cfg, err := tui.LoadConfig(tui.ConfigPath())
+	if err != nil {
+		return err
+	}
+	keys := tui.DefaultKeyMap()
+	if err := keys.Apply(cfg.Keys); err != nil {
+		return err
+	}
+	name := *theme
+	if name == "" {
+		name = cfg.Theme
+	}
+	dark := true
+	if name == "" || name == "auto" {
+		dark = lipgloss.HasDarkBackground(os.Stdin, os.Stdout)
+	}
+	th, ok := themes.Choose(name, dark)
+	if !ok {
+		return &usageError{c, fmt.Sprintf("unknown theme %q (want %s)", name, strings.Join(themes.Names(), ", "))}
+	}
+	opts := tui.Options{Target: *tgt, Theme: th, Keys: &keys, Mouse: *mouse || cfg.Mouse}
+	if *spec != "" {
+		for _, n := range strings.Split(*spec, ",") {
+			opts.Pipeline = append(opts.Pipeline, tui.PassSlot{Name: strings.TrimSpace(n), Enabled: true})
+		}
+	}
+	if *replay != "" {
+		data, err := os.ReadFile(*replay)
+		if err != nil {
+			return err
+		}
+		opts.Replay = string(data)
+	}
+	drv := backend.New(src, m)
+	drv.Entry = *entry
+	_, err = tea.NewProgram(tui.New(drv, opts)).Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fmt.Errorf("passlens: %v", err)
+	}
+	return nil
+}
+
+func validTarget(t string) bool {
+	for _, x := range passes.Targets {
+		if x == t {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,66 @@
+// Package target turns the final snapshot of a pipeline into target code:
+// SPIR-V (compiler/target/spirv), SM3 assembly (compiler/target/sm3, through
+// the SIR back-end IR) and DXIL-style scalar LLVM IR (compiler/target/dxil),
+// or the passlens IR itself for target "pir".
+package target
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"passlens/compiler/ir"
+)
+
+// Output is emitted target code.
+type Output struct {
+	Text   string // readable form (assembly / IR text)
+	Binary []byte // binary form where the target has one (SPIR-V words)
+	Lang   string // lexer name for the text: "pir", "spvasm", "sm3", "llvm"
+	Ext    string // default file extension for the text form
+	BinExt string // default file extension for the binary form
+}
+
+// Emitter produces code for one target from a module that went through the
+// target's pipeline.
+type Emitter func(m *ir.Module) (*Output, error)
+
+var (
+	mu       sync.RWMutex
+	emitters = map[string]Emitter{
+		"pir": func(m *ir.Module) (*Output, error) {
+			return &Output{Text: m.String(), Lang: "pir", Ext: ".pir"}, nil
+		},
+	}
+)
+
+// Register installs the emitter for a target (back-end packages call it
+// from init).
+func Register(name string, e Emitter) {
+	mu.Lock()
+	defer mu.Unlock()
+	emitters[name] = e
+}
+
+// Emit runs the target's emitter.
+func Emit(name string, m *ir.Module) (*Output, error) {
+	mu.RLock()
+	e, ok := emitters[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("no back end for target %q (available: %v)", name, Names())
+	}
+	return e(m)
+}
+
+// Names lists targets with an emitter.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []string
+	for n := range emitters {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,296 @@
+// Package backend implements tui.Driver over the real compiler: pipeline
+// runs with snapshots, analyses, the interpreter and the back ends. The
+// explorer, the SSH server and tests share it.
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+	"passlens/compiler/load"
+	"passlens/compiler/passes"
+	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
+	"passlens/tui"
+)
+
+// Driver is a tui.Driver for one loaded module.
+type Driver struct {
+	src   *load.Source
+	mod   *ir.Module // the input module; never mutated (each compile clones)
+	Entry string
+	// MaxRunSteps caps interpreter work per run (0: the interpreter default).
+	MaxRunSteps int
+	// Input is the interpreter input (nil: defaults).
+	Input *interp.Input
+
+	mu      sync.Mutex
+	results map[*tui.Compiled]*pipeline.Result
+}
+
+// New returns a driver for a module loaded from src.
+func New(src *load.Source, m *ir.Module) *Driver {
+	return &Driver{src: src, mod: m, results: map[*tui.Compiled]*pipeline.Result{}}
+}
+
+// Source names the module as the user gave it.
+func (d *Driver) Source() string { return d.src.Name }
+
+// Targets lists the targets with default pipelines.
+func (d *Driver) Targets() []string { return append([]string(nil), passes.Targets...) }
+
+// Policies lists the interpreter's reconvergence policies.
+func (d *Driver) Policies() []string {
+	var out []string
+	for _, p := range interp.Policies() {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// DefaultPipeline returns the target's default pipeline; passes that are
+// not registered (yet) are listed disabled so the pipeline still runs.
+func (d *Driver) DefaultPipeline(t string) []tui.PassSlot {
+	var out []tui.PassSlot
+	for _, n := range passes.DefaultPipelines[t] {
+		name := n
+		if i := strings.IndexByte(n, '<'); i >= 0 {
+			name = n[:i]
+		}
+		out = append(out, tui.PassSlot{Name: n, Enabled: passes.Lookup(name) != nil})
+	}
+	return out
+}
+
+// Spec turns slots into a pipeline spec (disabled slots are left out).
+func Spec(slots []tui.PassSlot) (pipeline.Spec, error) {
+	var names []string
+	for _, s := range slots {
+		if s.Enabled {
+			names = append(names, s.Name)
+		}
+	}
+	return pipeline.Parse(strings.Join(names, ","))
+}
+
+// Compile runs the pipeline on a clone of the input module.
+func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) (*tui.Compiled, error) {
+	spec, err := Spec(slots)
+	if err != nil {
+		return nil, err
+	}
+	res := pipeline.Run(ctx, ir.CloneModule(d.mod), spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
+	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
+		return nil, res.Err
+	}
+	c := &tui.Compiled{Source: d.src.Name, Target: tgt}
+	for _, s := range res.Snapshots {
+		c.Steps = append(c.Steps, StepOf(s))
+	}
+	d.mu.Lock()
+	d.results[c] = res
+	d.mu.Unlock()
+	return c, nil
+}
+
+// StepOf converts a pipeline snapshot to the explorer's step.
+func StepOf(s *pipeline.Snapshot) tui.Step {
+	st := tui.Step{Pass: s.Pass, Duration: s.Duration, Allocs: s.AllocBytes, Text: s.Text()}
+	if s.Option != "" {
+		st.Pass += "<" + s.Option + ">"
+	}
+	switch {
+	case s.Err != nil:
+		st.Status = tui.StepFailed
+		st.Err = s.Err.Error()
+	case s.Pass == "input":
+		st.Status = tui.StepInput
+		st.Summary = "the module as loaded"
+	case s.Changed:
+		st.Status = tui.StepChanged
+	default:
+		st.Status = tui.StepUnchanged
+	}
+	if p := passes.Lookup(s.Pass); p != nil {
+		st.Summary = p.Summary
+	}
+	if s.Skipped {
+		st.Summary = "(turned off)"
+	}
+	// Function spans, in lines of Text.
+	line := 0
+	if s.Header != nil {
+		line = strings.Count(s.Header.Text, "\n") + 1
+	}
+	for _, f := range s.Funcs {
+		n := strings.Count(f.Text, "\n")
+		st.Funcs = append(st.Funcs, tui.FuncSpan{Name: f.Name, Start: line, End: line + n})
+		line += n + 1
+	}
+	return st
+}
+
+func (d *Driver) snapshot(c *tui.Compiled, step int) (*pipeline.Snapshot, error) {
+	d.mu.Lock()
+	res := d.results[c]
+	d.mu.Unlock()
+	if res == nil || step < 0 || step >= len(res.Snapshots) {
+		return nil, errors.New("no such snapshot")
+	}
+	return res.Snapshots[step], nil
+}
+
+// Module returns the (shared, read-only) module of a step.
+func (d *Driver) Module(c *tui.Compiled, step int) (*ir.Module, error) {
+	s, err := d.snapshot(c, step)
+	if err != nil {
+		return nil, err
+	}
+	return s.Module()
+}
+
+// Analyze computes the trees, CFG and uniformity of one function.
+func (d *Driver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (*tui.Analysis, error) {
+	m, err := d.Module(c, step)
+	if err != nil {
+		return nil, err
+	}
+	var f *ir.Function
+	for _, g := range m.Funcs {
+		if !g.IsDeclaration() && (fn == "" || g.Name() == fn) {
+			f = g
+			break
+		}
+	}
+	if f == nil {
+		return nil, fmt.Errorf("no function %q in this snapshot", fn)
+	}
+	return Analyze(f), nil
+}
+
+// Run interprets a step's module on one dispatch.
+func (d *Driver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (*tui.LanesResult, error) {
+	s, err := d.snapshot(c, step)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.FreshModule()
+	if err != nil {
+		return nil, err
+	}
+	pol, err := interp.ParsePolicy(o.Policy)
+	if err != nil {
+		return nil, err
+	}
+	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: d.Entry, WaveSize: o.WaveSize, Policy: pol, MaxSteps: d.MaxRunSteps, Trace: true})
+	if err != nil {
+		return nil, err
+	}
+	var js strings.Builder
+	r.WriteJSON(&js)
+	return &tui.LanesResult{Lines: FormatLanes(r), JSON: js.String()}, nil
+}
+
+// TargetCode emits the final snapshot's code for the compile's target.
+func (d *Driver) TargetCode(ctx context.Context, c *tui.Compiled) (string, string, error) {
+	d.mu.Lock()
+	res := d.results[c]
+	d.mu.Unlock()
+	if res == nil {
+		return "", "", errors.New("nothing compiled")
+	}
+	if res.Err != nil {
+		return "", "", fmt.Errorf("the pipeline failed at %s; no target code", res.Err.Pass)
+	}
+	m, err := res.Final().FreshModule()
+	if err != nil {
+		return "", "", err
+	}
+	out, err := target.Emit(c.Target, m)
+	if err != nil {
+		// No back end yet for this target: show the final IR and say so.
+		return "; " + err.Error() + "\n; the final IR of the " + c.Target + " pipeline follows\n" + m.String(), "pir", nil
+	}
+	return out.Text, out.Lang, nil
+}
+
+// FormatLanes renders per-lane outputs, buffers and wave-op participation
+// (the seed's thread tables) for the lanes pane.
+func FormatLanes(r *interp.Result) []string {
+	var out []string
+	out = append(out, fmt.Sprintf("entry %s, wave size %d, policy %s, %d steps", r.Entry, r.WaveSize, r.Policy, r.Steps))
+	if len(r.WaveOps) > 0 {
+		out = append(out, "", "wave operations (lanes that took part → result per lane):")
+		for _, w := range r.WaveOps {
+			var res []string
+			for i, l := range w.Lanes {
+				if i < len(w.Results) && w.Type != nil && w.Type != ir.Void {
+					res = append(res, fmt.Sprintf("%d:%s", l, interp.FormatValue(w.Type, w.Results[i])))
+				}
+			}
+			line := fmt.Sprintf("  #%-3d %-20s %%%s  lanes %s", w.Seq, w.Name, w.Block, laneList(w.Lanes))
+			if len(res) > 0 {
+				line += "  → " + strings.Join(res, " ")
+			}
+			out = append(out, line)
+		}
+	}
+	for _, b := range r.Buffers {
+		out = append(out, "", fmt.Sprintf("buffer @%s (%d × %s):", b.Name, b.Count, b.Elem))
+		n := min(b.Count, 64)
+		var vals []string
+		for i := 0; i < n; i++ {
+			vals = append(vals, interp.FormatValue(b.Elem, b.Element(i)))
+		}
+		for i := 0; i < len(vals); i += 8 {
+			out = append(out, fmt.Sprintf("  [%3d] %s", i, strings.Join(vals[i:min(i+8, len(vals))], "  ")))
+		}
+		if b.Count > n {
+			out = append(out, fmt.Sprintf("  … %d more", b.Count-n))
+		}
+	}
+	if len(r.Lanes) > 0 && len(r.Lanes[0].Outputs) > 0 {
+		out = append(out, "", "per-lane outputs:")
+		for i, l := range r.Lanes {
+			if i >= 64 {
+				out = append(out, fmt.Sprintf("  … %d more lanes", len(r.Lanes)-i))
+				break
+			}
+			var vs []string
+			for _, o := range l.Outputs {
+				vs = append(vs, o.Name+"="+interp.FormatValue(o.Type, o.Cells))
+			}
+			kill := ""
+			if l.Killed {
+				kill = " (discarded)"
+			}
+			out = append(out, fmt.Sprintf("  lane %2d (wave %d lane %2d)%s  %s", l.Index, l.Wave, l.WaveLane, kill, strings.Join(vs, "  ")))
+		}
+	}
+	return out
+}
+
+// laneList prints ascending lanes compactly: {0-3,6}.
+func laneList(ls []int) string {
+	sort.Ints(ls)
+	var parts []string
+	for i := 0; i < len(ls); {
+		j := i
+		for j+1 < len(ls) && ls[j+1] == ls[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", ls[i], ls[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(ls[i]))
+		}
+		i = j + 1
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
