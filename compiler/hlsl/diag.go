@@ -3,6 +3,7 @@ package hlsl
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 )
 
@@ -341,4 +342,40 @@ func expansionNotes(p Pos) []Diagnostic {
 // note builds a note diagnostic.
 func note(p Pos, format string, args ...any) Diagnostic {
 	return Diagnostic{Severity: Note, Pos: p, Message: fmt.Sprintf(format, args...)}
+}
+
+// sortByPosition orders diagnostics by file (in order of first
+// appearance), line and column, as a compiler that checks while parsing
+// would report them. Diagnostics without a position keep their relative
+// order at the end.
+func (d Diagnostics) sortByPosition() {
+	fileRank := map[string]int{}
+	for _, x := range d {
+		if x.Pos.IsValid() {
+			if _, ok := fileRank[x.Pos.File]; !ok {
+				fileRank[x.Pos.File] = len(fileRank)
+			}
+		}
+	}
+	sort.SliceStable(d, func(i, j int) bool {
+		a, b := d[i].Pos.outermost(), d[j].Pos.outermost()
+		switch {
+		case !a.IsValid() || !b.IsValid():
+			return a.IsValid() && !b.IsValid()
+		case a.File != b.File:
+			return fileRank[a.File] < fileRank[b.File]
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// outermost returns the position in the source text where the token at p
+// appears: for macro-expanded tokens, the outermost invocation site.
+func (p Pos) outermost() Pos {
+	for n := 0; p.exp != nil && n < 64; n++ {
+		p = p.exp.site
+	}
+	return p
 }

@@ -139,13 +139,21 @@ func Ptr(space AddrSpace, elem *Type) *Type {
 // module must keep struct names unique (Module.AddStruct does).
 func Struct(name string, fields []Field) *Type {
 	t := &Type{Kind: KStruct, Name: name, Fields: fields}
-	key := "%" + name + " = " + t.StructDef()
+	// The key uses the field types' identities, not their spellings: two
+	// modules may define different structs %B, and %A = { %B b } built on
+	// each must stay distinct.
+	var kb strings.Builder
+	kb.WriteString("%" + name + " = {")
+	for _, f := range fields {
+		fmt.Fprintf(&kb, " %p %q", f.Type, f.Name)
+	}
+	key := kb.String()
 	typeMu.Lock()
 	defer typeMu.Unlock()
 	if old, ok := typeTable[key]; ok {
 		return old
 	}
-	t.str = "%" + name
+	t.str = "%" + quoteName(name)
 	typeTable[key] = t
 	return t
 }
@@ -163,6 +171,9 @@ func (t *Type) computeString() string {
 	case KUint:
 		return "u" + strconv.Itoa(t.Bits)
 	case KFloat:
+		if t.Name != "" { // a named float format such as bf16 (see widths.go)
+			return t.Name
+		}
 		return "f" + strconv.Itoa(t.Bits)
 	case KVector:
 		return fmt.Sprintf("<%d x %s>", t.Len, t.Elem)
@@ -176,7 +187,7 @@ func (t *Type) computeString() string {
 	case KPointer:
 		return fmt.Sprintf("ptr<%s, %s>", t.Space, t.Elem)
 	case KStruct:
-		return "%" + t.Name
+		return "%" + quoteName(t.Name)
 	}
 	return "?"
 }
@@ -192,7 +203,7 @@ func (t *Type) StructDef() string {
 		sb.WriteString(" ")
 		sb.WriteString(f.Type.String())
 		sb.WriteString(" ")
-		sb.WriteString(f.Name)
+		sb.WriteString(quoteName(f.Name))
 	}
 	sb.WriteString(" }")
 	return sb.String()

@@ -79,6 +79,9 @@ func ConstInt(t *Type, v int64) *Const {
 		e := ConstInt(t.Elem, v)
 		return splatConst(t, e)
 	}
+	if t.Bits != 0 && t.Bits != 32 {
+		return &Const{typ: t, Bits: extendBits(t, uint64(v))} // other widths: widths.go
+	}
 	if t.Kind == KUint {
 		return &Const{typ: t, Bits: uint64(uint32(v))}
 	}
@@ -127,6 +130,9 @@ func splatConst(t *Type, e *Const) *Const {
 
 // Int returns a scalar integer constant's value (sign-extended for i32).
 func (c *Const) Int() int64 {
+	if b := c.typ.Bits; b != 0 && b != 32 {
+		return int64(extendBits(c.typ, c.Bits)) // other widths: widths.go
+	}
 	if c.typ.Kind == KUint {
 		return int64(uint32(c.Bits))
 	}
@@ -190,8 +196,14 @@ func (c *Const) Literal() string {
 	case KInt:
 		return strconv.FormatInt(c.Int(), 10)
 	case KUint:
+		if c.typ.Bits == 64 {
+			return strconv.FormatUint(c.Bits, 10)
+		}
 		return strconv.FormatUint(uint64(uint32(c.Bits)), 10)
 	case KFloat:
+		if c.typ.Bits != 32 {
+			return formatFloatBits(c.typ, c.Bits) // other widths: widths.go
+		}
 		return FormatF32(uint32(c.Bits))
 	}
 	open, close := "{", "}"

@@ -1,8 +1,8 @@
 package load
 
 import (
-	"passlens/compiler/ir"
 	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
 )
 
 // compileHLSL runs the HLSL frontend and lowers the checked program to IR.
