@@ -84,6 +84,12 @@ func (h *hideSet) with(name string) *hideSet {
 
 // union returns the union of h and o.
 func (h *hideSet) union(o *hideSet) *hideSet {
+	switch {
+	case h == nil || h == o:
+		return o
+	case o == nil:
+		return h
+	}
 	r := h
 	for ; o != nil; o = o.next {
 		r = r.with(o.name)

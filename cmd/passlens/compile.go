@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"passlens/compiler/load"
+	"passlens/compiler/passes"
+	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
+	"passlens/internal/headless"
+)
+
+func init() {
+	register(&command{
+		name:    "compile",
+		summary: "compile a module through a pipeline and print or write the result",
+		usage: `Usage: passlens compile FILE|samples/NAME [flags]
+
+Runs FILE through a pass pipeline and prints the target code (or IR).
+
+Flags:
+  --target T          spirv, dxil, sm3 or pir (default pir: the IR after --passes)
+  --passes SPEC       pipeline, e.g. inline,sroa,simplify (default: the target's pipeline; none for pir)
+  --emit KIND         asm (readable target code), bin (binary, SPIR-V only) or pir (the final IR)
+  -o OUT              write to OUT instead of standard output
+  --entry NAME        HLSL entry point (default main)
+  -D NAME[=VAL], -I DIR   HLSL preprocessor definitions and include directories
+  --verify-each       run the IR verifier after every pass (default true)
+  --print-after-all   print the IR after every pass (*** IR Dump After <pass> ***)
+  --print-changed[=diff]  print the IR (or a diff) after passes that changed it
+  --print-after=PASS  print the IR after the named pass(es), comma-separated
+  --filter-func=F     restrict the printing to function F
+`,
+		run: runCompile,
+	})
+}
+
+// optionalValueFlag is a flag usable as --x or --x=value.
+type optionalValueFlag struct {
+	set   bool
+	value string
+}
+
+func (f *optionalValueFlag) String() string   { return f.value }
+func (f *optionalValueFlag) IsBoolFlag() bool { return true }
+func (f *optionalValueFlag) Set(v string) error {
+	f.set = true
+	if v != "true" {
+		f.value = v
+	}
+	return nil
+}
+
+// pipelineSpec resolves --passes / --target into a spec.
+func pipelineSpec(c *command, passesFlag, tgt string) (pipeline.Spec, error) {
+	text := passesFlag
+	if text == "" && tgt != "pir" {
+		text = strings.Join(passes.DefaultPipelines[tgt], ",")
+	}
+	spec, err := pipeline.Parse(text)
+	if err != nil {
+		return spec, &usageError{c, err.Error()}
+	}
+	return spec, nil
+}
+
+func runCompile(args []string, stdout, stderr io.Writer) error {
+	c := commands["compile"]
+	fs := newFlags(c, stderr)
+	tgt := fs.String("target", "pir", "")
+	spec := fs.String("passes", "", "")
+	emit := fs.String("emit", "", "")
+	out := fs.String("o", "", "")
+	entry := fs.String("entry", "", "")
+	verifyEach := fs.Bool("verify-each", true, "")
+	afterAll := fs.Bool("print-after-all", false, "")
+	after := fs.String("print-after", "", "")
+	filter := fs.String("filter-func", "", "")
+	var changed optionalValueFlag
+	fs.Var(&changed, "print-changed", "")
+	var defs, incs multiFlag
+	fs.Var(&defs, "D", "")
+	fs.Var(&incs, "I", "")
+	pos, err := parseFlags(c, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return &usageError{c, "expected one input file"}
+	}
+	if *tgt != "pir" && !validTarget(*tgt) {
+		return &usageError{c, fmt.Sprintf("unknown target %q (want spirv, dxil, sm3 or pir)", *tgt)}
+	}
+	switch *emit {
+	case "", "asm", "bin", "pir":
+	default:
+		return &usageError{c, fmt.Sprintf("unknown --emit %q (want asm, bin or pir)", *emit)}
+	}
+	if changed.set && changed.value != "" && changed.value != "diff" {
+		return &usageError{c, fmt.Sprintf("--print-changed takes no value or =diff, not %q", changed.value)}
+	}
+	sp, err := pipelineSpec(c, *spec, *tgt)
+	if err != nil {
+		return err
+	}
+	m, _, err := load.File(pos[0], load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+	if err != nil {
+		return err
+	}
+	res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: *verifyEach})
+	dump := headless.DumpMode{AfterAll: *afterAll, Changed: changed.set && changed.value == "", Diff: changed.value == "diff", After: *after, Func: *filter}
+	if dump.Active() {
+		headless.Dumps(stdout, res, dump)
+	}
+	if res.Err != nil {
+		return fmt.Errorf("passlens: pass %s failed: %s", res.Err.Pass, strings.TrimSpace(res.Err.Error()))
+	}
+	if dump.Active() && *out == "" {
+		return nil
+	}
+	final := m
+	var text string
+	var bin []byte
+	switch {
+	case *emit == "pir" || *tgt == "pir":
+		text = final.String()
+	default:
+		o, err := target.Emit(*tgt, final)
+		if err != nil {
+			return fmt.Errorf("passlens: %v", err)
+		}
+		text, bin = o.Text, o.Binary
+		if *emit == "bin" {
+			if bin == nil {
+				return fmt.Errorf("passlens: target %s has no binary form (use --emit=asm)", *tgt)
+			}
+		} else {
+			bin = nil
+		}
+	}
+	return writeOutput(*out, stdout, text, bin)
+}
+
+func writeOutput(path string, stdout io.Writer, text string, bin []byte) error {
+	data := []byte(text)
+	if bin != nil {
+		data = bin
+	}
+	if path == "" || path == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("passlens: %v", err)
+	}
+	return nil
+}

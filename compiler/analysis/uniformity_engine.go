@@ -1,0 +1,383 @@
+package analysis
+
+import (
+	"container/heap"
+	"slices"
+)
+
+// ureason is the compact internal form of Reason (ids instead of objects;
+// -1 for unused fields).
+type ureason struct {
+	kind   DivergenceKind
+	val    int32 // value id
+	branch int32 // block
+	join   int32 // block (join or exit)
+	cycle  int32
+}
+
+func srcReason() ureason { return ureason{kind: DivSource, val: -1, branch: -1, join: -1, cycle: -1} }
+
+// temporalTuple is one temporal divergence entry (value ids and a cycle).
+type temporalTuple struct{ val, user, cycle int32 }
+
+// uresult is what both engines produce.
+type uresult struct {
+	div     []bool // per value id
+	why     []ureason
+	divTerm []bool // per block
+	termWhy []ureason
+
+	assumed    []int32 // cycles assumed divergent, LLVM's list semantics
+	divExit    []int32 // cycles with a divergent exit, discovery order
+	divExitWhy []ureason
+	temporal   []temporalTuple
+}
+
+func newUresult(p *uprog, nBlocks int) *uresult {
+	n := p.numVals()
+	return &uresult{
+		div:     make([]bool, n),
+		why:     make([]ureason, n),
+		divTerm: make([]bool, nBlocks),
+		termWhy: make([]ureason, nBlocks),
+	}
+}
+
+// uengine is the fast engine: the same fixed point as LLVM's
+// GenericUniformityAnalysisImpl, computed with value propagation run to
+// completion before each divergent branch is analysed, branches analysed in
+// an order that lets later ones be skipped or pruned, and LLVM's
+// propagation run on arrays (uniformity_sync.go).
+type uengine struct {
+	p   *uprog
+	c   *cfgCtx
+	sp  *syncProp
+	lv  *liveness // nil without pruning
+	res *uresult
+
+	wl       []int32
+	bq       blockHeap
+	recorded []bool // per cycle: has a divergent exit
+	stats    *UniformityStats
+
+	divCycles []divCycle
+	scratch   []int32
+	pending   []pendingExit // divergent-exit cycles whose exits are not analysed yet
+	allExits  bool
+	domStamp  []uint32
+	domGen    uint32
+}
+
+type divCycle struct{ cycle, join int32 }
+
+// pendingExit is a cycle with a divergent exit whose uses outside the cycle
+// are still to be marked (branch and exit are for the reasons).
+type pendingExit struct{ cycle, branch, exit int32 }
+
+func runEngine(p *uprog, c *cfgCtx, cfg *uniformityConfig, stats *UniformityStats) *uresult {
+	n := c.g.Len()
+	e := &uengine{
+		p:        p,
+		c:        c,
+		sp:       newSyncProp(c),
+		res:      newUresult(p, n),
+		recorded: make([]bool, c.ci.Len()),
+		stats:    stats,
+		domStamp: make([]uint32, n),
+		allExits: cfg.allExits,
+	}
+	e.bq.key = c.mpoIndex
+	e.bq.upstream = cfg.order == branchesUpstreamFirst
+	if !cfg.noPrune {
+		e.lv = newLiveness(c, p)
+	}
+	// LLVM's initialize(): instruction sources, then parameters.
+	for id := p.nParams; id < p.numVals(); id++ {
+		if p.source[id] {
+			e.mark(int32(id), srcReason())
+		}
+	}
+	for id := 0; id < p.nParams; id++ {
+		if p.source[id] {
+			e.mark(int32(id), srcReason())
+		}
+	}
+	e.run()
+	stats.Steps = e.sp.steps
+	return e.res
+}
+
+// mark makes value or terminator id divergent for reason r (LLVM's
+// markDivergent): always-uniform instructions are never divergent; a
+// terminator makes its block a divergent branch to analyse.
+func (e *uengine) mark(id int32, r ureason) {
+	p := e.p
+	if p.override[id] {
+		return
+	}
+	if p.isTerm[id] {
+		b := p.block[id]
+		if e.res.divTerm[b] {
+			return
+		}
+		e.res.divTerm[b], e.res.termWhy[b] = true, r
+		heap.Push(&e.bq, b)
+		return
+	}
+	if e.res.div[id] {
+		return
+	}
+	e.res.div[id], e.res.why[id] = true, r
+	e.wl = append(e.wl, id)
+	if e.lv != nil && p.isPhi[id] && !p.trivial[id] {
+		e.lv.phiTainted(int(p.block[id]))
+	}
+}
+
+func (e *uengine) run() {
+	p := e.p
+	for {
+		for len(e.wl) > 0 {
+			v := e.wl[len(e.wl)-1]
+			e.wl = e.wl[:len(e.wl)-1]
+			r := ureason{kind: DivOperand, val: v, branch: -1, join: -1, cycle: -1}
+			for _, u := range p.users.of(int(v)) {
+				e.mark(u, r)
+			}
+		}
+		if e.bq.Len() > 0 {
+			b := heap.Pop(&e.bq).(int32)
+			e.analyzeControl(int(b))
+			continue
+		}
+		if len(e.pending) == 0 {
+			return
+		}
+		pe := e.pending[0]
+		e.pending = e.pending[1:]
+		if !e.allExits && e.inAssumed(int(pe.cycle)) {
+			continue
+		}
+		e.analyzeCycleExit(int(pe.cycle), int(pe.branch), int(pe.exit))
+	}
+}
+
+// chainRecorded reports whether every cycle containing b already has a
+// divergent exit (then a branch in b cannot add one).
+func (e *uengine) chainRecorded(b int) bool {
+	for cy := e.c.ci.CycleOf(b); cy >= 0; cy = e.c.ci.Parent(cy) {
+		if !e.recorded[cy] {
+			return false
+		}
+	}
+	return true
+}
+
+// analyzeControl handles the divergent terminator of block b (LLVM's
+// analyzeControlDivergence).
+func (e *uengine) analyzeControl(b int) {
+	c := e.c
+	if c.mpoIndex[b] < 0 || len(c.succ.of(b)) <= 1 {
+		return // unreachable, or no disjoint paths
+	}
+	e.stats.Branches++
+	var done []bool
+	if e.lv != nil && e.chainRecorded(b) {
+		done = e.lv.done
+		all := true
+		for _, s := range c.succ.of(b) {
+			if !done[s] {
+				all = false
+				break
+			}
+		}
+		if all {
+			e.stats.Skipped++
+			return
+		}
+		e.stats.Pruned++
+	}
+	if !e.sp.compute(b, done) {
+		e.stats.Fallbacks++
+		e.sp.compute(b, nil)
+	}
+	joins := append(e.scratch[:0], e.sp.joins...)
+	exits := append([]int32(nil), e.sp.exits...)
+	br := int32(b)
+
+	e.divCycles = e.divCycles[:0]
+	for _, j := range joins {
+		if cy := c.outermostDivergentCycle(b, int(j)); cy >= 0 {
+			e.divCycles = append(e.divCycles, divCycle{int32(cy), j})
+			continue
+		}
+		e.taintPhis(int(j), ureason{kind: DivSync, val: -1, branch: br, join: j, cycle: -1})
+	}
+	e.scratch = joins
+	slices.SortStableFunc(e.divCycles, func(x, y divCycle) int {
+		return c.ci.Depth(int(y.cycle)) - c.ci.Depth(int(x.cycle))
+	})
+	for _, dc := range e.divCycles {
+		if !e.insertAssumed(dc.cycle) {
+			continue
+		}
+		r := ureason{kind: DivCycle, val: -1, branch: br, join: dc.join, cycle: dc.cycle}
+		for _, blk := range c.ci.Blocks(int(dc.cycle)) {
+			e.taintAllDefs(blk, r)
+		}
+		if e.lv != nil {
+			e.lv.cycleAssumed(int(dc.cycle))
+		}
+	}
+	if len(exits) > 0 {
+		inner := c.ci.CycleOf(b)
+		for _, x := range exits {
+			e.propagateCycleExit(int(x), inner, b)
+		}
+	}
+}
+
+func (e *uengine) taintPhis(j int, r ureason) {
+	lo, hi := e.p.phiRange(j)
+	for id := lo; id < hi; id++ {
+		if !e.p.trivial[id] {
+			e.mark(id, r)
+		}
+	}
+}
+
+func (e *uengine) taintAllDefs(b int, r ureason) {
+	lo, hi := e.p.blockInstrs(b)
+	for id := lo; id < hi; id++ {
+		if e.p.isTerm[id] {
+			break
+		}
+		e.mark(id, r)
+	}
+}
+
+// insertAssumed adds cy to the assumed-divergent cycles unless one of them
+// contains it (LLVM's insertIfNotContained).
+func (e *uengine) insertAssumed(cy int32) bool {
+	for _, a := range e.res.assumed {
+		if e.c.ci.ContainsCycle(int(a), int(cy)) {
+			return false
+		}
+	}
+	e.res.assumed = append(e.res.assumed, cy)
+	return true
+}
+
+// propagateCycleExit handles a divergent exit to block x from a branch in
+// block br whose innermost cycle is inner (LLVM's
+// propagateCycleExitDivergence). The cycle is recorded at once; its uses
+// outside are marked when all other work is done, and only if it is not
+// inside a cycle assumed divergent by then. (LLVM marks them immediately
+// unless the cycle is inside a cycle assumed divergent at that moment,
+// which depends on its worklist order; the difference only matters for
+// always-uniform values in such cycles, see docs/analyses.md.)
+func (e *uengine) propagateCycleExit(x, inner, br int) {
+	outer := e.c.exitCycle(x, inner)
+	if e.recorded[outer] {
+		return
+	}
+	e.recorded[outer] = true
+	e.res.divExit = append(e.res.divExit, int32(outer))
+	e.res.divExitWhy = append(e.res.divExitWhy, ureason{kind: DivTemporal, val: -1, branch: int32(br), join: int32(x), cycle: int32(outer)})
+	e.pending = append(e.pending, pendingExit{int32(outer), int32(br), int32(x)})
+}
+
+// inAssumed reports whether cycle cy is inside a cycle assumed divergent.
+func (e *uengine) inAssumed(cy int) bool {
+	for _, a := range e.res.assumed {
+		if e.c.ci.ContainsCycle(int(a), cy) {
+			return true
+		}
+	}
+	return false
+}
+
+// analyzeCycleExit marks the uses outside cycle cy of values defined in it
+// (LLVM's analyzeCycleExitDivergence): phis in exit blocks with an operand
+// from the cycle, and every user outside the cycle of an instruction in a
+// block that dominates an exit.
+func (e *uengine) analyzeCycleExit(cy, br, x int) {
+	c, p := e.c, e.p
+	ci := c.ci
+	exits := c.cycleExits(cy)
+	var ops []int32
+	for _, ex := range exits {
+		lo, hi := p.phiRange(int(ex))
+		for id := lo; id < hi; id++ {
+			ops = p.operandIDs(ops[:0], id)
+			for _, o := range ops {
+				if ob := p.block[o]; ob >= 0 && ci.Contains(cy, int(ob)) {
+					e.mark(id, ureason{kind: DivTemporal, val: o, branch: int32(br), join: int32(x), cycle: int32(cy)})
+					break
+				}
+			}
+		}
+	}
+	// Blocks of the cycle that dominate an exit lie on the dominator-tree
+	// paths from the exits upwards; a reducible cycle's header dominates
+	// all of them, so the walk can stop there.
+	e.domGen++
+	if e.domGen == 0 {
+		clear(e.domStamp)
+		e.domGen = 1
+	}
+	var blocks []int32
+	header := ci.Header(cy)
+	red := ci.IsReducible(cy)
+	for _, ex := range exits {
+		for v := int(ex); v >= 0; v = c.dt.IDom(v) {
+			if e.domStamp[v] == e.domGen {
+				break
+			}
+			e.domStamp[v] = e.domGen
+			if ci.Contains(cy, v) {
+				blocks = append(blocks, int32(v))
+			}
+			if red && v == header {
+				break
+			}
+		}
+	}
+	slices.Sort(blocks)
+	for _, bb := range blocks {
+		lo, hi := p.blockInstrs(int(bb))
+		for id := lo; id < hi; id++ {
+			for _, u := range p.users.of(int(id)) {
+				if ub := p.block[u]; ci.Contains(cy, int(ub)) {
+					continue
+				}
+				e.mark(u, ureason{kind: DivTemporal, val: id, branch: int32(br), join: int32(x), cycle: int32(cy)})
+				e.res.temporal = append(e.res.temporal, temporalTuple{id, u, int32(cy)})
+			}
+		}
+	}
+}
+
+// blockHeap orders divergent branches by modified post-order index: lowest
+// first (downstream first) by default.
+type blockHeap struct {
+	items    []int32
+	key      []int32
+	upstream bool
+}
+
+func (h *blockHeap) Len() int { return len(h.items) }
+func (h *blockHeap) Less(i, j int) bool {
+	a, b := h.key[h.items[i]], h.key[h.items[j]]
+	if h.upstream {
+		return a > b
+	}
+	return a < b
+}
+func (h *blockHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *blockHeap) Push(x any)    { h.items = append(h.items, x.(int32)) }
+func (h *blockHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}

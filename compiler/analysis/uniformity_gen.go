@@ -1,0 +1,371 @@
+package analysis
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"passlens/compiler/ir"
+)
+
+// This file turns a random CFG (Func) into a random function with values,
+// for testing and benchmarking the uniformity analysis against opt-22. The
+// same ValueFunc prints as LLVM IR (WriteValueLL) and builds as passlens IR
+// (BuildIR), so a test can analyse either the imported text or the built
+// function.
+//
+// Every function has the signature (i32 inreg %u, i32 %d): %u is uniform
+// and %d divergent. Blocks get phis whose incoming values come from the
+// predecessors (parameters, constants, values available at the end of the
+// predecessor, including values defined inside cycles), arithmetic on
+// values available from dominating blocks (so values defined in a cycle are
+// used after it), calls of llvm.amdgcn.workitem.id.x (a divergence source)
+// and llvm.amdgcn.readfirstlane (always uniform), and branch and switch
+// conditions computed from uniform, divergent or mixed values.
+
+// ValueOptions tunes DecorateFunc. Zero fields get defaults.
+type ValueOptions struct {
+	// DivergentCond is the probability that a condition reads %d directly
+	// (default 0.2); otherwise it reads %u (UniformCond) or a random
+	// available value.
+	DivergentCond float64
+	// UniformCond is the probability that a condition reads %u (default 0.4).
+	UniformCond float64
+	// Phis is the probability that a block with predecessors gets phis
+	// (default 0.7).
+	Phis float64
+	// Sources is the probability of a workitem.id.x call per block (default
+	// 0.08); AlwaysUniform that of a readfirstlane call (default 0.08).
+	Sources       float64
+	AlwaysUniform float64
+}
+
+func (o *ValueOptions) defaults() {
+	if o.DivergentCond == 0 {
+		o.DivergentCond = 0.2
+	}
+	if o.UniformCond == 0 {
+		o.UniformCond = 0.4
+	}
+	if o.Phis == 0 {
+		o.Phis = 0.7
+	}
+	if o.Sources == 0 {
+		o.Sources = 0.08
+	}
+	if o.AlwaysUniform == 0 {
+		o.AlwaysUniform = 0.08
+	}
+}
+
+type vop uint8
+
+const (
+	vPhi vop = iota
+	vAdd
+	vXor
+	vMul
+	vICmp
+	vTid
+	vRfl
+)
+
+// vref is an operand: a constant, a parameter or an instruction.
+type vref struct {
+	kind uint8 // 0 constant, 1 %u, 2 %d, 3 instruction
+	c    int64
+	v    int32
+}
+
+type vinst struct {
+	op    vop
+	name  string
+	args  []vref
+	preds []int // phi: incoming block of each argument
+	pred  string
+}
+
+// ValueFunc is a CFG decorated with values.
+type ValueFunc struct {
+	F      *Func
+	insts  []vinst
+	phis   [][]int32 // per block
+	body   [][]int32 // per block, after the phis
+	cond   []vref    // per block: branch condition or switch value
+	maxVal int
+}
+
+var icmpPreds = [...]string{"eq", "ne", "slt", "ugt", "sle", "uge"}
+
+// DecorateFunc adds random values to f (f is not modified).
+func DecorateFunc(rng *rand.Rand, f *Func, o ValueOptions) *ValueFunc {
+	o.defaults()
+	g := f.Graph
+	n := g.Len()
+	vf := &ValueFunc{F: f, phis: make([][]int32, n), body: make([][]int32, n), cond: make([]vref, n)}
+	dt := Dominators(g)
+	defs := make([][]int32, n) // i32 values defined in each block
+	add := func(b int, in vinst) vref {
+		id := int32(len(vf.insts))
+		vf.insts = append(vf.insts, in)
+		if in.op != vICmp {
+			defs[b] = append(defs[b], id)
+		}
+		return vref{kind: 3, v: id}
+	}
+	leaf := func() vref {
+		switch rng.IntN(4) {
+		case 0:
+			return vref{kind: 1}
+		case 1:
+			return vref{kind: 2}
+		default:
+			return vref{kind: 0, c: int64(rng.IntN(5))}
+		}
+	}
+	// pick returns a value available at the end of block b (b's own
+	// values so far and those of its dominators).
+	pick := func(b int) vref {
+		if !dt.Contains(b) || rng.IntN(4) == 0 {
+			return leaf()
+		}
+		x := b
+		for k := rng.IntN(4); k > 0 && dt.IDom(x) >= 0; k-- {
+			x = dt.IDom(x)
+		}
+		if len(defs[x]) == 0 {
+			return leaf()
+		}
+		return vref{kind: 3, v: defs[x][rng.IntN(len(defs[x]))]}
+	}
+	preds := g.Preds()
+	order := append([]int(nil), dt.Preorder()...)
+	for b := 0; b < n; b++ {
+		if !dt.Contains(b) {
+			order = append(order, b)
+		}
+	}
+	// Pass 1: phi shells, bodies and conditions in dominator-tree preorder.
+	for _, b := range order {
+		if b != 0 && len(preds[b]) > 0 && rng.Float64() < o.Phis {
+			for k := 1 + rng.IntN(2); k > 0; k-- {
+				id := add(b, vinst{op: vPhi, name: fmt.Sprintf("p%d.%d", b, k)})
+				vf.phis[b] = append(vf.phis[b], id.v)
+			}
+		}
+		for k := rng.IntN(3); k > 0; k-- {
+			var in vinst
+			switch r := rng.Float64(); {
+			case r < o.Sources:
+				in = vinst{op: vTid}
+			case r < o.Sources+o.AlwaysUniform:
+				in = vinst{op: vRfl, args: []vref{pick(b)}}
+			default:
+				in = vinst{op: vop(int(vAdd) + rng.IntN(3)), args: []vref{pick(b), pick(b)}}
+			}
+			in.name = fmt.Sprintf("v%d", len(vf.insts))
+			vf.body[b] = append(vf.body[b], add(b, in).v)
+		}
+		var src vref
+		switch r := rng.Float64(); {
+		case r < o.DivergentCond:
+			src = vref{kind: 2}
+		case r < o.DivergentCond+o.UniformCond:
+			src = vref{kind: 1}
+		default:
+			src = pick(b)
+		}
+		switch f.Term(b) {
+		case TermCondBr:
+			c := add(b, vinst{op: vICmp, name: fmt.Sprintf("c%d", b), pred: icmpPreds[rng.IntN(len(icmpPreds))],
+				args: []vref{src, {kind: 0, c: int64(rng.IntN(7))}}})
+			vf.body[b] = append(vf.body[b], c.v)
+			vf.cond[b] = c
+		case TermSwitch:
+			vf.cond[b] = src
+		}
+	}
+	// Pass 2: phi operands, one per CFG edge (equal for duplicate edges).
+	for b := 0; b < n; b++ {
+		for _, id := range vf.phis[b] {
+			chosen := map[int]vref{}
+			for _, p := range preds[b] {
+				v, ok := chosen[p]
+				if !ok {
+					v = pick(p)
+					chosen[p] = v
+				}
+				in := &vf.insts[id]
+				in.args = append(in.args, v)
+				in.preds = append(in.preds, p)
+			}
+		}
+	}
+	return vf
+}
+
+func (vf *ValueFunc) refLL(r vref) string {
+	switch r.kind {
+	case 0:
+		return strconv.FormatInt(r.c, 10)
+	case 1:
+		return "%u"
+	case 2:
+		return "%d"
+	}
+	return "%" + vf.insts[r.v].name
+}
+
+func (vf *ValueFunc) instLL(id int32) string {
+	in := &vf.insts[id]
+	g := vf.F.Graph
+	switch in.op {
+	case vPhi:
+		var sb strings.Builder
+		sb.WriteString("%" + in.name + " = phi i32 ")
+		for i, a := range in.args {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("[ " + vf.refLL(a) + ", %" + llvmLocalName(g.Name(in.preds[i])) + " ]")
+		}
+		return sb.String()
+	case vAdd, vXor, vMul:
+		op := [...]string{vAdd: "add", vXor: "xor", vMul: "mul"}[in.op]
+		return "%" + in.name + " = " + op + " i32 " + vf.refLL(in.args[0]) + ", " + vf.refLL(in.args[1])
+	case vICmp:
+		return "%" + in.name + " = icmp " + in.pred + " i32 " + vf.refLL(in.args[0]) + ", " + vf.refLL(in.args[1])
+	case vTid:
+		return "%" + in.name + " = call i32 @llvm.amdgcn.workitem.id.x()"
+	case vRfl:
+		return "%" + in.name + " = call i32 @llvm.amdgcn.readfirstlane.i32(i32 " + vf.refLL(in.args[0]) + ")"
+	}
+	return ""
+}
+
+// WriteValueLL prints fs as one LLVM IR module for opt-22.
+func WriteValueLL(w io.Writer, fs []*ValueFunc) error {
+	funcs := make([]*Func, len(fs))
+	byFunc := map[*Func]*ValueFunc{}
+	for i, vf := range fs {
+		funcs[i] = vf.F
+		byFunc[vf.F] = vf
+	}
+	opts := &EmitOptions{
+		Prefix: "amdgpu_ps void",
+		Params: "i32 inreg %u, i32 %d",
+		BlockPrologue: func(f *Func, n int) []string {
+			vf := byFunc[f]
+			var out []string
+			for _, id := range vf.phis[n] {
+				out = append(out, vf.instLL(id))
+			}
+			for _, id := range vf.body[n] {
+				out = append(out, vf.instLL(id))
+			}
+			return out
+		},
+		Cond: func(f *Func, n int) ([]string, string) {
+			vf := byFunc[f]
+			return nil, vf.refLL(vf.cond[n])
+		},
+		SwitchValue: func(f *Func, n int) ([]string, string) {
+			vf := byFunc[f]
+			return nil, vf.refLL(vf.cond[n])
+		},
+	}
+	bw := bufio.NewWriter(w)
+	if err := WriteLL(bw, funcs, opts); err != nil {
+		return err
+	}
+	bw.WriteString("\ndeclare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n")
+	return bw.Flush()
+}
+
+// BuildIR builds the function in m as passlens IR: the same names, block
+// layout, successor order and values as WriteValueLL prints.
+func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
+	g := vf.F.Graph
+	n := g.Len()
+	fn := m.NewFunction(vf.F.Name, ir.Void, []string{"u", "d"}, []*ir.Type{ir.I32, ir.I32})
+	fn.Params[0].Uniform = true
+	blocks := make([]*ir.Block, n)
+	for b := 0; b < n; b++ {
+		blocks[b] = fn.NewBlock(g.Name(b))
+	}
+	vals := make([]ir.Value, len(vf.insts))
+	ref := func(r vref) ir.Value {
+		switch r.kind {
+		case 0:
+			return ir.ConstInt(ir.I32, r.c)
+		case 1:
+			return fn.Params[0]
+		case 2:
+			return fn.Params[1]
+		}
+		return vals[r.v]
+	}
+	bd := ir.NewBuilder(fn)
+	for b := 0; b < n; b++ {
+		bd.SetBlock(blocks[b])
+		for _, id := range vf.phis[b] {
+			vals[id] = bd.Phi(ir.I32, vf.insts[id].name)
+		}
+	}
+	// Bodies in dominator-tree preorder so operands exist before use.
+	dt := Dominators(g)
+	order := append([]int(nil), dt.Preorder()...)
+	for b := 0; b < n; b++ {
+		if !dt.Contains(b) {
+			order = append(order, b)
+		}
+	}
+	preds := map[string]ir.Pred{"eq": ir.PredEQ, "ne": ir.PredNE, "slt": ir.PredSLT, "ugt": ir.PredUGT, "sle": ir.PredSLE, "uge": ir.PredUGE}
+	for _, b := range order {
+		bd.SetBlock(blocks[b])
+		for _, id := range vf.body[b] {
+			in := &vf.insts[id]
+			switch in.op {
+			case vAdd, vXor, vMul:
+				op := [...]ir.Op{vAdd: ir.OpAdd, vXor: ir.OpXor, vMul: ir.OpMul}[in.op]
+				vals[id] = bd.Binary(op, ref(in.args[0]), ref(in.args[1]), in.name)
+			case vICmp:
+				vals[id] = bd.Cmp(preds[in.pred], ref(in.args[0]), ref(in.args[1]), in.name)
+			case vTid:
+				vals[id] = bd.Intrinsic("llvm.amdgcn.workitem.id.x", ir.I32, nil, in.name)
+			case vRfl:
+				vals[id] = bd.Intrinsic("llvm.amdgcn.readfirstlane", ir.I32, []ir.Value{ref(in.args[0])}, in.name)
+			}
+		}
+	}
+	for b := 0; b < n; b++ {
+		for _, id := range vf.phis[b] {
+			phi := vals[id].(*ir.Instr)
+			for i, a := range vf.insts[id].args {
+				phi.AddIncoming(ref(a), blocks[vf.insts[id].preds[i]])
+			}
+		}
+		bd.SetBlock(blocks[b])
+		ss := g.Succs[b]
+		switch vf.F.Term(b) {
+		case TermRet:
+			bd.Ret(nil)
+		case TermUnreachable:
+			bd.Unreachable()
+		case TermBr:
+			bd.Br(blocks[ss[0]])
+		case TermCondBr:
+			bd.CondBr(ref(vf.cond[b]), blocks[ss[0]], blocks[ss[1]])
+		case TermSwitch:
+			cases := []ir.SwitchCase{{Default: true, Target: blocks[ss[0]]}}
+			for i, s := range ss[1:] {
+				cases = append(cases, ir.SwitchCase{Values: []int64{int64(i)}, Target: blocks[s]})
+			}
+			bd.Switch(ref(vf.cond[b]), cases)
+		}
+	}
+	return fn
+}

@@ -1,0 +1,127 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"passlens/compiler/ir"
+)
+
+// randomValueFuncs generates count decorated random functions of every
+// shape with 1..maxBlocks blocks.
+func randomValueFuncs(seed uint64, count, maxBlocks int, vo ValueOptions) []*ValueFunc {
+	rng := rand.New(rand.NewPCG(seed, 0x756e69))
+	shapes := []Shape{ShapeMixed, ShapeMixed, ShapeReducible, ShapeIrreducible, ShapeIrreducible, ShapeLocal, ShapeNested}
+	out := make([]*ValueFunc, count)
+	for i := range out {
+		n := 1 + rng.IntN(maxBlocks)
+		f := RandomFunc(rng, fmt.Sprintf("f%d", i), RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
+		o := vo
+		if o.DivergentCond == 0 && rng.IntN(3) == 0 {
+			o.DivergentCond, o.UniformCond = 0.7, 0.1 // dense divergence
+		}
+		out[i] = DecorateFunc(rng, f, o)
+	}
+	return out
+}
+
+// resultKeys renders the parts of a result that must agree between the
+// engines, as sorted strings.
+func resultKeys(u *UniformityInfo) []string {
+	var ks []string
+	for id, d := range u.res.div {
+		if d {
+			ks = append(ks, "value "+valueKey(u.p.vals[id]))
+		}
+	}
+	for b, d := range u.res.divTerm {
+		if d {
+			ks = append(ks, "term "+u.CFG.Blocks[b].Name())
+		}
+	}
+	for _, c := range u.AssumedDivergentCycles() {
+		ks = append(ks, "assumed "+u.CycleString(c))
+	}
+	for _, c := range u.DivergentExitCycles() {
+		ks = append(ks, "exit "+u.CycleString(c))
+	}
+	// Whether a cycle's exits are analysed when the cycle is also assumed
+	// divergent depends on LLVM's worklist order; only compare the others.
+	assumed := u.AssumedDivergentCycles()
+	for _, t := range u.TemporalDivergence() {
+		if slices.ContainsFunc(assumed, func(a int) bool { return u.Cycles.ContainsCycle(a, t.Cycle) }) {
+			continue
+		}
+		ks = append(ks, fmt.Sprintf("temporal %s -> %s in %s", t.Value.Name(), ir.InstrString(t.User), u.CycleString(t.Cycle)))
+	}
+	slices.Sort(ks)
+	return slices.Compact(ks)
+}
+
+func diffKeys(want, got []string) []string {
+	var d []string
+	for _, k := range want {
+		if _, ok := slices.BinarySearch(got, k); !ok {
+			d = append(d, "missing "+k)
+		}
+	}
+	for _, k := range got {
+		if _, ok := slices.BinarySearch(want, k); !ok {
+			d = append(d, "unexpected "+k)
+		}
+	}
+	return d
+}
+
+// TestUniformityFastMatchesReference checks the fast engine (with and
+// without pruning, in both branch orders) against the literal transcription
+// of LLVM's algorithm on thousands of random functions.
+func TestUniformityFastMatchesReference(t *testing.T) {
+	count := 3000
+	if testing.Short() {
+		count = 500
+	}
+	fs := randomValueFuncs(1, count, 40, ValueOptions{})
+	m := ir.NewModule("rand")
+	var stats UniformityStats
+	for _, vf := range fs {
+		f := vf.BuildIR(m)
+		ref := resultKeys(Uniformity(f, WithReferenceAlgorithm()))
+		for _, cfg := range []struct {
+			name string
+			opts []UniformityOption
+		}{
+			{"fast", nil},
+			{"fast-noprune", []UniformityOption{WithoutPruning()}},
+			{"fast-upstream", []UniformityOption{withBranchOrder(branchesUpstreamFirst)}},
+		} {
+			u := Uniformity(f, cfg.opts...)
+			if cfg.name == "fast" {
+				stats.Branches += u.Stats.Branches
+				stats.Skipped += u.Stats.Skipped
+				stats.Pruned += u.Stats.Pruned
+				stats.Fallbacks += u.Stats.Fallbacks
+			}
+			if d := diffKeys(ref, resultKeys(u)); len(d) > 0 {
+				var sb []byte
+				sb = fmt.Appendf(sb, "%s differs from the reference on %s:\n", cfg.name, f.Name())
+				for _, x := range d {
+					sb = fmt.Appendf(sb, "  %s\n", x)
+				}
+				sb = fmt.Appendf(sb, "%s", f.String())
+				t.Fatal(string(sb))
+			}
+		}
+	}
+	t.Logf("%d functions; fast engine: %d divergent branches, %d skipped, %d pruned, %d fallbacks",
+		len(fs), stats.Branches, stats.Skipped, stats.Pruned, stats.Fallbacks)
+}
+
+func valueKey(v ir.Value) string {
+	if in, ok := v.(*ir.Instr); ok {
+		return ir.InstrString(in)
+	}
+	return v.Ref()
+}

@@ -1,0 +1,169 @@
+// Package hlsl is the front half of passlens's HLSL-subset compiler: a
+// preprocessor, parser and semantic checker that turn shader source into a
+// checked AST (every expression typed, every implicit conversion explicit)
+// with clang-style diagnostics.
+//
+// Use Frontend to run everything; Parse and Check run the halves.
+package hlsl
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// Options configure a frontend run.
+type Options struct {
+	// Entry is the entry point's name (default "main").
+	Entry string
+	// Stage is the shader stage; StageUnknown infers it from [numthreads]
+	// and the entry point's semantics.
+	Stage Stage
+	// Library checks the program without requiring an entry point.
+	Library bool
+	// Defines are "NAME" or "NAME=VALUE" macro definitions, like -D.
+	Defines []string
+	// IncludeDirs are searched for #include after the including file's
+	// directory ("x") or only ("<x>").
+	IncludeDirs []string
+	// ReadFile reads included files (default os.ReadFile); tests and tools
+	// can serve files from memory.
+	ReadFile func(path string) ([]byte, error)
+	// RowMajor makes matrices row-major by default (like -Zpr).
+	RowMajor bool
+	// MaxErrors caps reported errors (default 20).
+	MaxErrors int
+	// NoWarnings drops warnings; WarningsAsErrors turns them into errors.
+	NoWarnings       bool
+	WarningsAsErrors bool
+}
+
+func (o *Options) reporter() *reporter {
+	r := newReporter(o.MaxErrors)
+	r.noWarn = o.NoWarnings
+	r.werror = o.WarningsAsErrors
+	return r
+}
+
+// Frontend preprocesses, parses and checks one shader. It returns the
+// checked program (nil only if nothing could be parsed) and all
+// diagnostics; check Diagnostics.HasErrors before lowering.
+func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
+	rep := opts.reporter()
+	var prog *Program
+	guard(rep, func() {
+		prog = parse(file, src, &opts, rep)
+		if !rep.stopped() {
+			newChecker(rep, &opts, prog).checkProgram()
+		}
+	})
+	rep.list.sortByPosition()
+	return prog, rep.list
+}
+
+// Parse preprocesses and parses a shader without checking it.
+func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
+	rep := opts.reporter()
+	var prog *Program
+	guard(rep, func() { prog = parse(file, src, &opts, rep) })
+	if prog == nil {
+		prog = &Program{File: file, Sources: Sources{file: src}}
+	}
+	return prog, rep.list
+}
+
+// Check checks a program returned by Parse, annotating it in place. A
+// program must be checked at most once.
+func Check(prog *Program, opts Options) Diagnostics {
+	rep := opts.reporter()
+	guard(rep, func() { newChecker(rep, &opts, prog).checkProgram() })
+	return rep.list
+}
+
+// Preprocess runs only the preprocessor and returns the expanded source
+// as text (one space between tokens, lines kept where possible), mainly
+// for tools and tests.
+func Preprocess(file string, src []byte, opts Options) (string, Diagnostics) {
+	rep := opts.reporter()
+	var out []byte
+	guard(rep, func() {
+		toks, _ := preprocessAll(file, src, &opts, rep)
+		line, file := 0, ""
+		for i, t := range toks {
+			at := t.pos.outermost()
+			switch {
+			case i > 0 && (at.Line != line || at.File != file):
+				out = append(out, '\n')
+			case i > 0:
+				out = append(out, ' ')
+			}
+			line, file = at.Line, at.File
+			if t.kind == tPragma {
+				out = append(out, "#pragma pack_matrix("+t.text+")"...)
+				continue
+			}
+			out = append(out, t.text...)
+		}
+		if len(out) > 0 {
+			out = append(out, '\n')
+		}
+	})
+	return string(out), rep.list
+}
+
+// preprocessAll runs the preprocessor over a whole file.
+func preprocessAll(file string, src []byte, opts *Options, rep *reporter) ([]token, Sources) {
+	sources := Sources{}
+	pp := newPreprocessor(rep, opts, sources)
+	pp.pushFile(file, src)
+	var toks []token
+	for {
+		t := pp.next()
+		if t.kind == tEOF {
+			toks = append(toks, t)
+			break
+		}
+		toks = append(toks, t)
+	}
+	return toks[:len(toks)-1], sources
+}
+
+func parse(file string, src []byte, opts *Options, rep *reporter) *Program {
+	toks, sources := preprocessAll(file, src, opts, rep)
+	if len(toks) > 0 || true {
+		// Keep an EOF token positioned at the end of the main file.
+		eof := token{kind: tEOF, pos: endPos(file, src)}
+		toks = append(toks, eof)
+	}
+	p := newParser(toks, rep)
+	prog := p.parseProgram(file)
+	prog.Sources = sources
+	return prog
+}
+
+// endPos is the position just past the last character of src.
+func endPos(file string, src []byte) Pos {
+	line, col := 1, 1
+	for _, b := range src {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return Pos{File: file, Line: line, Col: col}
+}
+
+// guard runs f, turning an unexpected panic into an "internal compiler
+// error" diagnostic. It is a last resort: panics are bugs to be fixed,
+// and the fuzz tests look for them.
+func guard(rep *reporter, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			rep.halted = false
+			rep.add(Diagnostic{Severity: Error, Message: fmt.Sprintf("internal compiler error: %v\n%s", r, debug.Stack())})
+			rep.halted = true
+		}
+	}()
+	f()
+}

@@ -1,0 +1,104 @@
+package hlsl
+
+import "fmt"
+
+// Constant buffer layout (the legacy D3D cbuffer packing rules): values
+// are packed into 16-byte registers; a value may not straddle a register
+// boundary; matrices, arrays and structs start on a register; array
+// elements each start on a register.
+
+// cbSize returns the size in bytes of t in a constant buffer and whether
+// it must start on a 16-byte register boundary.
+func cbSize(t *Type) (size int, aligned bool) {
+	switch {
+	case t == nil || t.IsError():
+		return 0, false
+	case t.IsScalar():
+		return 4, false
+	case t.IsVector():
+		return 4 * t.Len, false
+	case t.IsMatrix():
+		if t.RowMajor {
+			return (t.Rows-1)*16 + t.Cols*4, true
+		}
+		return (t.Cols-1)*16 + t.Rows*4, true
+	case t.Kind == KindArray:
+		e, _ := cbSize(t.Elem)
+		if t.Len <= 0 {
+			return 0, true
+		}
+		return (t.Len-1)*roundUp16(e) + e, true
+	case t.Kind == KindStruct:
+		off := 0
+		for _, f := range t.Struct.Fields {
+			off = cbPlace(off, f.Type)
+			sz, _ := cbSize(f.Type)
+			off += sz
+		}
+		return off, true
+	}
+	return 0, false
+}
+
+func roundUp16(n int) int { return (n + 15) &^ 15 }
+
+// cbPlace returns the offset at which a value of type t goes when the
+// next free byte is off.
+func cbPlace(off int, t *Type) int {
+	size, aligned := cbSize(t)
+	if aligned || size > 0 && off/16 != (off+size-1)/16 {
+		return roundUp16(off)
+	}
+	return off
+}
+
+// layoutBuffer assigns byte offsets to a constant buffer's members,
+// honouring packoffset.
+func layoutBuffer(cb *CBuffer) {
+	off := 0
+	for _, m := range cb.Members {
+		if m.PackOffset != nil {
+			m.Offset = m.PackOffset.Register*16 + m.PackOffset.Component*4
+		} else {
+			m.Offset = cbPlace(off, m.Type)
+		}
+		sz, _ := cbSize(m.Type)
+		off = max(off, m.Offset+sz)
+	}
+}
+
+// checkPackOffsets validates packoffset annotations: alignment, register
+// boundaries and overlaps; then lays the buffer out.
+func (c *checker) checkPackOffsets(cb *CBuffer) {
+	type placed struct {
+		v          *VarDecl
+		start, end int
+	}
+	var done []placed
+	for _, m := range cb.Members {
+		po := m.PackOffset
+		if po == nil || m.Type.IsError() {
+			continue
+		}
+		size, aligned := cbSize(m.Type)
+		start := po.Register*16 + po.Component*4
+		switch {
+		case aligned && po.Component != 0:
+			c.rep.errorf(po.P, po.E, "packoffset of '%s' must start at a register boundary: '%s' must be register-aligned", m.Name, m.Type)
+			continue
+		case !aligned && po.Component*4+size > 16:
+			c.rep.errorf(po.P, po.E, "packoffset of '%s' crosses a register boundary", m.Name)
+			continue
+		}
+		for _, d := range done {
+			if start < d.end && d.start < start+size {
+				c.rep.add(Diagnostic{Severity: Error, Pos: po.P, End: po.E,
+					Message: fmt.Sprintf("packoffset of '%s' overlaps '%s'", m.Name, d.v.Name),
+					Notes:   []Diagnostic{note(d.v.NamePos, "'%s' is declared here", d.v.Name)}})
+				break
+			}
+		}
+		done = append(done, placed{m, start, start + size})
+	}
+	layoutBuffer(cb)
+}

@@ -1,0 +1,7 @@
+#pragma once
+float sincos_demo(float x)
+{
+    float s, c;
+    sincos(x, s, c);
+    return s * c;
+}

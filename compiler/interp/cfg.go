@@ -1,0 +1,625 @@
+package interp
+
+import (
+	"sort"
+
+	"passlens/compiler/ir"
+)
+
+// This file computes the control-flow facts the lane-group scheduler needs
+// (see doc.go for the rule they implement): dominators, post-dominators, the
+// cycle hierarchy, convergence regions (cycles, widened to loop constructs
+// where a loop_merge annotation says so), and a schedule number for every
+// block. It is self-contained so the interpreter does not depend on the
+// analysis package; it works on reachable blocks only.
+
+// cfg holds per-function control-flow facts, blocks numbered in layout order.
+type cfg struct {
+	n      int
+	succ   [][]int // deduplicated successors
+	pred   [][]int // deduplicated predecessors
+	rpo    []int   // blocks in reverse post-order from the entry
+	rpoNum []int   // position in rpo, -1 if unreachable
+	pre    []int   // DFS preorder number, -1 if unreachable
+	idom   []int   // immediate dominator (entry: itself), -1 if unreachable
+	ipdom  []int   // immediate post-dominator, -1 for none (exit or no path to an exit)
+	domIn  []int   // dominator-tree DFS interval, for O(1) dominance tests
+	domOut []int
+
+	regions []region // regions[0] is the root: the whole function
+	inner   []int    // innermost region of each block (0 for none / unreachable)
+	path    [][]int  // regions containing each block, outermost first, root excluded
+	num     []int    // schedule number of each reachable block
+}
+
+// region is a convergence region: a cycle of the CFG, or the loop construct
+// of an annotated loop header (which also contains its break paths).
+type region struct {
+	header int
+	parent int
+	end    int // schedule number of "pending at the header for the next iteration"
+	blocks []int
+}
+
+func newCFG(f *ir.Function, bindex map[*ir.Block]int) *cfg {
+	n := len(f.Blocks)
+	c := &cfg{n: n, succ: make([][]int, n), pred: make([][]int, n)}
+	for i, b := range f.Blocks {
+		seen := map[int]bool{}
+		for _, s := range b.Successors() {
+			j, ok := bindex[s]
+			if !ok || seen[j] {
+				continue
+			}
+			seen[j] = true
+			c.succ[i] = append(c.succ[i], j)
+			c.pred[j] = append(c.pred[j], i)
+		}
+	}
+	c.order()
+	c.idom = computeIdom(n, 0, c.succ, c.pred)
+	c.domTree()
+	c.postDom()
+	c.buildRegions(f, bindex)
+	return c
+}
+
+// order computes DFS preorder and reverse post-order from the entry
+// (iteratively, so deep CFGs cannot overflow the stack).
+func (c *cfg) order() {
+	c.pre = make([]int, c.n)
+	c.rpoNum = make([]int, c.n)
+	for i := range c.pre {
+		c.pre[i], c.rpoNum[i] = -1, -1
+	}
+	if c.n == 0 {
+		return
+	}
+	var post []int
+	type item struct{ b, next int }
+	stack := []item{{0, 0}}
+	c.pre[0] = 0
+	npre := 1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(c.succ[top.b]) {
+			s := c.succ[top.b][top.next]
+			top.next++
+			if c.pre[s] < 0 {
+				c.pre[s] = npre
+				npre++
+				stack = append(stack, item{s, 0})
+			}
+			continue
+		}
+		post = append(post, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	for i := len(post) - 1; i >= 0; i-- {
+		c.rpoNum[post[i]] = len(c.rpo)
+		c.rpo = append(c.rpo, post[i])
+	}
+}
+
+// computeIdom is the Cooper–Harvey–Kennedy iterative dominator algorithm on
+// an integer graph. Nodes unreachable from root get -1.
+func computeIdom(n, root int, succ, pred [][]int) []int {
+	// Reverse post-order from root.
+	num := make([]int, n)
+	for i := range num {
+		num[i] = -1
+	}
+	var post []int
+	visited := make([]bool, n)
+	type item struct{ b, next int }
+	stack := []item{{root, 0}}
+	visited[root] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(succ[top.b]) {
+			s := succ[top.b][top.next]
+			top.next++
+			if !visited[s] {
+				visited[s] = true
+				stack = append(stack, item{s, 0})
+			}
+			continue
+		}
+		post = append(post, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	rpo := make([]int, 0, len(post))
+	for i := len(post) - 1; i >= 0; i-- {
+		num[post[i]] = len(rpo)
+		rpo = append(rpo, post[i])
+	}
+	idom := make([]int, n)
+	for i := range idom {
+		idom[i] = -1
+	}
+	idom[root] = root
+	intersect := func(a, b int) int {
+		for a != b {
+			for num[a] > num[b] {
+				a = idom[a]
+			}
+			for num[b] > num[a] {
+				b = idom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range rpo[1:] {
+			nd := -1
+			for _, p := range pred[b] {
+				if num[p] < 0 || idom[p] < 0 {
+					continue
+				}
+				if nd < 0 {
+					nd = p
+				} else {
+					nd = intersect(p, nd)
+				}
+			}
+			if nd >= 0 && idom[b] != nd {
+				idom[b] = nd
+				changed = true
+			}
+		}
+	}
+	return idom
+}
+
+// domTree numbers the dominator tree for constant-time dominance tests.
+func (c *cfg) domTree() {
+	c.domIn = make([]int, c.n)
+	c.domOut = make([]int, c.n)
+	kids := make([][]int, c.n)
+	for b := 0; b < c.n; b++ {
+		if b != 0 && c.idom[b] >= 0 {
+			kids[c.idom[b]] = append(kids[c.idom[b]], b)
+		}
+		c.domIn[b], c.domOut[b] = -1, -1
+	}
+	if c.n == 0 {
+		return
+	}
+	t := 0
+	type item struct{ b, next int }
+	stack := []item{{0, 0}}
+	c.domIn[0] = t
+	t++
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(kids[top.b]) {
+			k := kids[top.b][top.next]
+			top.next++
+			c.domIn[k] = t
+			t++
+			stack = append(stack, item{k, 0})
+			continue
+		}
+		c.domOut[top.b] = t
+		t++
+		stack = stack[:len(stack)-1]
+	}
+}
+
+// dominates reports whether a dominates b (reflexive); false for
+// unreachable blocks.
+func (c *cfg) dominates(a, b int) bool {
+	if a < 0 || b < 0 || c.domIn[a] < 0 || c.domIn[b] < 0 {
+		return false
+	}
+	return c.domIn[a] <= c.domIn[b] && c.domOut[b] <= c.domOut[a]
+}
+
+// postDom computes immediate post-dominators with a virtual exit that every
+// block without successors (ret, discard, unreachable) branches to.
+func (c *cfg) postDom() {
+	n := c.n
+	exit := n
+	rsucc := make([][]int, n+1)
+	rpred := make([][]int, n+1)
+	for b := 0; b < n; b++ {
+		if c.rpoNum[b] < 0 {
+			continue
+		}
+		rsucc[b] = append(rsucc[b], c.pred[b]...)
+		rpred[b] = append(rpred[b], c.succ[b]...)
+		if len(c.succ[b]) == 0 {
+			rsucc[exit] = append(rsucc[exit], b)
+			rpred[b] = append(rpred[b], exit)
+		}
+	}
+	ip := computeIdom(n+1, exit, rsucc, rpred)
+	c.ipdom = make([]int, n)
+	for b := 0; b < n; b++ {
+		c.ipdom[b] = ip[b]
+		if ip[b] == exit {
+			c.ipdom[b] = -1
+		}
+	}
+}
+
+// cycles returns the cycle hierarchy (LLVM GenericCycleInfo shape): the
+// maximal strongly connected components of the reachable subgraph, each
+// with the header it was first entered by in DFS preorder; the children of
+// a cycle are the cycles of its blocks with the header removed.
+func (c *cfg) cycles() []cycleInfo {
+	var out []cycleInfo
+	var rec func(members []int, parent int)
+	rec = func(members []int, parent int) {
+		for _, scc := range c.sccs(members) {
+			if len(scc) == 1 && !c.selfLoop(scc[0]) {
+				continue
+			}
+			h := scc[0]
+			for _, b := range scc {
+				if c.pre[b] < c.pre[h] {
+					h = b
+				}
+			}
+			id := len(out)
+			out = append(out, cycleInfo{header: h, blocks: scc, parent: parent})
+			var rest []int
+			for _, b := range scc {
+				if b != h {
+					rest = append(rest, b)
+				}
+			}
+			rec(rest, id)
+		}
+	}
+	var all []int
+	for b := 0; b < c.n; b++ {
+		if c.rpoNum[b] >= 0 {
+			all = append(all, b)
+		}
+	}
+	rec(all, -1)
+	return out
+}
+
+type cycleInfo struct {
+	header int
+	blocks []int
+	parent int
+}
+
+func (c *cfg) selfLoop(b int) bool {
+	for _, s := range c.succ[b] {
+		if s == b {
+			return true
+		}
+	}
+	return false
+}
+
+// sccs is Tarjan's algorithm restricted to members (iterative).
+func (c *cfg) sccs(members []int) [][]int {
+	in := make(map[int]bool, len(members))
+	for _, b := range members {
+		in[b] = true
+	}
+	index := map[int]int{}
+	low := map[int]int{}
+	onStack := map[int]bool{}
+	var stack []int
+	var out [][]int
+	next := 0
+	type item struct{ b, i int }
+	for _, root := range members {
+		if _, seen := index[root]; seen {
+			continue
+		}
+		work := []item{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(work) > 0 {
+			top := &work[len(work)-1]
+			b := top.b
+			if top.i < len(c.succ[b]) {
+				s := c.succ[b][top.i]
+				top.i++
+				if !in[s] {
+					continue
+				}
+				if _, seen := index[s]; !seen {
+					index[s], low[s] = next, next
+					next++
+					stack = append(stack, s)
+					onStack[s] = true
+					work = append(work, item{s, 0})
+				} else if onStack[s] && index[s] < low[b] {
+					low[b] = index[s]
+				}
+				continue
+			}
+			work = work[:len(work)-1]
+			if len(work) > 0 {
+				p := work[len(work)-1].b
+				if low[b] < low[p] {
+					low[p] = low[b]
+				}
+			}
+			if low[b] == index[b] {
+				var scc []int
+				for {
+					x := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[x] = false
+					scc = append(scc, x)
+					if x == b {
+						break
+					}
+				}
+				sort.Ints(scc)
+				out = append(out, scc)
+			}
+		}
+	}
+	return out
+}
+
+// loopConstruct returns the SPIR-V loop construct of an annotated header h
+// with merge block m: the blocks dominated by h and not dominated by m.
+func (c *cfg) construct(h, m int) []int {
+	var out []int
+	for b := 0; b < c.n; b++ {
+		if c.rpoNum[b] < 0 || !c.dominates(h, b) {
+			continue
+		}
+		if m >= 0 && c.dominates(m, b) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// buildRegions forms the convergence regions and the schedule numbering.
+//
+// Candidate regions are the cycles of the CFG; a cycle whose header carries
+// a valid loop_merge annotation is widened to the loop construct (so lanes
+// that break out in the same iteration stay together until the merge), and
+// an annotated loop header that heads no cycle (do { } while (false)) gets
+// its construct as a region too. An annotation is valid when the construct
+// contains the header and the whole cycle. Regions are nested by placing
+// them largest first, each inside the innermost region already holding its
+// header; a block shared by two unrelated regions stays in the first placed,
+// so the regions always form a tree.
+func (c *cfg) buildRegions(f *ir.Function, bindex map[*ir.Block]int) {
+	cyc := c.cycles()
+	type cand struct {
+		header int
+		blocks []int
+	}
+	var cands []cand
+	byHeader := map[int]int{}
+	annotated := map[int][]int{}
+	for b, blk := range f.Blocks {
+		if c.rpoNum[b] < 0 {
+			continue
+		}
+		t := blk.Terminator()
+		if t == nil || t.MergeKind != ir.MergeLoop {
+			continue
+		}
+		m := -1
+		if t.Merge != nil {
+			if j, ok := bindex[t.Merge]; ok {
+				m = j
+			}
+		}
+		if m >= 0 && c.dominates(m, b) {
+			continue // nonsense annotation: the merge comes first
+		}
+		annotated[b] = c.construct(b, m)
+	}
+	for _, cy := range cyc {
+		blocks := cy.blocks
+		if con, ok := annotated[cy.header]; ok && containsAll(con, cy.blocks) {
+			blocks = con
+		}
+		byHeader[cy.header] = len(cands)
+		cands = append(cands, cand{cy.header, blocks})
+	}
+	for h, con := range annotated {
+		if _, ok := byHeader[h]; ok {
+			continue
+		}
+		cands = append(cands, cand{h, con})
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if len(cands[i].blocks) != len(cands[j].blocks) {
+			return len(cands[i].blocks) > len(cands[j].blocks)
+		}
+		return c.pre[cands[i].header] < c.pre[cands[j].header]
+	})
+
+	c.regions = []region{{header: 0, parent: -1}}
+	c.inner = make([]int, c.n)
+	isHeader := map[int]bool{0: true}
+	for _, cd := range cands {
+		parent := c.inner[cd.header]
+		id := len(c.regions)
+		c.regions = append(c.regions, region{header: cd.header, parent: parent})
+		c.inner[cd.header] = id
+		isHeader[cd.header] = true
+		for _, b := range cd.blocks {
+			if b != cd.header && c.inner[b] == parent && !isHeader[b] {
+				c.inner[b] = id
+			}
+		}
+	}
+	c.path = make([][]int, c.n)
+	for b := 0; b < c.n; b++ {
+		if c.rpoNum[b] < 0 {
+			continue
+		}
+		var p []int
+		for r := c.inner[b]; r > 0; r = c.regions[r].parent {
+			p = append(p, r)
+		}
+		for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+			p[i], p[j] = p[j], p[i]
+		}
+		c.path[b] = p
+		c.regions[c.inner[b]].blocks = append(c.regions[c.inner[b]].blocks, b)
+	}
+	c.number()
+}
+
+func containsAll(set, sub []int) bool {
+	m := make(map[int]bool, len(set))
+	for _, b := range set {
+		m[b] = true
+	}
+	for _, b := range sub {
+		if !m[b] {
+			return false
+		}
+	}
+	return true
+}
+
+// childOf returns the node of region r that contains block b: the block
+// itself (as a non-negative id) or a child region (as -1-regionID).
+func (c *cfg) childOf(r, b int) int {
+	x := c.inner[b]
+	if x == r {
+		return b
+	}
+	for c.regions[x].parent != r {
+		x = c.regions[x].parent
+		if x <= 0 {
+			return b // not inside r (cannot happen for callers)
+		}
+	}
+	return -1 - x
+}
+
+// lca returns the innermost region containing both regions a and b.
+func (c *cfg) lca(a, b int) int {
+	da, db := c.depth(a), c.depth(b)
+	for da > db {
+		a = c.regions[a].parent
+		da--
+	}
+	for db > da {
+		b = c.regions[b].parent
+		db--
+	}
+	for a != b {
+		a, b = c.regions[a].parent, c.regions[b].parent
+	}
+	return a
+}
+
+func (c *cfg) depth(r int) int {
+	d := 0
+	for r > 0 {
+		r = c.regions[r].parent
+		d++
+	}
+	return d
+}
+
+// number orders the nodes of every region topologically (edges into the
+// region's own header are back edges and ignored; child regions are
+// collapsed into one node) and assigns schedule numbers depth first: a
+// region's blocks are contiguous, and after them comes the region's end
+// number, where lanes wait to start the next iteration. Ties are broken by
+// reverse post-order; a cycle left in a malformed CFG is broken the same way.
+func (c *cfg) number() {
+	nr := len(c.regions)
+	kids := make([][]int, nr) // child region ids
+	for r := 1; r < nr; r++ {
+		kids[c.regions[r].parent] = append(kids[c.regions[r].parent], r)
+	}
+	edges := make([]map[[2]int]bool, nr)
+	for u := 0; u < c.n; u++ {
+		if c.rpoNum[u] < 0 {
+			continue
+		}
+		for _, v := range c.succ[u] {
+			l := c.lca(c.inner[u], c.inner[v])
+			if l > 0 && v == c.regions[l].header {
+				continue // back edge of region l
+			}
+			cu, cv := c.childOf(l, u), c.childOf(l, v)
+			if cu == cv {
+				continue
+			}
+			if edges[l] == nil {
+				edges[l] = map[[2]int]bool{}
+			}
+			edges[l][[2]int{cu, cv}] = true
+		}
+	}
+	key := func(node int) int {
+		if node >= 0 {
+			return c.rpoNum[node]
+		}
+		return c.rpoNum[c.regions[-1-node].header]
+	}
+	c.num = make([]int, c.n)
+	for i := range c.num {
+		c.num[i] = -1
+	}
+	counter := 0
+	var visit func(r int)
+	visit = func(r int) {
+		nodes := append([]int(nil), c.regions[r].blocks...)
+		for _, k := range kids[r] {
+			nodes = append(nodes, -1-k)
+		}
+		indeg := map[int]int{}
+		out := map[int][]int{}
+		for e := range edges[r] {
+			indeg[e[1]]++
+			out[e[0]] = append(out[e[0]], e[1])
+		}
+		done := map[int]bool{}
+		hdr := c.regions[r].header
+		for len(done) < len(nodes) {
+			best := -1
+			pick := func(ready bool) {
+				for _, nd := range nodes {
+					if done[nd] || (ready && indeg[nd] > 0) {
+						continue
+					}
+					if best == -1 || key(nd) < key(best) {
+						best = nd
+					}
+				}
+			}
+			if !done[hdr] && r > 0 {
+				best = hdr // the header always comes first in its region
+			} else {
+				pick(true)
+				if best == -1 {
+					pick(false) // break a cycle of a malformed region
+				}
+			}
+			done[best] = true
+			for _, s := range out[best] {
+				indeg[s]--
+			}
+			if best >= 0 {
+				c.num[best] = counter
+				counter++
+			} else {
+				visit(-1 - best)
+			}
+		}
+		c.regions[r].end = counter
+		counter++
+	}
+	visit(0)
+}

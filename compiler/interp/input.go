@@ -1,0 +1,390 @@
+package interp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"passlens/compiler/ir"
+)
+
+// Input is what a run reads: buffer contents, uniform values, the dispatch
+// size, the pixels or vertices to shade and stage inputs. Every field is
+// optional (docs/run.md gives the JSON form and the defaults). Values are
+// JSON-like Go values: numbers (json.Number, float64, any Go integer or
+// float type), bools, strings for special floats ("nan", "inf", "-inf",
+// "-0.0") and exact bit patterns ("0x3F800000"), slices for vectors,
+// matrices (rows) and arrays, maps or slices for structs. A flat list of
+// scalars is accepted for any aggregate.
+type Input struct {
+	// Dispatch is the number of workgroups in x, y, z (compute); zero
+	// components count as 1.
+	Dispatch [3]int `json:"dispatch,omitzero"`
+	// Buffers fills storage buffers (others are zero-filled).
+	Buffers []BufferInput `json:"buffers,omitempty"`
+	// Uniforms sets uniform globals by name, or struct members of a uniform
+	// global as "global.member" or just "member".
+	Uniforms map[string]any `json:"uniforms,omitempty"`
+	// Rect shades a width x height grid of pixels (pixel shaders).
+	Rect *Rect `json:"rect,omitempty"`
+	// Pixels lists pixels to shade as [x, y] pairs (instead of Rect).
+	Pixels [][2]int `json:"pixels,omitempty"`
+	// Inputs gives stage inputs by semantic (or global name).
+	Inputs map[string]LaneInput `json:"inputs,omitempty"`
+	// Vertices gives vertex shader inputs, one map (semantic -> value) per
+	// vertex; the vertex count is len(Vertices) unless VertexCount is set.
+	Vertices    []map[string]any `json:"vertices,omitempty"`
+	VertexCount int              `json:"vertex_count,omitempty"`
+}
+
+// BufferInput fills one storage buffer, found by Name or by (Set, Binding).
+type BufferInput struct {
+	Name    string `json:"name,omitempty"`
+	Set     *int   `json:"set,omitempty"`
+	Binding *int   `json:"binding,omitempty"`
+	// Type, if set, must equal the element type as the IR prints it (e.g.
+	// "u32", "<4 x f32>"): a check that the data means what the writer
+	// thinks.
+	Type string `json:"type,omitempty"`
+	// Count is the element count of a runtime-sized buffer (default:
+	// len(Data), or max(DefaultBufferCount, invocations) without data).
+	Count int   `json:"count,omitempty"`
+	Data  []any `json:"data,omitempty"`
+}
+
+// Rect is a pixel rectangle; pixel (x, y) has SV_Position (x+0.5, y+0.5, 0, 1).
+type Rect struct {
+	X      int `json:"x,omitempty"`
+	Y      int `json:"y,omitempty"`
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// LaneInput gives one stage input: the same Value for every invocation,
+// one value per invocation (PerLane, in invocation order), or for a pixel
+// Rect four Corners (top-left, top-right, bottom-left, bottom-right)
+// interpolated bilinearly at pixel centres.
+type LaneInput struct {
+	Value   any   `json:"value,omitempty"`
+	PerLane []any `json:"per_lane,omitempty"`
+	Corners []any `json:"corners,omitempty"`
+}
+
+// ParseInput decodes the JSON input format of docs/run.md. Unknown fields
+// are errors (they are usually typos); syntax errors give line:column.
+func ParseInput(data []byte) (*Input, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	var in Input
+	if err := dec.Decode(&in); err != nil {
+		msg := err.Error()
+		var off int64 = -1
+		switch e := err.(type) {
+		case *json.SyntaxError:
+			off = e.Offset - 1 // the offending character
+		case *json.UnmarshalTypeError:
+			off = e.Offset
+		}
+		if off >= 0 {
+			line, col := lineCol(data, int(off))
+			return nil, fmt.Errorf("input:%d:%d: %s", line, col, msg)
+		}
+		return nil, fmt.Errorf("input: %s", msg)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("input: trailing data after the JSON object")
+	}
+	return &in, nil
+}
+
+func lineCol(data []byte, off int) (int, int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// fromValue converts a JSON-like value to the cells of type t. path names
+// the value in error messages.
+func fromValue(v any, t *ir.Type, path string) ([]uint64, error) {
+	out := make([]uint64, slots(t))
+	if err := fillValue(v, t, out, path); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func fillValue(v any, t *ir.Type, out []uint64, path string) error {
+	if t.IsScalar() {
+		c, err := scalarFromValue(v, t, path)
+		if err != nil {
+			return err
+		}
+		out[0] = c
+		return nil
+	}
+	if t.Kind == ir.KPointer {
+		return fmt.Errorf("%s: pointers cannot be given as input", path)
+	}
+	// Structs by member name.
+	if t.Kind == ir.KStruct {
+		if mv, ok := asMap(v); ok {
+			for k := range mv {
+				if fieldIndex(t, k) < 0 {
+					return fmt.Errorf("%s: %s has no member %q", path, t, k)
+				}
+			}
+			for i, f := range t.Fields {
+				x, ok := mv[f.Name]
+				if !ok {
+					continue // missing members are zero
+				}
+				off, ft, _ := component(t, i)
+				if err := fillValue(x, ft, out[off:off+slots(ft)], path+"."+f.Name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	list, ok := asList(v)
+	if !ok {
+		return fmt.Errorf("%s: expected a list for %s, got %s", path, t, describe(v))
+	}
+	n := t.NumElems()
+	if len(list) == n {
+		allOK := true
+		for i := range list {
+			off, et, _ := component(t, i)
+			if err := fillValue(list[i], et, out[off:off+slots(et)], fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				if len(list) == len(out) && allScalars(list) {
+					allOK = false
+					break
+				}
+				return err
+			}
+		}
+		if allOK {
+			return nil
+		}
+	}
+	if len(list) == len(out) && allScalars(list) {
+		leaves := leafTypes(t, nil)
+		for i, x := range list {
+			c, err := scalarFromValue(x, leaves[i], fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return err
+			}
+			out[i] = c
+		}
+		return nil
+	}
+	return fmt.Errorf("%s: %s needs %d components (or %d scalars), got %d", path, t, n, len(out), len(list))
+}
+
+func fieldIndex(t *ir.Type, name string) int {
+	for i, f := range t.Fields {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func allScalars(list []any) bool {
+	for _, x := range list {
+		if _, ok := asList(x); ok {
+			return false
+		}
+		if _, ok := asMap(x); ok {
+			return false
+		}
+	}
+	return true
+}
+
+func asList(v any) ([]any, bool) {
+	if l, ok := v.([]any); ok {
+		return l, true
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || (rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array) || rv.Type().Elem().Kind() == reflect.Uint8 && rv.Kind() == reflect.Slice {
+		return nil, false
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, true
+}
+
+func asMap(v any) (map[string]any, bool) {
+	if m, ok := v.(map[string]any); ok {
+		return m, true
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
+		return nil, false
+	}
+	out := map[string]any{}
+	for _, k := range rv.MapKeys() {
+		out[k.String()] = rv.MapIndex(k).Interface()
+	}
+	return out, true
+}
+
+func describe(v any) string {
+	if v == nil {
+		return "null"
+	}
+	switch v.(type) {
+	case json.Number, float64, float32, int, int64, int32, uint, uint64, uint32:
+		return "a number"
+	case string:
+		return "a string"
+	case bool:
+		return "a bool"
+	}
+	if _, ok := asMap(v); ok {
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// scalarFromValue converts one scalar. Floats accept numbers and the
+// strings "nan", "inf", "-inf", decimal strings and "0x..." bit patterns;
+// integers accept integral numbers in range and "0x..." bit patterns; bools
+// accept true/false and 0/1.
+func scalarFromValue(v any, t *ir.Type, path string) (uint64, error) {
+	b := fbits(t)
+	if l, ok := asList(v); ok && len(l) == 1 {
+		v = l[0] // a 1-element list for a scalar is harmless
+	}
+	if s, ok := v.(string); ok {
+		if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+			x, err := strconv.ParseUint(h, 16, 64)
+			if err != nil || x > widthMask(b) {
+				return 0, fmt.Errorf("%s: bad bit pattern %q for %s", path, s, t)
+			}
+			return x, nil
+		}
+		if t.Kind == ir.KFloat {
+			switch strings.ToLower(s) {
+			case "nan":
+				return fromF64(math.NaN(), b), nil
+			case "inf", "+inf", "infinity":
+				return fromF64(math.Inf(1), b), nil
+			case "-inf", "-infinity":
+				return fromF64(math.Inf(-1), b), nil
+			}
+			v = json.Number(s)
+		} else {
+			return 0, fmt.Errorf("%s: expected %s, got the string %q", path, t, s)
+		}
+	}
+	switch t.Kind {
+	case ir.KBool:
+		switch x := v.(type) {
+		case bool:
+			return b2u(x), nil
+		}
+		if r, ok := number(v); ok && r.IsInt() && (r.Sign() == 0 || r.Num().IsInt64() && r.Num().Int64() == 1) {
+			return uint64(r.Num().Int64()), nil
+		}
+		return 0, fmt.Errorf("%s: expected a bool, got %s", path, describe(v))
+	case ir.KFloat:
+		if s, ok := v.(json.Number); ok {
+			bs := 64
+			if b == 32 {
+				bs = 32 // parse straight to float32: one correct rounding
+			}
+			f, err := strconv.ParseFloat(string(s), bs)
+			if err != nil {
+				return 0, fmt.Errorf("%s: bad number %q for %s", path, s, t)
+			}
+			return fromF64(f, b), nil
+		}
+		switch x := v.(type) {
+		case float32:
+			return fromF64(float64(x), b), nil
+		case float64:
+			return fromF64(x, b), nil
+		}
+		r, ok := number(v)
+		if !ok {
+			return 0, fmt.Errorf("%s: expected %s, got %s", path, t, describe(v))
+		}
+		f, _ := r.Float64()
+		return fromF64(f, b), nil
+	case ir.KInt, ir.KUint:
+		r, ok := number(v)
+		if !ok {
+			return 0, fmt.Errorf("%s: expected %s, got %s", path, t, describe(v))
+		}
+		if !r.IsInt() {
+			return 0, fmt.Errorf("%s: expected an integer for %s, got %s", path, t, r.RatString())
+		}
+		n := r.Num()
+		if t.Kind == ir.KInt {
+			lo, hi := -(int64(1) << uint(b-1)), int64(1)<<uint(b-1)-1
+			if b == 64 {
+				lo, hi = math.MinInt64, math.MaxInt64
+			}
+			if !n.IsInt64() || n.Int64() < lo || n.Int64() > hi {
+				return 0, fmt.Errorf("%s: %s is out of range for %s", path, n, t)
+			}
+			return uint64(n.Int64()) & widthMask(b), nil
+		}
+		if n.Sign() < 0 || !n.IsUint64() || n.Uint64() > widthMask(b) {
+			return 0, fmt.Errorf("%s: %s is out of range for %s", path, n, t)
+		}
+		return n.Uint64(), nil
+	}
+	return 0, fmt.Errorf("%s: unsupported type %s", path, t)
+}
+
+// number reads a numeric value exactly (json.Number text, Go integers and
+// finite floats).
+func number(v any) (*big.Rat, bool) {
+	r := new(big.Rat)
+	switch x := v.(type) {
+	case json.Number:
+		if _, ok := r.SetString(string(x)); !ok {
+			return nil, false
+		}
+		return r, true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, false
+		}
+		return r.SetFloat64(x), true
+	case float32:
+		return number(float64(x))
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return nil, false
+	}
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return r.SetInt64(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return r.SetFrac(new(big.Int).SetUint64(rv.Uint()), big.NewInt(1)), true
+	}
+	return nil, false
+}

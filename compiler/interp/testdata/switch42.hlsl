@@ -1,0 +1,25 @@
+// DXC issue 6957 / llvm-project issue 112056 ("[SPIR-V] Don't lower switch
+// statements to OpSwitch"), reproduced as written there. Given the input
+// value = [0, 0, 1, 2] the computed output should be [42, 42, 40, 40]:
+// lanes 0 and 1 add WaveActiveSum(1) = 2, then all four lanes reconverge in
+// default and add WaveActiveSum(10) = 40. OpSwitch, even with
+// SPV_KHR_maximal_reconvergence, need not reconverge the fallthrough, and a
+// driver keeping the case-0 lanes apart gives [22, 22, 20, 20].
+//
+// Hand translations: switch42.pir (SSA), switch42-alloca.pir (before
+// mem2reg), switch42-lowered.pir (after switch-to-if lowering, seed
+// switch-to-if-lowering.md). Input: switch42.json.
+RWBuffer<int> value;
+
+[numthreads(4, 1, 1)]
+void main(uint3 threadID : SV_DispatchThreadID) {
+  uint sum = 0;
+  switch (value[threadID.x]) {
+    case 0:
+      sum += WaveActiveSum(1);
+    default:
+      sum += WaveActiveSum(10);
+      break;
+  }
+  value[threadID.x] = sum;
+}

@@ -1,0 +1,66 @@
+package ir
+
+import (
+	"sync"
+	"testing"
+)
+
+var (
+	bigOnce sync.Once
+	bigMod  *Module
+	bigText []byte
+)
+
+// bigModule is a random module of at least 100k instructions.
+func bigModule(tb testing.TB) (*Module, []byte) {
+	bigOnce.Do(func() {
+		bigMod = RandomModule(7, RandomOptions{Funcs: 12, Blocks: 400, Instrs: 12, Unstructured: true})
+		bigText = []byte(bigMod.String())
+	})
+	n := 0
+	for _, f := range bigMod.Funcs {
+		n += f.NumInstrs()
+	}
+	if n < 100_000 {
+		tb.Fatalf("big module has only %d instructions", n)
+	}
+	return bigMod, bigText
+}
+
+func BenchmarkParse100k(b *testing.B) {
+	_, text := bigModule(b)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseModule("big.pir", text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPrint100k(b *testing.B) {
+	m, text := bigModule(b)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.String()
+	}
+}
+
+func BenchmarkVerify100k(b *testing.B) {
+	m, _ := bigModule(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Verify(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkClone100k(b *testing.B) {
+	m, _ := bigModule(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = CloneModule(m)
+	}
+}

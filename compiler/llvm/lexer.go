@@ -1,0 +1,345 @@
+// Package llvm is passlens's bridge to LLVM IR: Import reads the subset of
+// textual LLVM IR used by LLVM's CycleInfo and AMDGPU UniformityAnalysis
+// tests into an ir.Module, and Export writes an ir.Module as LLVM IR that
+// opt-22 accepts, so that LLVM's analyses can serve as an oracle for
+// passlens's own (see docs/llvm-bridge.md).
+package llvm
+
+import (
+	"fmt"
+	"strings"
+)
+
+// tokKind classifies a token of textual LLVM IR.
+type tokKind uint8
+
+const (
+	tEOF     tokKind = iota
+	tLocal           // %name, %"quoted", %42 (text holds the name without %)
+	tGlobal          // @name, @"quoted", @42
+	tLabel           // name: or "quoted": or 42: (text holds the name)
+	tIdent           // keywords, types (i32, float, ptr), flags
+	tInt             // decimal integer, possibly negative
+	tFloat           // decimal or hex floating-point literal
+	tString          // "..." (text holds the unescaped contents)
+	tAttrRef         // #3 (text holds "3")
+	tMeta            // !name, !42, !{ (text holds what follows !)
+	tPunct           // = , ( ) [ ] { } < > * : ...
+)
+
+// token is one lexeme with its 1-based source position.
+type token struct {
+	kind      tokKind
+	text      string
+	line, col int
+	numeric   bool // tLocal/tGlobal/tLabel written as a bare number
+}
+
+func (t token) String() string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tLocal:
+		return "'%" + t.text + "'"
+	case tGlobal:
+		return "'@" + t.text + "'"
+	case tLabel:
+		return "label '" + t.text + ":'"
+	case tString:
+		return fmt.Sprintf("string %q", t.text)
+	case tAttrRef:
+		return "'#" + t.text + "'"
+	case tMeta:
+		return "'!" + t.text + "'"
+	}
+	return "'" + t.text + "'"
+}
+
+// lexError is a lexical error with a position.
+type lexError struct {
+	line, col int
+	msg       string
+}
+
+// lex splits src into tokens. Comments (; to end of line) are dropped.
+func lex(src []byte) ([]token, *lexError) {
+	lx := lexer{src: src, line: 1, col: 1}
+	var toks []token
+	for {
+		t, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, t)
+		if t.kind == tEOF {
+			return toks, nil
+		}
+	}
+}
+
+type lexer struct {
+	src       []byte
+	pos       int
+	line, col int
+}
+
+func (lx *lexer) peekByte(off int) byte {
+	if lx.pos+off < len(lx.src) {
+		return lx.src[lx.pos+off]
+	}
+	return 0
+}
+
+func (lx *lexer) advance() byte {
+	c := lx.src[lx.pos]
+	lx.pos++
+	if c == '\n' {
+		lx.line++
+		lx.col = 1
+	} else {
+		lx.col++
+	}
+	return c
+}
+
+func (lx *lexer) errf(line, col int, format string, args ...any) *lexError {
+	return &lexError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
+}
+
+// isIdentChar reports characters LLVM allows in bare names.
+func isIdentChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '.' || c == '$' || c == '-'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (lx *lexer) next() (token, *lexError) {
+	// Skip blanks and comments.
+	for lx.pos < len(lx.src) {
+		c := lx.src[lx.pos]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' {
+			lx.advance()
+			continue
+		}
+		if c == ';' {
+			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' {
+				lx.advance()
+			}
+			continue
+		}
+		break
+	}
+	line, col := lx.line, lx.col
+	tok := func(k tokKind, text string) (token, *lexError) {
+		return token{kind: k, text: text, line: line, col: col}, nil
+	}
+	if lx.pos >= len(lx.src) {
+		return tok(tEOF, "")
+	}
+	c := lx.src[lx.pos]
+	switch {
+	case c == '%' || c == '@':
+		lx.advance()
+		kind := tLocal
+		if c == '@' {
+			kind = tGlobal
+		}
+		name, numeric, err := lx.name(line, col)
+		if err != nil {
+			return token{}, err
+		}
+		return token{kind: kind, text: name, line: line, col: col, numeric: numeric}, nil
+	case c == '"':
+		s, err := lx.quoted(line, col)
+		if err != nil {
+			return token{}, err
+		}
+		if lx.peekByte(0) == ':' {
+			lx.advance()
+			return tok(tLabel, s)
+		}
+		return tok(tString, s)
+	case c == '#':
+		lx.advance()
+		start := lx.pos
+		for isDigit(lx.peekByte(0)) {
+			lx.advance()
+		}
+		if lx.pos == start {
+			return token{}, lx.errf(line, col, "expected an attribute group number after '#'")
+		}
+		return tok(tAttrRef, string(lx.src[start:lx.pos]))
+	case c == '!':
+		lx.advance()
+		start := lx.pos
+		for isIdentChar(lx.peekByte(0)) {
+			lx.advance()
+		}
+		return tok(tMeta, string(lx.src[start:lx.pos]))
+	case c == '.' && lx.peekByte(1) == '.' && lx.peekByte(2) == '.':
+		lx.advance()
+		lx.advance()
+		lx.advance()
+		return tok(tPunct, "...")
+	case c == '-' || c == '+' || isDigit(c):
+		return lx.number(line, col)
+	case isIdentChar(c):
+		start := lx.pos
+		for isIdentChar(lx.peekByte(0)) {
+			lx.advance()
+		}
+		word := string(lx.src[start:lx.pos])
+		if lx.peekByte(0) == ':' {
+			lx.advance()
+			return tok(tLabel, word)
+		}
+		return tok(tIdent, word)
+	case strings.IndexByte("=,()[]{}<>*:|", c) >= 0:
+		lx.advance()
+		return tok(tPunct, string(c))
+	}
+	return token{}, lx.errf(line, col, "unexpected character %q", rune(c))
+}
+
+// name reads the part of %name / @name after the sigil.
+func (lx *lexer) name(line, col int) (string, bool, *lexError) {
+	switch c := lx.peekByte(0); {
+	case c == '"':
+		s, err := lx.quoted(line, col)
+		return s, false, err
+	case isDigit(c):
+		start := lx.pos
+		for isDigit(lx.peekByte(0)) {
+			lx.advance()
+		}
+		if isIdentChar(lx.peekByte(0)) {
+			for isIdentChar(lx.peekByte(0)) {
+				lx.advance()
+			}
+			return "", false, lx.errf(line, col, "invalid name '%s' (a name may not start with a digit unless it is a number)", lx.src[start:lx.pos])
+		}
+		return string(lx.src[start:lx.pos]), true, nil
+	case isIdentChar(c):
+		start := lx.pos
+		for isIdentChar(lx.peekByte(0)) {
+			lx.advance()
+		}
+		return string(lx.src[start:lx.pos]), false, nil
+	}
+	return "", false, lx.errf(line, col, "expected a name after the sigil")
+}
+
+// quoted reads "..." with LLVM's \XX hex escapes and \\.
+func (lx *lexer) quoted(line, col int) (string, *lexError) {
+	lx.advance() // opening quote
+	var sb strings.Builder
+	for {
+		if lx.pos >= len(lx.src) {
+			return "", lx.errf(line, col, "unterminated string")
+		}
+		c := lx.advance()
+		switch c {
+		case '"':
+			return sb.String(), nil
+		case '\n':
+			return "", lx.errf(line, col, "unterminated string")
+		case '\\':
+			if lx.peekByte(0) == '\\' {
+				lx.advance()
+				sb.WriteByte('\\')
+				continue
+			}
+			h1, h2 := lx.peekByte(0), lx.peekByte(1)
+			v1, ok1 := hexVal(h1)
+			v2, ok2 := hexVal(h2)
+			if !ok1 || !ok2 {
+				return "", lx.errf(lx.line, lx.col, "invalid escape in string (want \\XX with two hex digits)")
+			}
+			lx.advance()
+			lx.advance()
+			sb.WriteByte(v1<<4 | v2)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// number reads an integer, a decimal float (1.0, -2.5e+00) or a hex float
+// (0x3FF0000000000000, 0xH3C00, 0xR3F80).
+func (lx *lexer) number(line, col int) (token, *lexError) {
+	start := lx.pos
+	if c := lx.peekByte(0); c == '-' || c == '+' {
+		lx.advance()
+	}
+	if lx.peekByte(0) == '0' && lx.peekByte(1) == 'x' {
+		lx.advance()
+		lx.advance()
+		if c := lx.peekByte(0); c == 'H' || c == 'R' || c == 'K' || c == 'L' || c == 'M' {
+			lx.advance()
+		}
+		n := 0
+		for {
+			if _, ok := hexVal(lx.peekByte(0)); !ok {
+				break
+			}
+			lx.advance()
+			n++
+		}
+		if n == 0 {
+			return token{}, lx.errf(line, col, "invalid hexadecimal constant")
+		}
+		return token{kind: tFloat, text: string(lx.src[start:lx.pos]), line: line, col: col}, nil
+	}
+	if !isDigit(lx.peekByte(0)) {
+		// A lone '-' or '+': LLVM has no such token.
+		return token{}, lx.errf(line, col, "unexpected character %q", rune(lx.src[start]))
+	}
+	for isDigit(lx.peekByte(0)) {
+		lx.advance()
+	}
+	kind := tInt
+	if lx.peekByte(0) == '.' {
+		kind = tFloat
+		lx.advance()
+		for isDigit(lx.peekByte(0)) {
+			lx.advance()
+		}
+		if c := lx.peekByte(0); c == 'e' || c == 'E' {
+			lx.advance()
+			if c := lx.peekByte(0); c == '-' || c == '+' {
+				lx.advance()
+			}
+			if !isDigit(lx.peekByte(0)) {
+				return token{}, lx.errf(line, col, "invalid floating-point exponent")
+			}
+			for isDigit(lx.peekByte(0)) {
+				lx.advance()
+			}
+		}
+	}
+	if kind == tInt && lx.peekByte(0) == ':' && lx.src[start] != '-' && lx.src[start] != '+' {
+		// A numbered label such as "4:".
+		lx.advance()
+		return token{kind: tLabel, text: string(lx.src[start : lx.pos-1]), line: line, col: col, numeric: true}, nil
+	}
+	if isIdentChar(lx.peekByte(0)) && lx.peekByte(0) != '.' {
+		for isIdentChar(lx.peekByte(0)) {
+			lx.advance()
+		}
+		return token{}, lx.errf(line, col, "invalid token '%s'", lx.src[start:lx.pos])
+	}
+	return token{kind: kind, text: string(lx.src[start:lx.pos]), line: line, col: col}, nil
+}

@@ -1,0 +1,383 @@
+package llvm
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"passlens/compiler/ir"
+)
+
+// llKind classifies a parsed LLVM type.
+type llKind uint8
+
+const (
+	lkVoid llKind = iota
+	lkInt         // iN
+	lkHalf
+	lkBFloat
+	lkFloat
+	lkDouble
+	lkPtr // ptr, ptr addrspace(N), or a typed pointer T* (elem set)
+	lkVector
+	lkArray
+	lkStruct // literal { ... } or a named %T (name set)
+	lkLabel
+	lkToken
+	lkMetadata
+	lkOther // a type the bridge does not support (kept for the message)
+)
+
+// llType is an LLVM type as written in the source.
+type llType struct {
+	kind   llKind
+	bits   int     // lkInt
+	as     int     // lkPtr address space
+	n      int     // lkVector / lkArray length
+	elem   *llType // vector/array element; typed-pointer pointee (may be nil)
+	fields []*llType
+	packed bool
+	name   string // named struct (%T) or the spelling of lkOther
+}
+
+func (t *llType) String() string {
+	switch t.kind {
+	case lkVoid:
+		return "void"
+	case lkInt:
+		return "i" + strconv.Itoa(t.bits)
+	case lkHalf:
+		return "half"
+	case lkBFloat:
+		return "bfloat"
+	case lkFloat:
+		return "float"
+	case lkDouble:
+		return "double"
+	case lkPtr:
+		if t.as != 0 {
+			return fmt.Sprintf("ptr addrspace(%d)", t.as)
+		}
+		return "ptr"
+	case lkVector:
+		return fmt.Sprintf("<%d x %s>", t.n, t.elem)
+	case lkArray:
+		return fmt.Sprintf("[%d x %s]", t.n, t.elem)
+	case lkStruct:
+		if t.name != "" {
+			return "%" + t.name
+		}
+		var parts []string
+		for _, f := range t.fields {
+			parts = append(parts, f.String())
+		}
+		if t.packed {
+			return "<{ " + strings.Join(parts, ", ") + " }>"
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	case lkLabel:
+		return "label"
+	case lkToken:
+		return "token"
+	case lkMetadata:
+		return "metadata"
+	}
+	return t.name
+}
+
+func (t *llType) isFloat() bool {
+	return t.kind == lkHalf || t.kind == lkBFloat || t.kind == lkFloat || t.kind == lkDouble
+}
+
+// parseType parses an LLVM type at the cursor.
+func (p *parser) parseType() (*llType, error) {
+	t, err := p.parseBaseType()
+	if err != nil {
+		return nil, err
+	}
+	// Typed pointers (pre-opaque-pointer syntax): T*, T addrspace(N)*.
+	for {
+		if p.isIdent("addrspace") && p.peekAt(1).text == "(" {
+			save := p.pos
+			as, err := p.parseAddrSpace()
+			if err != nil {
+				return nil, err
+			}
+			if !p.isPunct("*") {
+				p.pos = save
+				return t, nil
+			}
+			p.pos++
+			t = &llType{kind: lkPtr, as: as, elem: t}
+			continue
+		}
+		if p.isPunct("*") {
+			p.pos++
+			t = &llType{kind: lkPtr, elem: t}
+			continue
+		}
+		return t, nil
+	}
+}
+
+// parseAddrSpace parses "addrspace(N)".
+func (p *parser) parseAddrSpace() (int, error) {
+	p.pos++ // addrspace
+	if err := p.expectPunct("("); err != nil {
+		return 0, err
+	}
+	t := p.tok()
+	if t.kind != tInt {
+		return 0, p.errAt(t, "expected an address space number, found %s", t)
+	}
+	n, err := strconv.Atoi(t.text)
+	if err != nil || n < 0 || n > 1<<24 {
+		return 0, p.errAt(t, "invalid address space %s", t.text)
+	}
+	p.pos++
+	return n, p.expectPunct(")")
+}
+
+func (p *parser) parseBaseType() (*llType, error) {
+	t := p.tok()
+	switch t.kind {
+	case tIdent:
+		switch w := t.text; {
+		case w == "void":
+			p.pos++
+			return &llType{kind: lkVoid}, nil
+		case w == "half":
+			p.pos++
+			return &llType{kind: lkHalf}, nil
+		case w == "bfloat":
+			p.pos++
+			return &llType{kind: lkBFloat}, nil
+		case w == "float":
+			p.pos++
+			return &llType{kind: lkFloat}, nil
+		case w == "double":
+			p.pos++
+			return &llType{kind: lkDouble}, nil
+		case w == "label":
+			p.pos++
+			return &llType{kind: lkLabel}, nil
+		case w == "token":
+			p.pos++
+			return &llType{kind: lkToken}, nil
+		case w == "metadata":
+			p.pos++
+			return &llType{kind: lkMetadata}, nil
+		case w == "ptr":
+			p.pos++
+			pt := &llType{kind: lkPtr}
+			if p.isIdent("addrspace") {
+				as, err := p.parseAddrSpace()
+				if err != nil {
+					return nil, err
+				}
+				pt.as = as
+			}
+			return pt, nil
+		case len(w) > 1 && w[0] == 'i' && allDigits(w[1:]):
+			n, err := strconv.Atoi(w[1:])
+			if err != nil || n < 1 || n > 1<<23 {
+				return nil, p.errAt(t, "invalid integer type %s", w)
+			}
+			p.pos++
+			return &llType{kind: lkInt, bits: n}, nil
+		case w == "x86_fp80" || w == "fp128" || w == "ppc_fp128" || w == "x86_amx" || w == "target":
+			p.pos++
+			return &llType{kind: lkOther, name: w}, nil
+		}
+		return nil, p.errAt(t, "expected a type, found %s", t)
+	case tLocal:
+		p.pos++
+		return &llType{kind: lkStruct, name: t.text}, nil
+	case tPunct:
+		switch t.text {
+		case "<":
+			p.pos++
+			if p.isPunct("{") {
+				st, err := p.parseStructBody()
+				if err != nil {
+					return nil, err
+				}
+				st.packed = true
+				return st, p.expectPunct(">")
+			}
+			n, elem, err := p.parseSized()
+			if err != nil {
+				return nil, err
+			}
+			return &llType{kind: lkVector, n: n, elem: elem}, p.expectPunct(">")
+		case "[":
+			p.pos++
+			n, elem, err := p.parseSized()
+			if err != nil {
+				return nil, err
+			}
+			return &llType{kind: lkArray, n: n, elem: elem}, p.expectPunct("]")
+		case "{":
+			return p.parseStructBody()
+		}
+	}
+	return nil, p.errAt(t, "expected a type, found %s", t)
+}
+
+// parseSized parses "N x T" inside <...> or [...]; "vscale x" is rejected.
+func (p *parser) parseSized() (int, *llType, error) {
+	t := p.tok()
+	if t.kind == tIdent && t.text == "vscale" {
+		return 0, nil, p.errAt(t, "unsupported scalable vector type")
+	}
+	if t.kind != tInt {
+		return 0, nil, p.errAt(t, "expected an element count, found %s", t)
+	}
+	n, err := strconv.Atoi(t.text)
+	if err != nil || n < 0 || n > 1<<20 {
+		return 0, nil, p.errAt(t, "invalid element count %s", t.text)
+	}
+	p.pos++
+	if !p.isIdent("x") {
+		return 0, nil, p.errAt(p.tok(), "expected 'x' after the element count, found %s", p.tok())
+	}
+	p.pos++
+	elem, err := p.parseType()
+	return n, elem, err
+}
+
+func (p *parser) parseStructBody() (*llType, error) {
+	p.pos++ // {
+	st := &llType{kind: lkStruct}
+	if p.isPunct("}") {
+		p.pos++
+		return st, nil
+	}
+	for {
+		f, err := p.parseType()
+		if err != nil {
+			return nil, err
+		}
+		st.fields = append(st.fields, f)
+		if p.isPunct(",") {
+			p.pos++
+			continue
+		}
+		return st, p.expectPunct("}")
+	}
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// irTypeOf maps an LLVM type to a passlens type. Pointers get the pointee
+// chosen by the caller (pointee may be nil for "unknown", giving i8: LLVM's
+// opaque pointers carry no pointee). named resolves %T struct names.
+func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error)) (*ir.Type, error) {
+	switch t.kind {
+	case lkVoid:
+		return ir.Void, nil
+	case lkInt:
+		if it := ir.IntType(t.bits); it != nil {
+			return it, nil
+		}
+		return nil, fmt.Errorf("unsupported integer type i%d (supported: i1, i8, i16, i32, i64)", t.bits)
+	case lkHalf:
+		return ir.F16, nil
+	case lkBFloat:
+		return ir.BF16, nil
+	case lkFloat:
+		return ir.F32, nil
+	case lkDouble:
+		return ir.F64, nil
+	case lkPtr:
+		sp, ok := SpaceForLLVM(t.as)
+		if !ok {
+			return nil, fmt.Errorf("unsupported address space %d (supported: %s)", t.as, supportedSpaces())
+		}
+		if pointee == nil {
+			if t.elem != nil {
+				pt, err := irTypeOf(t.elem, nil, named)
+				if err != nil {
+					return nil, err
+				}
+				pointee = pt
+			} else {
+				pointee = ir.I8
+			}
+		}
+		return ir.Ptr(sp, pointee), nil
+	case lkVector:
+		if t.n < 2 {
+			return nil, fmt.Errorf("unsupported vector type %s (passlens vectors have at least 2 elements)", t)
+		}
+		if t.elem.kind == lkPtr {
+			return nil, fmt.Errorf("unsupported vector of pointers %s", t)
+		}
+		e, err := irTypeOf(t.elem, nil, named)
+		if err != nil {
+			return nil, err
+		}
+		if !e.IsScalar() {
+			return nil, fmt.Errorf("unsupported vector type %s", t)
+		}
+		return ir.Vec(e, t.n), nil
+	case lkArray:
+		e, err := irTypeOf(t.elem, nil, named)
+		if err != nil {
+			return nil, err
+		}
+		return ir.Array(e, t.n), nil
+	case lkStruct:
+		if t.name != "" {
+			return named(t.name)
+		}
+		if t.packed {
+			return nil, fmt.Errorf("unsupported packed struct type %s", t)
+		}
+		fields := make([]ir.Field, len(t.fields))
+		for i, f := range t.fields {
+			ft, err := irTypeOf(f, nil, named)
+			if err != nil {
+				return nil, err
+			}
+			if ft == ir.Void {
+				return nil, fmt.Errorf("invalid struct field type %s", f)
+			}
+			fields[i] = ir.Field{Name: "f" + strconv.Itoa(i), Type: ft}
+		}
+		return ir.Struct(literalStructName(fields), fields), nil
+	case lkToken:
+		return nil, fmt.Errorf("unsupported token type (convergence control tokens are not modelled)")
+	}
+	return nil, fmt.Errorf("unsupported type %s", t)
+}
+
+// literalStructName names the passlens struct standing for an LLVM literal
+// struct: "s" followed by its field types, so that equal literal structs map
+// to one passlens type and the exporter can recognise and re-inline them.
+func literalStructName(fields []ir.Field) string {
+	var sb strings.Builder
+	sb.WriteString(literalPrefix)
+	for i, f := range fields {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(f.Type.String())
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// literalPrefix starts the names of structs that stand for LLVM literal
+// structs ({ i32, i1 } becomes %"{i32,bool}").
+const literalPrefix = "{"

@@ -1,0 +1,1238 @@
+package llvm
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Error is an import error at a source position. Msg starts with
+// "unsupported" when the input is valid LLVM IR outside the subset.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+
+// The parser builds a small syntax tree (this file) that lower.go turns
+// into passlens IR; two phases because LLVM allows forward references to
+// functions, blocks and (in phis and unstructured code) values.
+
+type modAST struct {
+	structs    map[string]*llType // %T = type { ... }
+	structTok  map[string]token
+	structList []string
+	globals    []*globalAST
+	funcs      []*funcAST
+	attrGroups map[string]map[string]bool
+}
+
+type globalAST struct {
+	tok      token
+	name     string
+	as       int
+	constant bool
+	ty       *llType
+	init     *valRef // nil: external
+}
+
+type funcAST struct {
+	tok     token
+	name    string
+	cc      string
+	ret     *llType
+	params  []*paramAST
+	attrs   map[string]bool // inline function attributes
+	refs    []token         // #N attribute group references
+	isDecl  bool
+	blocks  []*blockAST
+	varargs bool
+}
+
+type paramAST struct {
+	tok     token // the name, or the type when unnamed
+	typeTok token
+	ty      *llType
+	name    string
+	numeric bool
+	attrs   map[string]bool
+}
+
+type blockAST struct {
+	tok     token
+	name    string
+	numeric bool
+	instrs  []*instAST
+}
+
+type valKind uint8
+
+const (
+	vLocal valKind = iota
+	vGlobal
+	vInt
+	vFloat
+	vTrue
+	vFalse
+	vNull
+	vUndef
+	vPoison
+	vZero
+	vAgg // <...>, [...], {...}
+	vSplat
+)
+
+type valRef struct {
+	tok     token
+	kind    valKind
+	text    string // name or literal text
+	numeric bool
+	elems   []typedVal
+}
+
+type typedVal struct {
+	ty *llType
+	v  valRef
+}
+
+type phiIn struct {
+	v     valRef
+	block token
+}
+
+type caseAST struct {
+	val    valRef
+	target token
+}
+
+type instAST struct {
+	tok       token // opcode
+	name      string
+	nameTok   token
+	numeric   bool
+	named     bool // written as "%x = ..."
+	op        string
+	ty        *llType // result / element / destination type, by opcode
+	pred      string
+	args      []typedVal
+	phis      []phiIn
+	targets   []token // br: [dst] or [then, else]; switch: [default]
+	cases     []caseAST
+	idx       []int
+	callee    valRef
+	calleeTok token
+	volatile  bool
+	atomicOp  string
+}
+
+type parser struct {
+	file string
+	toks []token
+	pos  int
+}
+
+func (p *parser) tok() token { return p.toks[p.pos] }
+
+func (p *parser) peekAt(n int) token {
+	if p.pos+n < len(p.toks) {
+		return p.toks[p.pos+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *parser) isIdent(s string) bool {
+	t := p.tok()
+	return t.kind == tIdent && t.text == s
+}
+
+func (p *parser) isPunct(s string) bool {
+	t := p.tok()
+	return t.kind == tPunct && t.text == s
+}
+
+func (p *parser) errAt(t token, format string, args ...any) error {
+	return &Error{File: p.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) expectPunct(s string) error {
+	if !p.isPunct(s) {
+		return p.errAt(p.tok(), "expected '%s', found %s", s, p.tok())
+	}
+	p.pos++
+	return nil
+}
+
+func (p *parser) expectIdent(s string) error {
+	if !p.isIdent(s) {
+		return p.errAt(p.tok(), "expected '%s', found %s", s, p.tok())
+	}
+	p.pos++
+	return nil
+}
+
+// skipBalanced skips tokens up to and including the bracket closing the
+// one at the cursor.
+func (p *parser) skipBalanced() error {
+	open := p.tok()
+	depth := 0
+	for {
+		t := p.tok()
+		if t.kind == tEOF {
+			return p.errAt(open, "unbalanced '%s'", open.text)
+		}
+		if t.kind == tPunct {
+			switch t.text {
+			case "(", "[", "{", "<":
+				depth++
+			case ")", "]", "}", ">":
+				depth--
+			}
+		}
+		p.pos++
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// atTopLevelStart reports whether the cursor is at something that starts a
+// module-level entity, used to skip metadata definitions.
+func (p *parser) atTopLevelStart() bool {
+	t := p.tok()
+	switch t.kind {
+	case tEOF, tGlobal:
+		return true
+	case tMeta:
+		return t.col == 1
+	case tIdent:
+		switch t.text {
+		case "define", "declare", "attributes", "target", "source_filename", "module", "uselistorder", "uselistorder_bb":
+			return true
+		}
+	case tLocal:
+		return t.col == 1
+	}
+	return false
+}
+
+func parseModule(file string, src []byte) (*modAST, error) {
+	toks, lerr := lex(src)
+	if lerr != nil {
+		return nil, &Error{File: file, Line: lerr.line, Col: lerr.col, Msg: lerr.msg}
+	}
+	p := &parser{file: file, toks: toks}
+	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}}
+	for p.tok().kind != tEOF {
+		t := p.tok()
+		switch {
+		case t.kind == tIdent && (t.text == "target" || t.text == "source_filename"):
+			// target triple = "...", target datalayout = "...", source_filename = "..."
+			p.pos++
+			for p.tok().kind != tEOF && !p.isPunct("=") {
+				p.pos++
+			}
+			p.pos++
+			if p.tok().kind == tString {
+				p.pos++
+			}
+		case t.kind == tIdent && t.text == "attributes":
+			if err := p.parseAttrGroup(m); err != nil {
+				return nil, err
+			}
+		case t.kind == tIdent && (t.text == "define" || t.text == "declare"):
+			f, err := p.parseFunction()
+			if err != nil {
+				return nil, err
+			}
+			m.funcs = append(m.funcs, f)
+		case t.kind == tMeta:
+			// Metadata definitions (!0 = !{...}, !llvm.module.flags = ...).
+			p.pos++
+			for !p.atTopLevelStart() {
+				p.pos++
+			}
+		case t.kind == tLocal:
+			if err := p.parseTypeDef(m); err != nil {
+				return nil, err
+			}
+		case t.kind == tGlobal:
+			g, err := p.parseGlobal()
+			if err != nil {
+				return nil, err
+			}
+			m.globals = append(m.globals, g)
+		case t.kind == tIdent && (t.text == "module" || t.text == "uselistorder" || t.text == "uselistorder_bb"):
+			return nil, p.errAt(t, "unsupported top-level entity '%s'", t.text)
+		default:
+			return nil, p.errAt(t, "expected a top-level entity (define, declare, a global, a type or attributes), found %s", t)
+		}
+	}
+	return m, nil
+}
+
+// parseAttrGroup reads "attributes #N = { ... }", keeping bare words and
+// key=value strings.
+func (p *parser) parseAttrGroup(m *modAST) error {
+	p.pos++
+	ref := p.tok()
+	if ref.kind != tAttrRef {
+		return p.errAt(ref, "expected '#N' after 'attributes', found %s", ref)
+	}
+	p.pos++
+	if err := p.expectPunct("="); err != nil {
+		return err
+	}
+	if !p.isPunct("{") {
+		return p.errAt(p.tok(), "expected '{', found %s", p.tok())
+	}
+	open := p.tok()
+	p.pos++
+	set := map[string]bool{}
+	for !p.isPunct("}") {
+		t := p.tok()
+		switch {
+		case t.kind == tEOF:
+			return p.errAt(open, "unterminated attribute group")
+		case t.kind == tIdent:
+			word := t.text
+			p.pos++
+			if p.isPunct("(") {
+				start := p.pos
+				if err := p.skipBalanced(); err != nil {
+					return err
+				}
+				var parts []string
+				for _, x := range p.toks[start:p.pos] {
+					parts = append(parts, x.text)
+				}
+				word += strings.Join(parts, "")
+			}
+			set[word] = true
+		case t.kind == tString:
+			p.pos++
+			if p.isPunct("=") {
+				p.pos += 2
+			}
+			set[t.text] = true
+		default:
+			p.pos++
+		}
+	}
+	p.pos++
+	m.attrGroups[ref.text] = set
+	return nil
+}
+
+// parseTypeDef reads "%T = type { ... }" (or "= type opaque").
+func (p *parser) parseTypeDef(m *modAST) error {
+	nameTok := p.tok()
+	p.pos++
+	if err := p.expectPunct("="); err != nil {
+		return err
+	}
+	if err := p.expectIdent("type"); err != nil {
+		return err
+	}
+	if p.isIdent("opaque") {
+		return p.errAt(p.tok(), "unsupported opaque struct type %%%s", nameTok.text)
+	}
+	t, err := p.parseType()
+	if err != nil {
+		return err
+	}
+	if t.kind != lkStruct || t.name != "" {
+		return p.errAt(nameTok, "unsupported type alias %%%s (only named structs are supported)", nameTok.text)
+	}
+	if _, dup := m.structs[nameTok.text]; dup {
+		return p.errAt(nameTok, "redefinition of type %%%s", nameTok.text)
+	}
+	m.structs[nameTok.text] = t
+	m.structTok[nameTok.text] = nameTok
+	m.structList = append(m.structList, nameTok.text)
+	return nil
+}
+
+// linkage and visibility words that may precede global/function
+// definitions and are irrelevant to passlens.
+var ignoredPrefixWords = setOf("private", "internal", "available_externally", "linkonce", "weak",
+	"common", "appending", "extern_weak", "linkonce_odr", "weak_odr", "external", "default", "hidden",
+	"protected", "dllimport", "dllexport", "dso_local", "dso_preemptable", "local_unnamed_addr",
+	"unnamed_addr", "thread_local", "externally_initialized")
+
+// parseGlobal reads "@g = [linkage] [addrspace(N)] global|constant T [init] [, align N]".
+func (p *parser) parseGlobal() (*globalAST, error) {
+	nameTok := p.tok()
+	g := &globalAST{tok: nameTok, name: nameTok.text}
+	p.pos++
+	if err := p.expectPunct("="); err != nil {
+		return nil, err
+	}
+	external := false
+	for {
+		t := p.tok()
+		if t.kind != tIdent {
+			return nil, p.errAt(t, "expected 'global' or 'constant', found %s", t)
+		}
+		switch {
+		case t.text == "external" || t.text == "extern_weak":
+			external = true
+			p.pos++
+		case ignoredPrefixWords[t.text]:
+			p.pos++
+		case t.text == "addrspace":
+			as, err := p.parseAddrSpace()
+			if err != nil {
+				return nil, err
+			}
+			g.as = as
+		case t.text == "global" || t.text == "constant":
+			g.constant = t.text == "constant"
+			p.pos++
+			ty, err := p.parseType()
+			if err != nil {
+				return nil, err
+			}
+			g.ty = ty
+			if !external {
+				v, err := p.parseValue()
+				if err != nil {
+					return nil, err
+				}
+				g.init = &v
+			}
+			for p.isPunct(",") {
+				p.pos++
+				if err := p.skipTrailer(); err != nil {
+					return nil, err
+				}
+			}
+			return g, nil
+		case t.text == "alias" || t.text == "ifunc":
+			return nil, p.errAt(t, "unsupported %s @%s", t.text, nameTok.text)
+		default:
+			return nil, p.errAt(t, "unsupported global variable syntax at %s", t)
+		}
+	}
+}
+
+// skipTrailer skips one ", align N" / ", section \"..\"" / ", !md !N" item
+// after its comma.
+func (p *parser) skipTrailer() error {
+	t := p.tok()
+	switch {
+	case t.kind == tIdent && (t.text == "align" || t.text == "section" || t.text == "partition" || t.text == "comdat"):
+		p.pos++
+		if p.isPunct("(") {
+			return p.skipBalanced()
+		}
+		if k := p.tok().kind; k == tInt || k == tString || k == tGlobal {
+			p.pos++
+		}
+		return nil
+	case t.kind == tMeta:
+		p.pos++
+		if p.tok().kind == tMeta {
+			p.pos++
+			if p.isPunct("{") {
+				return p.skipBalanced()
+			}
+		}
+		return nil
+	}
+	return p.errAt(t, "unsupported trailing item %s", t)
+}
+
+// callingConvs are the calling conventions the importer accepts.
+var callingConvs = setOf("ccc", "fastcc", "coldcc", "amdgpu_kernel", "spir_kernel", "spir_func",
+	"amdgpu_vs", "amdgpu_ls", "amdgpu_hs", "amdgpu_es", "amdgpu_gs", "amdgpu_ps", "amdgpu_cs",
+	"amdgpu_cs_chain", "amdgpu_cs_chain_preserve", "amdgpu_gfx", "amdgpu_gfx_whole_wave")
+
+// returnAttrWords are attributes that may appear before a return type.
+var returnAttrWords = setOf("noundef", "zeroext", "signext", "inreg", "noalias", "nonnull", "nofpclass",
+	"dereferenceable", "dereferenceable_or_null", "align", "range")
+
+func (p *parser) parseFunction() (*funcAST, error) {
+	kw := p.tok()
+	f := &funcAST{tok: kw, isDecl: kw.text == "declare", attrs: map[string]bool{}}
+	p.pos++
+	// Linkage, visibility, calling convention and return attributes.
+	for p.tok().kind == tIdent {
+		w := p.tok().text
+		switch {
+		case ignoredPrefixWords[w]:
+			p.pos++
+		case callingConvs[w]:
+			f.cc = w
+			p.pos++
+		case w == "cc":
+			p.pos++
+			if p.tok().kind != tInt {
+				return nil, p.errAt(p.tok(), "expected a calling convention number")
+			}
+			return nil, p.errAt(p.tok(), "unsupported numbered calling convention cc %s", p.tok().text)
+		case returnAttrWords[w]:
+			p.pos++
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return nil, err
+				}
+			} else if p.tok().kind == tInt && (w == "align" || strings.HasPrefix(w, "dereferenceable")) {
+				p.pos++
+			}
+		default:
+			goto retType
+		}
+	}
+retType:
+	ret, err := p.parseType()
+	if err != nil {
+		return nil, err
+	}
+	f.ret = ret
+	nameTok := p.tok()
+	if nameTok.kind != tGlobal {
+		return nil, p.errAt(nameTok, "expected a function name, found %s", nameTok)
+	}
+	f.tok = nameTok
+	f.name = nameTok.text
+	p.pos++
+	if err := p.expectPunct("("); err != nil {
+		return nil, err
+	}
+	for !p.isPunct(")") {
+		if p.isPunct("...") {
+			f.varargs = true
+			p.pos++
+			continue
+		}
+		pt := p.tok()
+		ty, err := p.parseType()
+		if err != nil {
+			return nil, err
+		}
+		pa := &paramAST{tok: pt, typeTok: pt, ty: ty, attrs: map[string]bool{}}
+		if err := p.parseParamAttrs(pa.attrs); err != nil {
+			return nil, err
+		}
+		if t := p.tok(); t.kind == tLocal {
+			pa.name, pa.numeric, pa.tok = t.text, t.numeric, t
+			p.pos++
+		}
+		f.params = append(f.params, pa)
+		if p.isPunct(",") {
+			p.pos++
+		} else if !p.isPunct(")") {
+			return nil, p.errAt(p.tok(), "expected ',' or ')' in the parameter list, found %s", p.tok())
+		}
+	}
+	p.pos++
+	if f.varargs {
+		return nil, p.errAt(nameTok, "unsupported variadic function @%s", f.name)
+	}
+	// Function attributes, attribute group references, section, align, ...
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tAttrRef:
+			f.refs = append(f.refs, t)
+			p.pos++
+			continue
+		case t.kind == tIdent && (t.text == "section" || t.text == "partition" || t.text == "comdat" || t.text == "gc" || t.text == "prefix" || t.text == "prologue" || t.text == "personality"):
+			return nil, p.errAt(t, "unsupported function property '%s'", t.text)
+		case t.kind == tIdent && t.text == "addrspace":
+			if _, err := p.parseAddrSpace(); err != nil {
+				return nil, err
+			}
+			continue
+		case t.kind == tIdent && !(t.text == "define" || t.text == "declare" || t.text == "attributes" || t.text == "target" || t.text == "source_filename") && !(f.isDecl && t.col == 1):
+			p.pos++
+			word := t.text
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return nil, err
+				}
+			} else if p.tok().kind == tInt && (word == "align" || word == "alignstack") {
+				p.pos++
+			}
+			f.attrs[word] = true
+			continue
+		case t.kind == tString && p.peekAt(1).text == "=":
+			f.attrs[t.text] = true
+			p.pos += 3
+			continue
+		case t.kind == tMeta && !f.isDecl:
+			// !dbg !12 attachments.
+			p.pos++
+			if p.tok().kind == tMeta {
+				p.pos++
+			}
+			continue
+		}
+		break
+	}
+	if f.isDecl {
+		return f, nil
+	}
+	if !p.isPunct("{") {
+		return nil, p.errAt(p.tok(), "expected '{' to start the body of @%s, found %s", f.name, p.tok())
+	}
+	p.pos++
+	if err := p.parseBody(f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// parseParamAttrs skips parameter attributes, recording their names.
+func (p *parser) parseParamAttrs(set map[string]bool) error {
+	for {
+		t := p.tok()
+		if t.kind != tIdent {
+			return nil
+		}
+		switch t.text {
+		case "true", "false", "null", "undef", "poison", "zeroinitializer", "splat", "none", "asm":
+			return nil
+		}
+		if constExprWords[t.text] {
+			return nil
+		}
+		p.pos++
+		set[t.text] = true
+		if p.isPunct("(") {
+			if err := p.skipBalanced(); err != nil {
+				return err
+			}
+		} else if p.tok().kind == tInt && (t.text == "align" || strings.HasPrefix(t.text, "dereferenceable")) {
+			p.pos++
+		}
+	}
+}
+
+func (p *parser) parseBody(f *funcAST) error {
+	var cur *blockAST
+	for {
+		t := p.tok()
+		switch {
+		case t.kind == tEOF:
+			return p.errAt(f.tok, "unterminated body of @%s", f.name)
+		case t.kind == tPunct && t.text == "}":
+			p.pos++
+			if len(f.blocks) == 0 {
+				return p.errAt(t, "function @%s has no blocks", f.name)
+			}
+			return nil
+		case t.kind == tLabel:
+			cur = &blockAST{tok: t, name: t.text, numeric: t.numeric}
+			f.blocks = append(f.blocks, cur)
+			p.pos++
+			continue
+		}
+		if cur == nil {
+			// The implicit, numbered entry block.
+			cur = &blockAST{tok: t, numeric: true, name: ""}
+			f.blocks = append(f.blocks, cur)
+		}
+		in, err := p.parseInstr()
+		if err != nil {
+			return err
+		}
+		cur.instrs = append(cur.instrs, in)
+	}
+}
+
+// constExprWords start constant expressions, which the importer rejects.
+var constExprWords = setOf("getelementptr", "bitcast", "addrspacecast", "ptrtoint", "inttoptr", "trunc",
+	"zext", "sext", "add", "sub", "mul", "shl", "xor", "icmp", "fcmp", "select", "extractelement",
+	"insertelement", "shufflevector", "blockaddress", "dso_local_equivalent", "no_cfi", "ptrauth")
+
+// Opcode groups.
+var (
+	intBinOps   = setOf("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
+	floatBinOps = setOf("fadd", "fsub", "fmul", "fdiv", "frem")
+	castOps     = setOf("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
+		"bitcast", "addrspacecast", "ptrtoint", "inttoptr")
+	instFlags = setOf("nuw", "nsw", "exact", "disjoint", "nneg", "samesign", "inbounds", "nusw", "inrange",
+		"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
+)
+
+func (p *parser) skipFlags() {
+	for p.tok().kind == tIdent && instFlags[p.tok().text] {
+		p.pos++
+	}
+}
+
+func (p *parser) parseInstr() (*instAST, error) {
+	in := &instAST{}
+	if t := p.tok(); t.kind == tLocal && p.peekAt(1).text == "=" {
+		in.name, in.numeric, in.nameTok, in.named = t.text, t.numeric, t, true
+		p.pos += 2
+	}
+	// call prefixes
+	for p.isIdent("tail") || p.isIdent("musttail") || p.isIdent("notail") {
+		p.pos++
+	}
+	op := p.tok()
+	if op.kind != tIdent {
+		return nil, p.errAt(op, "expected an instruction, found %s", op)
+	}
+	in.tok, in.op = op, op.text
+	p.pos++
+	var err error
+	switch {
+	case op.text == "ret":
+		if p.isIdent("void") {
+			p.pos++
+			break
+		}
+		err = p.parseTypedArgs(in, 1)
+	case op.text == "br":
+		if p.isIdent("label") {
+			var l token
+			l, err = p.parseLabelRef()
+			in.targets = []token{l}
+			break
+		}
+		if err = p.parseTypedArgs(in, 1); err != nil {
+			break
+		}
+		for i := 0; i < 2 && err == nil; i++ {
+			if err = p.expectPunct(","); err == nil {
+				var l token
+				l, err = p.parseLabelRef()
+				in.targets = append(in.targets, l)
+			}
+		}
+	case op.text == "switch":
+		err = p.parseSwitch(in)
+	case op.text == "unreachable":
+	case intBinOps[op.text] || floatBinOps[op.text]:
+		p.skipFlags()
+		err = p.parseBinary(in)
+	case op.text == "fneg" || op.text == "freeze":
+		p.skipFlags()
+		err = p.parseTypedArgs(in, 1)
+	case op.text == "icmp" || op.text == "fcmp":
+		p.skipFlags()
+		pt := p.tok()
+		if pt.kind != tIdent {
+			return nil, p.errAt(pt, "expected a comparison predicate, found %s", pt)
+		}
+		in.pred = pt.text
+		p.pos++
+		err = p.parseBinary(in)
+	case op.text == "select":
+		p.skipFlags()
+		err = p.parseTypedArgs(in, 3)
+	case castOps[op.text]:
+		p.skipFlags()
+		if err = p.parseTypedArgs(in, 1); err == nil {
+			if err = p.expectIdent("to"); err == nil {
+				in.ty, err = p.parseType()
+			}
+		}
+	case op.text == "phi":
+		p.skipFlags()
+		err = p.parsePhi(in)
+	case op.text == "call":
+		err = p.parseCall(in)
+	case op.text == "load":
+		if p.isIdent("atomic") {
+			return nil, p.errAt(p.tok(), "unsupported atomic load")
+		}
+		if p.isIdent("volatile") {
+			in.volatile = true
+			p.pos++
+		}
+		if in.ty, err = p.parseType(); err == nil {
+			if err = p.expectPunct(","); err == nil {
+				err = p.parseTypedArgs(in, 1)
+			}
+		}
+	case op.text == "store":
+		if p.isIdent("atomic") {
+			return nil, p.errAt(p.tok(), "unsupported atomic store")
+		}
+		if p.isIdent("volatile") {
+			in.volatile = true
+			p.pos++
+		}
+		err = p.parseTypedArgs(in, 2)
+	case op.text == "alloca":
+		err = p.parseAlloca(in)
+	case op.text == "getelementptr":
+		p.skipFlags()
+		if in.ty, err = p.parseType(); err == nil {
+			for p.isPunct(",") && err == nil {
+				if t := p.peekAt(1); t.kind == tIdent && t.text == "align" || t.kind == tMeta {
+					break
+				}
+				p.pos++
+				p.skipFlags()
+				var tv typedVal
+				tv, err = p.parseTypedValue()
+				in.args = append(in.args, tv)
+			}
+		}
+	case op.text == "extractvalue" || op.text == "insertvalue":
+		n := 1
+		if op.text == "insertvalue" {
+			n = 2
+		}
+		if err = p.parseTypedArgs(in, n); err == nil {
+			for p.isPunct(",") && err == nil {
+				if t := p.peekAt(1); t.kind != tInt {
+					break
+				}
+				p.pos++
+				var v int
+				v, err = p.parseIndex()
+				in.idx = append(in.idx, v)
+			}
+		}
+	case op.text == "extractelement":
+		err = p.parseTypedArgs(in, 2)
+	case op.text == "insertelement" || op.text == "shufflevector":
+		err = p.parseTypedArgs(in, 3)
+	case op.text == "atomicrmw":
+		err = p.parseAtomicRMW(in)
+	case op.text == "cmpxchg":
+		err = p.parseCmpXchg(in)
+	case op.text == "invoke" || op.text == "callbr" || op.text == "landingpad" || op.text == "resume" ||
+		op.text == "indirectbr" || op.text == "va_arg" || op.text == "fence" || op.text == "catchswitch" ||
+		op.text == "catchret" || op.text == "cleanupret" || op.text == "catchpad" || op.text == "cleanuppad":
+		return nil, p.errAt(op, "unsupported instruction '%s'", op.text)
+	default:
+		return nil, p.errAt(op, "unknown instruction '%s'", op.text)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Trailing ", align N", ", !md !N".
+	for p.isPunct(",") {
+		p.pos++
+		if err := p.skipTrailer(); err != nil {
+			return nil, err
+		}
+	}
+	// Metadata attachments without a comma (rare) are not LLVM syntax; a
+	// following token must start the next instruction or label.
+	return in, nil
+}
+
+func (p *parser) parseIndex() (int, error) {
+	t := p.tok()
+	if t.kind != tInt {
+		return 0, p.errAt(t, "expected an index, found %s", t)
+	}
+	v, err := strconv.Atoi(t.text)
+	if err != nil || v < 0 || v > 1<<30 {
+		return 0, p.errAt(t, "invalid index %s", t.text)
+	}
+	p.pos++
+	return v, nil
+}
+
+func (p *parser) parseLabelRef() (token, error) {
+	if err := p.expectIdent("label"); err != nil {
+		return token{}, err
+	}
+	t := p.tok()
+	if t.kind != tLocal {
+		return token{}, p.errAt(t, "expected a block label, found %s", t)
+	}
+	p.pos++
+	return t, nil
+}
+
+// parseTypedArgs reads n comma-separated "T v" operands.
+func (p *parser) parseTypedArgs(in *instAST, n int) error {
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if err := p.expectPunct(","); err != nil {
+				return err
+			}
+		}
+		tv, err := p.parseTypedValue()
+		if err != nil {
+			return err
+		}
+		in.args = append(in.args, tv)
+	}
+	return nil
+}
+
+// parseBinary reads "T a, b" (the second operand has no type).
+func (p *parser) parseBinary(in *instAST) error {
+	ty, err := p.parseType()
+	if err != nil {
+		return err
+	}
+	a, err := p.parseValue()
+	if err != nil {
+		return err
+	}
+	if err := p.expectPunct(","); err != nil {
+		return err
+	}
+	b, err := p.parseValue()
+	if err != nil {
+		return err
+	}
+	in.ty = ty
+	in.args = []typedVal{{ty, a}, {ty, b}}
+	return nil
+}
+
+func (p *parser) parseTypedValue() (typedVal, error) {
+	ty, err := p.parseType()
+	if err != nil {
+		return typedVal{}, err
+	}
+	// Call-site parameter attributes (i32 immarg 0, ptr noundef %p).
+	skip := map[string]bool{}
+	if err := p.parseParamAttrs(skip); err != nil {
+		return typedVal{}, err
+	}
+	v, err := p.parseValue()
+	if err != nil {
+		return typedVal{}, err
+	}
+	return typedVal{ty, v}, nil
+}
+
+// parseValue reads a value reference or constant.
+func (p *parser) parseValue() (valRef, error) {
+	t := p.tok()
+	v := valRef{tok: t, text: t.text}
+	switch t.kind {
+	case tLocal:
+		v.kind, v.numeric = vLocal, t.numeric
+	case tGlobal:
+		v.kind, v.numeric = vGlobal, t.numeric
+	case tInt:
+		v.kind = vInt
+	case tFloat:
+		v.kind = vFloat
+	case tIdent:
+		switch t.text {
+		case "true":
+			v.kind = vTrue
+		case "false":
+			v.kind = vFalse
+		case "null":
+			v.kind = vNull
+		case "undef":
+			v.kind = vUndef
+		case "poison":
+			v.kind = vPoison
+		case "zeroinitializer":
+			v.kind = vZero
+		case "splat":
+			p.pos++
+			if err := p.expectPunct("("); err != nil {
+				return v, err
+			}
+			e, err := p.parseTypedValue()
+			if err != nil {
+				return v, err
+			}
+			v.kind, v.elems = vSplat, []typedVal{e}
+			return v, p.expectPunct(")")
+		case "asm":
+			return v, p.errAt(t, "unsupported inline asm")
+		default:
+			if constExprWords[t.text] {
+				return v, p.errAt(t, "unsupported constant expression '%s'", t.text)
+			}
+			return v, p.errAt(t, "expected a value, found %s", t)
+		}
+	case tPunct:
+		switch t.text {
+		case "<", "[", "{":
+			closeTok := map[string]string{"<": ">", "[": "]", "{": "}"}[t.text]
+			p.pos++
+			if t.text == "<" && p.isPunct("{") {
+				return v, p.errAt(t, "unsupported packed struct constant")
+			}
+			v.kind = vAgg
+			for !p.isPunct(closeTok) {
+				e, err := p.parseTypedValue()
+				if err != nil {
+					return v, err
+				}
+				v.elems = append(v.elems, e)
+				if p.isPunct(",") {
+					p.pos++
+				} else if !p.isPunct(closeTok) {
+					return v, p.errAt(p.tok(), "expected ',' or '%s' in a constant, found %s", closeTok, p.tok())
+				}
+			}
+			p.pos++
+			return v, nil
+		}
+		return v, p.errAt(t, "expected a value, found %s", t)
+	case tString:
+		return v, p.errAt(t, "unsupported string constant")
+	case tMeta:
+		return v, p.errAt(t, "unsupported metadata operand")
+	default:
+		return v, p.errAt(t, "expected a value, found %s", t)
+	}
+	p.pos++
+	return v, nil
+}
+
+func (p *parser) parseSwitch(in *instAST) error {
+	if err := p.parseTypedArgs(in, 1); err != nil {
+		return err
+	}
+	if err := p.expectPunct(","); err != nil {
+		return err
+	}
+	def, err := p.parseLabelRef()
+	if err != nil {
+		return err
+	}
+	in.targets = []token{def}
+	if err := p.expectPunct("["); err != nil {
+		return err
+	}
+	for !p.isPunct("]") {
+		if p.tok().kind == tEOF {
+			return p.errAt(in.tok, "unterminated switch case list")
+		}
+		tv, err := p.parseTypedValue()
+		if err != nil {
+			return err
+		}
+		if err := p.expectPunct(","); err != nil {
+			return err
+		}
+		l, err := p.parseLabelRef()
+		if err != nil {
+			return err
+		}
+		in.cases = append(in.cases, caseAST{val: tv.v, target: l})
+	}
+	p.pos++
+	return nil
+}
+
+func (p *parser) parsePhi(in *instAST) error {
+	ty, err := p.parseType()
+	if err != nil {
+		return err
+	}
+	in.ty = ty
+	for {
+		if err := p.expectPunct("["); err != nil {
+			return err
+		}
+		v, err := p.parseValue()
+		if err != nil {
+			return err
+		}
+		if err := p.expectPunct(","); err != nil {
+			return err
+		}
+		b := p.tok()
+		if b.kind != tLocal {
+			return p.errAt(b, "expected an incoming block, found %s", b)
+		}
+		p.pos++
+		if err := p.expectPunct("]"); err != nil {
+			return err
+		}
+		in.phis = append(in.phis, phiIn{v: v, block: b})
+		if !p.isPunct(",") || p.peekAt(1).text != "[" {
+			return nil
+		}
+		p.pos++
+	}
+}
+
+func (p *parser) parseCall(in *instAST) error {
+	p.skipFlags()
+	for p.tok().kind == tIdent {
+		w := p.tok().text
+		if callingConvs[w] || returnAttrWords[w] {
+			p.pos++
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return err
+				}
+			} else if p.tok().kind == tInt && (w == "align" || strings.HasPrefix(w, "dereferenceable")) {
+				p.pos++
+			}
+			continue
+		}
+		break
+	}
+	ty, err := p.parseType()
+	if err != nil {
+		return err
+	}
+	in.ty = ty
+	if p.isPunct("(") {
+		// A function type "T (args...)" before the callee (varargs calls).
+		return p.errAt(p.tok(), "unsupported call with an explicit function type")
+	}
+	if p.isIdent("asm") {
+		return p.errAt(p.tok(), "unsupported inline asm")
+	}
+	c := p.tok()
+	if c.kind != tGlobal {
+		if c.kind == tLocal {
+			return p.errAt(c, "unsupported indirect call through %s", c)
+		}
+		return p.errAt(c, "expected a callee, found %s", c)
+	}
+	in.callee = valRef{tok: c, kind: vGlobal, text: c.text}
+	in.calleeTok = c
+	p.pos++
+	if err := p.expectPunct("("); err != nil {
+		return err
+	}
+	for !p.isPunct(")") {
+		tv, err := p.parseTypedValue()
+		if err != nil {
+			return err
+		}
+		if tv.ty.kind == lkMetadata {
+			return p.errAt(tv.v.tok, "unsupported metadata argument")
+		}
+		in.args = append(in.args, tv)
+		if p.isPunct(",") {
+			p.pos++
+		} else if !p.isPunct(")") {
+			return p.errAt(p.tok(), "expected ',' or ')' in the argument list, found %s", p.tok())
+		}
+	}
+	p.pos++
+	// Call-site function attributes and #N references.
+	for {
+		t := p.tok()
+		if t.kind == tAttrRef {
+			p.pos++
+			continue
+		}
+		if t.kind == tIdent && (t.text == "nounwind" || t.text == "readnone" || t.text == "readonly" ||
+			t.text == "convergent" || t.text == "willreturn" || t.text == "nocallback" || t.text == "nofree" || t.text == "memory") {
+			p.pos++
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		break
+	}
+	if p.isPunct("[") {
+		return p.errAt(p.tok(), "unsupported operand bundle")
+	}
+	return nil
+}
+
+func (p *parser) parseAlloca(in *instAST) error {
+	if p.isIdent("inalloca") {
+		return p.errAt(p.tok(), "unsupported inalloca")
+	}
+	ty, err := p.parseType()
+	if err != nil {
+		return err
+	}
+	in.ty = ty
+	as := 0
+	for p.isPunct(",") {
+		p.pos++
+		switch t := p.tok(); {
+		case t.kind == tIdent && t.text == "align":
+			p.pos += 2
+		case t.kind == tIdent && t.text == "addrspace":
+			if as, err = p.parseAddrSpace(); err != nil {
+				return err
+			}
+		case t.kind == tMeta:
+			p.pos--
+			if err := p.skipTrailerAfterComma(); err != nil {
+				return err
+			}
+		default:
+			tv, err := p.parseTypedValue()
+			if err != nil {
+				return err
+			}
+			if tv.v.kind != vInt || tv.v.text != "1" {
+				return p.errAt(tv.v.tok, "unsupported array alloca (element count other than 1)")
+			}
+		}
+	}
+	in.args = []typedVal{{ty: &llType{kind: lkInt, bits: 32}, v: valRef{kind: vInt, text: strconv.Itoa(as)}}}
+	return nil
+}
+
+func (p *parser) skipTrailerAfterComma() error {
+	p.pos++
+	return p.skipTrailer()
+}
+
+// atomic orderings and scopes.
+var orderings = setOf("unordered", "monotonic", "acquire", "release", "acq_rel", "seq_cst")
+
+func (p *parser) skipOrderings() error {
+	for {
+		switch {
+		case p.isIdent("syncscope"):
+			p.pos++
+			if err := p.expectPunct("("); err != nil {
+				return err
+			}
+			if p.tok().kind == tString {
+				p.pos++
+			}
+			if err := p.expectPunct(")"); err != nil {
+				return err
+			}
+		case p.tok().kind == tIdent && orderings[p.tok().text]:
+			p.pos++
+		default:
+			return nil
+		}
+	}
+}
+
+func (p *parser) parseAtomicRMW(in *instAST) error {
+	if p.isIdent("volatile") {
+		in.volatile = true
+		p.pos++
+	}
+	opTok := p.tok()
+	if opTok.kind != tIdent {
+		return p.errAt(opTok, "expected an atomicrmw operation, found %s", opTok)
+	}
+	in.atomicOp = opTok.text
+	p.pos++
+	if err := p.parseTypedArgs(in, 2); err != nil {
+		return err
+	}
+	in.ty = in.args[1].ty
+	return p.skipOrderings()
+}
+
+func (p *parser) parseCmpXchg(in *instAST) error {
+	for p.isIdent("weak") || p.isIdent("volatile") {
+		if p.isIdent("volatile") {
+			in.volatile = true
+		}
+		p.pos++
+	}
+	if err := p.parseTypedArgs(in, 3); err != nil {
+		return err
+	}
+	in.ty = in.args[1].ty
+	return p.skipOrderings()
+}

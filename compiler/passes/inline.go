@@ -1,0 +1,451 @@
+package passes
+
+import (
+	"fmt"
+	"strings"
+
+	"passlens/compiler/ir"
+)
+
+// Inline force-inlines every call to a defined function, bottom-up over the
+// call graph, so that entry points end up call-free; then it removes the
+// functions nobody calls any more (entry points are kept).
+//
+// Why: shader targets have no real calls (DXIL and SM3 flatten everything,
+// and SPIR-V drivers inline anyway), and every later pass — SROA in
+// particular — works much better on one function body than across calls.
+//
+// Calling convention expected from the HLSL front end: `in` parameters are
+// passed by value; `out` and `inout` parameters are passed as pointers to
+// function-space memory (ptr<function, T>): the caller allocates a
+// temporary, copies the argument into it before the call (inout), passes
+// its address, and copies it back to the argument after the call. The
+// callee only loads and stores through the pointer. Inlining therefore just
+// substitutes the pointer for the parameter; the copy-in/copy-out code stays
+// at the call site, giving exactly HLSL's copy semantics (aliasing arguments
+// behave as if copied), and sroa then removes the temporaries.
+//
+// Structure: the block holding the call is split at the call; the tail
+// (named `<callee>.exit`, as LLVM does) receives the rest of the block and
+// its terminator. If that block was a loop header, its loop_merge stays on
+// the header, which branches to a new block holding the rest. The callee's
+// allocas move to the caller's entry block. A callee whose returns are not
+// all at its top level (several returns, or one inside a selection or loop)
+// is entered through a one-case switch, `selection_merge %<callee>.exit;
+// switch i32 0 [default: %<callee>.<entry>]`, so that each return becomes a
+// structured break to the tail — the construct spirv-opt's merge-return
+// uses (a one-trip loop would need a back edge that never executes);
+// eliminate-multilevel-break removes the multi-level breaks it may create
+// (returns from inside loops). The return value reaches the tail through a
+// phi named after the call.
+//
+// Recursion (forbidden in HLSL) is reported as an error naming the cycle.
+var Inline = &Pass{
+	Name:    "inline",
+	Summary: "force-inline all calls into entry points and drop uncalled functions",
+	Doc: `Inlines every call to a defined function, callees first, so entry points
+become call-free; removes functions no longer called (entry points stay).
+out/inout parameters are pointers to caller temporaries (copy-in/copy-out at
+the call site), so inlining substitutes the pointer. Callee allocas move to
+the caller's entry block. Early returns are kept structured by entering the
+callee through a one-case switch whose merge block is the call's
+continuation.
+Recursion is an error.`,
+	Targets: []string{"spirv", "dxil", "sm3"},
+	Run:     runInline,
+}
+
+func runInline(m *ir.Module, ctx *Context) (bool, error) {
+	roots := m.EntryPoints()
+	hasEntries := len(roots) > 0
+	if !hasEntries {
+		// A library module: the roots are the functions nobody calls.
+		called := map[*ir.Function]bool{}
+		for _, f := range m.Funcs {
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if in.Op == ir.OpCall && in.Callee != nil {
+						called[in.Callee] = true
+					}
+				}
+			}
+		}
+		for _, f := range m.Funcs {
+			if !called[f] && !f.IsDeclaration() {
+				roots = append(roots, f)
+			}
+		}
+	}
+	order, err := inlineOrder(m, roots)
+	if err != nil {
+		return false, err
+	}
+	changed := false
+	for _, f := range order {
+		c, err := inlineCallsIn(f)
+		if err != nil {
+			return changed, err
+		}
+		changed = changed || c
+	}
+	if !hasEntries && len(roots) == 0 {
+		return changed, nil
+	}
+	// Remove functions that are neither roots nor called.
+	keep := map[*ir.Function]bool{}
+	for _, r := range roots {
+		keep[r] = true
+	}
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall && in.Callee != nil {
+					keep[in.Callee] = true
+				}
+			}
+		}
+	}
+	out := m.Funcs[:0]
+	for _, f := range m.Funcs {
+		if keep[f] {
+			out = append(out, f)
+		} else {
+			changed = true
+		}
+	}
+	for i := len(out); i < len(m.Funcs); i++ {
+		m.Funcs[i] = nil
+	}
+	m.Funcs = out
+	return changed, nil
+}
+
+// inlineOrder returns the defined functions reachable from roots, callees
+// before callers, or an error if a call cycle is reachable.
+func inlineOrder(m *ir.Module, roots []*ir.Function) ([]*ir.Function, error) {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*ir.Function]int{}
+	var order []*ir.Function
+	callees := func(f *ir.Function) []*ir.Function {
+		var out []*ir.Function
+		seen := map[*ir.Function]bool{}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall && in.Callee != nil && !in.Callee.IsDeclaration() && !seen[in.Callee] {
+					seen[in.Callee] = true
+					out = append(out, in.Callee)
+				}
+			}
+		}
+		return out
+	}
+	type frame struct {
+		f    *ir.Function
+		succ []*ir.Function
+		next int
+	}
+	for _, r := range roots {
+		if color[r] != white || r.IsDeclaration() {
+			continue
+		}
+		color[r] = grey
+		stack := []frame{{r, callees(r), 0}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.succ) {
+				c := top.succ[top.next]
+				top.next++
+				switch color[c] {
+				case grey:
+					var chain []string
+					start := 0
+					for i, fr := range stack {
+						if fr.f == c {
+							start = i
+						}
+					}
+					for _, fr := range stack[start:] {
+						chain = append(chain, "@"+fr.f.Name())
+					}
+					chain = append(chain, "@"+c.Name())
+					return nil, fmt.Errorf("recursive call chain %s cannot be inlined (HLSL forbids recursion)", strings.Join(chain, " -> "))
+				case white:
+					color[c] = grey
+					stack = append(stack, frame{c, callees(c), 0})
+				}
+				continue
+			}
+			color[top.f] = black
+			order = append(order, top.f)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order, nil
+}
+
+// inlineCallsIn inlines every call to a defined function in f. Callees are
+// call-free already (bottom-up order).
+func inlineCallsIn(f *ir.Function) (bool, error) {
+	var calls []*ir.Instr
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpCall && in.Callee != nil && !in.Callee.IsDeclaration() {
+				calls = append(calls, in)
+			}
+		}
+	}
+	if len(calls) == 0 {
+		return false, nil
+	}
+	repl := map[ir.Value]ir.Value{}
+	for _, call := range calls {
+		if err := inlineCall(f, call, repl); err != nil {
+			return true, err
+		}
+	}
+	f.ReplaceUses(repl)
+	return true, nil
+}
+
+// moveTail moves b.Instrs[from:] to the end of block dst and retargets the
+// phi entries of the moved terminator's successors from b to dst.
+func moveTail(b *ir.Block, from int, dst *ir.Block) {
+	moved := b.Instrs[from:]
+	for _, in := range moved {
+		in.Block = dst
+	}
+	dst.Instrs = append(dst.Instrs, moved...)
+	rest := b.Instrs[:from:from]
+	for i := from; i < len(b.Instrs); i++ {
+		b.Instrs[i] = nil
+	}
+	b.Instrs = rest
+	if t := dst.Terminator(); t != nil {
+		for _, s := range t.Successors() {
+			retargetPhiIncoming(s, b, dst)
+		}
+	}
+}
+
+func appendInstr(b *ir.Block, in *ir.Instr) *ir.Instr {
+	in.Block = b
+	b.Instrs = append(b.Instrs, in)
+	return in
+}
+
+func newBr(f *ir.Function, dst *ir.Block) *ir.Instr {
+	br := ir.NewInstr(f, ir.OpBr, ir.Void, "")
+	br.Succs = []*ir.Block{dst}
+	return br
+}
+
+// inlineCall replaces one call with a copy of the callee's body. Uses of
+// the call's result are recorded in repl (applied by the caller once per
+// function).
+func inlineCall(f *ir.Function, call *ir.Instr, repl map[ir.Value]ir.Value) error {
+	callee := call.Callee
+	if len(call.Args) != len(callee.Params) {
+		return fmt.Errorf("@%s: call of @%s passes %d arguments, want %d", f.Name(), callee.Name(), len(call.Args), len(callee.Params))
+	}
+	b := call.Block
+	if t := b.Terminator(); t != nil && t.MergeKind == ir.MergeLoop {
+		// Keep the loop header a header: it keeps its phis and the
+		// loop_merge; everything else moves to a new block.
+		rest := f.NewBlockAfter(b, b.Name()+".body")
+		moveTail(b, b.FirstNonPhi(), rest)
+		br := appendInstr(b, newBr(f, rest))
+		br.MergeKind, br.Merge, br.Continue = t.MergeKind, t.Merge, t.Continue
+		t.ClearMerge()
+	}
+	b = call.Block
+	idx := -1
+	for i, in := range b.Instrs {
+		if in == call {
+			idx = i
+			break
+		}
+	}
+	tail := f.NewBlockAfter(b, callee.Name()+".exit")
+	moveTail(b, idx+1, tail)
+	call.Remove()
+
+	vmap := make(map[ir.Value]ir.Value, callee.NumInstrs()+len(callee.Params))
+	for i, p := range callee.Params {
+		vmap[p] = call.Args[i]
+	}
+	bmap := make(map[*ir.Block]*ir.Block, len(callee.Blocks))
+	after := b
+	for _, cb := range callee.Blocks {
+		nb := f.NewBlockAfter(after, callee.Name()+"."+cb.Name())
+		bmap[cb] = nb
+		after = nb
+	}
+	entry := f.Blocks[0]
+	allocaPos := entry.FirstNonPhi()
+	for allocaPos < len(entry.Instrs) && entry.Instrs[allocaPos].Op == ir.OpAlloca {
+		allocaPos++
+	}
+	var rets []*ir.Instr
+	var clones []*ir.Instr
+	for _, cb := range callee.Blocks {
+		nb := bmap[cb]
+		for _, in := range cb.Instrs {
+			c := cloneInstr(f, in)
+			vmap[in] = c
+			clones = append(clones, c)
+			if in.Op == ir.OpAlloca {
+				insertAt(entry, allocaPos, c)
+				allocaPos++
+				continue
+			}
+			appendInstr(nb, c)
+			if in.Op == ir.OpRet {
+				rets = append(rets, c)
+			}
+		}
+	}
+	mapVal := func(v ir.Value) ir.Value {
+		if n, ok := vmap[v]; ok {
+			return n
+		}
+		return v
+	}
+	for _, c := range clones {
+		for i, a := range c.Args {
+			c.Args[i] = mapVal(a)
+		}
+		for i, s := range c.Succs {
+			c.Succs[i] = bmap[s]
+		}
+		for i := range c.Cases {
+			c.Cases[i].Target = bmap[c.Cases[i].Target]
+		}
+		for i, pb := range c.PhiBlocks {
+			c.PhiBlocks[i] = bmap[pb]
+		}
+		if c.Merge != nil {
+			c.Merge = bmap[c.Merge]
+		}
+		if c.Continue != nil {
+			c.Continue = bmap[c.Continue]
+		}
+	}
+
+	start := bmap[callee.Blocks[0]]
+	if needsReturnConstruct(callee) {
+		// selection_merge %tail; switch i32 0 [default: %start]: each
+		// return becomes a break out of this one-case switch.
+		sw := ir.NewInstr(f, ir.OpSwitch, ir.Void, "")
+		sw.Args = []ir.Value{i32c(0)}
+		sw.Cases = []ir.SwitchCase{{Default: true, Target: start}}
+		sw.SetSelectionMerge(tail)
+		sw.Loc = call.Loc
+		appendInstr(b, sw)
+	} else {
+		appendInstr(b, newBr(f, start))
+	}
+
+	// Returns branch to the tail; the result flows through a phi.
+	var result ir.Value
+	if call.HasResult() && len(rets) == 1 && len(rets[0].Args) == 1 {
+		result = rets[0].Args[0]
+	} else if call.HasResult() && len(rets) > 0 {
+		phi := newInstrTakingName(f, ir.OpPhi, call.Type(), call)
+		for _, r := range rets {
+			var v ir.Value = ir.ConstUndef(call.Type())
+			if len(r.Args) == 1 {
+				v = r.Args[0]
+			}
+			phi.AddIncoming(v, r.Block)
+		}
+		insertAt(tail, 0, phi)
+		result = phi
+	} else if call.HasResult() {
+		result = ir.ConstUndef(call.Type()) // the callee never returns
+	}
+	for _, r := range rets {
+		rb := r.Block
+		r.Remove()
+		appendInstr(rb, newBr(f, tail))
+	}
+	if call.HasResult() {
+		// A result computed by the inlined body takes over the call's name,
+		// so the caller's code reads the same before and after.
+		if ri, ok := result.(*ir.Instr); ok && ri.Op != ir.OpPhi && clonedHere(ri, clones) && call.Name() != "" {
+			ri.SetRawName(call.Name())
+		}
+		repl[call] = result
+	}
+	return nil
+}
+
+// cloneInstr copies in (operands, targets and annotations still refer to
+// the callee; the caller remaps them). The result gets the original name,
+// made unique in f.
+func cloneInstr(f *ir.Function, in *ir.Instr) *ir.Instr {
+	c := ir.NewInstr(f, in.Op, in.Type(), in.Name())
+	c.Args = append([]ir.Value(nil), in.Args...)
+	c.Succs = append([]*ir.Block(nil), in.Succs...)
+	if in.Cases != nil {
+		c.Cases = make([]ir.SwitchCase, len(in.Cases))
+		for i, sc := range in.Cases {
+			c.Cases[i] = ir.SwitchCase{Values: append([]int64(nil), sc.Values...), Default: sc.Default, Target: sc.Target}
+		}
+	}
+	c.PhiBlocks = append([]*ir.Block(nil), in.PhiBlocks...)
+	c.Pred = in.Pred
+	c.Idx = append([]int(nil), in.Idx...)
+	c.Callee = in.Callee
+	c.Intr = in.Intr
+	c.MergeKind, c.Merge, c.Continue = in.MergeKind, in.Merge, in.Continue
+	c.Loc = in.Loc
+	return c
+}
+
+// needsReturnConstruct reports whether inlining callee needs the one-case
+// switch wrapper to keep returns structured: the callee is structured (it has
+// merge annotations) and it has several returns, or one return inside a
+// construct (a header dominates it but the header's merge does not).
+func needsReturnConstruct(callee *ir.Function) bool {
+	var rets []*ir.Block
+	var headers []*ir.Instr
+	for _, b := range callee.Blocks {
+		t := b.Terminator()
+		if t == nil {
+			continue
+		}
+		if t.Op == ir.OpRet {
+			rets = append(rets, b)
+		}
+		if t.MergeKind != ir.MergeNone {
+			headers = append(headers, t)
+		}
+	}
+	if len(headers) == 0 {
+		return false
+	}
+	if len(rets) != 1 {
+		return len(rets) > 1
+	}
+	dt := newDomTree(callee)
+	r := rets[0]
+	for _, h := range headers {
+		if dt.dominates(h.Block, r) && (h.Merge == nil || !dt.dominates(h.Merge, r)) {
+			return true
+		}
+	}
+	return false
+}
+
+func clonedHere(in *ir.Instr, clones []*ir.Instr) bool {
+	for _, c := range clones {
+		if c == in {
+			return true
+		}
+	}
+	return false
+}

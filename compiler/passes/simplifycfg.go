@@ -1,0 +1,380 @@
+package passes
+
+import "passlens/compiler/ir"
+
+// CFG clean-up for the simplify pass. Every rewrite keeps the structured
+// annotations (selection_merge, loop_merge) valid, because SPIR-V needs
+// them and the interpreter reconverges at merge blocks:
+//
+//   - A constant (or two-identical-target) condbr/switch without an
+//     annotation becomes a br. Edges that are loop back edges are never
+//     removed this way (the loop's structure would break).
+//   - On a selection header, it becomes a br (and the annotation goes) when
+//     the live arm is the merge block or contains no nested construct, so
+//     every branch to the merge block is a plain fall-through; otherwise the
+//     dead arm is redirected to the merge block (`condbr true, %then, %m`,
+//     or a switch with only its live target as default), keeping the
+//     construct.
+//   - On a loop header, a branch straight to the merge block removes the
+//     loop (annotation dropped); a branch into the body keeps the
+//     loop_merge on a br.
+//   - Unreachable blocks are deleted, except those that a reachable
+//     header names as merge block (kept as a lone `unreachable`, the form
+//     SPIR-V uses for unreachable merge blocks).
+//   - A loop whose continue target or back-edge block became unreachable
+//     has no back edge left (the verifier requires exactly one): it runs at
+//     most once, so it
+//     becomes a selection construct with the same merge block — its
+//     `condbr` keeps the condition under a selection_merge, and a `br`
+//     becomes `switch i32 0 [default: %body]` — and breaks to the merge
+//     stay valid as breaks out of that selection.
+//   - A block with a single predecessor that ends in an unannotated `br` to
+//     it is merged into that predecessor, unless the block is a merge or
+//     continue target or a loop header.
+//
+// Phis are repaired afterwards (fixPhis): entries for removed edges go, new
+// edges get undef.
+
+// simplifyCFG runs the clean-ups once; it reports whether anything changed.
+func simplifyCFG(f *ir.Function) bool {
+	changed := foldBranches(f)
+	if removeUnreachable(f) {
+		changed = true
+	}
+	if changed {
+		fixPhis(f)
+	}
+	if mergeBlocks(f) {
+		changed = true
+		fixPhis(f)
+	}
+	return changed
+}
+
+// liveTarget returns the single successor a terminator can take (constant
+// condition or selector, or identical targets), or nil.
+func liveTarget(t *ir.Instr) *ir.Block {
+	switch t.Op {
+	case ir.OpCondBr:
+		if t.Succs[0] == t.Succs[1] {
+			return t.Succs[0]
+		}
+		if c, ok := t.Args[0].(*ir.Const); ok && !c.Undef && c.Type().Kind == ir.KBool {
+			if c.Bool() {
+				return t.Succs[0]
+			}
+			return t.Succs[1]
+		}
+	case ir.OpSwitch:
+		var def *ir.Block
+		all := true
+		var first *ir.Block
+		for _, sc := range t.Cases {
+			if first == nil {
+				first = sc.Target
+			} else if sc.Target != first {
+				all = false
+			}
+			if sc.Default {
+				def = sc.Target
+			}
+		}
+		if all && first != nil && def != nil {
+			return first
+		}
+		c, ok := t.Args[0].(*ir.Const)
+		if !ok || c.Undef || !c.Type().IsIntegral() {
+			return nil
+		}
+		v := c.Int()
+		for _, sc := range t.Cases {
+			for _, x := range sc.Values {
+				if x == v || uint32(x) == uint32(v) && c.Type().Kind == ir.KUint {
+					return sc.Target
+				}
+			}
+		}
+		return def
+	}
+	return nil
+}
+
+// foldBranches folds terminators with a single live target.
+func foldBranches(f *ir.Function) bool {
+	changed := false
+	var dt *domTree
+	for _, b := range f.Blocks {
+		t := b.Terminator()
+		if t == nil || (t.Op != ir.OpCondBr && t.Op != ir.OpSwitch) {
+			continue
+		}
+		taken := liveTarget(t)
+		if taken == nil {
+			continue
+		}
+		if dt == nil {
+			dt = newDomTree(f)
+		}
+		if !dt.reachable(b) {
+			continue
+		}
+		// Never drop a loop back edge.
+		dropsBackEdge := false
+		for _, s := range t.Successors() {
+			if s != taken && isLoopHeader(s) && dt.dominates(s, b) {
+				dropsBackEdge = true
+			}
+		}
+		if dropsBackEdge {
+			continue
+		}
+		switch t.MergeKind {
+		case ir.MergeNone:
+			replaceWithBr(f, b, t, taken, nil)
+		case ir.MergeLoop:
+			if taken == t.Merge {
+				replaceWithBr(f, b, t, taken, nil)
+			} else {
+				replaceWithBr(f, b, t, taken, t)
+			}
+		case ir.MergeSelection:
+			m := t.Merge
+			if taken == m || !regionHasConstructs(dt, b, taken, m) {
+				replaceWithBr(f, b, t, taken, nil)
+			} else if !redirectDeadArms(t, taken, m) {
+				continue
+			}
+		}
+		changed = true
+		dt = nil // the CFG changed
+	}
+	return changed
+}
+
+func isLoopHeader(b *ir.Block) bool {
+	t := b.Terminator()
+	return t != nil && t.MergeKind == ir.MergeLoop
+}
+
+// replaceWithBr replaces terminator t of b with `br taken`, copying the
+// annotation of keep (if non-nil).
+func replaceWithBr(f *ir.Function, b *ir.Block, t *ir.Instr, taken *ir.Block, keep *ir.Instr) {
+	br := newBr(f, taken)
+	br.Loc = t.Loc
+	if keep != nil {
+		br.MergeKind, br.Merge, br.Continue = keep.MergeKind, keep.Merge, keep.Continue
+	}
+	t.Remove()
+	appendInstr(b, br)
+}
+
+// redirectDeadArms points every non-live target of a selection header at
+// its merge block. It reports whether anything changed.
+func redirectDeadArms(t *ir.Instr, taken, merge *ir.Block) bool {
+	switch t.Op {
+	case ir.OpCondBr:
+		changed := false
+		for i, s := range t.Succs {
+			if s != taken && s != merge {
+				t.Succs[i] = merge
+				changed = true
+			}
+		}
+		// The condition is constant; keep it selecting the live arm.
+		return changed
+	case ir.OpSwitch:
+		if len(t.Cases) == 1 && t.Cases[0].Default && len(t.Cases[0].Values) == 0 && t.Cases[0].Target == taken {
+			return false
+		}
+		t.Cases = []ir.SwitchCase{{Default: true, Target: taken}}
+		return true
+	}
+	return false
+}
+
+// regionHasConstructs reports whether the blocks of the arm starting at
+// start (dominated by header, reached without passing through merge)
+// contain a structured header.
+func regionHasConstructs(dt *domTree, header, start, merge *ir.Block) bool {
+	seen := map[*ir.Block]bool{merge: true, header: true}
+	work := []*ir.Block{start}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] || !dt.dominates(header, b) {
+			continue
+		}
+		seen[b] = true
+		if t := b.Terminator(); t != nil {
+			if t.MergeKind != ir.MergeNone {
+				return true
+			}
+			work = append(work, t.Successors()...)
+		}
+	}
+	return false
+}
+
+// removeUnreachable deletes blocks not reachable from the entry, keeping
+// merge blocks of reachable headers in canonical form and turning loops
+// whose continue target became unreachable into selections.
+func removeUnreachable(f *ir.Function) bool {
+	rpo := reversePostorder(f)
+	if len(rpo) == len(f.Blocks) {
+		return false
+	}
+	reach := make(map[*ir.Block]bool, len(rpo))
+	for _, b := range rpo {
+		reach[b] = true
+	}
+	merges := map[*ir.Block]bool{}
+	var dt *domTree
+	var preds map[*ir.Block][]*ir.Block
+	for _, b := range rpo {
+		t := b.Terminator()
+		if t == nil || t.MergeKind == ir.MergeNone {
+			continue
+		}
+		if t.MergeKind == ir.MergeLoop {
+			if dt == nil {
+				dt = newDomTree(f)
+				preds = f.Preds()
+			}
+			back := false
+			for _, p := range preds[b] {
+				if dt.dominates(b, p) {
+					back = true
+				}
+			}
+			if !back || t.Continue == nil || !reach[t.Continue] {
+				loopToSelection(f, b, t)
+				t = b.Terminator()
+			}
+		}
+		if t.Merge != nil {
+			merges[t.Merge] = true
+		}
+	}
+	dead := map[*ir.Block]bool{}
+	gone := map[*ir.Instr]bool{}
+	for _, b := range f.Blocks {
+		if reach[b] {
+			continue
+		}
+		if merges[b] {
+			if len(b.Instrs) == 1 && b.Instrs[0].Op == ir.OpUnreachable {
+				continue
+			}
+			for _, in := range b.Instrs {
+				gone[in] = true
+			}
+			b.Instrs = nil
+			appendInstr(b, ir.NewInstr(f, ir.OpUnreachable, ir.Void, ""))
+			continue
+		}
+		for _, in := range b.Instrs {
+			gone[in] = true
+		}
+		dead[b] = true
+	}
+	f.RemoveBlocks(dead)
+	for in := range gone {
+		in.Block = nil
+	}
+	// Uses of deleted values can remain only in phis (entries from the
+	// deleted blocks, dropped by fixPhis) or in other unreachable code;
+	// make any that remain undef so no operand dangles.
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			for i, a := range in.Args {
+				if d, ok := a.(*ir.Instr); ok && gone[d] {
+					in.Args[i] = ir.ConstUndef(d.Type())
+				}
+			}
+		}
+	}
+	return true
+}
+
+// loopToSelection turns loop header terminator t (whose continue target is
+// unreachable, so the loop body runs at most once) into a selection header
+// with the same merge block.
+func loopToSelection(f *ir.Function, h *ir.Block, t *ir.Instr) {
+	merge := t.Merge
+	switch t.Op {
+	case ir.OpCondBr:
+		t.SetSelectionMerge(merge)
+	case ir.OpBr:
+		sw := ir.NewInstr(f, ir.OpSwitch, ir.Void, "")
+		sw.Args = []ir.Value{i32c(0)}
+		sw.Cases = []ir.SwitchCase{{Default: true, Target: t.Succs[0]}}
+		sw.SetSelectionMerge(merge)
+		sw.Loc = t.Loc
+		t.Remove()
+		appendInstr(h, sw)
+	default:
+		t.ClearMerge()
+	}
+}
+
+// mergeBlocks merges blocks into their single predecessor where allowed.
+func mergeBlocks(f *ir.Function) bool {
+	if len(f.Blocks) < 2 {
+		return false
+	}
+	preds := f.Preds()
+	refs := annotationTargets(f)
+	dead := map[*ir.Block]bool{}
+	repl := map[ir.Value]ir.Value{}
+	for _, b := range f.Blocks[1:] {
+		ps := preds[b]
+		if len(ps) != 1 || refs[b] || dead[b] {
+			continue
+		}
+		p := ps[0]
+		if p == b {
+			continue
+		}
+		pt := p.Terminator()
+		if pt == nil || pt.Op != ir.OpBr || pt.MergeKind != ir.MergeNone {
+			continue
+		}
+		bt := b.Terminator()
+		if bt == nil || bt.MergeKind == ir.MergeLoop {
+			continue
+		}
+		for _, phi := range b.Phis() {
+			v := phi.Incoming(p)
+			if v == nil {
+				v = ir.ConstUndef(phi.Type())
+			}
+			if v == ir.Value(phi) {
+				v = ir.ConstUndef(phi.Type())
+			}
+			repl[phi] = v
+			phi.Block = nil
+		}
+		pt.Remove()
+		for _, in := range b.Instrs[b.FirstNonPhi():] {
+			in.Block = p
+			p.Instrs = append(p.Instrs, in)
+		}
+		b.Instrs = nil
+		for _, s := range bt.Successors() {
+			retargetPhiIncoming(s, b, p)
+			l := preds[s]
+			for i := range l {
+				if l[i] == b {
+					l[i] = p
+				}
+			}
+		}
+		dead[b] = true
+	}
+	if len(dead) == 0 {
+		return false
+	}
+	f.RemoveBlocks(dead)
+	f.ReplaceUses(repl)
+	return true
+}

@@ -1,0 +1,65 @@
+package headless
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"passlens/compiler/analysis"
+	"passlens/compiler/ir"
+)
+
+// AnalysisKinds are the analyses `passlens analyze --print=` accepts.
+var AnalysisKinds = []string{"domtree", "postdomtree", "cycles", "uniformity"}
+
+// Analyze prints the requested analyses of every defined function of m (or
+// only fn) in the shapes of opt-22's print<domtree>, print<postdomtree>,
+// print<cycles> and print<uniformity>, in that order per function, as opt
+// prints a pass list.
+func Analyze(w io.Writer, m *ir.Module, kinds []string, fn string) error {
+	for _, k := range kinds {
+		if !validKind(k) {
+			return fmt.Errorf("unknown analysis %q (want %s)", k, strings.Join(AnalysisKinds, ", "))
+		}
+	}
+	found := false
+	for _, f := range m.Funcs {
+		if f.IsDeclaration() || (fn != "" && f.Name() != fn) {
+			continue
+		}
+		found = true
+		fg := analysis.NewFuncGraph(f)
+		for _, k := range kinds {
+			var err error
+			switch k {
+			case "domtree":
+				err = analysis.WriteDomTree(w, f.Name(), fg.Graph, analysis.Dominators(fg.Graph))
+			case "postdomtree":
+				err = analysis.WriteDomTree(w, f.Name(), fg.Graph, analysis.PostDominators(fg.Graph))
+			case "cycles":
+				err = analysis.WriteCycles(w, f.Name(), fg.Graph, analysis.Cycles(fg.Graph))
+			case "uniformity":
+				err = writeUniformity(w, f)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if !found {
+		if fn != "" {
+			return fmt.Errorf("no function @%s", fn)
+		}
+		return fmt.Errorf("the module defines no function")
+	}
+	return nil
+}
+
+func validKind(k string) bool {
+	for _, x := range AnalysisKinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
