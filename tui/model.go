@@ -345,6 +345,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if m.showHelp {
 		switch {
+		case msg.String() == "ctrl+c":
+			return tea.Quit
 		case key.Matches(msg, k.Help, k.Cancel, k.Quit):
 			m.showHelp = false
 		case key.Matches(msg, k.Down):

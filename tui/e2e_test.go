@@ -1,0 +1,115 @@
+package tui_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"passlens/compiler/load"
+	"passlens/themes"
+	"passlens/tui"
+	"passlens/tui/backend"
+)
+
+func realModel(t *testing.T, sample string) *tui.Model {
+	t.Helper()
+	m, src, err := load.File(sample, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tui.New(backend.New(src, m), tui.Options{Target: "spirv", Theme: themes.NoColorTheme()})
+}
+
+// TestExplorerEndToEnd runs the real program loop on the real compiler:
+// it waits for the first frame, steps, opens help and quits.
+func TestExplorerEndToEnd(t *testing.T) {
+	tm := teatest.NewTestModel(t, realModel(t, "samples/divergent-loop"),
+		teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	waitScreen(t, tm, "define void @main()")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyHome})
+	waitScreen(t, tm, "loaded")
+	tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	waitScreen(t, tm, "Moving")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	tm.Send(tea.KeyPressMsg{Code: '3', Text: "3"})
+	waitScreen(t, tm, "└─")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+// TestGoldenScreens pins the main views at 80×24 and 160×48 (no colour, so
+// the goldens are readable text). Regenerate with: go test ./tui -update
+func TestGoldenScreens(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("goldens are recorded on linux")
+	}
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		for _, v := range []struct{ name, keys string }{
+			{"ir", ""}, {"input", "\x00home"}, {"diff", "\x00home}2"}, {"trees", "3"}, {"cfg", "4"}, {"help", "?"},
+		} {
+			name := filepath.Join(strings.ReplaceAll(t.Name(), "/", "_"), v.name)
+			t.Run(name+"_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
+				t.Setenv("HOME", t.TempDir())
+				t.Setenv("XDG_CONFIG_HOME", "/xdg")
+				m := realModel(t, "samples/divergent-loop")
+				tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+				waitScreen(t, tm, "define void @main()")
+				for _, k := range splitKeys(v.keys) {
+					tm.Send(k)
+				}
+				time.Sleep(150 * time.Millisecond)
+				tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+				fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*tui.Model)
+				screen := ansi.Strip(fm.View().Content)
+				screen = stripTimes(screen)
+				golden.RequireEqual(t, []byte(screen))
+			})
+		}
+	}
+}
+
+func itoa(n int) string {
+	return strings.TrimSpace(strings.Replace(string(rune('0'+n/100%10))+string(rune('0'+n/10%10))+string(rune('0'+n%10)), "0", " ", 0))
+}
+
+func splitKeys(s string) []tea.Msg {
+	var out []tea.Msg
+	for s != "" {
+		if strings.HasPrefix(s, "\x00home") {
+			out = append(out, tea.KeyPressMsg{Code: tea.KeyHome})
+			s = s[len("\x00home"):]
+			continue
+		}
+		r := rune(s[0])
+		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
+		s = s[1:]
+	}
+	return out
+}
+
+var timeRE = regexp.MustCompile(`[0-9.]+(µs|ms|s) `)
+
+// stripTimes blanks pass timings, which vary run to run.
+func stripTimes(s string) string {
+	return timeRE.ReplaceAllStringFunc(s, func(m string) string {
+		return strings.Repeat(" ", len([]rune(m)))
+	})
+}
