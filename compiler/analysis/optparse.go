@@ -164,7 +164,7 @@ func ParseOpt(r io.Reader) ([]*OptFunc, error) {
 					continue
 				}
 				for _, nd := range t.Nodes {
-					if strings.Contains(nd.Name, " ") {
+					if nd.Name != VirtualExitName && strings.Contains(nd.Name, " ") {
 						if known == nil {
 							known = map[string]bool{}
 						}
@@ -322,9 +322,13 @@ func splitNames(s string, known map[string]bool) []string {
 	if len(known) == 0 {
 		return words
 	}
+	maxWords := 1
+	for k := range known {
+		maxWords = max(maxWords, strings.Count(k, " ")+1)
+	}
 	var out []string
 	for i := 0; i < len(words); {
-		j := len(words)
+		j := min(len(words), i+maxWords)
 		for ; j > i+1; j-- {
 			if known[strings.Join(words[i:j], " ")] {
 				break

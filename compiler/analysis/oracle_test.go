@@ -268,9 +268,9 @@ func TestOracleOptLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 1<<40))
 	var funcs []*Func
 	for i, s := range []Shape{ShapeLocal, ShapeMixed, ShapeIrreducible, ShapeReducible, ShapeLocal, ShapeNested} {
-		n := 2500
+		n := 1500
 		if s == ShapeNested {
-			n = 600
+			n = 500
 		}
 		funcs = append(funcs, RandomFunc(rng, fmt.Sprintf("big%d", i), RandOptions{Blocks: n, Shape: s}))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -298,37 +299,38 @@ func randomSuccs(rng *rand.Rand, n int) [][]int {
 	return succ
 }
 
-// localSuccs generates a program-like graph: node i mostly branches to i+1
-// and nearby later nodes, with switches, some exits, and backward edges to
-// nearby or distant earlier nodes (loops, sometimes irreducible).
+// localSuccs generates a program-like graph: every block but the exits
+// branches to the next block, plus, depending on a random draw, to nearby
+// later blocks (diamonds, switches), to earlier blocks (loop latches of
+// varying reach, sometimes irreducible) or to far later blocks. A block
+// before an exit also branches past it, so every block is reachable.
 func localSuccs(rng *rand.Rand, n int) [][]int {
 	succ := make([][]int, n)
 	fwd := func(i, reach int) int { return min(i+1+rng.IntN(reach), n-1) }
 	back := func(i, reach int) int { return max(1, i-rng.IntN(min(i, reach)+1)) }
 	for i := 0; i < n-1; i++ {
+		s := []int{i + 1}
 		switch r := rng.IntN(100); {
-		case r < 40:
-			succ[i] = []int{i + 1, fwd(i, 8)}
-		case r < 62:
-			succ[i] = []int{i + 1}
-		case r < 74 && i > 0:
-			succ[i] = []int{back(i, 32), i + 1}
-		case r < 82:
-			k := 3 + rng.IntN(4)
-			s := []int{i + 1}
-			for ; k > 1; k-- {
+		case r < 35:
+			s = append(s, fwd(i, 8))
+		case r < 60:
+		case r < 72 && i > 0:
+			s = append(s, back(i, 32))
+		case r < 80:
+			for k := 2 + rng.IntN(4); k > 0; k-- {
 				s = append(s, fwd(i, 16))
 			}
-			succ[i] = s
-		case r < 84 && i > 0:
-			succ[i] = nil // ret or unreachable
+		case r < 82 && i > 1 && len(succ[i-1]) > 0:
+			s = nil // ret or unreachable
+			if !slices.Contains(succ[i-1], i+1) {
+				succ[i-1] = append(succ[i-1], i+1)
+			}
 		case r < 88:
-			succ[i] = []int{fwd(i, 2), fwd(i, 64)}
+			s = append(s, fwd(i, 64))
 		case i > 0:
-			succ[i] = []int{fwd(i, 4), back(i, 300)}
-		default:
-			succ[i] = []int{i + 1}
+			s = append(s, back(i, 300))
 		}
+		succ[i] = s
 	}
 	return succ
 }

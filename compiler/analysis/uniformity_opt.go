@@ -27,6 +27,7 @@ type UniformitySets struct {
 	AllUniform  bool            // "ALL VALUES UNIFORM"
 	Args        map[string]bool // divergent arguments
 	Values      map[string]bool // divergent named values
+	Defined     map[string]bool // every named value printed, divergent or not
 	Unnamed     int             // divergent instructions without a result
 	Terminators map[string]bool // blocks with a divergent terminator
 	Assumed     map[string]bool // cycle keys, outermost cycles only
@@ -39,6 +40,7 @@ func newUniformitySets(fn string) *UniformitySets {
 		Func:        fn,
 		Args:        map[string]bool{},
 		Values:      map[string]bool{},
+		Defined:     map[string]bool{},
 		Terminators: map[string]bool{},
 		Assumed:     map[string]bool{},
 		DivExit:     map[string]bool{},
@@ -247,6 +249,11 @@ func ParseUniformity(r io.Reader) ([]*UniformitySets, error) {
 		case "defs", "terms":
 			text, div := strings.CutPrefix(line, "  DIVERGENT: ")
 			if !div {
+				if mode == "defs" && strings.HasPrefix(line, "             ") {
+					if n := instrName(line); n != "" {
+						cur.Defined[n] = true
+					}
+				}
 				continue
 			}
 			if mode == "terms" {
@@ -255,6 +262,7 @@ func ParseUniformity(r io.Reader) ([]*UniformitySets, error) {
 			}
 			if n := instrName(text); n != "" {
 				cur.Values[n] = true
+				cur.Defined[n] = true
 			} else {
 				cur.Unnamed++
 			}
@@ -267,6 +275,17 @@ func ParseUniformity(r io.Reader) ([]*UniformitySets, error) {
 	}
 	finish()
 	return out, nil
+}
+
+// restrict returns the keys of a that are also in b.
+func restrict(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a))
+	for k := range a {
+		if b[k] {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 func subset(a, b map[string]bool) bool {
@@ -292,11 +311,15 @@ func (u *UniformityInfo) Sets() *UniformitySets {
 	for _, b := range u.Func.Blocks {
 		term := b.Terminator()
 		for _, in := range b.Instrs {
+			if in != term && in.HasResult() {
+				s.Defined[in.Name()] = true
+			}
 			if in == term || !u.IsDivergent(in) {
 				continue
 			}
 			if in.HasResult() {
 				s.Values[in.Name()] = true
+				s.Defined[in.Name()] = true
 			} else {
 				s.Unnamed++
 			}
@@ -328,6 +351,9 @@ func (u *UniformityInfo) Sets() *UniformitySets {
 type CompareUniformityOptions struct {
 	Unnamed  bool // compare the number of divergent instructions without a result
 	Temporal bool // compare the temporal divergence lists
+	// CommonValues compares divergent values only for names both sides
+	// define (an importer may split one LLVM instruction into several).
+	CommonValues bool
 	Limit    int  // report at most this many differences (0: all)
 }
 
@@ -355,7 +381,11 @@ func CompareUniformity(want, got *UniformitySets, o CompareUniformityOptions) []
 		}
 	}
 	cmp("divergent argument", want.Args, got.Args)
-	cmp("divergent value", want.Values, got.Values)
+	if o.CommonValues {
+		cmp("divergent value", restrict(want.Values, got.Defined), restrict(got.Values, want.Defined))
+	} else {
+		cmp("divergent value", want.Values, got.Values)
+	}
 	cmp("divergent terminator of block", want.Terminators, got.Terminators)
 	cmp("cycle assumed divergent", want.Assumed, got.Assumed)
 	cmp("cycle with divergent exit", want.DivExit, got.DivExit)

@@ -171,7 +171,8 @@ type Comma struct {
 }
 
 // Call is a call of a user function or an intrinsic. After checking exactly
-// one of Func and Intrinsic is set, and each argument has its parameter's
+// one of Func (the chosen declaration; Func.Def is its definition) and
+// Intrinsic is set, default arguments are appended, and each argument has its parameter's
 // type (implicit casts inserted; out/inout arguments are lvalues of the
 // parameter type or are wrapped in an ImplicitCast that lowering must apply
 // in both directions: copy-in converted to the parameter type, copy-out
@@ -194,9 +195,12 @@ type MethodCall struct {
 	Method Method // resolved method, after checking
 }
 
-// Construct is a constructor T(args): float4(a.xy, 1, 2). After checking
-// the arguments are numeric and their flattened components, taken in order
-// and converted to T's component type, fill T (counts match exactly).
+// Construct is a constructor T(args) of a vector or matrix type:
+// float4(a.xy, 1, 2). After checking, numeric arguments have T's component
+// type (casts inserted) and the flattened components of all arguments, in
+// order, fill T exactly; aggregate arguments (arrays, structs) are
+// flattened by lowering with a per-component conversion. T(x) with a
+// scalar T is checked as the cast (T)x instead.
 type Construct struct {
 	exprBase
 	Spec *TypeSpec
@@ -224,7 +228,8 @@ const (
 	CastTruncate
 	// CastFlatten rebuilds the target from the source's flattened
 	// components in order (arrays, structs, vector<->matrix), converting
-	// each; the source has at least as many components.
+	// each; the source has at least as many components, or exactly one,
+	// which is then replicated ((S)0).
 	CastFlatten
 	// CastToVoid discards the value (e.g. (void)x).
 	CastToVoid

@@ -1,9 +1,3 @@
-// Package hlsl is the front half of passlens's HLSL-subset compiler: a
-// preprocessor, parser and semantic checker that turn shader source into a
-// checked AST (every expression typed, every implicit conversion explicit)
-// with clang-style diagnostics.
-//
-// Use Frontend to run everything; Parse and Check run the halves.
 package hlsl
 
 import (
@@ -129,11 +123,8 @@ func preprocessAll(file string, src []byte, opts *Options, rep *reporter) ([]tok
 
 func parse(file string, src []byte, opts *Options, rep *reporter) *Program {
 	toks, sources := preprocessAll(file, src, opts, rep)
-	if len(toks) > 0 || true {
-		// Keep an EOF token positioned at the end of the main file.
-		eof := token{kind: tEOF, pos: endPos(file, src)}
-		toks = append(toks, eof)
-	}
+	// End with an EOF token positioned at the end of the main file.
+	toks = append(toks, token{kind: tEOF, pos: endPos(file, src)})
 	p := newParser(toks, rep)
 	prog := p.parseProgram(file)
 	prog.Sources = sources

@@ -328,8 +328,7 @@ func (p *parser) parsePrimary() Expr {
 			x := p.parseExpr()
 			p.noGreater = saved
 			p.expectClose(")", t)
-			// Keep the parentheses in the range for carets.
-			return withRange(x, t.pos, p.prevEnd())
+			return x
 		}
 		if t.text == "{" {
 			p.errorf(t.pos, t.end(), "initializer list is only allowed in a variable initializer")
@@ -349,11 +348,10 @@ func (p *parser) parsePrimary() Expr {
 	return p.badExpr(t.pos)
 }
 
-// withRange returns x; parentheses don't need a node, but the range of a
-// parenthesized expression is kept by the enclosing node.
-func withRange(x Expr, _, _ Pos) Expr { return x }
-
-// parseNumber converts a preprocessing number into a literal.
+// parseNumber converts a preprocessing number into a literal. Suffixes:
+// u/U (uint), l/L (accepted; the subset has no 64-bit types, so the value
+// stays 32-bit), f/F and h/H (float; half is evaluated as float). Hex
+// (0x) and octal (leading 0) integers are supported.
 func (p *parser) parseNumber(t token) Expr {
 	text := t.text
 	lower := strings.ToLower(text)
@@ -365,9 +363,6 @@ func (p *parser) parseNumber(t token) Expr {
 		for len(body) > 0 && strings.IndexByte("fhl", body[len(body)-1]) >= 0 {
 			untyped = false
 			body = body[:len(body)-1]
-		}
-		if strings.HasSuffix(lower, "l") && !strings.HasSuffix(lower, "ll") {
-			// 1.0l is a double literal in HLSL; the subset evaluates it as float.
 		}
 		v, err := strconv.ParseFloat(body, 64)
 		if err != nil {

@@ -665,9 +665,7 @@ func (p *parser) parseDims() []Expr {
 	return dims
 }
 
-// parseSemanticName parses what follows ':' in a declaration: a semantic,
-// register(...) or packoffset(...). Registers and packoffsets are returned
-// through the last-seen fields of the parser's caller.
+// parseSemanticName parses a semantic name after ':'.
 func (p *parser) parseSemanticName() *Semantic {
 	t, ok := p.expectIdent("semantic")
 	if !ok {

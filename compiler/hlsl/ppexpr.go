@@ -15,11 +15,12 @@ func (v ppValue) truth() bool { return v.v != 0 }
 
 // ppExpr evaluates the constant expression of #if/#elif.
 type ppExpr struct {
-	p    *preprocessor
-	ts   []token
-	i    int
-	at   token // the directive name, for errors at end of line
-	fail bool
+	p     *preprocessor
+	ts    []token
+	i     int
+	at    token // the directive name, for errors at end of line
+	fail  bool
+	depth int
 }
 
 // evalCondition evaluates the operands of #if/#elif: defined() is resolved
@@ -219,6 +220,11 @@ func (e *ppExpr) unary() ppValue {
 	if e.fail {
 		return ppValue{}
 	}
+	if e.depth++; e.depth > maxNesting {
+		e.errorf(t, "preprocessor expression nested too deeply")
+		return ppValue{}
+	}
+	defer func() { e.depth-- }()
 	switch {
 	case t.kind == tEOF:
 		e.errorf(t, "expected value in expression")

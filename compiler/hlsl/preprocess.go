@@ -60,6 +60,14 @@ func (f *ppFile) active() bool { return len(f.conds) == 0 || f.conds[len(f.conds
 // maxIncludeDepth bounds #include nesting (and so include cycles).
 const maxIncludeDepth = 64
 
+// maxIncludedBytes and maxIncludes bound the total text read through
+// #include, so that a file including itself twice (2^depth inclusions)
+// ends with an error instead of running forever.
+const (
+	maxIncludedBytes = 32 << 20
+	maxIncludes      = 4096
+)
+
 // maxExpansionTokens bounds the work done by macro expansion, so that
 // exponential macro definitions produce an error instead of exhausting memory.
 const maxExpansionTokens = 1 << 19
@@ -80,6 +88,9 @@ type preprocessor struct {
 	counter  int
 	work     int // tokens produced by expansion so far
 	workErr  bool
+	included int // bytes read through #include so far
+	includes int // number of #includes performed
+	incErr   bool
 	eof      token
 }
 
@@ -471,10 +482,7 @@ func (p *preprocessor) lineTokens(f *ppFile) []token {
 	for {
 		t := f.lex.next()
 		if t.kind == tNewline || t.kind == tEOF {
-			if t.kind == tEOF {
-				// Leave EOF for readRaw: the lexer keeps returning it.
-			}
-			return ts
+			return ts // at EOF the lexer keeps returning EOF for readRaw
 		}
 		ts = append(ts, t)
 	}
@@ -810,6 +818,15 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 		return
 	}
 	if p.once[path] {
+		return
+	}
+	p.included += len(src)
+	p.includes++
+	if p.included > maxIncludedBytes || p.includes > maxIncludes {
+		if !p.incErr {
+			p.incErr = true
+			p.rep.errorf(ts[0].pos, ts[len(ts)-1].end(), "too much text included (include cycle?)")
+		}
 		return
 	}
 	p.pushFile(path, src)

@@ -145,3 +145,12 @@ func TestDefinesErrorPath(t *testing.T) {
 		t.Error("expected include error")
 	}
 }
+
+func TestIncludeBlowup(t *testing.T) {
+	// A file that includes itself twice would be read 2^64 times.
+	src := "#include \"t.hlsl\"\n#include \"t.hlsl\"\nint x;\n"
+	_, diags := Preprocess("t.hlsl", []byte(src), Options{ReadFile: memFS(map[string]string{"t.hlsl": src})})
+	if got := messages(diags); !strings.Contains(got, "too much text included") && !strings.Contains(got, "nested too deeply") {
+		t.Errorf("got %s", got)
+	}
+}

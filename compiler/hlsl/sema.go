@@ -226,7 +226,7 @@ func (c *checker) resolveSpec(ts *TypeSpec, dims []Expr) *Type {
 	if ts.Mods&ModRowMajor != 0 && ts.Mods&ModColumnMajor != 0 {
 		c.errorf(ts, "'row_major' and 'column_major' cannot both be specified")
 	}
-	return c.applyDims(t, dims, nil)
+	return c.applyDims(t, dims)
 }
 
 func majorityName(m Modifiers) string {
@@ -237,8 +237,9 @@ func majorityName(m Modifiers) string {
 }
 
 // applyDims wraps t in array types for dims (outermost first). An unsized
-// dimension takes its size from the initializer's component count.
-func (c *checker) applyDims(t *Type, dims []Expr, init Expr) *Type {
+// first dimension yields Len -1, completed from the initializer by
+// sizeFromInit.
+func (c *checker) applyDims(t *Type, dims []Expr) *Type {
 	for i := len(dims) - 1; i >= 0; i-- {
 		d := dims[i]
 		if t.IsError() {
@@ -296,7 +297,7 @@ func (c *checker) resolveBaseUncached(ts *TypeSpec) *Type {
 				dims = append(dims, e)
 			}
 		}
-		return c.applyDims(c.resolveSpec(elem, nil), dims, nil)
+		return c.applyDims(c.resolveSpec(elem, nil), dims)
 	}
 	if ts.Struct != nil {
 		c.checkStruct(ts.Struct)
@@ -540,12 +541,10 @@ func (c *checker) checkGlobal(v *VarDecl) {
 	case v.Type.containsResource():
 	default:
 		// A uniform: lives in $Globals.
+		// Initializers of uniforms are default values, which D3D12 ignores.
 		if v.Buffer == nil {
 			v.Buffer = c.globals
 			c.globals.Members = append(c.globals.Members, v)
-		}
-		if v.Init != nil {
-			// Default values of uniforms are accepted and ignored by D3D12.
 		}
 	}
 	if v.Init != nil {
@@ -584,9 +583,6 @@ func (c *checker) checkStorage(v *VarDecl) {
 		if m&ModStatic != 0 && m&ModUniform != 0 {
 			bad("'static' and 'uniform' cannot be combined")
 		}
-		if m&ModGroupshared != 0 && m&ModStatic != 0 {
-			// DXC accepts "static groupshared" silently.
-		}
 		if m&(ModIn|ModOut|ModInOut) != 0 {
 			bad("'in'/'out' are only allowed on parameters")
 		}
@@ -602,9 +598,6 @@ func (c *checker) checkStorage(v *VarDecl) {
 		}
 		if m&(ModIn|ModOut|ModInOut) != 0 {
 			bad("'in'/'out' are only allowed on parameters")
-		}
-		if v.Type.containsResource() && m&ModStatic == 0 && v.Init == nil {
-			// Local resource handles must be initialized from a global.
 		}
 	case VarBufferField:
 		if m&(ModStatic|ModGroupshared) != 0 {
@@ -683,9 +676,6 @@ func (c *checker) checkCBuffer(cb *CBuffer) {
 // checkFunc checks a function declaration and its body.
 func (c *checker) checkFunc(f *FuncDecl) {
 	f.Ret = c.resolveSpec(f.RetSpec, nil)
-	if f.Ret.Kind == KindArray {
-		// HLSL allows returning arrays through typedefs.
-	}
 	c.push()
 	for _, p := range f.Params {
 		c.checkVarType(p)
@@ -750,7 +740,7 @@ func (c *checker) declareFunc(f *FuncDecl) {
 		}
 		if !Identical(f.Ret, g.Ret) && !f.Ret.IsError() && !g.Ret.IsError() {
 			c.rep.add(Diagnostic{Severity: Error, Pos: f.NamePos, End: f.NamePos.advance(len(f.Name)),
-				Message: fmt.Sprintf("functions that differ only in their return type cannot be overloaded"),
+				Message: "functions that differ only in their return type cannot be overloaded",
 				Notes:   []Diagnostic{note(g.NamePos, "previous declaration is here")}})
 			return
 		}

@@ -55,6 +55,9 @@ const (
 	DefaultBufferCount = 64
 	MinWaveSize        = 4
 	MaxWaveSize        = 64
+	// MaxTrace bounds Result.WaveOps; later wave ops are only counted
+	// (Result.WaveOpsDropped).
+	MaxTrace = 100_000
 )
 
 // Options controls a run.
@@ -117,6 +120,8 @@ func (e *Error) Error() string {
 		sb.WriteString(": ")
 	}
 	switch {
+	case e.Msg != "" && isSentinel(e.Err):
+		sb.WriteString(e.Err.Error() + ": " + e.Msg)
 	case e.Msg != "" && e.Err != nil:
 		sb.WriteString(e.Msg + ": " + e.Err.Error())
 	case e.Msg != "":
@@ -128,6 +133,14 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+func isSentinel(err error) bool {
+	switch err {
+	case ErrStepLimit, ErrDivergentBarrier, ErrUnsupported, ErrUndefined, ErrReadOnly, ErrInput:
+		return true
+	}
+	return false
+}
 
 func inputErr(format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Err: ErrInput}

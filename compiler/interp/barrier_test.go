@@ -84,7 +84,9 @@ func TestAtomics(t *testing.T) {
 	lane := func(k *kit) ir.Value { return k.tid }
 	cases := []tc{
 		{ir.AtomicAdd, ir.U32, 5, lane, nil, 11},
-		{ir.AtomicMin, ir.I32, 5, func(k *kit) ir.Value { return k.b.Binary(ir.OpSub, k.b.Cast(ir.OpBitcast, k.tid, ir.I32, ""), i32c(2), "") }, nil, 0xFFFFFFFE},
+		{ir.AtomicMin, ir.I32, 5, func(k *kit) ir.Value {
+			return k.b.Binary(ir.OpSub, k.b.Cast(ir.OpBitcast, k.tid, ir.I32, ""), i32c(2), "")
+		}, nil, 0xFFFFFFFE},
 		{ir.AtomicMax, ir.I32, 0xFFFFFFF0, func(k *kit) ir.Value { return k.b.Cast(ir.OpBitcast, k.tid, ir.I32, "") }, nil, 3},
 		{ir.AtomicUMin, ir.U32, 0xFFFFFFFF, lane, nil, 0},
 		{ir.AtomicUMax, ir.U32, 1, lane, nil, 3},

@@ -596,6 +596,10 @@ func (w *wave) traceOp(fr *frame, ic *icode, mask uint64) {
 	if !w.mc.opts.Trace {
 		return
 	}
+	if len(w.mc.result.WaveOps) >= MaxTrace {
+		w.mc.result.WaveOpsDropped++
+		return
+	}
 	op := WaveOp{
 		Seq:   len(w.mc.result.WaveOps),
 		Group: w.mc.groupID,

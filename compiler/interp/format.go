@@ -283,6 +283,9 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		}
 		b.WriteByte(']')
 	}
+	if r.WaveOpsDropped > 0 {
+		o.key("wave_ops_dropped").WriteString(strconv.FormatInt(r.WaveOpsDropped, 10))
+	}
 	if len(r.WaveOps) > 0 {
 		b := o.key("wave_ops")
 		b.WriteByte('[')
@@ -360,10 +363,24 @@ func indentJSON(b []byte) []byte {
 				i = j
 				continue
 			}
-			if c == '[' && j-i < inlineLimit && !bytes.ContainsAny(b[i:j], "{") {
-				out = appendSpaced(out, b[i:j+1])
-				i = j
-				continue
+			if c == '[' && !bytes.ContainsAny(b[i:j], "{") {
+				if j-i < inlineLimit {
+					out = appendSpaced(out, b[i:j+1])
+					i = j
+					continue
+				}
+				if !bytes.ContainsAny(b[i+1:j], "[") {
+					// A long list of scalars: filled lines.
+					out = append(out, '[')
+					depth++
+					nl()
+					out = appendFilled(out, b[i+1:j], depth)
+					depth--
+					nl()
+					out = append(out, ']')
+					i = j
+					continue
+				}
 			}
 			out = append(out, c)
 			depth++
@@ -414,6 +431,41 @@ func closing(b []byte, i int) int {
 		}
 	}
 	return len(b) - 1
+}
+
+// appendFilled writes the comma-separated scalars of seg, wrapping lines
+// before inlineLimit columns (continuation lines indented depth levels).
+func appendFilled(out, seg []byte, depth int) []byte {
+	col := 0
+	for i := 0; i < len(seg); {
+		j := i
+		for j < len(seg) && seg[j] != ',' {
+			if seg[j] == '"' {
+				j = stringEnd(seg, j)
+				continue
+			}
+			j++
+		}
+		item := seg[i:j]
+		if col > 0 && col+len(item)+2 > inlineLimit {
+			out = append(out, '\n')
+			for k := 0; k < depth; k++ {
+				out = append(out, "  "...)
+			}
+			col = 0
+		} else if col > 0 {
+			out = append(out, ' ')
+			col++
+		}
+		out = append(out, item...)
+		col += len(item)
+		if j < len(seg) {
+			out = append(out, ',')
+			col++
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // appendSpaced copies an inline array, adding a space after each comma

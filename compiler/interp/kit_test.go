@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"testing"
 
 	"passlens/compiler/ir"
@@ -62,8 +63,8 @@ func (k *kit) run(t *testing.T, in *Input, opts Options) *Result {
 	return res
 }
 
-func u32c(v int64) *ir.Const  { return ir.ConstInt(ir.U32, v) }
-func i32c(v int64) *ir.Const  { return ir.ConstInt(ir.I32, v) }
+func u32c(v int64) *ir.Const   { return ir.ConstInt(ir.U32, v) }
+func i32c(v int64) *ir.Const   { return ir.ConstInt(ir.I32, v) }
 func f32c(v float64) *ir.Const { return ir.ConstFloat(ir.F32, v) }
 
 // outU32 returns the first n elements of a u32/i32 buffer as uint32s.
@@ -96,5 +97,13 @@ func eqU32(a, b []uint32) bool {
 // for the coverage check of TestMain.
 func runT(m *ir.Module, in *Input, opts Options) (*Result, error) {
 	noteCoverage(m)
+	if verifyModules {
+		if err := ir.Verify(m); err != nil {
+			return nil, fmt.Errorf("test module does not verify: %v\n%s", err, m)
+		}
+	}
 	return Run(m, in, opts)
 }
+
+// verifyModules makes runT check every test module with the IR verifier.
+var verifyModules = true

@@ -23,8 +23,10 @@ type Result struct {
 	// entry point's return value), in invocation order; empty when the
 	// entry point has no outputs.
 	Lanes []Lane
-	// WaveOps records wave operations and barriers when Options.Trace is set.
-	WaveOps []WaveOp
+	// WaveOps records wave operations and barriers when Options.Trace is
+	// set, up to MaxTrace of them; WaveOpsDropped counts the rest.
+	WaveOps        []WaveOp
+	WaveOpsDropped int64
 }
 
 // Buffer is a storage global: Count elements of type Elem.

@@ -46,6 +46,9 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	if m == nil {
 		return nil, inputErr("no module")
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if in == nil {
 		in = &Input{}
 	}

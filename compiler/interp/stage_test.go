@@ -149,7 +149,8 @@ func vertexModule() *ir.Module {
 	b := ir.NewBuilder(f)
 	b.SetBlock(f.NewBlock("entry"))
 	p := b.Load(pos, "p")
-	p4 := b.Construct(v4, []ir.Value{p, f32c(1)}, "p4")
+	p4 := b.Construct(v4, []ir.Value{b.ExtractValue(p, []int{0}, ""), b.ExtractValue(p, []int{1}, ""),
+		b.ExtractValue(p, []int{2}, ""), f32c(1)}, "p4")
 	mat := b.Load(b.Access(cb, []ir.Value{i32c(0)}, ""), "m")
 	b.Store(b.Intrinsic("mul", v4, []ir.Value{p4, mat}, "r"), opos)
 	b.Store(b.Load(col, ""), ocol)

@@ -277,3 +277,36 @@ func TestSwitch42Testdata(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitch42Parsed runs the .pir files read by the IR parser: they give
+// the same results as the builders, under both policies.
+func TestSwitch42Parsed(t *testing.T) {
+	for file, m := range map[string]*ir.Module{
+		"switch42.pir":         switch42Module(),
+		"switch42-alloca.pir":  switch42AllocaModule(),
+		"switch42-lowered.pir": switch42LoweredModule(),
+	} {
+		src, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, err := ir.ParseModule(file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range Policies() {
+			opts := Options{WaveSize: 4, Policy: p}
+			a, err := runT(m, switch42Input(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := runT(pm, switch42Input(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, diff := a.Equal(b); !ok {
+				t.Errorf("%s %s: parsed module differs: %s", file, p, diff)
+			}
+		}
+	}
+}

@@ -489,7 +489,7 @@ func TestAMDGPUIntrinsics(t *testing.T) {
 	hi := k.wave("llvm.amdgcn.mbcnt.hi", ir.U32, u32c(0xFFFFFFFF), lo)
 	rfl := k.wave("llvm.amdgcn.readfirstlane", ir.U32, k.b.Binary(ir.OpAdd, l, u32c(3), ""))
 	rl := k.wave("llvm.amdgcn.readlane", ir.U32, k.b.Binary(ir.OpMul, l, u32c(2), ""), u32c(6))
-	ic := k.wave("llvm.amdgcn.icmp", ir.U32, l, u32c(4), u32c(36)) // ult: lanes 0-3
+	ic := k.wave("llvm.amdgcn.icmp", ir.U32, l, u32c(4), u32c(36))                                   // ult: lanes 0-3
 	fc := k.wave("llvm.amdgcn.fcmp", ir.U32, k.b.Cast(ir.OpUIToFP, l, ir.F32, ""), f32c(5), u32c(2)) // ogt
 	umin := k.wave("llvm.amdgcn.wave.reduce.umin", ir.U32, k.b.Binary(ir.OpAdd, l, u32c(10), ""), u32c(0))
 	umax := k.wave("llvm.amdgcn.wave.reduce.umax", ir.U32, l, u32c(0))

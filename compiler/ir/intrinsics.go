@@ -1,6 +1,9 @@
 package ir
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Attr is a set of intrinsic attributes.
 type Attr uint16
@@ -42,7 +45,10 @@ type Intrinsic struct {
 	Doc     string
 }
 
-var intrinsicTable = map[string]*Intrinsic{}
+var (
+	intrinsicMu    sync.RWMutex
+	intrinsicTable = map[string]*Intrinsic{}
+)
 
 func def(name string, attrs Attr, minArgs, maxArgs int, doc string) {
 	intrinsicTable[name] = &Intrinsic{Name: name, Attrs: attrs, MinArgs: minArgs, MaxArgs: maxArgs, Doc: doc}
@@ -114,9 +120,13 @@ func init() {
 		def(n, AttrPure, 0, 0, "AMDGPU "+n)
 	}
 	for _, n := range []string{"llvm.amdgcn.readfirstlane", "llvm.amdgcn.readlane", "llvm.amdgcn.ballot",
-		"llvm.amdgcn.icmp", "llvm.amdgcn.fcmp", "llvm.amdgcn.s.getpc", "llvm.amdgcn.wave.reduce.umin",
-		"llvm.amdgcn.wave.reduce.umax"} {
+		"llvm.amdgcn.icmp", "llvm.amdgcn.fcmp", "llvm.amdgcn.s.getpc"} {
 		def(n, AttrConvergent|AttrAlwaysUniform, 0, 3, "AMDGPU "+n)
+	}
+	// opt-22 passes the operand's divergence through wave.reduce (it is not
+	// in AMDGPU's always-uniform list).
+	for _, n := range []string{"llvm.amdgcn.wave.reduce.umin", "llvm.amdgcn.wave.reduce.umax"} {
+		def(n, AttrConvergent, 0, 3, "AMDGPU "+n)
 	}
 	for _, n := range []string{"llvm.amdgcn.writelane", "llvm.amdgcn.permlane16", "llvm.amdgcn.permlanex16",
 		"llvm.amdgcn.ds.swizzle", "llvm.amdgcn.mov.dpp", "llvm.amdgcn.update.dpp", "llvm.amdgcn.interp.p1",
@@ -127,11 +137,17 @@ func init() {
 }
 
 // LookupIntrinsic finds an intrinsic by name.
-func LookupIntrinsic(name string) *Intrinsic { return intrinsicTable[name] }
+func LookupIntrinsic(name string) *Intrinsic {
+	intrinsicMu.RLock()
+	defer intrinsicMu.RUnlock()
+	return intrinsicTable[name]
+}
 
 // RegisterIntrinsic adds an intrinsic (e.g. an unknown LLVM intrinsic the
 // importer treats conservatively). It returns the existing entry if present.
 func RegisterIntrinsic(name string, attrs Attr, minArgs, maxArgs int, doc string) *Intrinsic {
+	intrinsicMu.Lock()
+	defer intrinsicMu.Unlock()
 	if in, ok := intrinsicTable[name]; ok {
 		return in
 	}
@@ -141,6 +157,8 @@ func RegisterIntrinsic(name string, attrs Attr, minArgs, maxArgs int, doc string
 
 // Intrinsics returns every intrinsic sorted by name (for docs and help).
 func Intrinsics() []*Intrinsic {
+	intrinsicMu.RLock()
+	defer intrinsicMu.RUnlock()
 	out := make([]*Intrinsic, 0, len(intrinsicTable))
 	for _, in := range intrinsicTable {
 		out = append(out, in)

@@ -35,29 +35,24 @@ type ParseError struct {
 // source line and a caret under the column.
 func (e *ParseError) Error() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s:%d:%d: error: %s", e.File, e.Line, e.Col, e.Msg)
-	{
-		sb.WriteByte('\n')
-		sb.WriteString(e.Source)
-		sb.WriteByte('\n')
-		// Keep tabs so the caret lines up under tab-indented text; count
-		// one column per rune elsewhere.
-		prefix := e.Source
-		if e.Col-1 < len(prefix) {
-			prefix = prefix[:e.Col-1]
-		}
-		for _, r := range prefix {
-			if r == '\t' {
-				sb.WriteByte('\t')
-			} else {
-				sb.WriteByte(' ')
-			}
-		}
-		for i := len(e.Source); i < e.Col-1; i++ {
+	fmt.Fprintf(&sb, "%s:%d:%d: error: %s\n%s\n", e.File, e.Line, e.Col, e.Msg, e.Source)
+	// Keep tabs so the caret lines up under tab-indented text; one column
+	// per rune elsewhere (and past the end of the line).
+	prefix := e.Source
+	if e.Col-1 < len(prefix) {
+		prefix = prefix[:max(e.Col-1, 0)]
+	}
+	for _, r := range prefix {
+		if r == '\t' {
+			sb.WriteByte('\t')
+		} else {
 			sb.WriteByte(' ')
 		}
-		sb.WriteByte('^')
 	}
+	for i := len(e.Source); i < e.Col-1; i++ {
+		sb.WriteByte(' ')
+	}
+	sb.WriteByte('^')
 	return sb.String()
 }
 
@@ -356,8 +351,10 @@ func (p *parser) intTok(what string, lo, hi int64) int64 {
 // ---- module structure ----
 
 type funcItem struct {
-	header int // token index of define/declare
-	body   int // token index of '{', or -1
+	header int  // token index of define/declare
+	define bool // a definition (has a body)
+	body   int  // token index of '{', or -1 if not found
+	lines  int  // statements in the body (to size maps)
 	f      *Function
 }
 
@@ -400,9 +397,9 @@ func (p *parser) parseModule() {
 			globalLines = append(globalLines, p.pos)
 			p.skipLine()
 		case p.isWord("define"), p.isWord("declare"):
-			it := &funcItem{header: p.pos, body: -1}
+			it := &funcItem{header: p.pos, define: p.isWord("define"), body: -1}
 			funcs = append(funcs, it)
-			if p.isWord("define") {
+			if it.define {
 				p.skipToBody(it)
 			} else {
 				p.skipLine()
@@ -426,12 +423,12 @@ pass2:
 	}
 	for _, it := range funcs {
 		p.pos = it.header
-		it.f = p.parseFuncHeader(it.body >= 0)
+		it.f = p.parseFuncHeader(it.define)
 	}
 	for _, it := range funcs {
 		if it.body >= 0 {
 			p.pos = it.body
-			p.parseBody(it.f)
+			p.parseBody(it.f, it.lines)
 		}
 	}
 }
@@ -462,6 +459,11 @@ func (p *parser) skipToBody(it *funcItem) {
 		case p.isPunct('}'):
 			depth--
 			if depth == 0 {
+				for i := it.body; i < p.pos; i++ {
+					if p.toks[i].kind == tkNewline {
+						it.lines++
+					}
+				}
 				p.next()
 				p.expectEOL()
 				return
@@ -590,7 +592,7 @@ func (p *parser) parseScalarType(what string) *Type {
 	i := p.pos
 	t := p.parseType()
 	if !t.IsScalar() {
-		p.errTok(i, "%s type must be bool, i32, u32 or f32, not %s", what, t)
+		p.errTok(i, "%s type must be a scalar (bool, an integer or a float), not %s", what, t)
 	}
 	return t
 }
@@ -897,9 +899,14 @@ func (p *parser) parseFuncHeader(isDef bool) *Function {
 }
 
 // parseBody reads "{ ... }" into f.
-func (p *parser) parseBody(f *Function) {
+func (p *parser) parseBody(f *Function, lines int) {
 	p.f = f
-	p.vals = make(map[string]Value, 64)
+	p.vals = make(map[string]Value, lines+len(f.Params))
+	names := make(map[string]int, lines+len(f.Params)) // sized once: no regrowth
+	for k, v := range f.names {
+		names[k] = v
+	}
+	f.names = names
 	p.blocks = map[string]*Block{}
 	p.blockRef = map[*Block]int{}
 	p.blockDef = map[*Block]bool{}

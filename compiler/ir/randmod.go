@@ -340,15 +340,17 @@ func (fg *fgen) condbr(a, b *Block) *Instr {
 }
 
 // region builds a structured single-entry region starting at cur with
-// about budget constructs and returns its open exit block (reachable,
-// without terminator).
+// budget constructs in all (nested ones included) and returns its open
+// exit block (reachable, without terminator).
 func (fg *fgen) region(cur *Block, budget, depth int) *Block {
-	for ; budget > 0; budget-- {
-		// Nested regions get a share of what is left, so the total stays
-		// near budget constructs.
-		sub := fg.n(budget/2 + 1)
-		if depth > 3 {
-			sub = 0
+	for budget > 0 {
+		budget--
+		// Nested regions take their constructs out of the same budget, so
+		// the size stays linear in it.
+		sub := 0
+		if depth <= 4 && budget > 0 {
+			sub = fg.n(budget + 1)
+			budget -= sub
 		}
 		switch k := fg.n(10); {
 		case k < 2: // straight line: split the block
@@ -368,9 +370,12 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 			}
 			t.SetSelectionMerge(merge)
 			fg.setTerm(cur, t)
-			fg.arm(then, merge, sub, depth, true)
 			if els != nil {
-				fg.arm(els, merge, sub, depth, false)
+				part := fg.n(sub + 1)
+				fg.arm(then, merge, part, depth, true)
+				fg.arm(els, merge, sub-part, depth, false)
+			} else {
+				fg.arm(then, merge, sub, depth, true)
 			}
 			cur = merge
 		case k < 7: // switch
@@ -409,7 +414,12 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 			t.SetSelectionMerge(merge)
 			fg.setTerm(cur, t)
 			for i, a := range arms {
-				fg.arm(a, merge, sub, depth, i != 0)
+				part := sub
+				if i < len(arms)-1 {
+					part = fg.n(sub + 1)
+				}
+				sub -= part
+				fg.arm(a, merge, part, depth, i != 0)
 			}
 			cur = merge
 		default: // loop

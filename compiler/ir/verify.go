@@ -399,8 +399,8 @@ func (v *verifier) module() {
 			bad("a runtime-sized array must be in the storage address space, not %s", g.Space)
 		}
 		if g.Init != nil {
-			if g.Space != SpacePrivate && g.Space != SpaceGroupshared {
-				bad("only private and groupshared globals may have an initializer, not %s", g.Space)
+			if g.Space == SpaceInput {
+				bad("an input global cannot have an initializer")
 			}
 			if g.Init.typ != g.ValType {
 				bad("initializer has type %s, want %s", tstr(g.Init.typ), g.ValType)
@@ -815,13 +815,20 @@ func (v *verifier) operand(bi int, b *Block, j int, in *Instr, i int, a Value) b
 		}
 		if s := v.constProblem(x, 0); s != "" {
 			bad("operand %d: %s", i, s)
-			return x.typ != nil
+			return false
 		}
+		return true
 	default:
 		bad("operand %d is a %T, not an instruction, parameter, global or constant", i, a)
 		return false
 	}
-	return a.Type() != nil
+	// Definitions' types are checked where they are defined; this catches
+	// values from elsewhere (removed instructions, hand-made types).
+	if s := v.typeProblem(a.Type()); s != "" {
+		bad("operand %d: %s", i, s)
+		return false
+	}
+	return true
 }
 
 // dominance checks that the definition d (at dp) of operand i dominates
@@ -1303,9 +1310,6 @@ func (v *verifier) types(bi int, b *Block, j int, in *Instr, bad func(string, ..
 			bad("atomic needs a pointer to i32 or u32, not %s", pt)
 			return
 		}
-		if pt.Space != SpaceStorage && pt.Space != SpaceGroupshared {
-			bad("atomics need storage or groupshared memory, not %s", pt.Space)
-		}
 		if why := readOnlyPointer(a[0]); why != "" {
 			bad("atomic on a read-only pointer: %s", why)
 		}
@@ -1449,6 +1453,9 @@ func (v *verifier) cast(in *Instr, s, d *Type, bad func(string, ...any)) {
 			return t.Elem, t.Len, true
 		}
 		return nil, 0, false
+	}
+	if in.Op == OpBitcast && s.Kind == KPointer && d.Kind == KPointer {
+		return // pointer casts (LLVM addrspacecast, opaque-pointer reinterpretation)
 	}
 	se, sl, ok1 := shape(s)
 	de, dl, ok2 := shape(d)

@@ -324,12 +324,12 @@ entry:
   memset ptr<function, f32> %a, f32 0.0
   ret
 }`, "memset byte has type f32, want i32 or u32"},
-		{"atomic memory", `@p = global private u32
+		{"atomic on read-only memory", `@p = global uniform u32
 define void @f() {
 entry:
-  %o = atomic add ptr<private, u32> @p, u32 1
+  %o = atomic add ptr<uniform, u32> @p, u32 1
   ret
-}`, "%o = atomic: atomics need storage or groupshared memory, not private"},
+}`, "%o = atomic: atomic on a read-only pointer: the uniform address space is read-only"},
 		{"atomic on floats", `@s = global groupshared f32
 define void @f() {
 entry:
@@ -537,7 +537,13 @@ m:
 }`, "loop header %h does not dominate its continue target %k"},
 		{"vector length", `@g = global private <5 x f32>`, "global @g: value type: vector length 5 is not 2, 3 or 4"},
 		{"runtime array outside storage", `@g = global private [? x f32]`, "global @g: a runtime-sized array must be in the storage address space, not private"},
-		{"initializer in uniform", `@g = global uniform f32 = 1.0`, "global @g: only private and groupshared globals may have an initializer, not uniform"},
+		{"initializer on an input", `@g = global input f32 = 1.0`, "global @g: an input global cannot have an initializer"},
+		{"pointer to integer bitcast", `define void @f() {
+entry:
+  %a = alloca i32
+  %x = bitcast ptr<function, i32> %a to i32
+  ret
+}`, "bitcast converts scalars and vectors, not ptr<function, i32> to i32"},
 		{"global in function space", `@g = global function f32`, "global @g: globals cannot be in the function address space"},
 		{"runtime array not last field", `type %S = { [? x f32] a, u32 n }
 @g = global storage %S`, "type %S: runtime-sized array field a of %S is not the last field"},
@@ -807,6 +813,10 @@ func TestVerifyNoPanics(t *testing.T) {
 	f.Block("t").Instrs = append([]*Instr{phi}, f.Block("t").Instrs...)
 	ret := f.Block("m").Instrs[1]
 	ret.Args = []Value{&Const{}}
+	bad := ConstAggregate(Vec(I32, 2), []*Const{nil, nil})
+	f.Block("m").Instrs = append([]*Instr{{Op: OpPhi, typ: Vec(I32, 2), Args: []Value{bad, ConstZero(Vec(I32, 2))},
+		PhiBlocks: []*Block{f.Block("t"), f.Block("t")}}}, f.Block("m").Instrs...)
+	f.Block("m").Instrs[0].Block = f.Block("m")
 	if err := Verify(m); err == nil {
 		t.Fatal("no error")
 	}

@@ -557,6 +557,36 @@ func cfMovePhiEntries(f *ir.Function, target *ir.Block, moved map[*ir.Block]bool
 	}
 }
 
+// cfDistinctSuccs returns b's distinct successors.
+func cfDistinctSuccs(b *ir.Block) []*ir.Block {
+	var out []*ir.Block
+	for _, s := range b.Successors() {
+		dup := false
+		for _, x := range out {
+			dup = dup || x == s
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// cfSplitEdge puts a new block on every edge p -> t and returns it (p has
+// several successors and t has phis, so several predecessors: a critical
+// edge). Phi entries of t from p now come from the new block.
+func cfSplitEdge(f *ir.Function, p, t *ir.Block) *ir.Block {
+	e := f.NewBlockAfter(p, p.Name()+".to."+t.Name())
+	br := newBr(f, t)
+	if pt := p.Terminator(); pt != nil {
+		br.Loc = pt.Loc
+		pt.ReplaceSuccessor(t, e)
+	}
+	appendInstr(e, br)
+	retargetPhiIncoming(t, p, e)
+	return e
+}
+
 // cfRemoveBlocks deletes the given blocks and drops phi entries that came
 // from them.
 func cfRemoveBlocks(f *ir.Function, dead map[*ir.Block]bool) {

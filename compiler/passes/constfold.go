@@ -66,17 +66,17 @@ func f32(bits uint64) float32 { return math.Float32frombits(uint32(bits)) }
 
 func isNaN32(x float32) bool { return x != x }
 
-// floatConst returns an f32 constant, or nil for NaN results.
-func floatConst(x float32) *ir.Const {
+// foldedF32 returns an f32 constant, or nil for NaN results.
+func foldedF32(x float32) *ir.Const {
 	if isNaN32(x) {
 		return nil
 	}
 	return ir.ConstF32Bits(math.Float32bits(x))
 }
 
-// intConst returns an integer or bool constant of type t with the low bits
+// foldedInt returns an integer or bool constant of type t with the low bits
 // of v.
-func intConst(t *ir.Type, v uint64) *ir.Const {
+func foldedInt(t *ir.Type, v uint64) *ir.Const {
 	switch t.Kind {
 	case ir.KBool:
 		return ir.ConstBool(t, v&1 != 0)
@@ -113,16 +113,16 @@ func foldBinary(op ir.Op, t *ir.Type, a, b *ir.Const) *ir.Const {
 			default:
 				return nil
 			}
-			return floatConst(r)
+			return foldedF32(r)
 		}
 		if t.Kind == ir.KBool {
 			switch op {
 			case ir.OpAnd:
-				return intConst(t, x&y)
+				return foldedInt(t, x&y)
 			case ir.OpOr:
-				return intConst(t, x|y)
+				return foldedInt(t, x|y)
 			case ir.OpXor:
-				return intConst(t, x^y)
+				return foldedInt(t, x^y)
 			}
 			return nil
 		}
@@ -133,49 +133,49 @@ func foldBinary(op ir.Op, t *ir.Type, a, b *ir.Const) *ir.Const {
 		sx, sy := int32(ux), int32(uy)
 		switch op {
 		case ir.OpAdd:
-			return intConst(t, uint64(ux+uy))
+			return foldedInt(t, uint64(ux+uy))
 		case ir.OpSub:
-			return intConst(t, uint64(ux-uy))
+			return foldedInt(t, uint64(ux-uy))
 		case ir.OpMul:
-			return intConst(t, uint64(ux*uy))
+			return foldedInt(t, uint64(ux*uy))
 		case ir.OpSDiv:
 			if sy == 0 || sx == math.MinInt32 && sy == -1 {
 				return nil
 			}
-			return intConst(t, uint64(uint32(sx/sy)))
+			return foldedInt(t, uint64(uint32(sx/sy)))
 		case ir.OpSRem:
 			if sy == 0 || sx == math.MinInt32 && sy == -1 {
 				return nil
 			}
-			return intConst(t, uint64(uint32(sx%sy)))
+			return foldedInt(t, uint64(uint32(sx%sy)))
 		case ir.OpUDiv:
 			if uy == 0 {
 				return nil
 			}
-			return intConst(t, uint64(ux/uy))
+			return foldedInt(t, uint64(ux/uy))
 		case ir.OpURem:
 			if uy == 0 {
 				return nil
 			}
-			return intConst(t, uint64(ux%uy))
+			return foldedInt(t, uint64(ux%uy))
 		case ir.OpShl, ir.OpLShr, ir.OpAShr:
 			if uy >= 32 {
 				return nil
 			}
 			switch op {
 			case ir.OpShl:
-				return intConst(t, uint64(ux<<uy))
+				return foldedInt(t, uint64(ux<<uy))
 			case ir.OpLShr:
-				return intConst(t, uint64(ux>>uy))
+				return foldedInt(t, uint64(ux>>uy))
 			default:
-				return intConst(t, uint64(uint32(sx>>uy)))
+				return foldedInt(t, uint64(uint32(sx>>uy)))
 			}
 		case ir.OpAnd:
-			return intConst(t, uint64(ux&uy))
+			return foldedInt(t, uint64(ux&uy))
 		case ir.OpOr:
-			return intConst(t, uint64(ux|uy))
+			return foldedInt(t, uint64(ux|uy))
 		case ir.OpXor:
-			return intConst(t, uint64(ux^uy))
+			return foldedInt(t, uint64(ux^uy))
 		}
 		return nil
 	})
@@ -191,18 +191,18 @@ func foldUnary(op ir.Op, t *ir.Type, a *ir.Const) *ir.Const {
 		switch op {
 		case ir.OpNot:
 			if t.Kind == ir.KBool {
-				return intConst(t, x^1)
+				return foldedInt(t, x^1)
 			}
 			if t.IsIntegral() && t.Bits == 32 {
-				return intConst(t, uint64(^uint32(x)))
+				return foldedInt(t, uint64(^uint32(x)))
 			}
 		case ir.OpNeg:
 			if t.IsIntegral() && t.Bits == 32 {
-				return intConst(t, uint64(-uint32(x)))
+				return foldedInt(t, uint64(-uint32(x)))
 			}
 		case ir.OpFNeg:
 			if t.Kind == ir.KFloat && t.Bits == 32 {
-				return floatConst(-f32(x))
+				return foldedF32(-f32(x))
 			}
 		}
 		return nil
@@ -304,11 +304,11 @@ func foldCast(op ir.Op, to *ir.Type, a *ir.Const) *ir.Const {
 		switch op {
 		case ir.OpSIToFP:
 			if t.Kind == ir.KFloat && t.Bits == 32 && from.Bits == 32 {
-				return floatConst(float32(int32(uint32(x))))
+				return foldedF32(float32(int32(uint32(x))))
 			}
 		case ir.OpUIToFP:
 			if t.Kind == ir.KFloat && t.Bits == 32 && from.Bits == 32 {
-				return floatConst(float32(uint32(x)))
+				return foldedF32(float32(uint32(x)))
 			}
 		case ir.OpFPToSI:
 			if from.Kind == ir.KFloat && from.Bits == 32 && t.Bits == 32 {
@@ -317,7 +317,7 @@ func foldCast(op ir.Op, to *ir.Type, a *ir.Const) *ir.Const {
 				if isNaN32(f32(x)) || tr < math.MinInt32 || tr > math.MaxInt32 {
 					return nil
 				}
-				return intConst(t, uint64(uint32(int32(tr))))
+				return foldedInt(t, uint64(uint32(int32(tr))))
 			}
 		case ir.OpFPToUI:
 			if from.Kind == ir.KFloat && from.Bits == 32 && t.Bits == 32 {
@@ -326,29 +326,29 @@ func foldCast(op ir.Op, to *ir.Type, a *ir.Const) *ir.Const {
 				if isNaN32(f32(x)) || tr < 0 || tr > math.MaxUint32 {
 					return nil
 				}
-				return intConst(t, uint64(uint32(tr)))
+				return foldedInt(t, uint64(uint32(tr)))
 			}
 		case ir.OpBitcast:
 			if from.Bits == t.Bits && t.Bits == 32 {
 				if t.Kind == ir.KFloat {
 					return ir.ConstF32Bits(uint32(x))
 				}
-				return intConst(t, x)
+				return foldedInt(t, x)
 			}
 		case ir.OpZExt:
 			if from.Kind == ir.KBool && t.IsIntegral() && t.Bits == 32 {
-				return intConst(t, x&1)
+				return foldedInt(t, x&1)
 			}
 		case ir.OpSExt:
 			if from.Kind == ir.KBool && t.IsIntegral() && t.Bits == 32 {
 				if x&1 != 0 {
-					return intConst(t, 0xFFFFFFFF)
+					return foldedInt(t, 0xFFFFFFFF)
 				}
-				return intConst(t, 0)
+				return foldedInt(t, 0)
 			}
 		case ir.OpTrunc:
 			if t.Kind == ir.KBool && from.IsIntegral() {
-				return intConst(t, x&1)
+				return foldedInt(t, x&1)
 			}
 		}
 		return nil

@@ -208,6 +208,10 @@ func inlineCallsIn(f *ir.Function) (bool, error) {
 		}
 	}
 	f.ReplaceUses(repl)
+	// A callee that never returns makes the code after its call
+	// unreachable; a loop around such a call has no back edge left and
+	// becomes a selection (see simplifycfg.go).
+	repairLoops(f)
 	return true, nil
 }
 

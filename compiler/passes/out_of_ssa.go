@@ -38,8 +38,10 @@ self-copies emit nothing.`,
 func runOutOfSSA(m *ir.Module, ctx *Context) (bool, error) {
 	changed := false
 	for _, f := range m.Funcs {
-		if !f.IsDeclaration() && outOfSSA(f) {
-			changed = true
+		if !f.IsDeclaration() {
+			if c, _ := outOfSSA(f); c {
+				changed = true
+			}
 		}
 	}
 	return changed, nil
@@ -52,8 +54,9 @@ type parCopy struct {
 	src ir.Value
 }
 
-// outOfSSA rewrites f's phis; it reports whether anything changed.
-func outOfSSA(f *ir.Function) bool {
+// outOfSSA rewrites f's phis; it reports whether anything changed and
+// returns the loads that replaced phis.
+func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 	var blocks []*ir.Block
 	for _, b := range f.Blocks {
 		if len(b.Phis()) > 0 {
@@ -61,8 +64,9 @@ func outOfSSA(f *ir.Function) bool {
 		}
 	}
 	if len(blocks) == 0 {
-		return false
+		return false, nil
 	}
+	phiLoads := map[*ir.Instr]bool{}
 	preds := cfDistinctPreds(f)
 	entry := f.Blocks[0]
 	nAllocas := 0
@@ -103,8 +107,8 @@ func outOfSSA(f *ir.Function) bool {
 				incoming[i] = phi.Incoming(p)
 			}
 			at := p
-			if len(distinctSuccs(p)) > 1 {
-				at = splitEdge(f, p, t)
+			if len(cfDistinctSuccs(p)) > 1 {
+				at = cfSplitEdge(f, p, t)
 			}
 			var copies []parCopy
 			for i, phi := range phis {
@@ -131,10 +135,11 @@ func outOfSSA(f *ir.Function) bool {
 			phi.Remove()
 			insertAt(t, i, ld)
 			repl[phi] = ld
+			phiLoads[ld] = true
 		}
 		f.ReplaceUses(repl)
 	}
-	return true
+	return true, phiLoads
 }
 
 // phisReadSiblings reports whether a phi of the group uses another.
@@ -151,36 +156,6 @@ func phisReadSiblings(phis []*ir.Instr) bool {
 		}
 	}
 	return false
-}
-
-// distinctSuccs returns b's distinct successors.
-func distinctSuccs(b *ir.Block) []*ir.Block {
-	var out []*ir.Block
-	for _, s := range b.Successors() {
-		dup := false
-		for _, x := range out {
-			dup = dup || x == s
-		}
-		if !dup {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// splitEdge puts a new block on every edge p -> t and returns it (p has
-// several successors and t has phis, so several predecessors: a critical
-// edge). Phi entries of t from p now come from the new block.
-func splitEdge(f *ir.Function, p, t *ir.Block) *ir.Block {
-	e := f.NewBlockAfter(p, p.Name()+".to."+t.Name())
-	br := newBr(f, t)
-	if pt := p.Terminator(); pt != nil {
-		br.Loc = pt.Loc
-		pt.ReplaceSuccessor(t, e)
-	}
-	appendInstr(e, br)
-	retargetPhiIncoming(t, p, e)
-	return e
 }
 
 // emitParallelCopy stores each copy's source into its variable before at's

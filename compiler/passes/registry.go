@@ -17,6 +17,11 @@ var All = []*Pass{
 	// Control-flow passes (switch-to-if, eliminate-multilevel-break,
 	// out-of-ssa, structurize, sm3-lower) are appended below by their
 	// authors, one line each.
+	SwitchToIf,
+	EliminateMultilevelBreak,
+	OutOfSSA,
+	Structurize,
+	SM3Lower,
 }
 
 // OrderRule is an ordering constraint between two passes, like the
@@ -39,6 +44,9 @@ var Order = []OrderRule{
 	{"scalarize", "out-of-ssa", "scalarize splits phis, which must not appear after out-of-ssa"},
 	{"out-of-ssa", "structurize", "the structurizer does not handle phis; it runs on copies"},
 	{"structurize", "sm3-lower", "SM3 lowering needs structured control flow"},
+	{"switch-to-if", "out-of-ssa", "switch-to-if rebuilds SSA form with phis (values of case bodies, fallthrough)"},
+	{"eliminate-multilevel-break", "out-of-ssa", "eliminate-multilevel-break carries its break flags and rerouted values in phis"},
+	{"switch-to-if", "sm3-lower", "SM3 has no switch instruction: sm3-lower rejects switches that switch-to-if<all> did not lower"},
 	{"out-of-ssa", "sm3-lower", "SM3 lowering maps copies to registers and cannot lower phis"},
 	{"scalarize", "sm3-lower", "SM3 lowering expects scalarized aggregates"},
 }
@@ -52,7 +60,7 @@ var Targets = []string{"spirv", "dxil", "sm3"}
 var DefaultPipelines = map[string][]string{
 	"spirv": {"inline", "sroa", "simplify", "switch-to-if", "eliminate-multilevel-break", "simplify"},
 	"dxil":  {"inline", "sroa", "simplify", "scalarize", "simplify"},
-	"sm3":   {"inline", "sroa", "simplify", "scalarize", "simplify", "out-of-ssa", "structurize", "sm3-lower"},
+	"sm3":   {"inline", "sroa", "simplify", "scalarize", "simplify", "switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize", "sm3-lower"},
 }
 
 // Lookup finds a registered pass by name (nil if unknown).

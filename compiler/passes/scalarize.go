@@ -45,6 +45,7 @@ import (
 //     per-leaf loads and stores and memset per-leaf stores of its fill;
 //   - memory objects that are not externally visible and hold vectors are
 //     flattened to scalar layout first (scalarize_memory.go).
+//
 // Values whose type is not splittable (large arrays) are left as they are.
 //
 // Vectors remain only at boundaries whose type is fixed by something else:
@@ -188,8 +189,8 @@ type scalarizer struct {
 	wholes  map[wholeKey]ir.Value
 	bypass  []*ir.Instr // access chains folded into new chains
 
-	cur *ir.Block   // block being rebuilt
-	out []*ir.Instr // its new instruction list
+	cur     *ir.Block   // block being rebuilt
+	out     []*ir.Instr // its new instruction list
 	rebuilt map[*ir.Block]bool
 	changed bool
 }
@@ -481,11 +482,19 @@ func (s *scalarizer) visit(in *ir.Instr) bool {
 func (s *scalarizer) visitPerLeaf(in *ir.Instr) bool {
 	t := in.Type()
 	lay := s.layout(t)
-	for _, a := range in.Args {
+	for j, a := range in.Args {
 		at := a.Type()
 		if splittable(at) && at.ScalarCount() != len(lay) {
 			return false // shapes that do not line up: leave it alone
 		}
+		// Only a select's condition may be a scalar broadcast over lanes;
+		// a scalar-to-vector bitcast reinterprets bits and stays whole.
+		if !splittable(at) && !(in.Op == ir.OpSelect && j == 0) {
+			return false
+		}
+	}
+	if in.Op == ir.OpBitcast && in.Args[0].Type().Scalar().Bits != in.Type().Scalar().Bits {
+		return false // <4 x u16> to <2 x u32>: lanes do not correspond
 	}
 	out := make([]ir.Value, len(lay))
 	for i, lf := range lay {
@@ -771,7 +780,7 @@ func (s *scalarizer) visitMemcpy(in *ir.Instr) bool {
 		if sp == nil || dp == nil {
 			return false
 		}
-		ld := newInstr(s.f, ir.OpLoad, lf.typ, baseName(src)+lf.suffix)
+		ld := newInstr(s.f, ir.OpLoad, lf.typ, baseName(src)+lf.suffix+".val")
 		ld.Args = []ir.Value{sp}
 		ld.Loc = in.Loc
 		s.emit(ld)
@@ -832,7 +841,7 @@ func (s *scalarizer) memsetFill(by ir.Value, t *ir.Type, dst ir.Value) ir.Value 
 		case ir.KFloat:
 			return ir.ConstF32Bits(uint32(b * 0x01010101))
 		default:
-			return intConst(t, b*0x01010101)
+			return foldedInt(t, b*0x01010101)
 		}
 	}
 	if by.Type() != ir.U32 && by.Type() != ir.I32 {

@@ -19,6 +19,7 @@ import (
 //   - x * -1.0 → fneg x  (exact sign flip)
 //   - -0.0 - x → fneg x  (holds for x = ±0 too)
 //   - fneg (fneg x) → x
+//
 // and deliberately not: x + 0.0 (-0 + +0 = +0), x * 0.0 (NaN, inf, -0),
 // x - x (inf - inf = NaN), x / x, 0.0 - x (0 - 0 = +0 but fneg 0 = -0),
 // fcmp x, x (NaN).
@@ -233,9 +234,9 @@ func constArg(a []ir.Value, i int) *ir.Const {
 }
 
 const (
-	f32PosZero = 0x00000000
-	f32NegZero = 0x80000000
-	f32One     = 0x3F800000
+	f32PosZero  = 0x00000000
+	f32NegZero  = 0x80000000
+	f32One      = 0x3F800000
 	f32MinusOne = 0xBF800000
 )
 

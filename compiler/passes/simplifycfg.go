@@ -227,31 +227,10 @@ func removeUnreachable(f *ir.Function) bool {
 	for _, b := range rpo {
 		reach[b] = true
 	}
+	changed := repairLoops(f)
 	merges := map[*ir.Block]bool{}
-	var dt *domTree
-	var preds map[*ir.Block][]*ir.Block
 	for _, b := range rpo {
-		t := b.Terminator()
-		if t == nil || t.MergeKind == ir.MergeNone {
-			continue
-		}
-		if t.MergeKind == ir.MergeLoop {
-			if dt == nil {
-				dt = newDomTree(f)
-				preds = f.Preds()
-			}
-			back := false
-			for _, p := range preds[b] {
-				if dt.dominates(b, p) {
-					back = true
-				}
-			}
-			if !back || t.Continue == nil || !reach[t.Continue] {
-				loopToSelection(f, b, t)
-				t = b.Terminator()
-			}
-		}
-		if t.Merge != nil {
+		if t := b.Terminator(); t != nil && t.MergeKind != ir.MergeNone && t.Merge != nil {
 			merges[t.Merge] = true
 		}
 	}
@@ -270,12 +249,17 @@ func removeUnreachable(f *ir.Function) bool {
 			}
 			b.Instrs = nil
 			appendInstr(b, ir.NewInstr(f, ir.OpUnreachable, ir.Void, ""))
+			changed = true
 			continue
 		}
 		for _, in := range b.Instrs {
 			gone[in] = true
 		}
 		dead[b] = true
+		changed = true
+	}
+	if !changed {
+		return false
 	}
 	f.RemoveBlocks(dead)
 	for in := range gone {
@@ -294,6 +278,40 @@ func removeUnreachable(f *ir.Function) bool {
 		}
 	}
 	return true
+}
+
+// repairLoops turns every reachable loop header that has lost its back
+// edge (its continue target or back-edge block became unreachable, e.g.
+// after a call that never returns was inlined) into a selection header. It
+// reports whether it changed anything.
+func repairLoops(f *ir.Function) bool {
+	var dt *domTree
+	var preds map[*ir.Block][]*ir.Block
+	changed := false
+	for _, b := range f.Blocks {
+		t := b.Terminator()
+		if t == nil || t.MergeKind != ir.MergeLoop {
+			continue
+		}
+		if dt == nil {
+			dt = newDomTree(f)
+			preds = f.Preds()
+		}
+		if !dt.reachable(b) {
+			continue
+		}
+		back := false
+		for _, p := range preds[b] {
+			if dt.reachable(p) && dt.dominates(b, p) {
+				back = true
+			}
+		}
+		if !back || t.Continue == nil || !dt.reachable(t.Continue) {
+			loopToSelection(f, b, t)
+			changed = true
+		}
+	}
+	return changed
 }
 
 // loopToSelection turns loop header terminator t (whose continue target is

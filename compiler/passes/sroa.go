@@ -27,6 +27,7 @@ import (
 //   - vectors and matrices are split into components (rows) only if every
 //     access names a constant component; a vector also used whole stays one
 //     slice and its component accesses become extract/insert on SSA values.
+//
 // Slices are new allocas named after the original with the component path
 // appended (`%a.x`, `%s.pos.y`, `%arr.1`; struct fields by name). A load or
 // store of a split aggregate becomes per-slice loads (combined with

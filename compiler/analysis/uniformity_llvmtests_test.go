@@ -1,0 +1,142 @@
+package analysis_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"passlens/compiler/analysis"
+	"passlens/compiler/llvm"
+)
+
+// llvmTestsDir is where LLVM's own test files are: env PASSLENS_LLVM_TESTS,
+// else <repo>/testdata/llvm-tests (git-ignored: LLVM's files are kept out of
+// the repository).
+func llvmTestsDir() string {
+	if d := os.Getenv("PASSLENS_LLVM_TESTS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "testdata", "llvm-tests")
+}
+
+var runFlag = regexp.MustCompile(`-(mtriple|mcpu)[= ]([A-Za-z0-9_.\-]+)`)
+
+// runFlags returns the -mtriple and -mcpu options of the first RUN line of
+// an LLVM test that runs print<uniformity>.
+func runFlags(src string) []string {
+	for _, line := range strings.Split(src, "\n") {
+		if !strings.Contains(line, "RUN:") || !strings.Contains(line, "print<uniformity>") {
+			continue
+		}
+		var out []string
+		for _, m := range runFlag.FindAllStringSubmatch(line, -1) {
+			out = append(out, "-"+m[1]+"="+m[2])
+		}
+		return out
+	}
+	return nil
+}
+
+// TestUniformityLLVMTests runs opt-22 on LLVM's own UniformityAnalysis tests
+// (llvm/test/Analysis/UniformityAnalysis/AMDGPU) that compiler/llvm can
+// import and compares every function with passlens. Files outside the
+// importer's subset are listed with the reason and skipped.
+func TestUniformityLLVMTests(t *testing.T) {
+	root := filepath.Join(llvmTestsDir(), "UniformityAnalysis")
+	var files []string
+	filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".ll") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	if len(files) == 0 {
+		t.Skipf("no LLVM UniformityAnalysis tests in %s (set PASSLENS_LLVM_TESTS); LLVM's files are not part of the repository", root)
+	}
+	opt := requireOptU(t)
+	var nFiles, nImported, nFuncs, nEqual, nTolerated int
+	for _, file := range files {
+		rel, _ := filepath.Rel(root, file)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nFiles++
+		m, err := llvm.Import(rel, src)
+		if err != nil {
+			t.Logf("%s: not imported: %v", rel, err)
+			continue
+		}
+		args := append([]string{"-passes=print<uniformity>", "-disable-output"}, runFlags(string(src))...)
+		if !strings.Contains(strings.Join(args, " "), "-mtriple") {
+			args = append(args, "-mtriple=amdgcn--")
+		}
+		errb, err := runOptArgs(opt, append(args, file))
+		if err != nil && strings.Contains(errb.String(), "unrecognized architecture") {
+			// Triples such as amdgpu7.00-- are newer than opt-22; the
+			// analysis does not depend on the subtarget's name.
+			for i, a := range args {
+				if strings.HasPrefix(a, "-mtriple=") {
+					args[i] = "-mtriple=amdgcn--"
+				}
+			}
+			t.Logf("%s: opt-22 does not know its triple; using amdgcn--", rel)
+			errb, err = runOptArgs(opt, append(args, file))
+		}
+		if err != nil {
+			t.Logf("%s: opt-22 fails on it: %v: %s", rel, err, lastLine(errb.String()))
+			continue
+		}
+		sets, err := analysis.ParseUniformity(&errb)
+		if err != nil {
+			t.Fatalf("%s: parsing opt-22 output: %v", rel, err)
+		}
+		nImported++
+		for _, w := range sets {
+			f := m.Func(w.Func)
+			if f == nil || f.IsDeclaration() {
+				t.Errorf("%s: opt printed %s, which the import lacks", rel, w.Func)
+				continue
+			}
+			nFuncs++
+			got := analysis.Uniformity(f).Sets()
+			d := analysis.CompareUniformity(w, got, analysis.CompareUniformityOptions{CommonValues: true})
+			if len(d) == 0 {
+				nEqual++
+				continue
+			}
+			if orderDependent(w, got, analysis.Uniformity(f, analysis.WithAllExitsForTest()).Sets()) {
+				nTolerated++
+				t.Logf("%s: @%s: order-dependent difference (documented): %s", rel, f.Name(), strings.Join(d, "; "))
+				continue
+			}
+			var sb strings.Builder
+			analysis.Uniformity(f).WriteOpt(&sb)
+			t.Errorf("%s: @%s differs from opt-22:\n  %s\npasslens:\n%s", rel, f.Name(), strings.Join(d, "\n  "), sb.String())
+		}
+	}
+	t.Logf("LLVM tests: %d files, %d imported and run, %d functions, %d equal to opt-22, %d order-dependent (documented)",
+		nFiles, nImported, nFuncs, nEqual, nTolerated)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func runOptArgs(opt string, args []string) (*bytes.Buffer, error) {
+	cmd := exec.Command(opt, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	return &errb, err
+}

@@ -1,0 +1,57 @@
+// Package hlsl is the front half of passlens's HLSL-subset compiler: a
+// preprocessor, parser and semantic checker that turn shader source into a
+// checked AST with clang-style diagnostics.
+//
+// # Entry points
+//
+//	Frontend(file, src, opts) (*Program, Diagnostics)  // preprocess + parse + check
+//	Parse(file, src, opts) (*Program, Diagnostics)     // preprocess + parse only
+//	Check(prog, opts) Diagnostics                      // check a parsed program
+//	Preprocess(file, src, opts) (string, Diagnostics)  // expanded text, for tools
+//
+// Diagnostics.HasErrors tells whether the program may be lowered, and
+// Diagnostics.Render(w, prog.Sources) prints them like clang does.
+//
+// # The checked AST (what lowering consumes)
+//
+// Program.Decls keeps the declarations in source order; the checker also
+// fills Program.Globals (every global variable), Program.Buffers (constant
+// buffers; the implicit $Globals first), Program.Funcs (function
+// definitions in order) and Program.Entry (stage, numthreads, flattened
+// inputs/outputs with semantics and field paths).
+//
+// Every Expr has Type() set. Types are *Type values: scalars (TypeBool,
+// TypeInt, TypeUint, TypeFloat), VectorOf, MatrixOf (Rows x Cols, with a
+// RowMajor storage flag), ArrayOf, structs (Type.Struct) and resources
+// (Type.Resource with element type Elem). Compare types with Identical.
+//
+// Conversions are explicit: wherever HLSL converts implicitly the checker
+// inserts *ImplicitCast nodes, each doing one step (CastConvert,
+// CastSplat, CastTruncate, CastFlatten, ...). Binary operands both have the
+// operation type (Binary.OpType), so scalar broadcast and promotion are
+// already applied; comparisons yield bool of that shape. Compound
+// assignments carry Assign.OpType. Member accesses that are swizzles
+// become *Swizzle nodes; T(x) with scalar T becomes a *Cast. Identifiers
+// point at their *VarDecl, calls at the chosen *FuncDecl (with Def the
+// definition) or a resolved *Intrinsic (name, parameter types, out flags,
+// result type); method calls on buffers at a resolved Method. Brace
+// initializers are flattened *InitList nodes whose components fill the
+// target type in order. Switch statements are grouped into CaseClauses with
+// constant values. Every node has Pos/End source positions.
+//
+// Recursion, unsupported types (half, double, min16*, 64-bit, textures,
+// samplers) and stage-specific misuse are rejected with clear errors. A
+// program with errors still has an AST, but lowering should not be
+// attempted; erroneous expressions have TypeError.
+//
+// # Files
+//
+// token.go, lexer.go: tokens and the lexer; preprocess.go, ppexpr.go:
+// directives, macro expansion (Prosser hide sets) and #if expressions;
+// parser.go, parse_expr.go, parse_stmt.go: recursive-descent parser;
+// ast.go, types.go: the AST and type representation; sema.go (declarations
+// and scopes), sema_expr.go, sema_stmt.go, calls.go (overloads),
+// intrinsics.go, methods.go (buffer methods), conv.go (conversion rules),
+// initlist.go, constfold.go, layout.go (cbuffer packing), entry.go (entry
+// points and semantics); diag.go: diagnostics and rendering.
+package hlsl

@@ -1,0 +1,884 @@
+package passes
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"passlens/compiler/ir"
+)
+
+// SM3Lower prepares structured IR for the SM1-3 back end: integers carried
+// as floats, loops marked for rep with an iteration cap, and clear errors
+// for what SM3 cannot express.
+var SM3Lower = &Pass{
+	Name:    "sm3-lower",
+	Summary: "carry integers as floats, mark loops for SM3 rep (255-iteration cap), reject what SM3 lacks",
+	Doc: `Shader models 1-3 have no integer arithmetic: temporary registers are
+floats, and the integer constant registers iN only feed the rep and loop
+instructions (seed sm1-3-lowering-and-structurizer.txt). This pass:
+
+  - carries every i32/u32 value as an f32 of the same shape: add, sub, mul
+    become fadd, fsub, fmul; sdiv/udiv become trunc(a / b); srem/urem become
+    frem; neg is fneg; not x is -1 - x; icmp becomes fcmp (ordered; u32
+    values are assumed below 2^24). shl by a constant is a multiplication,
+    ashr/lshr by a constant floor(x * 2^-k), and x & (2^k - 1) is
+    x - floor(x / 2^k) * 2^k. Results are exact while every value stays
+    within +-2^24 (the f32 significand); integer wrap-around is not
+    emulated. Other bitwise operations, variable shifts and integer
+    constants beyond 2^24 are rejected;
+  - casts between integers and floats are copies (the MOVs of the seed),
+    except float-to-integer, which truncates (trunc); bool-to-integer is a
+    select of 1.0 or 0.0 (-1.0 for sext);
+  - memory that is not function-local (uniforms, inputs, outputs, buffers,
+    statics) keeps its declared integer type: loads convert with
+    sitofp/uitofp and stores with fptosi/fptoui, which the back end emits as
+    MOVs (SM3 constant registers hold integers as floats already). Function
+    variables become f32. Dynamic indices are converted with fptosi (the
+    MOVA into an address register);
+  - marks every loop for SM3's rep instruction with a call
+    "intr void sm3.rep(i32 count, bool done)" at the top of its header and
+    materializes the hardware's iteration cap in the IR: a counter variable
+    <header>.rep set to 0 on entry, incremented on each arrival at the
+    header, and done = (counter >= count), which also leaves the loop. The
+    back end emits "defi iN, count" (or binds a uniform integer to iN) and
+    "rep iN", and treats done as the rep instruction's own exit. The count
+    is the exact trip count when the loop is a counted loop k = 0; k < N;
+    k++ with N an integer constant (at most 255) or a uniform integer (the
+    seed's "rep i0" with i0 = m); otherwise it is 255, the seed's
+    "defi i0, 255 + break_ge" policy: such a loop runs its body at most 255
+    times and then stops, whatever its own condition says (a loop that
+    needs 256 iterations stops after 255 - documented, tested behaviour);
+  - rejects, naming the construct and its source position: wave operations
+    and barriers (no waves in SM3), atomics, bit reinterpretation
+    (asfloat/asint), bit-counting intrinsics, switches (lower them first
+    with switch-to-if<all>), integer parameters of non-entry functions
+    (inline first), integer struct fields in function memory (run sroa
+    first) and constant trip counts above 255.`,
+	Targets: []string{"sm3"},
+	Run:     runSM3Lower,
+}
+
+// SM3RepCap is the iteration cap of loops whose trip count is not a
+// constant or a uniform integer: the seed's "defi i0, 255".
+const SM3RepCap = 255
+
+// SM3RepIntrinsic names the loop marker sm3-lower places in loop headers.
+const SM3RepIntrinsic = "sm3.rep"
+
+func init() {
+	ir.RegisterIntrinsic(SM3RepIntrinsic, 0, 2, 2,
+		"sm3.rep(i32 count, bool done): marks the enclosing loop header as an SM3 rep loop of count iterations; done is true when the count is exhausted (no effect when executed)")
+}
+
+func runSM3Lower(m *ir.Module, ctx *Context) (bool, error) {
+	if err := sm3Check(m); err != nil {
+		return false, err
+	}
+	changed := false
+	for _, f := range m.Funcs {
+		if f.IsDeclaration() {
+			continue
+		}
+		if sm3MarkLoops(f) {
+			changed = true
+		}
+		if sm3IntsToFloats(f) {
+			changed = true
+		}
+	}
+	return changed, nil
+}
+
+// sm3Where spells an instruction's position for error messages: the
+// source line:col when known, else the function and block.
+func sm3Where(f *ir.Function, in *ir.Instr) string {
+	if in.Loc.Line > 0 {
+		return fmt.Sprintf("%d:%d", in.Loc.Line, in.Loc.Col)
+	}
+	return "@" + ir.QuoteName(f.Name()) + " " + in.Block.Ref()
+}
+
+// sm3Check reports every construct SM3 cannot express, each with its
+// source position, as one error.
+func sm3Check(m *ir.Module) error {
+	var errs []error
+	bad := func(f *ir.Function, in *ir.Instr, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("sm3-lower: %s: %s: `%s`", sm3Where(f, in), fmt.Sprintf(format, args...), ir.InstrString(in)))
+	}
+	for _, f := range m.Funcs {
+		if f.IsDeclaration() {
+			continue
+		}
+		if f.Entry == nil {
+			for _, p := range f.Params {
+				if sm3HasInt(p.Type()) {
+					errs = append(errs, fmt.Errorf("sm3-lower: function @%s takes integer parameter %s: inline it first (SM3 has no calls with integer registers)", ir.QuoteName(f.Name()), p.Ref()))
+				}
+			}
+			if sm3HasInt(f.Ret) {
+				errs = append(errs, fmt.Errorf("sm3-lower: function @%s returns an integer: inline it first", ir.QuoteName(f.Name())))
+			}
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				sm3CheckInstr(f, in, bad)
+			}
+		}
+		for _, l := range sm3Loops(f) {
+			if l.count != nil {
+				if c, ok := l.count.(*ir.Const); ok && c.Int() > SM3RepCap {
+					bad(f, l.header.Terminator(), "loop runs %d times, more than the %d iterations an SM3 rep loop can count", c.Int(), SM3RepCap)
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Instr, string, ...any)) {
+	t := in.Type()
+	switch op := in.Op; {
+	case op == ir.OpIntrinsic && in.Intr != nil:
+		a := in.Intr.Attrs
+		switch {
+		case in.Intr.Name == SM3RepIntrinsic:
+		case a.Has(ir.AttrWave):
+			bad(f, in, "wave operation %s is not available in shader model 3 (no waves)", in.Intr.Name)
+		case a.Has(ir.AttrBarrier):
+			bad(f, in, "barrier %s is not available in shader model 3", in.Intr.Name)
+		case a.Has(ir.AttrConvergent):
+			bad(f, in, "%s is not available in shader model 3", in.Intr.Name)
+		default:
+			switch in.Intr.Name {
+			case "countbits", "firstbithigh", "firstbitlow", "reversebits", "f16tof32", "f32tof16":
+				bad(f, in, "%s works on integer bits, which SM3 does not have", in.Intr.Name)
+			}
+		}
+	case op == ir.OpAtomic:
+		bad(f, in, "atomic operations are not available in shader model 3")
+	case op == ir.OpSwitch:
+		bad(f, in, "SM3 has no switch instruction: run switch-to-if<all> before sm3-lower")
+	case op == ir.OpBitcast:
+		s := in.Args[0].Type().Scalar()
+		if (s.Kind == ir.KFloat) != (t.Scalar().Kind == ir.KFloat) {
+			bad(f, in, "bit reinterpretation between integers and floats (asfloat/asint/asuint) is not expressible with float registers")
+		}
+	case op == ir.OpOr || op == ir.OpXor:
+		if sm3HasInt(t) {
+			bad(f, in, "bitwise %s on integers is not expressible in SM3 (integers are carried as floats)", op)
+		}
+	case op == ir.OpAnd:
+		if sm3HasInt(t) {
+			if _, ok := sm3LowMask(in.Args[1]); !ok {
+				if _, ok := sm3LowMask(in.Args[0]); !ok {
+					bad(f, in, "bitwise and on integers is only expressible in SM3 with a constant mask of the form 2^k - 1 (integers are carried as floats)")
+				}
+			}
+		}
+	case op == ir.OpShl || op == ir.OpAShr || op == ir.OpLShr:
+		if _, ok := sm3ShiftAmount(in.Args[1]); !ok {
+			bad(f, in, "%s by a non-constant amount is not expressible in SM3 (integers are carried as floats)", op)
+		}
+	case op == ir.OpAlloca:
+		if e := t.Elem; sm3HasInt(e) && sm3HasStruct(e) {
+			bad(f, in, "a function variable of type %s holds integers inside a struct: run sroa first", e)
+		}
+	}
+	for _, a := range in.Args {
+		if c, ok := a.(*ir.Const); ok && sm3HasInt(c.Type()) && !sm3IndexOperand(in, a) {
+			if v, ok := sm3BigConst(c); ok {
+				bad(f, in, "integer constant %d is not exactly representable as a float (beyond 2^24)", v)
+			}
+		}
+	}
+}
+
+// sm3IndexOperand reports whether operand a of in is an index (kept as an
+// integer) rather than data.
+func sm3IndexOperand(in *ir.Instr, a ir.Value) bool {
+	switch in.Op {
+	case ir.OpAccess:
+		return len(in.Args) > 0 && in.Args[0] != a
+	case ir.OpExtractElem:
+		return len(in.Args) > 1 && in.Args[1] == a
+	case ir.OpInsertElem:
+		return len(in.Args) > 2 && in.Args[2] == a
+	case ir.OpIntrinsic:
+		return in.Intr != nil && in.Intr.Name == SM3RepIntrinsic
+	case ir.OpMemset:
+		return true
+	case ir.OpShl, ir.OpAShr, ir.OpLShr, ir.OpAnd:
+		return len(in.Args) > 1 && in.Args[1] == a
+	}
+	return false
+}
+
+// sm3BigConst returns an integer component of c whose magnitude exceeds 2^24.
+func sm3BigConst(c *ir.Const) (int64, bool) {
+	if c.Zero || c.Undef {
+		return 0, false
+	}
+	if c.Type().IsScalar() {
+		if v := c.Int(); v > 1<<24 || v < -(1<<24) {
+			return v, true
+		}
+		return 0, false
+	}
+	for _, e := range c.Elems {
+		if v, ok := sm3BigConst(e); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+func sm3HasInt(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KInt, ir.KUint:
+		return true
+	case ir.KVector, ir.KMatrix, ir.KArray:
+		return sm3HasInt(t.Elem)
+	case ir.KStruct:
+		for _, fl := range t.Fields {
+			if sm3HasInt(fl.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sm3HasStruct(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KStruct:
+		return true
+	case ir.KArray:
+		return sm3HasStruct(t.Elem)
+	}
+	return false
+}
+
+// sm3FloatOf returns t with every integer scalar replaced by f32 (structs are
+// kept: sm3Check rejected those that hold integers in function memory).
+func sm3FloatOf(t *ir.Type) *ir.Type {
+	switch t.Kind {
+	case ir.KInt, ir.KUint:
+		return ir.F32
+	case ir.KVector:
+		return ir.Vec(sm3FloatOf(t.Elem), t.Len)
+	case ir.KMatrix:
+		return ir.Mat(sm3FloatOf(t.Elem), t.Len, t.Cols)
+	case ir.KArray:
+		return ir.Array(sm3FloatOf(t.Elem), t.Len)
+	}
+	return t
+}
+
+// sm3FloatConst converts an integer constant to the float constant of the
+// same value (sm3Check rejected the inexact ones).
+func sm3FloatConst(c *ir.Const) *ir.Const {
+	t := sm3FloatOf(c.Type())
+	switch {
+	case c.Zero:
+		return ir.ConstZero(t)
+	case c.Undef:
+		return ir.ConstUndef(t)
+	case c.Type().IsIntegral():
+		return ir.ConstFloat(ir.F32, float64(c.Int()))
+	}
+	if c.Type().IsScalar() {
+		return c
+	}
+	elems := make([]*ir.Const, len(c.Elems))
+	for i, e := range c.Elems {
+		elems[i] = sm3FloatConst(e)
+	}
+	return ir.ConstAggregate(t, elems)
+}
+
+// sm3LowMask returns k if v is the integer constant 2^k - 1 (0 <= k <= 24),
+// as a scalar or a splat.
+func sm3LowMask(v ir.Value) (int, bool) {
+	x, ok := sm3SplatInt(v)
+	if !ok || x < 0 || x > 1<<24-1 || x&(x+1) != 0 {
+		return 0, false
+	}
+	k := 0
+	for ; x != 0; x >>= 1 {
+		k++
+	}
+	return k, true
+}
+
+// sm3ShiftAmount returns the constant shift count of v (0..31).
+func sm3ShiftAmount(v ir.Value) (int, bool) {
+	x, ok := sm3SplatInt(v)
+	if !ok || x < 0 || x > 31 {
+		return 0, false
+	}
+	return int(x), true
+}
+
+// sm3SplatInt returns the value of an integer constant or integer splat.
+func sm3SplatInt(v ir.Value) (int64, bool) {
+	c, ok := v.(*ir.Const)
+	if !ok || c.Undef || !c.Type().Scalar().IsIntegral() {
+		return 0, false
+	}
+	if c.Zero {
+		return 0, true
+	}
+	if c.Type().IsScalar() {
+		return c.Int(), true
+	}
+	var x int64
+	for i, e := range c.Elems {
+		if i == 0 {
+			x = e.Int()
+		} else if e.Int() != x {
+			return 0, false
+		}
+	}
+	return x, len(c.Elems) > 0
+}
+
+// ---- loops ----
+
+// sm3Loop is a structured loop and the rep count chosen for it: an exact
+// count (constant or uniform integer load) for recognized counted loops,
+// nil for the capped default.
+type sm3Loop struct {
+	header *ir.Block
+	merge  *ir.Block
+	count  ir.Value
+}
+
+// sm3Loops finds f's annotated loops and their rep counts.
+func sm3Loops(f *ir.Function) []sm3Loop {
+	var out []sm3Loop
+	cs := analyzeCFConstructs(f)
+	for _, c := range cs.list {
+		if c.kind != ckLoop {
+			continue
+		}
+		out = append(out, sm3Loop{header: c.header, merge: c.merge, count: sm3CountedLoop(f, cs, c)})
+	}
+	return out
+}
+
+// sm3CountedLoop recognizes "for (k = 0; k < N; k++)": the header's exit test
+// compares an induction variable that starts at 0 and grows by 1 on the
+// back edge (a phi, or after out-of-ssa a variable loaded at the top of
+// the header) with N, an integer constant or a load of a uniform integer.
+// It returns N (a constant below 0 counts as 0), or nil.
+func sm3CountedLoop(f *ir.Function, cs *cfConstructs, l *cfConstruct) ir.Value {
+	t := l.header.Terminator()
+	if t.Op != ir.OpCondBr {
+		return nil
+	}
+	cmp, ok := t.Args[0].(*ir.Instr)
+	if !ok || cmp.Op != ir.OpICmp || cmp.Block != l.header {
+		return nil
+	}
+	// Normalize to "continue while k < N".
+	k, n := cmp.Args[0], cmp.Args[1]
+	pred := cmp.Pred
+	switch pred {
+	case ir.PredSGT, ir.PredUGT, ir.PredSLE, ir.PredULE:
+		k, n = n, k
+		pred = map[ir.Pred]ir.Pred{ir.PredSGT: ir.PredSLT, ir.PredUGT: ir.PredULT, ir.PredSLE: ir.PredSGE, ir.PredULE: ir.PredUGE}[pred]
+	}
+	exitOnTrue := t.Succs[0] == l.merge
+	switch {
+	case (pred == ir.PredSLT || pred == ir.PredULT) && t.Succs[1] == l.merge && t.Succs[0] != l.merge:
+	case (pred == ir.PredSGE || pred == ir.PredUGE) && exitOnTrue && t.Succs[1] != l.merge:
+	default:
+		return nil
+	}
+	if !sm3InductionFromZero(f, cs, l, k) {
+		return nil
+	}
+	switch x := n.(type) {
+	case *ir.Const:
+		if x.Type().IsIntegral() && !x.Undef {
+			if x.Int() < 0 {
+				return ir.ConstInt(x.Type(), 0)
+			}
+			return x
+		}
+	case *ir.Instr:
+		if x.Op == ir.OpLoad && x.Type().IsIntegral() {
+			if g, ok := x.Args[0].(*ir.Global); ok && g.Space == ir.SpaceUniform {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
+// sm3InductionFromZero reports whether k is 0 on entry to loop l and k+1 on
+// every back edge.
+func sm3InductionFromZero(f *ir.Function, cs *cfConstructs, l *cfConstruct, k ir.Value) bool {
+	ki, ok := k.(*ir.Instr)
+	if !ok || ki.Block != l.header {
+		return false
+	}
+	isZero := func(v ir.Value) bool {
+		c, ok := v.(*ir.Const)
+		return ok && c.Type().IsIntegral() && !c.Undef && (c.Zero || c.Int() == 0)
+	}
+	isNext := func(v ir.Value) bool {
+		a, ok := v.(*ir.Instr)
+		if !ok || a.Op != ir.OpAdd {
+			return false
+		}
+		one := func(x ir.Value) bool { c, ok := x.(*ir.Const); return ok && !c.Zero && !c.Undef && c.Int() == 1 }
+		return (a.Args[0] == k && one(a.Args[1])) || (a.Args[1] == k && one(a.Args[0]))
+	}
+	switch ki.Op {
+	case ir.OpPhi:
+		for i, pb := range ki.PhiBlocks {
+			v := ki.Args[i]
+			if cs.contains(l, pb) {
+				if !isNext(v) {
+					return false
+				}
+			} else if !isZero(v) {
+				return false
+			}
+		}
+		return len(ki.Args) > 0
+	case ir.OpLoad:
+		v, ok := ki.Args[0].(*ir.Instr)
+		if !ok || v.Op != ir.OpAlloca {
+			return false
+		}
+		// Every use of the variable is a load or a store into it; stores
+		// outside the loop store 0, the one inside stores k+1 on the way
+		// back to the header.
+		inside := 0
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				for i, a := range in.Args {
+					if a != ir.Value(v) {
+						continue
+					}
+					switch {
+					case in.Op == ir.OpLoad:
+					case in.Op == ir.OpStore && i == 1:
+						if cs.contains(l, b) {
+							inside++
+							if !isNext(in.Args[0]) || !sm3BackEdgeBlock(b, l) {
+								return false
+							}
+						} else if !isZero(in.Args[0]) {
+							return false
+						}
+					default:
+						return false
+					}
+				}
+			}
+		}
+		return inside == 1
+	}
+	return false
+}
+
+// sm3BackEdgeBlock reports whether b's only successor is l's header.
+func sm3BackEdgeBlock(b *ir.Block, l *cfConstruct) bool {
+	s := cfDistinctSuccs(b)
+	return len(s) == 1 && s[0] == l.header
+}
+
+// sm3MarkLoops places the rep marker and the iteration cap in every loop.
+func sm3MarkLoops(f *ir.Function) bool {
+	loops := sm3Loops(f)
+	if len(loops) == 0 {
+		return false
+	}
+	cs := analyzeCFConstructs(f)
+	entry := f.Blocks[0]
+	for _, l := range loops {
+		h := l.header
+		c := cs.byHeader[h]
+		t := h.Terminator()
+		loc := t.Loc
+		name := h.Name() + ".rep"
+		counter := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, ir.F32), name)
+		counter.Loc = loc
+		insertAt(entry, 0, counter)
+		// 0 on every edge into the loop.
+		for _, p := range cfDistinctPreds(f)[h] {
+			if cs.contains(c, p) {
+				continue
+			}
+			bd := ir.NewBuilder(f)
+			bd.Loc = loc
+			bd.SetBeforeTerminator(p)
+			bd.Store(ir.ConstFloat(ir.F32, 0), counter)
+		}
+		sideEffects := false
+		for _, in := range h.Instrs[h.FirstNonPhi():] {
+			if in != t && in.HasSideEffects() {
+				sideEffects = true
+			}
+		}
+		bd := ir.NewBuilder(f)
+		bd.Loc = loc
+		bd.SetAfterPhis(h)
+		n := bd.Load(counter, name+".n")
+		var count ir.Value = ir.ConstInt(ir.I32, SM3RepCap)
+		var countF ir.Value = ir.ConstFloat(ir.F32, SM3RepCap)
+		if l.count != nil {
+			count = l.count
+			if cc, ok := l.count.(*ir.Const); ok {
+				countF = ir.ConstFloat(ir.F32, float64(cc.Int()))
+			} else {
+				// A load of a uniform integer: the comparison below reads
+				// it as the float it becomes (sm3IntsToFloats converts the
+				// load), the marker as the integer register.
+				countF = l.count
+				if li := l.count.(*ir.Instr); li.Block == h && indexInBlock(li) > indexInBlock(n) {
+					li.Remove()
+					bd2 := ir.NewBuilder(f)
+					bd2.SetBefore(n)
+					bd2.Insert(li)
+				}
+			}
+		}
+		done := bd.Cmp(ir.PredOGE, n, countF, name+".done")
+		bd.Intrinsic(SM3RepIntrinsic, ir.Void, []ir.Value{count, done}, "")
+		next := bd.Binary(ir.OpFAdd, n, ir.ConstFloat(ir.F32, 1), name+".next")
+		bd.Store(next, counter)
+		// Leave the loop when done.
+		bd.SetBefore(t)
+		switch {
+		case t.Op == ir.OpCondBr && t.Succs[1] == l.merge && t.Succs[0] != l.merge && !sideEffects:
+			t.Args[0] = bd.Select(done, ir.ConstBool(ir.Bool, false), t.Args[0], name+".go")
+		case t.Op == ir.OpCondBr && t.Succs[0] == l.merge && t.Succs[1] != l.merge && !sideEffects:
+			t.Args[0] = bd.Select(done, ir.ConstBool(ir.Bool, true), t.Args[0], name+".stop")
+		case t.Op == ir.OpBr && !sideEffects:
+			body := t.Succs[0]
+			nt := cfCondBr(f, done, l.merge, body)
+			nt.SetLoopMerge(l.merge, t.Continue)
+			nt.Loc = loc
+			t.Remove()
+			appendInstr(h, nt)
+			for _, phi := range l.merge.Phis() {
+				phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
+			}
+		default:
+			// Split: the header only tests the cap; its code runs in a new
+			// block (a conditional break needs no merge of its own).
+			first := indexInBlock(next) + 2 // after the counter's store
+			rest := f.NewBlockAfter(h, h.Name()+".body")
+			moveTail(h, first, rest)
+			rt := rest.Terminator()
+			mk, merge, cont := rt.MergeKind, rt.Merge, rt.Continue
+			rt.ClearMerge()
+			nt := cfCondBr(f, done, l.merge, rest)
+			if mk == ir.MergeLoop {
+				nt.SetLoopMerge(merge, cont)
+			}
+			nt.Loc = loc
+			appendInstr(h, nt)
+			for _, phi := range l.merge.Phis() {
+				phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
+			}
+		}
+	}
+	return true
+}
+
+// ---- integers as floats ----
+
+// sm3IntsToFloats retypes f's integer values as floats, rewriting the
+// operations that change.
+func sm3IntsToFloats(f *ir.Function) bool {
+	changed := false
+	var extLoads []*ir.Instr // integer loads from non-function memory, converted after
+	// Which values were integers before any was retyped (operands may be
+	// rewritten before or after their users, in layout order).
+	wasInt := map[ir.Value]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if sm3HasInt(in.Type()) {
+				wasInt[in] = true
+			}
+		}
+	}
+	intVal := func(v ir.Value) bool {
+		if in, ok := v.(*ir.Instr); ok {
+			return wasInt[in]
+		}
+		return sm3HasInt(v.Type())
+	}
+	for _, b := range f.Blocks {
+		for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
+			if sm3Rewrite(f, in, &extLoads, intVal) {
+				changed = true
+			}
+		}
+	}
+	// Loads of integers from outside stay integer loads, converted at once
+	// (a MOV: constant registers hold integers as floats).
+	for _, ld := range extLoads {
+		bd := ir.NewBuilder(f)
+		bd.Loc = ld.Loc
+		idx := indexInBlock(ld)
+		if idx+1 < len(ld.Block.Instrs) {
+			bd.SetBefore(ld.Block.Instrs[idx+1])
+		} else {
+			bd.SetBlock(ld.Block)
+		}
+		op := ir.OpSIToFP
+		if ld.Type().Scalar().Kind == ir.KUint {
+			op = ir.OpUIToFP
+		}
+		cv := bd.Cast(op, ld, sm3FloatOf(ld.Type()), ld.Name()+".f")
+		for _, bb := range f.Blocks {
+			for _, in := range bb.Instrs {
+				if in == cv || (in.Op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic) {
+					continue
+				}
+				for i, a := range in.Args {
+					if a == ir.Value(ld) {
+						in.Args[i] = cv
+					}
+				}
+			}
+		}
+		changed = true
+	}
+	return changed
+}
+
+// sm3ExternalPtr reports a pointer into memory other than function
+// variables.
+func sm3ExternalPtr(p ir.Value) bool {
+	t := p.Type()
+	return t.Kind == ir.KPointer && t.Space != ir.SpaceFunction
+}
+
+// sm3Rewrite converts one instruction.
+func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func(ir.Value) bool) bool {
+	t := in.Type()
+	bd := ir.NewBuilder(f)
+	bd.Loc = in.Loc
+	bd.SetBefore(in)
+	convArgs := func() {
+		for i, a := range in.Args {
+			if c, ok := a.(*ir.Const); ok && sm3HasInt(c.Type()) && !sm3IndexOperand(in, a) {
+				in.Args[i] = sm3FloatConst(c)
+			}
+		}
+	}
+	retype := func() { in.SetType(sm3FloatOf(t)) }
+	splat := func(x float64) ir.Value { return ir.ConstFloat(sm3FloatOf(t), x) }
+	switch op := in.Op; {
+	case op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic:
+		return false
+	case op == ir.OpAlloca:
+		if !sm3HasInt(t.Elem) {
+			return false
+		}
+		in.SetType(ir.Ptr(ir.SpaceFunction, sm3FloatOf(t.Elem)))
+	case op == ir.OpLoad:
+		if !sm3HasInt(t) {
+			return false
+		}
+		if sm3ExternalPtr(in.Args[0]) {
+			*extLoads = append(*extLoads, in)
+			return false
+		}
+		retype()
+	case op == ir.OpStore:
+		vt := in.Args[1].Type().Elem // the declared pointee: still integer in outside memory
+		if !intVal(in.Args[0]) {
+			return false
+		}
+		if sm3ExternalPtr(in.Args[1]) {
+			v := in.Args[0]
+			if _, ok := v.(*ir.Const); ok {
+				return false // an integer constant is stored as is
+			}
+			op := ir.OpFPToSI
+			if vt.Scalar().Kind == ir.KUint {
+				op = ir.OpFPToUI
+			}
+			in.Args[0] = bd.Cast(op, v, vt, baseName(v)+".i")
+			return true
+		}
+		convArgs()
+	case op == ir.OpAccess:
+		for i := 1; i < len(in.Args); i++ {
+			if _, ok := in.Args[i].(*ir.Const); !ok && intVal(in.Args[i]) {
+				in.Args[i] = bd.Cast(ir.OpFPToSI, in.Args[i], ir.I32, baseName(in.Args[i])+".idx")
+			}
+		}
+		if in.Args[0].Type().Space == ir.SpaceFunction && sm3HasInt(t.Elem) {
+			in.SetType(ir.Ptr(ir.SpaceFunction, sm3FloatOf(t.Elem)))
+		}
+	case op == ir.OpExtractElem || op == ir.OpInsertElem:
+		k := 1
+		if op == ir.OpInsertElem {
+			k = 2
+		}
+		if _, ok := in.Args[k].(*ir.Const); !ok && intVal(in.Args[k]) {
+			in.Args[k] = bd.Cast(ir.OpFPToSI, in.Args[k], ir.I32, baseName(in.Args[k])+".idx")
+		}
+		if !sm3HasInt(t) {
+			return true
+		}
+		convArgs()
+		retype()
+	case op == ir.OpAdd || op == ir.OpSub || op == ir.OpMul || op == ir.OpSRem || op == ir.OpURem:
+		in.Op = map[ir.Op]ir.Op{ir.OpAdd: ir.OpFAdd, ir.OpSub: ir.OpFSub, ir.OpMul: ir.OpFMul, ir.OpSRem: ir.OpFRem, ir.OpURem: ir.OpFRem}[op]
+		convArgs()
+		retype()
+	case op == ir.OpSDiv || op == ir.OpUDiv:
+		convArgs()
+		q := bd.Binary(ir.OpFDiv, in.Args[0], in.Args[1], in.Name()+".q")
+		q.SetType(sm3FloatOf(t))
+		sm3Intrinsic(in, "trunc", q)
+		retype()
+	case op == ir.OpNeg:
+		in.Op = ir.OpFNeg
+		retype()
+	case op == ir.OpNot && sm3HasInt(t):
+		in.Op = ir.OpFSub
+		in.Args = []ir.Value{splat(-1), in.Args[0]}
+		retype()
+	case op == ir.OpShl:
+		k, _ := sm3ShiftAmount(in.Args[1])
+		in.Op = ir.OpFMul
+		retype()
+		in.Args = []ir.Value{sm3ConvOne(in.Args[0]), splat(math.Ldexp(1, k))}
+	case op == ir.OpAShr || op == ir.OpLShr:
+		k, _ := sm3ShiftAmount(in.Args[1])
+		x := sm3ConvOne(in.Args[0])
+		q := bd.Binary(ir.OpFMul, x, ir.ConstFloat(sm3FloatOf(t), math.Ldexp(1, -k)), in.Name()+".q")
+		q.SetType(sm3FloatOf(t))
+		sm3Intrinsic(in, "floor", q)
+		retype()
+	case op == ir.OpAnd && sm3HasInt(t):
+		x, mask := in.Args[0], in.Args[1]
+		k, ok := sm3LowMask(mask)
+		if !ok {
+			k, _ = sm3LowMask(x)
+			x = mask
+		}
+		x = sm3ConvOne(x)
+		ft := sm3FloatOf(t)
+		q := bd.Binary(ir.OpFMul, x, ir.ConstFloat(ft, math.Ldexp(1, -k)), in.Name()+".q")
+		q.SetType(ft)
+		fl := bd.Intrinsic("floor", ft, []ir.Value{q}, in.Name()+".fl")
+		hi := bd.Binary(ir.OpFMul, fl, ir.ConstFloat(ft, math.Ldexp(1, k)), in.Name()+".hi")
+		hi.SetType(ft)
+		in.Op = ir.OpFSub
+		in.Args = []ir.Value{x, hi}
+		retype()
+	case op == ir.OpICmp:
+		if !intVal(in.Args[0]) {
+			return false // bool comparisons
+		}
+		in.Op = ir.OpFCmp
+		in.Pred = map[ir.Pred]ir.Pred{
+			ir.PredEQ: ir.PredOEQ, ir.PredNE: ir.PredUNE,
+			ir.PredSLT: ir.PredOLT, ir.PredULT: ir.PredOLT, ir.PredSLE: ir.PredOLE, ir.PredULE: ir.PredOLE,
+			ir.PredSGT: ir.PredOGT, ir.PredUGT: ir.PredOGT, ir.PredSGE: ir.PredOGE, ir.PredUGE: ir.PredOGE,
+		}[in.Pred]
+		convArgs()
+	case op == ir.OpSIToFP || op == ir.OpUIToFP:
+		in.Op = ir.OpCopy // the integer is a float already: a MOV
+		convArgs()
+	case op == ir.OpFPToSI || op == ir.OpFPToUI:
+		sm3Intrinsic(in, "trunc", in.Args[0])
+		retype()
+	case op == ir.OpZExt || op == ir.OpSExt:
+		src := in.Args[0]
+		if src.Type().Scalar().Kind == ir.KBool {
+			one := 1.0
+			if op == ir.OpSExt {
+				one = -1
+			}
+			in.Op = ir.OpSelect
+			in.Args = []ir.Value{src, splat(one), splat(0)}
+		} else {
+			in.Op = ir.OpCopy
+			convArgs()
+		}
+		retype()
+	case op == ir.OpTrunc:
+		if t.Scalar().Kind == ir.KBool {
+			// The low bit: x - 2 * floor(x / 2) != 0.
+			x := sm3ConvOne(in.Args[0])
+			st := x.Type()
+			if st.Scalar().IsIntegral() {
+				st = sm3FloatOf(st)
+			}
+			r := bd.Binary(ir.OpFRem, x, ir.ConstFloat(st, 2), in.Name()+".bit")
+			r.SetType(st)
+			in.Op = ir.OpFCmp
+			in.Pred = ir.PredUNE
+			in.Args = []ir.Value{r, ir.ConstFloat(st, 0)}
+			return true
+		}
+		in.Op = ir.OpCopy
+		convArgs()
+		retype()
+	case op == ir.OpBitcast:
+		if !sm3HasInt(t) {
+			return false
+		}
+		in.Op = ir.OpCopy
+		convArgs()
+		retype()
+	case op == ir.OpRet:
+		if len(in.Args) == 1 && sm3HasInt(in.Args[0].Type()) {
+			if f.Entry != nil {
+				if _, ok := in.Args[0].(*ir.Const); ok {
+					return false
+				}
+				in.Args[0] = bd.Cast(ir.OpFPToSI, in.Args[0], in.Args[0].Type(), baseName(in.Args[0])+".i")
+				return true
+			}
+			convArgs()
+		}
+		return false
+	default:
+		anyInt := sm3HasInt(t)
+		for _, a := range in.Args {
+			if sm3HasInt(a.Type()) && !sm3IndexOperand(in, a) {
+				anyInt = true
+			}
+		}
+		if !anyInt {
+			return false
+		}
+		convArgs()
+		if sm3HasInt(t) {
+			retype()
+		}
+	}
+	return true
+}
+
+// sm3ConvOne converts an integer constant operand to float (others are
+// retyped in place by their own rewrite).
+func sm3ConvOne(v ir.Value) ir.Value {
+	if c, ok := v.(*ir.Const); ok && sm3HasInt(c.Type()) {
+		return sm3FloatConst(c)
+	}
+	return v
+}
+
+// sm3Intrinsic turns in into a call of the named elementwise intrinsic on x.
+func sm3Intrinsic(in *ir.Instr, name string, x ir.Value) {
+	in.Op = ir.OpIntrinsic
+	in.Intr = ir.LookupIntrinsic(name)
+	in.Args = []ir.Value{x}
+	in.Pred = ir.PredNone
+}
