@@ -82,7 +82,8 @@ func shapeByName(name string) (Shape, bool) {
 //	                         PASSLENS_CFG_PASSES (comma-separated domtree,
 //	                         postdomtree, cycles; default domtree) and print
 //	                         them to stderr exactly as opt-22's print<...>
-//	                         passes do
+//	                         passes do; with PASSLENS_CFG_PRINT=0 only
+//	                         compute them (like opt's require<...>)
 //
 // so that a compiled test binary can be timed whole-process against opt-22.
 func TestCFGFile(t *testing.T) {
@@ -118,16 +119,26 @@ func TestCFGFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	print := envOr("PASSLENS_CFG_PRINT", "1") != "0"
 	w := bufio.NewWriterSize(os.Stderr, 1<<20)
 	for _, f := range funcs {
 		for _, p := range strings.Split(envOr("PASSLENS_CFG_PASSES", "domtree"), ",") {
 			switch p {
-			case "domtree":
-				err = WriteDomTree(w, f.Name, f.Graph, Dominators(f.Graph))
-			case "postdomtree":
-				err = WriteDomTree(w, f.Name, f.Graph, PostDominators(f.Graph))
+			case "domtree", "postdomtree":
+				var dt *DomTree
+				if p == "domtree" {
+					dt = Dominators(f.Graph)
+				} else {
+					dt = PostDominators(f.Graph)
+				}
+				if print {
+					err = WriteDomTree(w, f.Name, f.Graph, dt)
+				}
 			case "cycles":
-				err = WriteCycles(w, f.Name, f.Graph, Cycles(f.Graph))
+				ci := Cycles(f.Graph)
+				if print {
+					err = WriteCycles(w, f.Name, f.Graph, ci)
+				}
 			default:
 				t.Fatalf("unknown pass %q", p)
 			}

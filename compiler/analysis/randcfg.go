@@ -544,10 +544,10 @@ func isSlotName(name string) bool {
 }
 
 // llvmLocalName returns name as LLVM prints it after the % or @ sigil
-// (printLLVMNameWithoutPrefix): unchanged if it consists of letters, digits,
-// '-', '.', '_' and '$'-free and does not start with a digit, otherwise quoted
+// (printLLVMNameWithoutPrefix): unchanged if it does not start with a digit
+// and consists only of letters, digits, '-', '.' and '_'; otherwise quoted,
 // with non-printable characters, '"' and '\' escaped as \XX. A slot name
-// (all digits) is printed bare.
+// (all digits) stands for an unnamed value and is printed bare.
 func llvmLocalName(name string) string {
 	if isSlotName(name) {
 		return name

@@ -57,7 +57,8 @@ type uengine struct {
 
 	wl       []int32
 	bq       blockHeap
-	recorded []bool // per cycle: has a divergent exit
+	recorded []bool  // per cycle: has a divergent exit
+	nu       []int32 // nearest unrecorded ancestor-or-self (compressed), see unrecorded
 	stats    *UniformityStats
 
 	divCycles []divCycle
@@ -82,9 +83,13 @@ func runEngine(p *uprog, c *cfgCtx, cfg *uniformityConfig, stats *UniformityStat
 		sp:       newSyncProp(c),
 		res:      newUresult(p, n),
 		recorded: make([]bool, c.ci.Len()),
+		nu:       make([]int32, c.ci.Len()),
 		stats:    stats,
 		domStamp: make([]uint32, n),
 		allExits: cfg.allExits,
+	}
+	for i := range e.nu {
+		e.nu[i] = int32(i)
 	}
 	e.bq.key = c.mpoIndex
 	e.bq.upstream = cfg.order == branchesUpstreamFirst
@@ -122,6 +127,7 @@ func (e *uengine) mark(id int32, r ureason) {
 		}
 		e.res.divTerm[b], e.res.termWhy[b] = true, r
 		heap.Push(&e.bq, b)
+		e.immediateExits(int(b))
 		return
 	}
 	if e.res.div[id] {
@@ -162,15 +168,56 @@ func (e *uengine) run() {
 	}
 }
 
-// chainRecorded reports whether every cycle containing b already has a
-// divergent exit (then a branch in b cannot add one).
-func (e *uengine) chainRecorded(b int) bool {
-	for cy := e.c.ci.CycleOf(b); cy >= 0; cy = e.c.ci.Parent(cy) {
-		if !e.recorded[cy] {
-			return false
+// immediateExits records the divergent cycle exits of the divergent
+// terminator of block b that need no propagation: its successors outside
+// its innermost cycle. Doing it as soon as the terminator is known to be
+// divergent (rather than when it is analysed) lets more branches skip the
+// exit bookkeeping; the recorded set is the same.
+func (e *uengine) immediateExits(b int) {
+	c := e.c
+	inner := c.ci.CycleOf(b)
+	if inner < 0 || c.mpoIndex[b] < 0 || len(c.succ.of(b)) <= 1 {
+		return
+	}
+	for _, s := range c.succ.of(b) {
+		if !c.ci.Contains(inner, int(s)) {
+			e.propagateCycleExit(int(s), inner, b)
 		}
 	}
-	return true
+}
+
+// unrecorded returns the innermost cycle around (or equal to) cy without a
+// divergent exit, or -1. Path compression makes the walks amortized
+// near-constant although irreducible regions nest cycles very deeply.
+func (e *uengine) unrecorded(cy int) int {
+	r := cy
+	for r >= 0 && e.recorded[r] {
+		if n := int(e.nu[r]); n != r {
+			r = n
+		} else {
+			r = e.c.ci.Parent(r)
+		}
+	}
+	for cy >= 0 && cy != r {
+		next := int(e.nu[cy])
+		if next == cy {
+			next = e.c.ci.Parent(cy)
+		}
+		e.nu[cy] = int32(r)
+		cy = next
+	}
+	return r
+}
+
+// outermostUnrecorded returns the outermost cycle around block b without a
+// divergent exit, or -1 if every cycle around b has one (then a branch in b
+// cannot add any).
+func (e *uengine) outermostUnrecorded(b int) int {
+	top := -1
+	for u := e.unrecorded(e.c.ci.CycleOf(b)); u >= 0; u = e.unrecorded(e.c.ci.Parent(u)) {
+		top = u
+	}
+	return top
 }
 
 // analyzeControl handles the divergent terminator of block b (LLVM's
@@ -182,7 +229,12 @@ func (e *uengine) analyzeControl(b int) {
 	}
 	e.stats.Branches++
 	var done []bool
-	if e.lv != nil && e.chainRecorded(b) {
+	top := e.outermostUnrecorded(b)
+	exitTop := top
+	if top < 0 {
+		exitTop = -2
+	}
+	if e.lv != nil && top < 0 {
 		done = e.lv.done
 		all := true
 		for _, s := range c.succ.of(b) {
@@ -197,9 +249,9 @@ func (e *uengine) analyzeControl(b int) {
 		}
 		e.stats.Pruned++
 	}
-	if !e.sp.compute(b, done) {
+	if !e.sp.compute(b, done, exitTop) {
 		e.stats.Fallbacks++
-		e.sp.compute(b, nil)
+		e.sp.compute(b, nil, exitTop)
 	}
 	joins := append(e.scratch[:0], e.sp.joins...)
 	exits := append([]int32(nil), e.sp.exits...)
@@ -207,6 +259,9 @@ func (e *uengine) analyzeControl(b int) {
 
 	e.divCycles = e.divCycles[:0]
 	for _, j := range joins {
+		if e.lv != nil && !e.lv.isLive(int(j)) {
+			continue // all its phis are divergent and no new cycle can result
+		}
 		if cy := c.outermostDivergentCycle(b, int(j)); cy >= 0 {
 			e.divCycles = append(e.divCycles, divCycle{int32(cy), j})
 			continue

@@ -369,3 +369,56 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 	}
 	return fn
 }
+
+// DenseFunc generates the CFG of the uniformity benchmark: n blocks in a
+// program-like layout where block i always continues to i+1 (so every block
+// is reachable and the last one returns) and usually has a second target:
+// nearby forward jumps (if/else, early continues), switches, nearby backward
+// jumps (loops, overlapping into irreducible cycles) and occasional long
+// forward and backward jumps, which tie the loops into large irreducible
+// cycles. With DenseValueOptions, most branch conditions are divergent.
+// This is the shape on which LLVM's per-branch join computation is
+// quadratic: the labels of a divergent branch inside an irreducible cycle
+// are propagated through the whole cycle.
+func DenseFunc(rng *rand.Rand, name string, n int) *Func {
+	n = max(n, 2)
+	succ := make([][]int, n)
+	terms := make([]TermKind, n)
+	clampF := func(v int) int { return min(v, n-1) }
+	clampB := func(v int) int { return max(v, 1) }
+	for i := 0; i < n-1; i++ {
+		next := i + 1
+		switch r := rng.IntN(100); {
+		case r < 35:
+			succ[i] = []int{next, clampF(i + 2 + rng.IntN(24))}
+		case r < 50 && i > 0:
+			succ[i] = []int{clampB(i - rng.IntN(48)), next}
+		case r < 56:
+			succ[i] = []int{next, clampF(i + 2 + rng.IntN(1500))}
+		case r < 59 && i > 0:
+			succ[i] = []int{clampB(i - rng.IntN(1500)), next}
+		case r < 67:
+			s := []int{next}
+			for k := 2 + rng.IntN(3); k > 0; k-- {
+				s = append(s, clampF(i+1+rng.IntN(12)))
+			}
+			succ[i] = s
+		default:
+			succ[i] = []int{next}
+		}
+		switch len(succ[i]) {
+		case 1:
+			terms[i] = TermBr
+		case 2:
+			terms[i] = TermCondBr
+		default:
+			terms[i] = TermSwitch
+		}
+	}
+	terms[n-1] = TermRet
+	return &Func{Name: name, Graph: &Graph{Succs: succ}, Terms: terms}
+}
+
+// DenseValueOptions are the ValueOptions of the uniformity benchmark: most
+// conditions divergent, phis in most join blocks.
+var DenseValueOptions = ValueOptions{DivergentCond: 0.6, UniformCond: 0.1, Phis: 0.8, Sources: 0.1, AlwaysUniform: 0.02}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
 
@@ -22,6 +23,38 @@ func llvmTestsDir() string {
 		return d
 	}
 	return filepath.Join("..", "..", "testdata", "llvm-tests")
+}
+
+// importerClassification lists the functions of LLVM's tests on which
+// passlens differs from opt-22 only because compiler/llvm classifies an
+// intrinsic (compiler/llvm/facts.go) as LLVM's main branch does rather than
+// as opt-22 does: the tests come from main, where these intrinsics were
+// added to (or removed from) AMDGPU's divergence tables. Each entry names a
+// function-name prefix and the intrinsic prefix it calls; the test checks the
+// call is there, and reports entries that no longer differ.
+var importerClassification = map[string][][2]string{
+	"AMDGPU/addrspacecast.ll":             {{"foo", "llvm.amdgcn.addrspacecast.nonnull"}},
+	"AMDGPU/intrinsics.ll":                {{"global_load_tr_", "llvm.amdgcn.global.load.tr"}, {"mfma_f32_16x16x128_f8f6f4_scaled", "llvm.amdgcn.mfma."}, {"mfma_f32_32x32x64_f8f6f4_scaled", "llvm.amdgcn.mfma."}},
+	"AMDGPU/llvm.amdgcn.buffer.atomic.ll": {{"buffer_atomic_", "llvm.amdgcn.buffer.atomic."}},
+	"AMDGPU/llvm.amdgcn.waterfall.ll":     {{"test_waterfall_", "llvm.amdgcn.waterfall."}},
+}
+
+// knownClassification reports whether f is listed in importerClassification
+// for file rel and calls the listed intrinsic.
+func knownClassification(rel string, f *ir.Function) bool {
+	for _, e := range importerClassification[rel] {
+		if !strings.HasPrefix(f.Name(), e[0]) {
+			continue
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && strings.HasPrefix(in.Intr.Name, e[1]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 var runFlag = regexp.MustCompile(`-(mtriple|mcpu)[= ]([A-Za-z0-9_.\-]+)`)
@@ -60,7 +93,7 @@ func TestUniformityLLVMTests(t *testing.T) {
 		t.Skipf("no LLVM UniformityAnalysis tests in %s (set PASSLENS_LLVM_TESTS); LLVM's files are not part of the repository", root)
 	}
 	opt := requireOptU(t)
-	var nFiles, nImported, nFuncs, nEqual, nTolerated int
+	var nFiles, nImported, nFuncs, nEqual, nTolerated, nKnown int
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
 		src, err := os.ReadFile(file)
@@ -93,7 +126,7 @@ func TestUniformityLLVMTests(t *testing.T) {
 			t.Logf("%s: opt-22 fails on it: %v: %s", rel, err, lastLine(errb.String()))
 			continue
 		}
-		sets, err := analysis.ParseUniformity(&errb)
+		sets, err := analysis.ParseUniformity(errb)
 		if err != nil {
 			t.Fatalf("%s: parsing opt-22 output: %v", rel, err)
 		}
@@ -107,8 +140,17 @@ func TestUniformityLLVMTests(t *testing.T) {
 			nFuncs++
 			got := analysis.Uniformity(f).Sets()
 			d := analysis.CompareUniformity(w, got, analysis.CompareUniformityOptions{CommonValues: true})
+			known := knownClassification(rel, f)
 			if len(d) == 0 {
 				nEqual++
+				if known {
+					t.Logf("%s: @%s now agrees with opt-22; remove it from importerClassification", rel, f.Name())
+				}
+				continue
+			}
+			if known {
+				nKnown++
+				t.Logf("%s: @%s: differs because of compiler/llvm's intrinsic classification (known): %s", rel, f.Name(), strings.Join(d, "; "))
 				continue
 			}
 			if orderDependent(w, got, analysis.Uniformity(f, analysis.WithAllExitsForTest()).Sets()) {
@@ -121,8 +163,8 @@ func TestUniformityLLVMTests(t *testing.T) {
 			t.Errorf("%s: @%s differs from opt-22:\n  %s\npasslens:\n%s", rel, f.Name(), strings.Join(d, "\n  "), sb.String())
 		}
 	}
-	t.Logf("LLVM tests: %d files, %d imported and run, %d functions, %d equal to opt-22, %d order-dependent (documented)",
-		nFiles, nImported, nFuncs, nEqual, nTolerated)
+	t.Logf("LLVM tests: %d files, %d imported and run by opt-22, %d functions, %d equal to opt-22, %d order-dependent (documented), %d differing by compiler/llvm's intrinsic table (known)",
+		nFiles, nImported, nFuncs, nEqual, nTolerated, nKnown)
 }
 
 func lastLine(s string) string {

@@ -1,5 +1,7 @@
 package analysis
 
+import "math/bits"
+
 // cfgCtx bundles the CFG analyses the uniformity engines share: the graph,
 // its dominator tree and cycle hierarchy, the modified post-order of the
 // sync-dependence propagation, and cached cycle exit lists.
@@ -19,6 +21,7 @@ type cfgCtx struct {
 	// inIrreducible[b]: some cycle containing b is irreducible.
 	inIrreducible []bool
 
+	up        [][]int32 // binary lifting over the cycle tree, built on demand
 	exits     [][]int32 // per cycle, computed on demand
 	exitsDone []bool
 	stamp     []uint32 // scratch marks for exit de-duplication
@@ -33,7 +36,7 @@ func newCfgCtx(g *Graph) *cfgCtx {
 	c.exits = make([][]int32, m)
 	c.exitsDone = make([]bool, m)
 	c.stamp = make([]uint32, g.Len())
-	irr := make([]bool, m) // cycle or one of its ancestors is irreducible
+	irr := make([]bool, m)      // cycle or one of its ancestors is irreducible
 	for cy := 0; cy < m; cy++ { // parents are numbered before children
 		irr[cy] = !c.ci.IsReducible(cy) || (c.ci.Parent(cy) >= 0 && irr[c.ci.Parent(cy)])
 	}
@@ -253,12 +256,47 @@ func (c *cfgCtx) intDivCycle(cy, br, j int) int {
 // exitCycle returns the cycle that a divergent exit to block exit from a
 // branch whose innermost cycle is inner makes a cycle with divergent exit:
 // the outermost cycle around inner that is deeper than exit's innermost
-// cycle (LLVM's propagateCycleExitDivergence).
+// cycle (LLVM's propagateCycleExitDivergence), found by binary lifting
+// because irreducible regions nest cycles thousands deep.
 func (c *cfgCtx) exitCycle(exit, inner int) int {
 	d := c.ci.BlockDepth(exit)
-	outer := inner
-	for cy := inner; cy >= 0 && c.ci.Depth(cy) > d; cy = c.ci.Parent(cy) {
-		outer = cy
+	if c.ci.Depth(inner) <= d+1 {
+		return inner
 	}
-	return outer
+	return c.ancestorAtDepth(inner, d+1)
+}
+
+// ancestorAtDepth returns the ancestor of cycle cy (or cy itself) at depth
+// d (1 <= d <= Depth(cy)).
+func (c *cfgCtx) ancestorAtDepth(cy, d int) int {
+	if c.up == nil {
+		m := c.ci.Len()
+		maxDepth := 0
+		for i := 0; i < m; i++ {
+			maxDepth = max(maxDepth, c.ci.Depth(i))
+		}
+		levels := 1
+		for 1<<levels < maxDepth {
+			levels++
+		}
+		c.up = make([][]int32, levels)
+		c.up[0] = make([]int32, m)
+		for i := 0; i < m; i++ {
+			c.up[0][i] = int32(c.ci.Parent(i))
+		}
+		for k := 1; k < levels; k++ {
+			c.up[k] = make([]int32, m)
+			for i := 0; i < m; i++ {
+				if p := c.up[k-1][i]; p >= 0 {
+					c.up[k][i] = c.up[k-1][p]
+				} else {
+					c.up[k][i] = -1
+				}
+			}
+		}
+	}
+	for k := c.ci.Depth(cy) - d; k > 0; k &= k - 1 {
+		cy = int(c.up[bits.TrailingZeros(uint(k))][cy])
+	}
+	return cy
 }

@@ -354,7 +354,7 @@ type CompareUniformityOptions struct {
 	// CommonValues compares divergent values only for names both sides
 	// define (an importer may split one LLVM instruction into several).
 	CommonValues bool
-	Limit    int  // report at most this many differences (0: all)
+	Limit        int // report at most this many differences (0: all)
 }
 
 // CompareUniformity compares two sets and describes each difference.
@@ -397,5 +397,3 @@ func CompareUniformity(want, got *UniformitySets, o CompareUniformityOptions) []
 	}
 	return diffs
 }
-
-

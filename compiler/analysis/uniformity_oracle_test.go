@@ -190,4 +190,3 @@ func functionText(ll, name string) string {
 	}
 	return ll[i : i+j+3]
 }
-

@@ -5,45 +5,113 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
+
+	"passlens/compiler/ir"
 )
 
-func TestScratchGen(t *testing.T) {
+func TestScratchDense(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("N"))
-	shape, _ := strconv.Atoi(os.Getenv("SHAPE"))
-	rng := rand.New(rand.NewPCG(1, 2))
-	f := RandomFunc(rng, "dense", RandOptions{Blocks: n, Shape: Shape(shape)})
-	w, _ := os.Create(os.Getenv("OUT"))
-	defer w.Close()
-	cond := func(_ *Func, n int) ([]string, string) {
-		c := "%.c" + strconv.Itoa(n)
-		src := "%d"
-		if n%10 == 0 {
-			src = "%u"
-		}
-		return []string{c + " = icmp slt i32 " + src + ", " + strconv.Itoa(n%7)}, c
+	rng := rand.New(rand.NewPCG(uint64(n), 99))
+	f := DenseFunc(rng, "dense", n)
+	vf := DecorateFunc(rng, f, DenseValueOptions)
+	if out := os.Getenv("OUT"); out != "" {
+		w, _ := os.Create(out)
+		WriteValueLL(w, []*ValueFunc{vf})
+		w.Close()
 	}
-	sw := func(_ *Func, n int) ([]string, string) { return nil, "%d" }
-	if err := WriteLL(w, []*Func{f}, &EmitOptions{Cond: cond, SwitchValue: sw}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestScratchStats(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("N"))
-	shape, _ := strconv.Atoi(os.Getenv("SHAPE"))
-	rng := rand.New(rand.NewPCG(1, 2))
-	f := RandomFunc(rng, "dense", RandOptions{Blocks: n, Shape: Shape(shape)})
+	m := ir.NewModule("x")
+	fn := vf.BuildIR(m)
 	ci := Cycles(f.Graph)
 	irr := 0
-	maxd := 0
 	for c := 0; c < ci.Len(); c++ {
 		if !ci.IsReducible(c) {
 			irr++
 		}
-		maxd = max(maxd, ci.Depth(c))
 	}
-	t.Logf("cycles %d irreducible %d maxdepth %d top %d", ci.Len(), irr, maxd, len(ci.TopLevel()))
+	t.Logf("cycles %d irr %d top %d", ci.Len(), irr, len(ci.TopLevel()))
 	for _, c := range ci.TopLevel() {
-		t.Logf("top %d: blocks %d entries %d", c, len(ci.Blocks(c)), len(ci.Entries(c)))
+		if len(ci.Blocks(c)) > 100 {
+			t.Logf("top %d: %d blocks, %d entries", c, len(ci.Blocks(c)), len(ci.Entries(c)))
+		}
 	}
+	st := time.Now()
+	u := Uniformity(fn)
+	t.Logf("fast: %v stats %+v", time.Since(st), u.Stats)
+	if os.Getenv("REF") != "" {
+		st = time.Now()
+		r := Uniformity(fn, WithReferenceAlgorithm())
+		t.Logf("ref: %v", time.Since(st))
+		if d := diffKeys(resultKeys(r), resultKeys(u)); len(d) > 0 {
+			t.Fatalf("differ: %v", d[:min(5, len(d))])
+		}
+	}
+}
+
+func TestScratchRecorded(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("N"))
+	rng := rand.New(rand.NewPCG(uint64(n), 99))
+	f := DenseFunc(rng, "dense", n)
+	vf := DecorateFunc(rng, f, DenseValueOptions)
+	m := ir.NewModule("x")
+	fn := vf.BuildIR(m)
+	u := Uniformity(fn)
+	ci := u.Cycles
+	rec := make([]bool, ci.Len())
+	for _, c := range u.res.divExit {
+		rec[c] = true
+	}
+	unrecWithBranch, unrecIrr := 0, 0
+	withBranch := make([]bool, ci.Len())
+	for b := range u.res.divTerm {
+		if u.res.divTerm[b] && len(f.Graph.Succs[b]) > 1 {
+			for c := ci.CycleOf(b); c >= 0; c = ci.Parent(c) {
+				withBranch[c] = true
+			}
+		}
+	}
+	for c := 0; c < ci.Len(); c++ {
+		if !rec[c] && withBranch[c] {
+			unrecWithBranch++
+			if !ci.IsReducible(c) {
+				unrecIrr++
+			}
+		}
+	}
+	t.Logf("cycles %d recorded %d unrecorded-with-divergent-branch %d (irreducible %d), assumed %v", ci.Len(), len(u.res.divExit), unrecWithBranch, unrecIrr, u.AssumedDivergentCycles())
+}
+
+func TestScratchImmediate(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("N"))
+	rng := rand.New(rand.NewPCG(uint64(n), 99))
+	f := DenseFunc(rng, "dense", n)
+	vf := DecorateFunc(rng, f, DenseValueOptions)
+	m := ir.NewModule("x")
+	fn := vf.BuildIR(m)
+	u := Uniformity(fn)
+	c := newCfgCtx(f.Graph)
+	ci := u.Cycles
+	imm := make([]bool, ci.Len())
+	for b := range u.res.divTerm {
+		if !u.res.divTerm[b] || len(f.Graph.Succs[b]) < 2 {
+			continue
+		}
+		cb := ci.CycleOf(b)
+		if cb < 0 {
+			continue
+		}
+		for _, s := range f.Graph.Succs[b] {
+			if !ci.Contains(cb, s) {
+				imm[c.exitCycle(s, cb)] = true
+			}
+		}
+	}
+	k := 0
+	for _, cy := range u.res.divExit {
+		if !imm[cy] {
+			k++
+			t.Logf("cycle %d depth %d blocks %d reducible %v recorded without immediate witness", cy, ci.Depth(int(cy)), len(ci.Blocks(int(cy))), ci.IsReducible(int(cy)))
+		}
+	}
+	t.Logf("recorded %d, without immediate witness %d", len(u.res.divExit), k)
 }

@@ -134,9 +134,13 @@ func (s *syncProp) visitCycleExitEdge(b, l int32) {
 
 // compute runs the propagation for the divergent terminator of block br
 // (reachable, with at least two successor edges). done, if not nil, enables
-// pruning. It reports false if the pruned run cannot be trusted; the
-// results are then incomplete and the caller must run again without done.
-func (s *syncProp) compute(br int, done []bool) bool {
+// pruning. exitTop bounds the cycles around br whose exits are compared with
+// their header's label at the end: those from br's innermost cycle up to
+// exitTop (all of them if exitTop is the outermost, none if it is -2); the
+// caller passes the outermost cycle that can still gain a divergent exit.
+// compute reports false if the pruned run cannot be trusted; the results
+// are then incomplete and the caller must run again without done.
+func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 	c, ci := s.c, s.c.ci
 	s.reset()
 	s.done = done
@@ -187,15 +191,20 @@ func (s *syncProp) compute(br int, done []bool) bool {
 	}
 	// A cycle has a divergent exit if an exit's label differs from its
 	// header's (reducible cycles were handled at their headers).
+	if exitTop == -2 {
+		return true
+	}
 	for cy := divCycle; cy >= 0; cy = ci.Parent(cy) {
-		if ci.IsReducible(cy) {
-			continue
-		}
-		hl := s.label[ci.Header(cy)]
-		for _, e := range c.cycleExits(cy) {
-			if s.label[e] != hl {
-				s.addExit(e)
+		if !ci.IsReducible(cy) {
+			hl := s.label[ci.Header(cy)]
+			for _, e := range c.cycleExits(cy) {
+				if s.label[e] != hl {
+					s.addExit(e)
+				}
 			}
+		}
+		if cy == exitTop {
+			break
 		}
 	}
 	return true

@@ -241,13 +241,11 @@ func unsupportedCategory(u *shaderUnit, diags Diagnostics) string {
 }
 
 type conformanceStats struct {
-	units, applicable                  int
-	okAccepted, okRejected             int // matched expectations
-	falseRejected, falseAccepted       int
-	unsupported                        map[string]int
-	mismatches                         []string
-	notApplicable                      int
-	acceptedExpectedOK, rejectedAsFail int
+	units, applicable, notApplicable int
+	okAccepted, okRejected           int // matched expectations
+	falseRejected, falseAccepted     int
+	unsupported                      map[string]int
+	mismatches                       []string
 }
 
 func TestConformanceVKD3D(t *testing.T) {
@@ -376,7 +374,10 @@ func TestConformanceVKD3D(t *testing.T) {
 			t.Log(m)
 		}
 	}
-	if inSubset > 0 {
-		t.Logf("  %d passed, %d failed", st.okAccepted+st.okRejected, st.falseRejected+st.falseAccepted)
+	t.Logf("  overall: %d accepted, %d rejected of the %d units checked",
+		st.okAccepted+st.falseAccepted, st.okRejected+st.falseRejected, inSubset)
+	// Guard against regressions without demanding perfection.
+	if matched := st.okAccepted + st.okRejected; inSubset > 0 && matched*100 < inSubset*95 {
+		t.Errorf("only %d of %d units matched expectations (want at least 95%%)", matched, inSubset)
 	}
 }

@@ -50,6 +50,9 @@ func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
 			newChecker(rep, &opts, prog).checkProgram()
 		}
 	})
+	if prog == nil {
+		prog = &Program{File: file, Sources: Sources{file: src}}
+	}
 	rep.list.sortByPosition()
 	return prog, rep.list
 }

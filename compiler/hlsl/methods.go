@@ -39,6 +39,10 @@ func (c *checker) checkMethodCall(e *MethodCall) Expr {
 		c.errorf(e, "no member function named '%s' in '%s'", e.Name, rt)
 		return e
 	}
+	if atomicOptionalOut[e.Name] && len(e.Args) == len(m.Params)-1 {
+		// The original-value out parameter is optional.
+		m.Params, m.Out = m.Params[:len(e.Args)], m.Out[:len(e.Args)]
+	}
 	if len(e.Args) != len(m.Params) {
 		if e.Name == "Load" && len(e.Args) == 2 {
 			c.errorf(e, "'Load' with a status argument is not supported")

@@ -139,6 +139,10 @@ func TestExprTypes(t *testing.T) {
 		{"RWBuffer<float> r;", "r[3] = 1", "float"},
 		{"struct P { float3 p; uint id; }; RWStructuredBuffer<P> b;", "b[1].id", "uint"},
 		{"RWStructuredBuffer<uint> b;", "b.IncrementCounter()", "uint"},
+		{"RWByteAddressBuffer b;", "b.InterlockedAdd(0, 1)", "void"},
+		{"RWByteAddressBuffer b; static uint o;", "b.InterlockedCompareExchange(0, 1, 2, o)", "void"},
+		{"RWByteAddressBuffer b;", "b.Store3(4, uint3(1, 2, 3))", "void"},
+		{"Buffer<float4> b; static uint n;", "b.GetDimensions(n)", "void"},
 		// Assignments.
 		{"static float4 v;", "v += 1", "float4"},
 		{"static int i;", "i *= 2.5", "int"},

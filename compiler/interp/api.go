@@ -85,6 +85,7 @@ var (
 	ErrUndefined        = errors.New("undefined behaviour")
 	ErrReadOnly         = errors.New("write to read-only memory")
 	ErrInput            = errors.New("bad input")
+	ErrMalformed        = errors.New("malformed IR")
 )
 
 // Error is a run-time (or preparation) error located in the program.
@@ -136,7 +137,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func isSentinel(err error) bool {
 	switch err {
-	case ErrStepLimit, ErrDivergentBarrier, ErrUnsupported, ErrUndefined, ErrReadOnly, ErrInput:
+	case ErrStepLimit, ErrDivergentBarrier, ErrUnsupported, ErrUndefined, ErrReadOnly, ErrInput, ErrMalformed:
 		return true
 	}
 	return false

@@ -64,7 +64,7 @@ type switchInfo struct {
 
 // compileErr reports a malformed instruction found while preparing f.
 func compileErr(f *ir.Function, b *ir.Block, in *ir.Instr, format string, args ...any) error {
-	e := &Error{Func: f.Name(), Msg: fmt.Sprintf(format, args...)}
+	e := &Error{Func: f.Name(), Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 	if b != nil {
 		e.Block = b.Name()
 	}

@@ -36,9 +36,9 @@ type machine struct {
 // group is a set of lanes executing together. Its context says which
 // iteration of each enclosing region the lanes are in (one token per
 // region on the block's region path, outermost first; 0 = entered but the
-// header not yet executed). Pending groups arrived at their region's header
-// from inside the region and wait to start the next iteration. Tags keep
-// lanes apart under the switch-separate policy.
+// header not yet executed). A pending group has arrived at its region's
+// header and waits at the region's end position to start an iteration.
+// Tags keep lanes apart under the switch-separate policy.
 type group struct {
 	mask    uint64
 	block   int
@@ -386,7 +386,7 @@ func (w *wave) execBlock(fr *frame) (stop bool, err error) {
 		}
 		fr.pc++
 	}
-	return false, w.errAt(fr, nil, g.mask, fmt.Errorf("block has no terminator"))
+	return false, w.errAt(fr, nil, g.mask, fmt.Errorf("%w: block has no terminator", ErrMalformed))
 }
 
 const maxCallDepth = 64

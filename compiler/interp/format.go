@@ -44,12 +44,16 @@ func formatValue(sb *strings.Builder, t *ir.Type, cells []uint64) {
 		open, close = "[", "]"
 	}
 	sb.WriteString(open)
-	for i := 0; i < t.NumElems(); i++ {
+	for i := 0; i < numParts(t, len(cells)); i++ {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		off, et, _ := component(t, i)
-		formatValue(sb, et, cells[off:off+slots(et)])
+		et, c, ok := part(t, cells, i)
+		if !ok {
+			sb.WriteString("?")
+			break
+		}
+		formatValue(sb, et, c)
 	}
 	sb.WriteString(close)
 }
@@ -98,6 +102,10 @@ func scalarText(t *ir.Type, c uint64, jsonMode bool) string {
 // jsonValue writes a value as JSON: scalars as numbers/bools, vectors,
 // matrices (rows) and arrays as lists, structs as objects in member order.
 func jsonValue(buf *bytes.Buffer, t *ir.Type, cells []uint64) {
+	if len(cells) < slots(t) {
+		buf.WriteString("null")
+		return
+	}
 	switch t.Kind {
 	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat, ir.KPointer:
 		buf.WriteString(scalarText(t, cells[0], true))
@@ -110,19 +118,27 @@ func jsonValue(buf *bytes.Buffer, t *ir.Type, cells []uint64) {
 			}
 			jsonString(buf, f.Name)
 			buf.WriteByte(':')
-			off, et, _ := component(t, i)
-			jsonValue(buf, et, cells[off:off+slots(et)])
+			et, c, ok := part(t, cells, i)
+			if !ok {
+				buf.WriteString("null")
+				continue
+			}
+			jsonValue(buf, et, c)
 		}
 		buf.WriteByte('}')
 		return
 	}
 	buf.WriteByte('[')
-	for i := 0; i < t.NumElems(); i++ {
+	for i := 0; i < numParts(t, len(cells)); i++ {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		off, et, _ := component(t, i)
-		jsonValue(buf, et, cells[off:off+slots(et)])
+		et, c, ok := part(t, cells, i)
+		if !ok {
+			buf.WriteString("null")
+			continue
+		}
+		jsonValue(buf, et, c)
 	}
 	buf.WriteByte(']')
 }
@@ -195,6 +211,9 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		bo.num("binding", bf.Binding)
 		bo.str("type", bf.Elem.String())
 		bo.num("count", bf.Count)
+		if bf.Tail > 0 {
+			bo.num("tail", bf.Tail)
+		}
 		d := bo.key("data")
 		d.WriteByte('[')
 		for e := 0; e < bf.Count; e++ {

@@ -53,8 +53,12 @@ type BufferInput struct {
 	Type string `json:"type,omitempty"`
 	// Count is the element count of a runtime-sized buffer (default:
 	// len(Data), or max(DefaultBufferCount, invocations) without data).
-	Count int   `json:"count,omitempty"`
-	Data  []any `json:"data,omitempty"`
+	Count int `json:"count,omitempty"`
+	// Tail is the length of the trailing runtime-sized array of a buffer
+	// whose type is a struct ending in one (default: from Data, else
+	// max(DefaultBufferCount, invocations)).
+	Tail int   `json:"tail,omitempty"`
+	Data []any `json:"data,omitempty"`
 }
 
 // Rect is a pixel rectangle; pixel (x, y) has SV_Position (x+0.5, y+0.5, 0, 1).
@@ -154,8 +158,11 @@ func fillValue(v any, t *ir.Type, out []uint64, path string) error {
 				if !ok {
 					continue // missing members are zero
 				}
-				off, ft, _ := component(t, i)
-				if err := fillValue(x, ft, out[off:off+slots(ft)], path+"."+f.Name); err != nil {
+				ft, c, ok := part(t, out, i)
+				if !ok {
+					return fmt.Errorf("%s: no room for member %s", path, f.Name)
+				}
+				if err := fillValue(x, ft, c, path+"."+f.Name); err != nil {
 					return err
 				}
 			}
@@ -166,12 +173,15 @@ func fillValue(v any, t *ir.Type, out []uint64, path string) error {
 	if !ok {
 		return fmt.Errorf("%s: expected a list for %s, got %s", path, t, describe(v))
 	}
-	n := t.NumElems()
-	if len(list) == n {
+	n := numParts(t, len(out))
+	if len(list) == n || t.Kind == ir.KArray && t.Len < 0 && len(list) < n {
 		allOK := true
 		for i := range list {
-			off, et, _ := component(t, i)
-			if err := fillValue(list[i], et, out[off:off+slots(et)], fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			et, c, ok := part(t, out, i)
+			if !ok {
+				return fmt.Errorf("%s: no room for component %d", path, i)
+			}
+			if err := fillValue(list[i], et, c, fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				if len(list) == len(out) && allScalars(list) {
 					allOK = false
 					break
@@ -184,7 +194,7 @@ func fillValue(v any, t *ir.Type, out []uint64, path string) error {
 		}
 	}
 	if len(list) == len(out) && allScalars(list) {
-		leaves := leafTypes(t, nil)
+		leaves := leafTypes(t, tailLen(t, len(out)), nil)
 		for i, x := range list {
 			c, err := scalarFromValue(x, leaves[i], fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {

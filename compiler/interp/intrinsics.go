@@ -178,7 +178,7 @@ func b2f(b bool) float64 {
 func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	name := ic.in.Intr.Name
 	if _, ok := wholeValue[name]; ok && ic.res < 0 {
-		return fmt.Errorf("%s must have a result", name)
+		return fmt.Errorf("%w: %s must have a result", ErrMalformed, name)
 	}
 	if f, ok := elementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
@@ -205,7 +205,7 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 
 func (w *wave) elementwise(fr *frame, ic *icode, mask uint64, f ewFn) error {
 	if ic.res < 0 || len(ic.args) == 0 {
-		return fmt.Errorf("%s needs operands and a result", ic.in.Intr.Name)
+		return fmt.Errorf("%w: %s needs operands and a result", ErrMalformed, ic.in.Intr.Name)
 	}
 	at := arithOf(ic.args[0].typ)
 	rt := arithOf(ic.in.Type())
@@ -274,7 +274,7 @@ var wholeValue = map[string]wholeFn{
 				r[0] = args[0][0]
 				return nil
 			}
-			return fmt.Errorf("determinant of %s: needs a square matrix", t)
+			return fmt.Errorf("%w: determinant of %s: needs a square matrix", ErrMalformed, t)
 		}
 		r[0] = determinant(arithOf(t), args[0], t.Len)
 		return nil
@@ -283,7 +283,7 @@ var wholeValue = map[string]wholeFn{
 	"cross": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
 		x, y := args[0], args[1]
 		if len(x) != 3 || len(y) != 3 || len(r) != 3 {
-			return fmt.Errorf("cross needs 3-vectors")
+			return fmt.Errorf("%w: cross needs 3-vectors", ErrMalformed)
 		}
 		a := arithOf(at[0])
 		r[0] = a.sub(a.mul(x[1], y[2]), a.mul(x[2], y[1]))
@@ -349,7 +349,7 @@ func mulIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
 	case tx.Kind == ir.KVector && ty.Kind == ir.KMatrix: // row vector * R x C
 		rows, cols := ty.Len, ty.Cols
 		if len(x) != rows || len(r) != cols {
-			return fmt.Errorf("mul(%s, %s): shapes do not match", tx, ty)
+			return fmt.Errorf("%w: mul(%s, %s): shapes do not match", ErrMalformed, tx, ty)
 		}
 		for j := 0; j < cols; j++ {
 			acc := a.mul(x[0], y[j])
@@ -361,7 +361,7 @@ func mulIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
 	case tx.Kind == ir.KMatrix && ty.Kind == ir.KVector: // R x C * column vector
 		rows, cols := tx.Len, tx.Cols
 		if len(y) != cols || len(r) != rows {
-			return fmt.Errorf("mul(%s, %s): shapes do not match", tx, ty)
+			return fmt.Errorf("%w: mul(%s, %s): shapes do not match", ErrMalformed, tx, ty)
 		}
 		for i := 0; i < rows; i++ {
 			r[i] = a.dot(x[i*cols:(i+1)*cols], y)
@@ -369,7 +369,7 @@ func mulIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
 	case tx.Kind == ir.KMatrix && ty.Kind == ir.KMatrix:
 		n, k, m := tx.Len, tx.Cols, ty.Cols
 		if ty.Len != k || len(r) != n*m {
-			return fmt.Errorf("mul(%s, %s): shapes do not match", tx, ty)
+			return fmt.Errorf("%w: mul(%s, %s): shapes do not match", ErrMalformed, tx, ty)
 		}
 		for i := 0; i < n; i++ {
 			for j := 0; j < m; j++ {
@@ -381,7 +381,7 @@ func mulIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
 			}
 		}
 	default:
-		return fmt.Errorf("mul(%s, %s): unsupported operand types", tx, ty)
+		return fmt.Errorf("%w: mul(%s, %s): unsupported operand types", ErrMalformed, tx, ty)
 	}
 	return nil
 }
@@ -394,7 +394,7 @@ func transposeIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64)
 	}
 	rows, cols := t.Len, t.Cols
 	if len(r) != rows*cols {
-		return fmt.Errorf("transpose of %s to %s", t, rt)
+		return fmt.Errorf("%w: transpose of %s to %s", ErrMalformed, t, rt)
 	}
 	for i := 0; i < rows; i++ {
 		for j := 0; j < cols; j++ {

@@ -90,8 +90,8 @@ func pathOffset(t *ir.Type, path []int) (int, *ir.Type, bool) {
 }
 
 // leafTypes appends the scalar (or pointer) type of every cell of t, in
-// cell order.
-func leafTypes(t *ir.Type, out []*ir.Type) []*ir.Type {
+// cell order; a runtime-sized array counts tail elements.
+func leafTypes(t *ir.Type, tail int, out []*ir.Type) []*ir.Type {
 	switch t.Kind {
 	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat, ir.KPointer:
 		return append(out, t)
@@ -101,16 +101,76 @@ func leafTypes(t *ir.Type, out []*ir.Type) []*ir.Type {
 		}
 		return out
 	case ir.KArray:
-		for i := 0; i < t.Len; i++ {
-			out = leafTypes(t.Elem, out)
+		n := t.Len
+		if n < 0 {
+			n = tail
+		}
+		for i := 0; i < n; i++ {
+			out = leafTypes(t.Elem, tail, out)
 		}
 		return out
 	case ir.KStruct:
 		for _, f := range t.Fields {
-			out = leafTypes(f.Type, out)
+			out = leafTypes(f.Type, tail, out)
 		}
 	}
 	return out
+}
+
+// runtimeElem returns the element type of the runtime-sized array a value
+// of type t ends with (t itself, or its last struct member, recursively;
+// ByteAddressBuffer-like structs), or nil.
+func runtimeElem(t *ir.Type) *ir.Type {
+	switch t.Kind {
+	case ir.KArray:
+		if t.Len < 0 {
+			return t.Elem
+		}
+	case ir.KStruct:
+		if n := len(t.Fields); n > 0 {
+			return runtimeElem(t.Fields[n-1].Type)
+		}
+	}
+	return nil
+}
+
+// tailLen infers the length of t's trailing runtime array from the number
+// of cells n holding a value of t.
+func tailLen(t *ir.Type, n int) int {
+	e := runtimeElem(t)
+	if e == nil || slots(e) == 0 {
+		return 0
+	}
+	return max(0, (n-slots(t))/slots(e))
+}
+
+// numParts returns the number of direct components of a value of type t
+// held in n cells (a runtime-sized array has as many as fit).
+func numParts(t *ir.Type, n int) int {
+	if t.Kind == ir.KArray && t.Len < 0 {
+		if e := slots(t.Elem); e > 0 {
+			return n / e
+		}
+		return 0
+	}
+	return t.NumElems()
+}
+
+// part returns the type and cells of component i of a value of type t held
+// in cells; a trailing runtime-sized member takes the remaining cells.
+func part(t *ir.Type, cells []uint64, i int) (*ir.Type, []uint64, bool) {
+	off, et, ok := component(t, i)
+	if !ok {
+		return nil, nil, false
+	}
+	n := slots(et)
+	if t.Kind == ir.KStruct && i == len(t.Fields)-1 && runtimeElem(et) != nil {
+		n = len(cells) - off
+	}
+	if n < 0 || off+n > len(cells) {
+		return nil, nil, false
+	}
+	return et, cells[off : off+n], true
 }
 
 // bitsOf returns the width in bits of a scalar type's cell (pointers: 64).

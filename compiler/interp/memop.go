@@ -84,7 +84,7 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			}
 		}
 	case ir.OpMemset:
-		leaves := leafTypes(ic.args[0].typ.Elem, nil)
+		leaves := leafTypes(ic.args[0].typ.Elem, 0, nil)
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			o, d := mem.resolve(w.arg(fr, &ic.args[0], l)[0], len(leaves))

@@ -176,7 +176,7 @@ func (w *wave) exec(fr *frame, ic *icode, mask uint64) error {
 			w.traceOp(fr, ic, mask)
 		}
 	case ir.OpPhi:
-		return fmt.Errorf("phi after a non-phi instruction")
+		return fmt.Errorf("%w: phi after a non-phi instruction", ErrMalformed)
 	default:
 		return fmt.Errorf("%w: opcode %s", ErrUnsupported, op)
 	}
@@ -375,8 +375,8 @@ func (w *wave) cast(fr *frame, ic *icode, mask uint64) error {
 	from := ic.args[0].typ
 	to := ic.in.Type()
 	if op == ir.OpBitcast {
-		src := leafTypes(from, nil)
-		dst := leafTypes(to, nil)
+		src := leafTypes(from, 0, nil)
+		dst := leafTypes(to, 0, nil)
 		sb, db := 0, 0
 		for _, t := range src {
 			sb += bitsOf(t)
@@ -385,7 +385,7 @@ func (w *wave) cast(fr *frame, ic *icode, mask uint64) error {
 			db += bitsOf(t)
 		}
 		if sb != db {
-			return fmt.Errorf("bitcast from %s (%d bits) to %s (%d bits)", from, sb, to, db)
+			return fmt.Errorf("%w: bitcast from %s (%d bits) to %s (%d bits)", ErrMalformed, from, sb, to, db)
 		}
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)

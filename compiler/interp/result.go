@@ -29,19 +29,25 @@ type Result struct {
 	WaveOpsDropped int64
 }
 
-// Buffer is a storage global: Count elements of type Elem.
+// Buffer is a storage global: Count elements of type Elem. A buffer whose
+// type is a struct ending in a runtime-sized array (ByteAddressBuffer-like)
+// is one element whose trailing array has Tail elements.
 type Buffer struct {
 	Name    string
 	Set     int
 	Binding int
 	Elem    *ir.Type
 	Count   int
+	Tail    int
 	Cells   []uint64
 }
 
+// ElemCells is the number of cells of one element.
+func (b *Buffer) ElemCells() int { return cellsFor(b.Elem, b.Tail) }
+
 // Element returns the cells of element i.
 func (b *Buffer) Element(i int) []uint64 {
-	n := slots(b.Elem)
+	n := b.ElemCells()
 	return b.Cells[i*n : (i+1)*n]
 }
 
@@ -120,11 +126,11 @@ func (r *Result) Equal(o *Result) (bool, string) {
 		if a.Name != b.Name {
 			return false, fmt.Sprintf("buffer %d is %q vs %q", i, a.Name, b.Name)
 		}
-		if a.Elem.String() != b.Elem.String() || a.Count != b.Count {
-			return false, fmt.Sprintf("buffer %s: %d x %s vs %d x %s", a.Name, a.Count, a.Elem, b.Count, b.Elem)
+		if a.Elem.String() != b.Elem.String() || a.Count != b.Count || a.Tail != b.Tail {
+			return false, fmt.Sprintf("buffer %s: %d x %s (tail %d) vs %d x %s (tail %d)", a.Name, a.Count, a.Elem, a.Tail, b.Count, b.Elem, b.Tail)
 		}
 		if d := firstDiff(a.Cells, b.Cells); d >= 0 {
-			n := max(1, slots(a.Elem))
+			n := max(1, a.ElemCells())
 			e := d / n
 			return false, fmt.Sprintf("buffer %s element %d: %s vs %s", a.Name, e,
 				FormatValue(a.Elem, a.Element(e)), FormatValue(b.Elem, b.Element(e)))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime/debug"
+	"sort"
 	"strings"
 
 	"passlens/compiler/ir"
@@ -263,8 +264,9 @@ func (mc *machine) resources(in *Input, invocations int) error {
 		switch g.Space {
 		case ir.SpaceStorage:
 			elem, count, runtime := elemOf(g.ValType)
-			if hasRuntimeArray(elem) {
-				return &Error{Msg: fmt.Sprintf("storage global @%s: runtime-sized arrays inside %s are not supported", g.Name(), elem), Err: ErrUnsupported}
+			tailed := runtimeElem(elem) != nil // ends in a runtime array (ByteAddressBuffer-like struct)
+			if hasRuntimeArray(elem) && (runtime || !tailed) {
+				return &Error{Msg: fmt.Sprintf("storage global @%s: a runtime-sized array inside %s is only supported as its last member", g.Name(), g.ValType), Err: ErrUnsupported}
 			}
 			var bi *BufferInput
 			for i := range in.Buffers {
@@ -299,11 +301,30 @@ func (mc *machine) resources(in *Input, invocations int) error {
 			} else if bi != nil && bi.Count > 0 && bi.Count != count {
 				return inputErr("buffer @%s has %d elements, input says %d", g.Name(), count, bi.Count)
 			}
-			p := mc.mem.alloc(g.ValType, count, g.Space, "@"+g.Name())
+			tail := 0
+			if tailed {
+				tail = max(DefaultBufferCount, invocations)
+				if bi != nil && bi.Tail > 0 {
+					tail = bi.Tail
+				} else if bi != nil && len(bi.Data) > 0 {
+					tail = inferTail(elem, bi.Data)
+				}
+				if tail > maxInvocations*4 {
+					return inputErr("buffer @%s: a tail of %d elements is too long", g.Name(), tail)
+				}
+			} else if bi != nil && bi.Tail > 0 {
+				return inputErr("buffer @%s: tail given but %s does not end in a runtime-sized array", g.Name(), elem)
+			}
+			size := cellsFor(g.ValType, tail)
+			if runtime {
+				size = cellsFor(g.ValType, count)
+			}
+			p := mc.mem.alloc(g.ValType, 0, g.Space, "@"+g.Name())
 			o := mc.mem.objs[ptrObj(p)]
+			o.cells = make([]uint64, size)
 			o.ro = g.ReadOnly
 			if bi != nil && len(bi.Data) > 0 {
-				if err := fillBuffer(o.cells, elem, count, bi.Data, "buffer @"+g.Name()); err != nil {
+				if err := fillBuffer(o.cells, elem, count, cellsFor(elem, tail), bi.Data, "buffer @"+g.Name()); err != nil {
 					return &Error{Msg: err.Error(), Err: ErrInput}
 				}
 			}
@@ -349,15 +370,44 @@ func hasRuntimeArray(t *ir.Type) bool {
 	return false
 }
 
-// fillBuffer converts buffer data: one value per element, or a flat list
-// of scalars.
-func fillBuffer(cells []uint64, elem *ir.Type, count int, data []any, what string) error {
-	n := slots(elem)
+// inferTail finds the length of the trailing runtime array of a
+// ByteAddressBuffer-like struct from its data: the length of the runtime
+// member's list, or what a flat list of scalars leaves for it.
+func inferTail(elem *ir.Type, data []any) int {
+	e := slots(runtimeElem(elem))
+	if allScalars(data) {
+		if e == 0 {
+			return 0
+		}
+		return max(0, (len(data)-slots(elem)+e-1)/e)
+	}
+	if len(data) != 1 || elem.Kind != ir.KStruct {
+		return 0
+	}
+	last := elem.Fields[len(elem.Fields)-1]
+	var v any
+	if m, ok := asMap(data[0]); ok {
+		v = m[last.Name]
+	} else if l, ok := asList(data[0]); ok && len(l) == len(elem.Fields) {
+		v = l[len(l)-1]
+	}
+	if l, ok := asList(v); ok {
+		if inner := runtimeElem(last.Type); last.Type.Kind == ir.KStruct && inner != nil {
+			return inferTail(last.Type, []any{v})
+		}
+		return len(l)
+	}
+	return 0
+}
+
+// fillBuffer converts buffer data (count elements of n cells each): one
+// value per element, or a flat list of scalars.
+func fillBuffer(cells []uint64, elem *ir.Type, count, n int, data []any, what string) error {
 	if allScalars(data) && n > 1 {
 		if len(data) > count*n {
 			return fmt.Errorf("%s: %d scalars for %d elements of %s", what, len(data), count, elem)
 		}
-		leaves := leafTypes(elem, nil)
+		leaves := leafTypes(elem, tailLen(elem, n), nil)
 		for i, x := range data {
 			c, err := scalarFromValue(x, leaves[i%n], fmt.Sprintf("%s[%d]", what, i/n))
 			if err != nil {
@@ -381,7 +431,21 @@ func fillBuffer(cells []uint64, elem *ir.Type, count int, data []any, what strin
 // uniforms applies Input.Uniforms: "name" sets a uniform global, "name.m"
 // or "m" a member of a uniform struct global.
 func (mc *machine) uniforms(in *Input) error {
-	for key, v := range in.Uniforms {
+	// Whole globals first, then members (so "cb" then "cb.x" composes),
+	// each in sorted order.
+	keys := make([]string, 0, len(in.Uniforms))
+	for k := range in.Uniforms {
+		keys = append(keys, k)
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		wi, wj := mc.isUniformGlobal(keys[i]), mc.isUniformGlobal(keys[j])
+		if wi != wj {
+			return wi
+		}
+		return keys[i] < keys[j]
+	})
+	for _, key := range keys {
+		v := in.Uniforms[key]
 		type hit struct {
 			gi  int
 			off int
@@ -426,6 +490,15 @@ func (mc *machine) uniforms(in *Input) error {
 	return nil
 }
 
+func (mc *machine) isUniformGlobal(name string) bool {
+	for _, g := range mc.globals {
+		if g.Space == ir.SpaceUniform && g.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
 // collectBuffers copies every storage global into the result.
 func (mc *machine) collectBuffers() {
 	for gi, g := range mc.globals {
@@ -433,12 +506,17 @@ func (mc *machine) collectBuffers() {
 			continue
 		}
 		o := mc.mem.objs[ptrObj(mc.shared[gi])]
-		elem, _, _ := elemOf(g.ValType)
-		n := max(1, slots(elem))
-		mc.result.Buffers = append(mc.result.Buffers, Buffer{
-			Name: g.Name(), Set: g.Set, Binding: g.Binding, Elem: elem,
-			Count: len(o.cells) / n, Cells: append([]uint64(nil), o.cells...),
-		})
+		elem, _, runtime := elemOf(g.ValType)
+		b := Buffer{Name: g.Name(), Set: g.Set, Binding: g.Binding, Elem: elem, Count: 1,
+			Cells: append([]uint64(nil), o.cells...)}
+		if runtime {
+			b.Count = len(o.cells) / max(1, slots(elem))
+		} else if g.ValType.Kind == ir.KArray {
+			b.Count = g.ValType.Len
+		} else {
+			b.Tail = tailLen(elem, len(o.cells))
+		}
+		mc.result.Buffers = append(mc.result.Buffers, b)
 	}
 }
 
@@ -458,14 +536,15 @@ func (mc *machine) newShading(f *ir.Function, in *Input) (*shading, error) {
 			sh.rect = &Rect{Width: 4, Height: 4}
 		}
 	}
-	for key, li := range in.Inputs {
-		found := false
-		for _, g := range mc.globals {
-			if g.Space == ir.SpaceInput && (strings.EqualFold(g.Semantic, key) || g.Name() == key) {
-				found = true
+	for i, vtx := range in.Vertices {
+		for key := range vtx {
+			if !mc.isInputKey(key) {
+				return nil, inputErr("vertex %d: %q matches no input global (by semantic or name)", i, key)
 			}
 		}
-		if !found {
+	}
+	for key, li := range in.Inputs {
+		if !mc.isInputKey(key) {
 			return nil, inputErr("input %q matches no input global (by semantic or name)", key)
 		}
 		set := 0
@@ -526,10 +605,8 @@ func (mc *machine) laneValue(g *ir.Global, inv *invocation, in *Input, sh *shadi
 		return cells, nil
 	}
 	// Explicit input first.
-	for key, li := range in.Inputs {
-		if !strings.EqualFold(g.Semantic, key) && g.Name() != key {
-			continue
-		}
+	if key, ok := matchInput(g, in.Inputs); ok {
+		li := in.Inputs[key]
 		what := fmt.Sprintf("input %s", key)
 		switch {
 		case li.Value != nil:
@@ -544,10 +621,9 @@ func (mc *machine) laneValue(g *ir.Global, inv *invocation, in *Input, sh *shadi
 		}
 	}
 	if sh.stage == ir.StageVertex && inv.vertex < len(in.Vertices) {
-		for key, v := range in.Vertices[inv.vertex] {
-			if strings.EqualFold(g.Semantic, key) || g.Name() == key {
-				return fromValue(v, g.ValType, fmt.Sprintf("vertex %d %s", inv.vertex, key))
-			}
+		vtx := in.Vertices[inv.vertex]
+		if key, ok := matchInput(g, vtx); ok {
+			return fromValue(vtx[key], g.ValType, fmt.Sprintf("vertex %d %s", inv.vertex, key))
 		}
 	}
 	var vals []float64
@@ -569,13 +645,45 @@ func (mc *machine) laneValue(g *ir.Global, inv *invocation, in *Input, sh *shadi
 	case "SV_VERTEXID":
 		vals = []float64{float64(inv.vertex)}
 	}
-	leaves := leafTypes(g.ValType, nil)
+	leaves := leafTypes(g.ValType, 0, nil)
 	for i, t := range leaves {
 		if i < len(vals) {
 			cells[i] = arithOf(t).from(vals[i])
 		}
 	}
 	return cells, nil
+}
+
+// matchInput finds the key of m that names input global g: its semantic
+// (case-insensitive) first, else its name; deterministic whatever the map
+// order.
+func matchInput[V any](g *ir.Global, m map[string]V) (string, bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if g.Semantic != "" && strings.EqualFold(g.Semantic, k) {
+			return k, true
+		}
+	}
+	for _, k := range keys {
+		if g.Name() == k {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// isInputKey reports whether key names some input global.
+func (mc *machine) isInputKey(key string) bool {
+	for _, g := range mc.globals {
+		if g.Space == ir.SpaceInput && (strings.EqualFold(g.Semantic, key) || g.Name() == key) {
+			return true
+		}
+	}
+	return false
 }
 
 func ints3(v [3]int) []float64 { return []float64{float64(v[0]), float64(v[1]), float64(v[2])} }
@@ -594,7 +702,7 @@ func (mc *machine) corners(cs []any, t *ir.Type, inv *invocation, r *Rect, what 
 	}
 	u := (float64(inv.pixel[0]) + 0.5 - float64(r.X)) / float64(r.Width)
 	v := (float64(inv.pixel[1]) + 0.5 - float64(r.Y)) / float64(r.Height)
-	leaves := leafTypes(t, nil)
+	leaves := leafTypes(t, 0, nil)
 	out := make([]uint64, len(leaves))
 	for i, lt := range leaves {
 		if lt.Kind != ir.KFloat {

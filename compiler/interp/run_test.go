@@ -130,7 +130,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	// A block without a terminator.
 	k = newKit(ir.U32, 4)
-	if _, err := Run(k.m, nil, Options{}); err == nil || !strings.Contains(err.Error(), "terminator") {
+	if _, err := Run(k.m, nil, Options{}); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "terminator") {
 		t.Errorf("no terminator: got %v", err)
 	}
 	// Recursion is bounded.
@@ -311,5 +311,43 @@ func TestEqual(t *testing.T) {
 	}
 	if ok, _ := p1.Equal(p1); !ok {
 		t.Error("result differs from itself")
+	}
+}
+
+// TestTailBuffer: a storage struct ending in a runtime-sized array
+// (ByteAddressBuffer-like) is one element whose array length comes from
+// the input.
+func TestTailBuffer(t *testing.T) {
+	k := newKit(ir.U32, 4)
+	bt := ir.Struct("Buf", []ir.Field{{Name: "count", Type: ir.U32}, {Name: "data", Type: ir.Array(ir.F32, -1)}})
+	k.m.AddStruct(bt)
+	g := ir.NewGlobal("buf", ir.SpaceStorage, bt)
+	g.Binding = 3
+	k.m.AddGlobal(g)
+	e := k.b.Access(g, []ir.Value{i32c(1), k.tid}, "")
+	k.b.Store(k.b.Binary(ir.OpFMul, k.b.Load(e, ""), f32c(2), ""), e)
+	k.b.Atomic(ir.AtomicAdd, k.b.Access(g, []ir.Value{i32c(0)}, ""), u32c(1), nil, "")
+	k.finish()
+	for _, data := range []string{`[{"count": 10, "data": [1, 2, 3]}]`, `[10, 1, 2, 3]`} {
+		in, err := ParseInput([]byte(`{"buffers": [{"name": "buf", "data": ` + data + `}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := runT(k.m, in, Options{WaveSize: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.Buffer("buf")
+		if b.Count != 1 || b.Tail != 3 {
+			t.Fatalf("%s: count %d tail %d, want 1 and 3", data, b.Count, b.Tail)
+		}
+		// Lane 3 writes past the tail: dropped.
+		if got, want := FormatValue(b.Elem, b.Element(0)), "{14, [2.0, 4.0, 6.0]}"; got != want {
+			t.Errorf("%s: got %s, want %s", data, got, want)
+		}
+		out, _ := res.MarshalJSON()
+		if !strings.Contains(string(out), `"count":1,"tail":3,"data":[{"count":14,"data":[2.0,4.0,6.0]}]`) {
+			t.Errorf("json: %s", out)
+		}
 	}
 }

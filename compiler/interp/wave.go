@@ -19,10 +19,10 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 	in := ic.in
 	name := in.Intr.Name
 	if n, ok := amdgpuArgs[name]; ok && len(ic.args) < n {
-		return fmt.Errorf("%s needs %d operands, has %d", name, n, len(ic.args))
+		return fmt.Errorf("%w: %s needs %d operands, has %d", ErrMalformed, name, n, len(ic.args))
 	}
 	if ic.res < 0 && !isBarrier(in.Intr) {
-		return fmt.Errorf("%s must have a result", name)
+		return fmt.Errorf("%w: %s must have a result", ErrMalformed, name)
 	}
 	first := bits.TrailingZeros64(mask)
 	forLanes := func(f func(l int, r []uint64)) {

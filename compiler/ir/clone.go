@@ -28,6 +28,9 @@ func CloneModule(m *Module) *Module {
 		gs := make([]Global, len(m.Globals))
 		out.Globals = make([]*Global, len(m.Globals))
 		for i, g := range m.Globals {
+			if g == nil {
+				continue
+			}
 			gs[i] = *g
 			out.Globals[i] = &gs[i]
 			c.globals[g] = &gs[i]
@@ -35,12 +38,17 @@ func CloneModule(m *Module) *Module {
 	}
 	out.Funcs = make([]*Function, len(m.Funcs))
 	for i, f := range m.Funcs {
+		if f == nil {
+			continue
+		}
 		nf := cloneSignature(f, out)
 		out.Funcs[i] = nf
 		c.funcs[f] = nf
 	}
 	for i, f := range m.Funcs {
-		c.body(f, out.Funcs[i])
+		if f != nil {
+			c.body(f, out.Funcs[i])
+		}
 	}
 	return out
 }
@@ -77,6 +85,9 @@ func cloneSignature(f *Function, m *Module) *Function {
 		ps := make([]Param, len(f.Params))
 		nf.Params = make([]*Param, len(f.Params))
 		for i, p := range f.Params {
+			if p == nil {
+				continue
+			}
 			ps[i] = *p
 			ps[i].Func = nf
 			nf.Params[i] = &ps[i]
@@ -94,8 +105,14 @@ func (c *cloner) body(f, nf *Function) {
 	// Count what the slabs need.
 	nInstr, nArgs, nSuccs, nCases, nVals, nIdx := 0, 0, 0, 0, 0, 0
 	for _, b := range f.Blocks {
+		if b == nil {
+			continue
+		}
 		nInstr += len(b.Instrs)
 		for _, in := range b.Instrs {
+			if in == nil {
+				continue
+			}
 			nArgs += len(in.Args)
 			nSuccs += len(in.Succs) + len(in.PhiBlocks)
 			nCases += len(in.Cases)
@@ -107,8 +124,11 @@ func (c *cloner) body(f, nf *Function) {
 	}
 	blockSlab := make([]Block, nb)
 	blockMap := make(map[*Block]*Block, nb)
-	nf.Blocks = make([]*Block, nb)
+	nf.Blocks = make([]*Block, nb) // nil blocks (a broken module) stay nil
 	for i, b := range f.Blocks {
+		if b == nil {
+			continue
+		}
 		blockSlab[i] = Block{name: b.name, Func: nf}
 		nf.Blocks[i] = &blockSlab[i]
 		blockMap[b] = &blockSlab[i]
@@ -126,13 +146,18 @@ func (c *cloner) body(f, nf *Function) {
 	instrMap := make(map[*Instr]*Instr, nInstr)
 	k := 0
 	for _, b := range f.Blocks {
+		if b == nil {
+			continue
+		}
 		for _, in := range b.Instrs {
-			instrMap[in] = &instrSlab[k]
+			if in != nil {
+				instrMap[in] = &instrSlab[k]
+			}
 			k++
 		}
 	}
 	paramMap := func(p *Param) Value {
-		if p.Func == f && p.Index >= 0 && p.Index < len(nf.Params) && f.Params[p.Index] == p {
+		if p != nil && p.Func == f && p.Index >= 0 && p.Index < len(nf.Params) && f.Params[p.Index] == p {
 			return nf.Params[p.Index]
 		}
 		return p
@@ -162,11 +187,18 @@ func (c *cloner) body(f, nf *Function) {
 	idxSlab := make([]int, nIdx)
 	k = 0
 	for bi, b := range f.Blocks {
+		if b == nil {
+			continue
+		}
 		dst := nf.Blocks[bi]
 		dst.Instrs = ptrSlab[k : k+len(b.Instrs) : k+len(b.Instrs)]
 		for j, in := range b.Instrs {
 			ni := &instrSlab[k]
 			k++
+			if in == nil {
+				dst.Instrs[j] = nil
+				continue
+			}
 			dst.Instrs[j] = ni
 			*ni = Instr{
 				Op: in.Op, name: in.name, typ: in.typ, Pred: in.Pred, Intr: in.Intr,

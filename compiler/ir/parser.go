@@ -95,11 +95,14 @@ type typeKey struct {
 }
 
 type parser struct {
-	file   string
-	src    string
-	toks   []token
+	file string
+	src  string
+	toks []token
+	pos  int
+	// lexErr is where pass one stopped: a lexical error (the stream ends
+	// with its tkError token) or a structural error between items. It is
+	// reported once nothing before it fails.
 	lexErr *lexError
-	pos    int
 
 	m         *Module
 	typeCache map[typeKey]*Type
@@ -375,22 +378,30 @@ func (p *parser) parseModule() {
 	}
 	var typeLines, globalLines []int
 	var funcs []*funcItem
+	// A structural error in pass one stops the scan (like a lexical error):
+	// pass two then parses what came before it, so errors are reported in
+	// file order.
+	stop := func(format string, args ...any) {
+		p.lexErr = &lexError{off: int(p.tok().off), msg: fmt.Sprintf(format, args...)}
+	}
 	for {
 		p.skipNewlines()
 		t := p.tok()
 		switch {
-		case t.kind == tkEOF:
+		case t.kind == tkEOF, t.kind == tkError:
 			goto pass2
 		case p.isWord("type"):
-			typeLines = append(typeLines, p.pos)
 			p.next()
 			if p.tok().kind != tkLocal {
-				p.errf("expected a struct name (%%Name) after 'type', found %s", p.describe())
+				stop("expected a struct name (%%Name) after 'type', found %s", p.describe())
+				goto pass2
 			}
 			name := p.symName(p.pos)
 			if _, dup := p.structDefs[name]; dup {
-				p.errf("redefinition of type %%%s", quoteName(name))
+				stop("redefinition of type %%%s", quoteName(name))
+				goto pass2
 			}
+			typeLines = append(typeLines, p.pos-1)
 			p.structDefs[name] = p.pos - 1
 			p.skipLine()
 		case t.kind == tkGlobal:
@@ -399,15 +410,17 @@ func (p *parser) parseModule() {
 		case p.isWord("define"), p.isWord("declare"):
 			it := &funcItem{header: p.pos, define: p.isWord("define"), body: -1}
 			funcs = append(funcs, it)
-			if it.define {
-				p.skipToBody(it)
-			} else {
+			if !it.define {
 				p.skipLine()
+			} else if !p.skipToBody(it) {
+				goto pass2 // the header is reported in pass two
 			}
 		case p.isWord("module"):
-			p.errf("the module line must come first")
+			stop("the module line must come first")
+			goto pass2
 		default:
-			p.errf("expected 'type', 'define', 'declare' or a global (@name = global ...), found %s", p.describe())
+			stop("expected 'type', 'define', 'declare' or a global (@name = global ...), found %s", p.describe())
+			goto pass2
 		}
 	}
 pass2:
@@ -431,20 +444,29 @@ pass2:
 			p.parseBody(it.f, it.lines)
 		}
 	}
+	if p.lexErr != nil {
+		p.errAt(p.lexErr.off, "%s", p.lexErr.msg)
+	}
+}
+
+// undefined reports a use of an undefined name, unless the input has a
+// lexical error: pass one stopped there, so the name may be defined after
+// it, and the lexical error is the one to report.
+func (p *parser) undefined(tok int, format string, args ...any) {
+	if p.lexErr != nil {
+		p.errAt(p.lexErr.off, "%s", p.lexErr.msg)
+	}
+	p.errTok(tok, format, args...)
 }
 
 // skipToBody records where a define's body starts and skips to its end,
-// counting braces (constants in the body may contain braces).
-func (p *parser) skipToBody(it *funcItem) {
-	for {
+// counting braces (constants in the body may contain braces). It returns
+// false if the header line ends without '{'.
+func (p *parser) skipToBody(it *funcItem) bool {
+	for !p.isPunct('{') {
 		switch p.tok().kind {
-		case tkEOF, tkError:
-			return // pass two reports it
-		case tkNewline:
-			p.errf("expected '{' to open the function body")
-		}
-		if p.isPunct('{') {
-			break
+		case tkEOF, tkError, tkNewline:
+			return false
 		}
 		p.next()
 	}
@@ -453,7 +475,7 @@ func (p *parser) skipToBody(it *funcItem) {
 	for {
 		switch {
 		case p.tok().kind == tkEOF || p.tok().kind == tkError:
-			return
+			return true // pass two reports the unclosed body
 		case p.isPunct('{'):
 			depth++
 		case p.isPunct('}'):
@@ -465,8 +487,7 @@ func (p *parser) skipToBody(it *funcItem) {
 					}
 				}
 				p.next()
-				p.expectEOL()
-				return
+				return true
 			}
 		}
 		p.next()
@@ -530,7 +551,7 @@ func (p *parser) parseType() *Type {
 		if _, ok := p.structDefs[name]; ok {
 			return p.resolveStruct(name)
 		}
-		p.errTok(start, "undefined type %%%s", quoteName(name))
+		p.undefined(start, "undefined type %%%s", quoteName(name))
 	case tkPunct:
 		switch p.src[t.off] {
 		case '<':
@@ -1096,7 +1117,7 @@ func (p *parser) parseValue(t *Type, spelled bool) Value {
 			if _, isFunc := p.funcs[name]; isFunc {
 				p.errTok(i, "function @%s cannot be used as a value", quoteName(name))
 			}
-			p.errTok(i, "use of undefined global @%s", quoteName(name))
+			p.undefined(i, "use of undefined global @%s", quoteName(name))
 		}
 		if spelled && g.Type() != t {
 			p.errTok(i, "@%s has type %s, not %s", quoteName(name), g.Type(), t)
@@ -1303,7 +1324,7 @@ func (p *parser) parseInstr() *Instr {
 			fn := p.symName(p.pos)
 			callee, ok := p.funcs[fn]
 			if !ok {
-				p.errf("call of undefined function @%s", quoteName(fn))
+				p.undefined(p.pos, "call of undefined function @%s", quoteName(fn))
 			}
 			in.Callee = callee
 			p.next()

@@ -303,6 +303,12 @@ func TestParseErrors(t *testing.T) {
 		{fn + "  %\"bad\\q\" = add i32 1, 2\n  ret\n}\n", 3, 3, "invalid quoted string"},
 		{fn + "  %x = add i32 1, 2 !loc 1\n  ret\n}\n", 3, 27, "expected ':'"},
 		{"@g = global private f32 = 1.0\n\xff\n", 2, 1, "non-ASCII"},
+		// A lexical error later in the file does not hide an earlier error.
+		{fn + "  %x = frob i32 1\n  # bad\n}\n", 3, 8, "unknown instruction 'frob'"},
+		{"define void @f()\n", 1, 17, "expected '{', found end of line"},
+		{"define void @f() {\nentry:\n  ret\n} x\n@g = global private f32\n", 4, 3, "expected end of line"},
+		{"define void @f() {\nentry:\n  %x = load ptr<private, f32> @g\n  ret\n}\n@g = global private f32\n}\n", 7, 1, "expected 'type'"},
+		{"define void @f() {\nentry:\n  %x = load ptr<private, f32> @g\n  ret\n}\n}\n@g = global private f32\n", 6, 1, "expected 'type'"},
 	}
 	for _, c := range cases {
 		_, err := ParseModule("bad.pir", []byte(c.src))

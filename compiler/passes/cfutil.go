@@ -794,13 +794,13 @@ const (
 	edgeUnstructured                  // enters a construct other than through its header
 )
 
-// classify judges the edge b -> t against SPIR-V's structured rules. An
-// edge from a header to its own construct or merge is legal. Otherwise,
-// with C the innermost construct containing b (as a non-header), the edge
-// is legal when t is a block of C itself (not inside a nested construct,
-// whose only entry is its header), C's merge, the merge of the innermost
-// enclosing loop or switch (a break), or the continue target or header of
-// the innermost enclosing loop (a continue or back edge). An edge to the
+// classify judges the edge b -> t against SPIR-V's structured rules. With
+// C the construct the edge leaves from - b's own construct if b is a
+// header, else the innermost construct containing b - the edge is legal
+// when t is a block of C itself (not inside a nested construct, whose only
+// entry is its header), C's merge, the merge of the innermost enclosing
+// loop or switch (a break), or the continue target or header of the
+// innermost enclosing loop (a continue or back edge). An edge to the
 // merge, continue target or header of a construct further out is a
 // multi-level exit; anything else (entering a construct sideways, jumping
 // into the middle of an enclosing one, a cycle that is not a loop) is
@@ -817,12 +817,7 @@ func (cs *cfConstructs) classify(b, t *ir.Block) edgeClass {
 			return edgeUnstructured
 		}
 	}
-	if h := cs.byHeader[b]; h != nil {
-		if t == h.merge || t == h.cont || cs.enclosing(t) == h || (t == b && h.kind == ckLoop) {
-			return edgeLegal
-		}
-	}
-	c := cs.enclosing(b)
+	c := cs.from(b)
 	if cfLegalFrom(cs, c, t) {
 		return edgeLegal
 	}
@@ -830,6 +825,15 @@ func (cs *cfConstructs) classify(b, t *ir.Block) edgeClass {
 		return edgeMultiLevel
 	}
 	return edgeUnstructured
+}
+
+// from returns the construct an edge out of b leaves from: b's own
+// construct if b is a header, else the innermost one containing b.
+func (cs *cfConstructs) from(b *ir.Block) *cfConstruct {
+	if h := cs.byHeader[b]; h != nil {
+		return h
+	}
+	return cs.enclosing(b)
 }
 
 // exitTarget returns the construct, c or an ancestor, whose merge block,

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,15 +12,17 @@ import (
 	"passlens/compiler/ir"
 )
 
+var updateCF = flag.Bool("update-cf", false, "rewrite the control-flow passes' golden outputs in testdata/cf/golden")
+
 // Test helpers shared by the control-flow pass tests. Test modules live in
-// testdata/cf: compute shaders that read @In[tid] (an i32 per thread, when
+// testdata/cf/golden: compute shaders that read @In[tid] (an i32 per thread, when
 // present) and write @Out[tid], so one run exercises many paths at once
 // and the interpreter's buffers are the observable result.
 
-// loadCF parses testdata/cf/<name>.pir and verifies it.
+// loadCF parses testdata/cf/golden/<name>.pir and verifies it.
 func loadCF(t *testing.T, name string) *ir.Module {
 	t.Helper()
-	path := filepath.Join("testdata", "cf", name+".pir")
+	path := filepath.Join("testdata", "cf", "golden", name+".pir")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -141,4 +144,94 @@ func diffLines(want, got string) string {
 		}
 	}
 	return sb.String()
+}
+
+// cfGolden is a table-driven before/after test: a module from
+// testdata/cf/golden, a pass sequence, and the expected output text in
+// testdata/cf/golden/<want>.want.pir (rewritten by -update-cf). Every step
+// is verified, must report "changed" exactly when the text changed, must
+// round-trip through the parser, and must compute the same results as the
+// input on the given data (differential execution with the interpreter).
+type cfGolden struct {
+	file   string
+	passes string // comma-separated, with <option>s
+	want   string // golden output stem ("" = file with the passes' names)
+	data   []int32
+	input  *interp.Input // instead of data (pixel shaders)
+}
+
+// defaultData feeds @In when a case gives none: small values, negatives,
+// repeats, in 16 lanes.
+var defaultData = []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, -1, 13, 3}
+
+func runGolden(t *testing.T, cases []cfGolden) {
+	for _, tc := range cases {
+		name := tc.want
+		if name == "" {
+			name = tc.file + "." + strings.NewReplacer(",", "+", "<", "(", ">", ")").Replace(tc.passes)
+		}
+		t.Run(name, func(t *testing.T) {
+			orig := loadCF(t, tc.file)
+			in := tc.input
+			if in == nil {
+				d := tc.data
+				if d == nil {
+					d = defaultData
+				}
+				in = cfInput(orig, d)
+			}
+			want := runCF(t, orig, in, interp.PolicyMaximal)
+			cur := orig
+			for _, step := range strings.Split(tc.passes, ",") {
+				pname, opt, _ := strings.Cut(step, "<")
+				opt = strings.TrimSuffix(opt, ">")
+				p := Lookup(pname)
+				if p == nil {
+					t.Fatalf("unknown pass %q", pname)
+				}
+				cur, _ = applyPass(t, p, cur, opt)
+				text := cur.String()
+				back, err := ir.ParseModule("reparse", []byte(text))
+				if err != nil || back.String() != text {
+					t.Fatalf("%s output does not round-trip: %v", pname, err)
+				}
+				got := runCF(t, stripRepMarkers(cur), in, interp.PolicyMaximal)
+				if ok, why := want.Equal(got); !ok {
+					t.Fatalf("after %s the results differ: %s\n%s", pname, why, cur)
+				}
+			}
+			path := filepath.Join("testdata", "cf", "golden", name+".want.pir")
+			got := cur.String()
+			if *updateCF {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			wb, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update-cf to create it)", err)
+			}
+			if string(wb) != got {
+				t.Errorf("output differs from %s:\n%s\ngot:\n%s", path, diffLines(string(wb), got), got)
+			}
+		})
+	}
+}
+
+// stripRepMarkers returns a copy of m without sm3.rep loop markers: they
+// are metadata for the SM3 back end, which the interpreter does not know.
+// The iteration cap they describe is ordinary code and stays.
+func stripRepMarkers(m *ir.Module) *ir.Module {
+	c := ir.CloneModule(m)
+	for _, f := range c.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == SM3RepIntrinsic {
+					in.Remove()
+				}
+			}
+		}
+	}
+	return c
 }

@@ -130,7 +130,7 @@ func multilevelEdges(f *ir.Function, cs *cfConstructs) []mlEdge {
 			if cs.classify(b, t) != edgeMultiLevel {
 				continue
 			}
-			c := cs.enclosing(b)
+			c := cs.from(b)
 			out = append(out, mlEdge{from: b, to: t, c: c, target: cs.exitTarget(c, t)})
 		}
 	}

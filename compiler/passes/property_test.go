@@ -12,9 +12,9 @@ import (
 // must verify, round-trip through the parser, and the pass must report
 // "changed" exactly when the text changed.
 func TestPassesOnRandomModules(t *testing.T) {
-	seeds := 300
+	seeds := 100
 	if testing.Short() {
-		seeds = 60
+		seeds = 25
 	}
 	sequences := []string{"inline", "sroa", "simplify", "scalarize", "inline,sroa,simplify,scalarize,simplify"}
 	for seed := 0; seed < seeds; seed++ {

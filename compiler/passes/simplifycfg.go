@@ -12,9 +12,9 @@ import "passlens/compiler/ir"
 //   - On a selection header, it becomes a br (and the annotation goes) when
 //     the live arm is the merge block or contains no nested construct, so
 //     every branch to the merge block is a plain fall-through; otherwise the
-//     dead arm is redirected to the merge block (`condbr true, %then, %m`,
-//     or a switch with only its live target as default), keeping the
-//     construct.
+//     construct stays and only the dead arm is cut: a condbr's dead target
+//     becomes a new block holding just `unreachable` (`condbr true, %then,
+//     %h.dead`), a switch keeps only its live target as default.
 //   - On a loop header, a branch straight to the merge block removes the
 //     loop (annotation dropped); a branch into the body keeps the
 //     loop_merge on a br.
@@ -141,7 +141,7 @@ func foldBranches(f *ir.Function) bool {
 			m := t.Merge
 			if taken == m || !regionHasConstructs(dt, b, taken, m) {
 				replaceWithBr(f, b, t, taken, nil)
-			} else if !redirectDeadArms(t, taken, m) {
+			} else if !redirectDeadArms(f, b, t, taken, m) {
 				continue
 			}
 		}
@@ -149,6 +149,11 @@ func foldBranches(f *ir.Function) bool {
 		dt = nil // the CFG changed
 	}
 	return changed
+}
+
+// isUnreachableStub reports a block that is only `unreachable`.
+func isUnreachableStub(b *ir.Block) bool {
+	return len(b.Instrs) == 1 && b.Instrs[0].Op == ir.OpUnreachable
 }
 
 func isLoopHeader(b *ir.Block) bool {
@@ -168,19 +173,26 @@ func replaceWithBr(f *ir.Function, b *ir.Block, t *ir.Instr, taken *ir.Block, ke
 	appendInstr(b, br)
 }
 
-// redirectDeadArms points every non-live target of a selection header at
-// its merge block. It reports whether anything changed.
-func redirectDeadArms(t *ir.Instr, taken, merge *ir.Block) bool {
+// redirectDeadArms cuts the dead arm of a selection header whose live arm
+// holds nested constructs: a condbr's dead target becomes a new block that
+// is just `unreachable` (never executed: the condition is constant), a
+// switch keeps only its live target as default. Pointing the dead arm at
+// the merge block instead would add a path into the merge that bypasses
+// the live arm and break the dominance of values the merge uses. It
+// reports whether anything changed.
+func redirectDeadArms(f *ir.Function, h *ir.Block, t *ir.Instr, taken, merge *ir.Block) bool {
 	switch t.Op {
 	case ir.OpCondBr:
 		changed := false
 		for i, s := range t.Succs {
-			if s != taken && s != merge {
-				t.Succs[i] = merge
-				changed = true
+			if s == taken || s == merge || isUnreachableStub(s) {
+				continue
 			}
+			d := f.NewBlockAfter(h, h.Name()+".dead")
+			appendInstr(d, ir.NewInstr(f, ir.OpUnreachable, ir.Void, ""))
+			t.Succs[i] = d
+			changed = true
 		}
-		// The condition is constant; keep it selecting the live arm.
 		return changed
 	case ir.OpSwitch:
 		if len(t.Cases) == 1 && t.Cases[0].Default && len(t.Cases[0].Values) == 0 && t.Cases[0].Target == taken {

@@ -138,7 +138,7 @@ func structureProblems(f *ir.Function) []structureProblem {
 // break, continue, back edge or the merge of b's construct (SPIR-V allows
 // such a conditional branch without a merge instruction).
 func hasExitTarget(cs *cfConstructs, b *ir.Block) bool {
-	c := cs.enclosing(b)
+	c := cs.from(b)
 	if c == nil {
 		return false
 	}

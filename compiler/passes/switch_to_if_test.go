@@ -1,18 +1,395 @@
 package passes
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
 )
 
-func TestSwitchToIfSeedScratch(t *testing.T) {
+// seedData drives the seed example through every case: selectors 0..4,
+// 1 and 3 (grouped), default values, case 4 with cond (odd thread) true
+// and false.
+var seedData = []int32{0, 0, 1, 2, 3, 4, 4, 5, -1, 7, 2, 3, 0, 4, 1, 9}
+
+// TestSwitchToIfSeedExample checks the worked example of
+// switch-to-if-lowering.md: the predicates are exactly the seed's
+// (isDefault with | not &&, cumulative reachesX), computed once at the top
+// of the do{}while(false) loop, one if per case group, each with its own
+// merge, and a continue block branching on false.
+func TestSwitchToIfSeedExample(t *testing.T) {
 	m := loadCF(t, "seed")
 	out, changed := applyPass(t, SwitchToIf, m, "")
 	if !changed {
-		t.Fatal("no change")
+		t.Fatal("switch-to-if did not change the seed example")
 	}
-	t.Log(funcText(t, out, "main"))
-	data := []int32{0, 0, 1, 2, 3, 4, 4, 5, -1, 7, 2, 3, 0, 4, 1, 9}
-	sameRun(t, m, out, cfInput(m, data))
-	r := runCF(t, m, cfInput(m, data), 0)
-	t.Log(outI32(t, r, "Out", 16))
+	const want = `define void @main() compute numthreads(16, 1, 1) {
+entry:
+  %tid = load ptr<input, <3 x u32>> @tid
+  %i = extractvalue <3 x u32> %tid, 0
+  %in.p = access ptr<storage, [? x i32]> @In, u32 %i
+  %sel = load ptr<storage, i32> %in.p
+  %out.p = access ptr<storage, [? x i32]> @Out, u32 %i
+  %odd = and u32 %i, 1
+  %cond = icmp eq u32 %odd, 1
+  br %switch.loop
+switch.loop:
+  %isCase0 = icmp eq i32 %sel, 0
+  %isCase4 = icmp eq i32 %sel, 4
+  %isCase1 = icmp eq i32 %sel, 1
+  %isCase3 = icmp eq i32 %sel, 3
+  %isCase1or3 = or bool %isCase1, %isCase3
+  %isCase2 = icmp eq i32 %sel, 2
+  %casesAfterDefault = or bool %isCase1or3, %isCase2
+  %isDefault = not bool %casesAfterDefault
+  %reachesDefault = or bool %isCase4, %isDefault
+  %reachesCase1or3 = or bool %reachesDefault, %isCase1or3
+  loop_merge %merge, %switch.cont
+  br %switch.body
+switch.body:
+  selection_merge %case0.after
+  condbr bool %isCase0, %case0, %case0.after
+case0:
+  store i32 1, ptr<storage, i32> %out.p
+  br %merge
+case0.after:
+  selection_merge %case4.after
+  condbr bool %isCase4, %case4, %case4.after
+case4:
+  selection_merge %case4.cont
+  condbr bool %cond, %case4.break, %case4.cont
+case4.break:
+  br %merge
+case4.cont:
+  br %case4.after
+case4.after:
+  selection_merge %default.after
+  condbr bool %reachesDefault, %default, %default.after
+default:
+  %d.old = load ptr<storage, i32> %out.p
+  %d.shift = mul i32 %d.old, 10
+  %d.new = add i32 %d.shift, 3
+  store i32 %d.new, ptr<storage, i32> %out.p
+  br %default.after
+default.after:
+  selection_merge %case1or3.after
+  condbr bool %reachesCase1or3, %case1or3, %case1or3.after
+case1or3:
+  %e.old = load ptr<storage, i32> %out.p
+  %e.shift = mul i32 %e.old, 10
+  %e.new = add i32 %e.shift, 4
+  store i32 %e.new, ptr<storage, i32> %out.p
+  br %merge
+case1or3.after:
+  selection_merge %case2.after
+  condbr bool %isCase2, %case2, %case2.after
+case2:
+  store i32 5, ptr<storage, i32> %out.p
+  br %merge
+case2.after:
+  br %switch.cont
+switch.cont:
+  condbr bool false, %switch.loop, %merge
+merge:
+  ret
+}
+`
+	if got := funcText(t, out, "main"); got != want {
+		t.Fatalf("seed example lowered differently:\n%s\ngot:\n%s", diffLines(want, got), got)
+	}
+	// The seed's semantics, lane by lane: case 0 -> first (1); case 4
+	// breaks when cond (odd lane) holds, else falls into default (3) and
+	// case 1/3 (4); default -> 3 then 4; case 1, 3 -> 4; case 2 -> 5.
+	in := cfInput(m, seedData)
+	r := runCF(t, out, in, interp.PolicyMaximal)
+	wantOut := []int32{1, 1, 4, 5, 4, 0, 34, 34, 34, 34, 5, 4, 1, 0, 4, 34}
+	if got := outI32(t, r, "Out", 16); !slices.Equal(got, wantOut) {
+		t.Errorf("Out = %v, want %v", got, wantOut)
+	}
+	sameRun(t, m, out, in)
+}
+
+func TestSwitchToIfGolden(t *testing.T) {
+	runGolden(t, []cfGolden{
+		{file: "seed", passes: "switch-to-if", data: seedData},
+		{file: "sw_default_first", passes: "switch-to-if"},
+		{file: "sw_default_last", passes: "switch-to-if"},
+		{file: "sw_grouped", passes: "switch-to-if"},
+		{file: "sw_nested", passes: "switch-to-if"},
+		{file: "sw_plain", passes: "switch-to-if<all>"},
+		{file: "switch_loop_continue", passes: "switch-to-if"},
+	})
+}
+
+// TestSwitchToIfLeavesPlainSwitches: without <all>, a switch whose cases
+// never fall through is not lowered.
+func TestSwitchToIfLeavesPlainSwitches(t *testing.T) {
+	m := loadCF(t, "sw_plain")
+	out, changed := applyPass(t, SwitchToIf, m, "")
+	if changed || out.String() != m.String() {
+		t.Fatalf("switch-to-if changed a switch without fallthrough:\n%s", out)
+	}
+}
+
+func TestSwitchToIfBadOption(t *testing.T) {
+	m := loadCF(t, "sw_plain")
+	_, err := SwitchToIf.Run(m, &Context{Options: map[string]string{"switch-to-if": "some"}})
+	if err == nil || !strings.Contains(err.Error(), `unknown option "some"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestSwitchToIfReconvergence shows the hazard the pass exists for: under
+// the switch-separate policy (lanes that entered different labels stay
+// apart, as SPIR-V allows) the wave ops of the original switch see other
+// lane sets than HLSL promises; after lowering, every lane walks the same
+// if-chain and both policies give HLSL's answer [42 42 40 40].
+func TestSwitchToIfReconvergence(t *testing.T) {
+	m := loadCF(t, "sw_wave")
+	in := cfInput(m, []int32{0, 0, 1, 2})
+	hlsl := []int32{42, 42, 40, 40}
+	if got := outI32(t, runCF(t, m, in, interp.PolicyMaximal), "Out", 4); !slices.Equal(got, hlsl) {
+		t.Fatalf("original under maximal reconvergence: %v, want %v", got, hlsl)
+	}
+	if got := outI32(t, runCF(t, m, in, interp.PolicySwitchSeparate), "Out", 4); slices.Equal(got, hlsl) {
+		t.Fatalf("original under switch-separate gives HLSL's answer %v: the hazard test shows nothing", got)
+	}
+	out, _ := applyPass(t, SwitchToIf, m, "")
+	for _, pol := range interp.Policies() {
+		if got := outI32(t, runCF(t, out, in, pol), "Out", 4); !slices.Equal(got, hlsl) {
+			t.Errorf("lowered under %s: %v, want %v", pol, got, hlsl)
+		}
+	}
+}
+
+// TestSwitchToIfRandom lowers random switches - grouped labels, default
+// anywhere or absent, bodies that break, fall through, break
+// conditionally, or continue the enclosing loop, values carried in phis -
+// then removes the multi-level exits, goes out of SSA and checks at each
+// step that the program verifies and computes the same results; the
+// result must be structured (structurize leaves it alone).
+func TestSwitchToIfRandom(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for seed := 0; seed < n; seed++ {
+		m := randomSwitchModule(uint64(seed))
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			if err := ir.Verify(m); err != nil {
+				t.Fatalf("generator made an invalid module: %v\n%s", err, m)
+			}
+			in := cfInput(m, defaultData)
+			cur := m
+			for _, step := range []struct {
+				p   *Pass
+				opt string
+			}{{SwitchToIf, "all"}, {EliminateMultilevelBreak, ""}, {OutOfSSA, ""}, {Structurize, ""}} {
+				var changed bool
+				cur, changed = applyPass(t, step.p, cur, step.opt)
+				if step.p == Structurize && changed {
+					t.Fatalf("structurize changed structured code:\n%s", cur)
+				}
+				sameRun(t, m, cur, in)
+			}
+			for _, b := range cur.Func("main").Blocks {
+				if tt := b.Terminator(); tt != nil && tt.Op == ir.OpSwitch {
+					t.Fatalf("switch-to-if<all> left a switch in %s", b.Ref())
+				}
+			}
+		})
+	}
+}
+
+// randomSwitchModule builds a compute shader with a switch on
+// (In[i] + 3k) & 7, optionally inside a loop over k, whose label groups
+// update an accumulator carried in phis.
+func randomSwitchModule(seed uint64) *ir.Module {
+	r := rand.New(rand.NewPCG(seed, 77))
+	m := ir.NewModule(fmt.Sprintf("random-switch-%d", seed))
+	inG := ir.NewGlobal("In", ir.SpaceStorage, ir.Array(ir.I32, -1))
+	inG.Set, inG.Binding, inG.ReadOnly = 0, 0, true
+	outG := ir.NewGlobal("Out", ir.SpaceStorage, ir.Array(ir.I32, -1))
+	outG.Set, outG.Binding = 0, 1
+	tid := ir.NewGlobal("tid", ir.SpaceInput, ir.Vec(ir.U32, 3))
+	tid.Semantic = "SV_DispatchThreadID"
+	m.AddGlobal(inG)
+	m.AddGlobal(outG)
+	m.AddGlobal(tid)
+	f := m.NewFunction("main", ir.Void, nil, nil)
+	f.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: [3]int{16, 1, 1}}
+	b := ir.NewBuilder(f)
+	c := func(v int64) ir.Value { return ir.ConstInt(ir.I32, v) }
+
+	entry := f.NewBlock("entry")
+	b.SetBlock(entry)
+	tv := b.Load(tid, "tid")
+	i := b.ExtractValue(tv, []int{0}, "i")
+	x := b.Load(b.Access(inG, []ir.Value{i}, "in.p"), "x")
+
+	inLoop := r.IntN(3) != 0
+	var loop, loopCont, exit *ir.Block
+	var k, acc *ir.Instr
+	var accIn ir.Value = c(0)
+	hb := entry
+	if inLoop {
+		loop = f.NewBlock("loop")
+		body := f.NewBlock("body")
+		loopCont = f.NewBlock("loop.cont")
+		exit = f.NewBlock("exit")
+		b.Br(loop)
+		b.SetBlock(loop)
+		k = b.Phi(ir.I32, "k")
+		acc = b.Phi(ir.I32, "acc")
+		more := b.Cmp(ir.PredSLT, k, c(3), "more")
+		t := b.CondBr(more, body, exit)
+		t.SetLoopMerge(exit, loopCont)
+		b.SetBlock(body)
+		accIn = acc
+		hb = body
+	}
+	var kv ir.Value = c(0)
+	if k != nil {
+		kv = k
+	}
+	k3 := b.Binary(ir.OpMul, kv, c(3), "k3")
+	s0 := b.Binary(ir.OpAdd, x, k3, "s0")
+	s := b.Binary(ir.OpAnd, s0, c(7), "s")
+
+	// Label groups: values 0..7 shuffled, dealt into 2..5 groups; some left
+	// to default. Default is its own group, shares a group, or is absent.
+	vals := r.Perm(8)
+	ng := 2 + r.IntN(4)
+	type grp struct {
+		values []int64
+		def    bool
+		entry  *ir.Block
+		accIn  *ir.Instr
+	}
+	groups := make([]*grp, ng)
+	for g := range groups {
+		groups[g] = &grp{}
+	}
+	for j, v := range vals[:ng+r.IntN(8-ng+1)] {
+		g := groups[r.IntN(ng)]
+		if j < ng {
+			g = groups[j]
+		}
+		g.values = append(g.values, int64(v))
+	}
+	switch r.IntN(4) {
+	case 0: // no default
+	case 1:
+		groups[r.IntN(len(groups))].def = true
+	default:
+		pos := r.IntN(len(groups) + 1)
+		groups = slices.Insert(groups, pos, &grp{def: true})
+	}
+	merge := f.NewBlock("merge")
+	for j, g := range groups {
+		g.entry = f.NewBlock(fmt.Sprint("case", j))
+	}
+	var cases []ir.SwitchCase
+	hasDefault := false
+	for _, g := range groups {
+		cases = append(cases, ir.SwitchCase{Values: g.values, Default: g.def, Target: g.entry})
+		hasDefault = hasDefault || g.def
+	}
+	if !hasDefault {
+		cases = append(cases, ir.SwitchCase{Default: true, Target: merge})
+	}
+	b.SetBlock(hb)
+	st := b.Switch(s, cases)
+	st.SetSelectionMerge(merge)
+
+	// Bodies. Each group's entry has a phi for the accumulator (from the
+	// switch and from the previous body if it falls through).
+	type edge struct {
+		from *ir.Block
+		v    ir.Value
+	}
+	var toMerge, toCont []edge
+	var fall *edge
+	for j, g := range groups {
+		b.SetBlock(g.entry)
+		g.accIn = b.Phi(ir.I32, fmt.Sprint("a", j))
+		g.accIn.AddIncoming(accIn, hb)
+		if fall != nil {
+			g.accIn.AddIncoming(fall.v, fall.from)
+			fall = nil
+		}
+		a3 := b.Binary(ir.OpMul, g.accIn, c(3), fmt.Sprint("a", j, "x3"))
+		a1 := b.Binary(ir.OpAdd, a3, c(int64(j+1)), fmt.Sprint("a", j, "n"))
+		last := j == len(groups)-1
+		kind := r.IntN(5)
+		switch {
+		case kind == 0 && inLoop: // continue
+			b.Br(loopCont)
+			toCont = append(toCont, edge{b.B, a1})
+		case kind <= 1 || last: // break
+			b.Br(merge)
+			toMerge = append(toMerge, edge{b.B, a1})
+		case kind == 2: // fall through
+			b.Br(groups[j+1].entry)
+			fall = &edge{b.B, a1}
+		default: // if (a1 & 1) break/continue; fall through
+			bit := b.Binary(ir.OpAnd, a1, c(1), fmt.Sprint("a", j, "b"))
+			odd := b.Cmp(ir.PredNE, bit, c(0), fmt.Sprint("a", j, "odd"))
+			brk := f.NewBlock(fmt.Sprint("case", j, ".brk"))
+			ft := f.NewBlock(fmt.Sprint("case", j, ".ft"))
+			t := b.CondBr(odd, brk, ft)
+			t.SetSelectionMerge(ft)
+			b.SetBlock(brk)
+			if inLoop && r.IntN(2) == 0 {
+				b.Br(loopCont)
+				toCont = append(toCont, edge{brk, a1})
+			} else {
+				b.Br(merge)
+				toMerge = append(toMerge, edge{brk, a1})
+			}
+			b.SetBlock(ft)
+			b.Br(groups[j+1].entry)
+			fall = &edge{ft, a1}
+		}
+	}
+	b.SetBlock(merge)
+	accSw := b.Phi(ir.I32, "acc.sw")
+	for _, e := range toMerge {
+		accSw.AddIncoming(e.v, e.from)
+	}
+	if !hasDefault {
+		accSw.AddIncoming(accIn, hb)
+	}
+	after := b.Binary(ir.OpAdd, accSw, c(1000), "acc.after")
+	if inLoop {
+		b.Br(loopCont)
+		b.SetBlock(loopCont)
+		next := b.Phi(ir.I32, "acc.next")
+		next.AddIncoming(after, merge)
+		for _, e := range toCont {
+			next.AddIncoming(e.v, e.from)
+		}
+		kn := b.Binary(ir.OpAdd, k, c(1), "k.next")
+		b.Br(loop)
+		k.AddIncoming(c(0), entry)
+		k.AddIncoming(kn, loopCont)
+		acc.AddIncoming(c(0), entry)
+		acc.AddIncoming(next, loopCont)
+		b.SetBlock(exit)
+		b.Store(acc, b.Access(outG, []ir.Value{i}, "out.p"))
+	} else {
+		b.Store(after, b.Access(outG, []ir.Value{i}, "out.p"))
+	}
+	b.Ret(nil)
+	// Blocks in a readable order: loop and switch first, exit last.
+	if exit != nil {
+		blocks := slices.DeleteFunc(slices.Clone(f.Blocks), func(x *ir.Block) bool { return x == exit || x == merge || x == loopCont })
+		blocks = append(blocks, merge, loopCont, exit)
+		copy(f.Blocks, blocks)
+	}
+	return m
 }

@@ -1,0 +1,673 @@
+package hlsl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Declaration parsing: types, structs, typedefs, constant buffers,
+// registers and semantics, declarators, initializers and functions.
+
+// parseModifiers parses a run of modifier keywords.
+func (p *parser) parseModifiers() Modifiers {
+	var m Modifiers
+	for p.isModifierAt(0) {
+		t := p.advance()
+		bit := modifierNames[t.text]
+		if m&bit != 0 && bit != ModConst {
+			p.rep.warnf(t.pos, t.end(), "duplicate '%s' modifier", t.text)
+		}
+		m |= bit
+	}
+	return m
+}
+
+// parseAttributes parses one "[...]" attribute group.
+func (p *parser) parseAttributes() []*Attribute {
+	open := p.advance() // '['
+	var attrs []*Attribute
+	for {
+		name, ok := p.expectIdent("attribute name")
+		if !ok {
+			p.skipTo("]")
+			p.accept("]")
+			return attrs
+		}
+		a := &Attribute{span: span{open.pos, name.end()}, Name: name.text}
+		if p.at("(") {
+			lp := p.advance()
+			if !p.at(")") {
+				for {
+					a.Args = append(a.Args, p.parseAssign())
+					if !p.accept(",") {
+						break
+					}
+				}
+			}
+			p.expectClose(")", lp)
+		}
+		a.E = p.prevEnd()
+		attrs = append(attrs, a)
+		if p.at(",") {
+			t := p.tok()
+			p.errorf(t.pos, t.end(), "expected ']': write each attribute in its own brackets")
+			p.skipTo("]")
+			p.accept("]")
+			return attrs
+		}
+		break
+	}
+	p.expectClose("]", open)
+	return attrs
+}
+
+// parseTypeSpec parses a type: a (possibly templated) type name or a
+// struct definition/reference. Modifiers written before it are handled by
+// the caller.
+func (p *parser) parseTypeSpec() *TypeSpec {
+	t := p.tok()
+	ts := &TypeSpec{span: span{t.pos, t.end()}}
+	if t.kind == tIdent && t.text == "struct" {
+		p.advance()
+		if p.at("{") || p.tok().kind == tIdent && p.peekN(1).is("{") {
+			sd := p.parseStructBody()
+			ts.Struct = sd
+			ts.Name = sd.Name
+		} else if n, ok := p.expectIdent("struct name"); ok {
+			ts.Name = n.text
+			ts.StructRef = true
+		}
+		ts.E = p.prevEnd()
+		return ts
+	}
+	if t.text == "unsigned" || t.text == "signed" {
+		p.advance()
+		if p.atIdent("int") || p.atIdent("dword") {
+			p.advance()
+		}
+		ts.Name = "int"
+		if t.text == "unsigned" {
+			ts.Name = "uint"
+		}
+		ts.E = p.prevEnd()
+		return ts
+	}
+	if !p.isTypeName(t) {
+		p.errorf(t.pos, t.end(), "expected a type")
+		ts.Name = "<error>"
+		return ts
+	}
+	p.advance()
+	ts.Name = t.text
+	if p.at("<") && templateTypes(t.text) {
+		lt := p.advance()
+		saved := p.noGreater
+		p.noGreater = true
+		for !p.closeAngle() {
+			if p.isTypeStart() {
+				m := p.parseModifiers()
+				a := p.parseTypeSpec()
+				a.Mods |= m
+				ts.Args = append(ts.Args, a)
+			} else {
+				ts.Args = append(ts.Args, p.parseConditional())
+			}
+			if p.accept(",") {
+				continue
+			}
+			if !p.closeAngle() {
+				p.errorNotes(p.tok().pos, p.tok().end(), []Diagnostic{note(lt.pos, "to match this '<'")}, "expected '>'")
+				break
+			}
+		}
+		p.noGreater = saved
+		p.consumeCloseAngle()
+	}
+	ts.E = p.prevEnd()
+	return ts
+}
+
+// templateTypes reports whether a type name takes template arguments.
+func templateTypes(name string) bool {
+	if name == "vector" || name == "matrix" {
+		return true
+	}
+	if _, ok := resourceByName[name]; ok {
+		return true
+	}
+	_, ok := unsupportedObjects[name]
+	return ok
+}
+
+// closeAngle reports whether the current token closes a template argument
+// list ('>' or the first half of '>>').
+func (p *parser) closeAngle() bool {
+	return p.at(">") || p.at(">>") || p.at(">=") || p.at(">>=") || p.tok().kind == tEOF
+}
+
+// consumeCloseAngle consumes one '>' splitting '>>' and '>=' as needed.
+func (p *parser) consumeCloseAngle() {
+	t := p.tok()
+	if t.kind != tPunct || !strings.HasPrefix(t.text, ">") {
+		return
+	}
+	if t.text == ">" {
+		p.advance()
+		return
+	}
+	rest := t
+	rest.text = t.text[1:]
+	rest.pos = t.pos.advance(1)
+	p.toks[p.i] = rest
+}
+
+// parseStructBody parses "[name] { fields }" after 'struct'.
+func (p *parser) parseStructBody() *StructDecl {
+	sd := &StructDecl{span: span{p.tok().pos, p.tok().pos}}
+	if p.tok().kind == tIdent {
+		n := p.advance()
+		sd.Name = n.text
+		sd.P = n.pos
+		p.declareType(n.text)
+	}
+	open := p.advance() // '{'
+	p.depth++
+	defer func() { p.depth-- }()
+	for !p.at("}") && p.tok().kind != tEOF && !p.rep.stopped() {
+		start := p.i
+		p.parseFields(sd)
+		if p.panicking {
+			p.skipTo(";", "}")
+			p.accept(";")
+		}
+		if p.i == start {
+			p.advance()
+		}
+	}
+	p.expectClose("}", open)
+	sd.E = p.prevEnd()
+	return sd
+}
+
+// parseFields parses one member declaration line of a struct.
+func (p *parser) parseFields(sd *StructDecl) {
+	if p.accept(";") {
+		return
+	}
+	mods := p.parseModifiers()
+	if !p.isTypeStart() {
+		t := p.tok()
+		p.errorf(t.pos, t.end(), "expected a type for struct member")
+		return
+	}
+	spec := p.parseTypeSpec()
+	spec.Mods |= mods & (ModRowMajor | ModColumnMajor | ModConst | ModUnorm | ModSnorm)
+	mods |= p.parseModifiers()
+	if spec.Struct != nil && spec.Struct.Name != "" && p.at(";") {
+		p.rep.warnf(spec.P, spec.E, "declaration does not declare anything")
+	}
+	for {
+		n, ok := p.expectIdent("member name")
+		if !ok {
+			return
+		}
+		f := &Field{span: span{n.pos, n.end()}, Name: n.text, Spec: spec, Mods: mods, Index: len(sd.Fields)}
+		f.Dims = p.parseDims()
+		for p.at(":") {
+			p.advance()
+			if sem := p.parseSemanticName(); sem != nil {
+				f.Semantic = sem
+			}
+		}
+		if p.at("=") {
+			t := p.advance()
+			p.parseInitializer()
+			p.rep.warnf(t.pos, t.end(), "struct member initializers are ignored")
+		}
+		f.E = p.prevEnd()
+		sd.Fields = append(sd.Fields, f)
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(";", " at end of declaration list")
+}
+
+// parseDims parses array dimensions "[N][M]"; an empty "[]" gives nil.
+func (p *parser) parseDims() []Expr {
+	var dims []Expr
+	for p.at("[") {
+		open := p.advance()
+		if p.at("]") {
+			p.advance()
+			dims = append(dims, nil)
+			continue
+		}
+		dims = append(dims, p.parseExpr())
+		p.expectClose("]", open)
+	}
+	return dims
+}
+
+// parseSemanticName parses a semantic name after ':'.
+func (p *parser) parseSemanticName() *Semantic {
+	t, ok := p.expectIdent("semantic")
+	if !ok {
+		return nil
+	}
+	return makeSemantic(t)
+}
+
+func makeSemantic(t token) *Semantic {
+	s := &Semantic{span: span{t.pos, t.end()}, Name: t.text}
+	name := t.text
+	j := len(name)
+	for j > 0 && isDigit(int(name[j-1])) {
+		j--
+	}
+	s.Base = strings.ToUpper(name[:j])
+	if j < len(name) && len(name)-j <= 6 {
+		fmt.Sscanf(name[j:], "%d", &s.Index)
+	}
+	return s
+}
+
+// parseTypedef parses "typedef [mods] type name[dims] {, name[dims]};".
+func (p *parser) parseTypedef() []*TypedefDecl {
+	kw := p.advance()
+	mods := p.parseModifiers()
+	if !p.isTypeStart() {
+		p.errorf(p.tok().pos, p.tok().end(), "expected a type")
+		return nil
+	}
+	spec := p.parseTypeSpec()
+	spec.Mods |= mods | p.parseModifiers()
+	var tds []*TypedefDecl
+	for {
+		n, ok := p.expectIdent("typedef name")
+		if !ok {
+			return tds
+		}
+		td := &TypedefDecl{span: span{kw.pos, n.end()}, Name: n.text, Spec: spec}
+		td.Dims = p.parseDims()
+		p.declareType(n.text)
+		tds = append(tds, td)
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(";", " after typedef")
+	return tds
+}
+
+// parseCBuffer parses "cbuffer name [: register(bN)] { decls } [;]".
+func (p *parser) parseCBuffer() Decl {
+	kw := p.advance()
+	cb := &CBuffer{span: span{kw.pos, kw.end()}}
+	n, ok := p.expectIdent("constant buffer name")
+	if !ok {
+		return nil
+	}
+	cb.Name = n.text
+	for p.accept(":") {
+		p.parseRegisterLike(&cb.Register, nil, nil)
+	}
+	open := p.tok()
+	if !p.expect("{", " to start constant buffer") {
+		return nil
+	}
+	for !p.at("}") && p.tok().kind != tEOF && !p.rep.stopped() {
+		start := p.i
+		if p.accept(";") {
+			continue
+		}
+		mods := p.parseModifiers()
+		if !p.isTypeStart() {
+			p.errorf(p.tok().pos, p.tok().end(), "expected a declaration in constant buffer")
+		} else {
+			spec := p.parseTypeSpec()
+			mods |= p.parseModifiers()
+			if spec.Struct != nil && p.at(";") {
+				p.errorf(spec.P, spec.E, "struct definitions are not allowed in a constant buffer")
+			} else if name, ok := p.expectIdent("member name"); ok {
+				vars := p.parseDeclarators(mods, spec, name, VarBufferField)
+				for _, v := range vars {
+					v.Buffer = cb
+				}
+				cb.Members = append(cb.Members, vars...)
+				p.expect(";", " at end of declaration")
+			}
+		}
+		if p.panicking {
+			p.skipTo(";", "}")
+			p.accept(";")
+		}
+		if p.i == start {
+			p.advance()
+		}
+	}
+	p.expectClose("}", open)
+	p.accept(";")
+	cb.E = p.prevEnd()
+	return cb
+}
+
+// parseRegisterLike parses what follows ':' on a global: register(...),
+// packoffset(...) or a semantic.
+func (p *parser) parseRegisterLike(reg **Register, po **PackOffset, sem **Semantic) {
+	t := p.tok()
+	switch {
+	case t.kind == tIdent && t.text == "register":
+		p.advance()
+		open := p.tok()
+		if !p.expect("(", " after 'register'") {
+			return
+		}
+		r := &Register{span: span{t.pos, t.end()}}
+		parts := [][]token{}
+		var cur []token
+		for !p.at(")") && p.tok().kind != tEOF && !p.at(";") {
+			x := p.advance()
+			if x.is(",") {
+				parts = append(parts, cur)
+				cur = nil
+				continue
+			}
+			cur = append(cur, x)
+		}
+		parts = append(parts, cur)
+		p.expectClose(")", open)
+		r.E = p.prevEnd()
+		p.fillRegister(r, parts)
+		*reg = r
+	case t.kind == tIdent && t.text == "packoffset":
+		p.advance()
+		open := p.tok()
+		if !p.expect("(", " after 'packoffset'") {
+			return
+		}
+		o := &PackOffset{span: span{t.pos, t.end()}}
+		x, _ := p.expectIdent("constant register")
+		if n, ok := parseRegisterNumber(x.text, 'c'); ok {
+			o.Register = n
+		} else {
+			p.errorf(x.pos, x.end(), "invalid packoffset register '%s'", x.text)
+		}
+		if p.accept(".") {
+			c, _ := p.expectIdent("component")
+			idx := -1
+			if len(c.text) == 1 {
+				idx = strings.IndexByte("xyzw", c.text[0])
+				if idx < 0 {
+					idx = strings.IndexByte("rgba", c.text[0])
+				}
+			}
+			if idx < 0 {
+				p.errorf(c.pos, c.end(), "invalid packoffset component '%s'", c.text)
+			}
+			o.Component = max(idx, 0)
+		}
+		p.expectClose(")", open)
+		o.E = p.prevEnd()
+		if po != nil {
+			*po = o
+		} else {
+			p.rep.errorf(o.P, o.E, "packoffset is only allowed in a constant buffer")
+		}
+	default:
+		s := p.parseSemanticName()
+		if sem != nil && s != nil {
+			*sem = s
+		}
+	}
+}
+
+// parseRegisterNumber parses "c12" (any case) as register 12 of class.
+func parseRegisterNumber(text string, class byte) (int, bool) {
+	if len(text) < 2 || text[0]|0x20 != class {
+		return 0, false
+	}
+	n := 0
+	for i := 1; i < len(text); i++ {
+		if !isDigit(int(text[i])) || n > 1<<20 {
+			return 0, false
+		}
+		n = n*10 + int(text[i]-'0')
+	}
+	return n, true
+}
+
+// fillRegister interprets register([profile,] bN [, spaceM]) operands.
+func (p *parser) fillRegister(r *Register, parts [][]token) {
+	var regs [][]token
+	for _, part := range parts {
+		if len(part) == 0 {
+			p.errorf(r.P, r.E, "expected register")
+			return
+		}
+		if part[0].kind == tIdent && strings.HasPrefix(part[0].text, "space") {
+			fmt.Sscanf(part[0].text[5:], "%d", &r.Space)
+			continue
+		}
+		regs = append(regs, part)
+	}
+	if len(regs) == 2 {
+		r.Profile = regs[0][0].text
+		regs = regs[1:]
+	}
+	if len(regs) != 1 {
+		p.errorf(r.P, r.E, "invalid register specification")
+		return
+	}
+	reg := regs[0]
+	text := ""
+	for _, x := range reg {
+		text += x.text
+	}
+	if text == "" || strings.IndexByte("btuscBTUSC", text[0]) < 0 {
+		p.errorf(reg[0].pos, reg[0].end(), "invalid register '%s'", text)
+		return
+	}
+	r.Class = text[0] | 0x20
+	num := text[1:]
+	if i := strings.IndexByte(num, '['); i >= 0 {
+		num = num[:i]
+	}
+	if num == "" {
+		p.errorf(reg[0].pos, reg[0].end(), "invalid register '%s'", text)
+		return
+	}
+	if _, err := fmt.Sscanf(num, "%d", &r.Index); err != nil {
+		p.errorf(reg[0].pos, reg[0].end(), "invalid register '%s'", text)
+	}
+}
+
+// parseDeclarators parses "name [dims] [: ...] [= init] {, name ...}" for
+// variables; the first name is already consumed.
+func (p *parser) parseDeclarators(mods Modifiers, spec *TypeSpec, name token, kind VarKind) []*VarDecl {
+	var vars []*VarDecl
+	for {
+		v := &VarDecl{span: span{spec.P, name.end()}, Name: name.text, NamePos: name.pos, Spec: spec, Mods: mods, Kind: kind}
+		if spec.Struct != nil && spec.Struct.Name == "" {
+			v.P = name.pos
+		}
+		v.Dims = p.parseDims()
+		for done := false; !done && !p.panicking; {
+			switch {
+			case p.accept(":"):
+				var po **PackOffset
+				if kind == VarBufferField {
+					po = &v.PackOffset
+				}
+				p.parseRegisterLike(&v.Register, po, &v.Semantic)
+			case p.at("<"): // effect annotations: skipped
+				p.skipAnnotations()
+			case p.accept("="):
+				v.Init = p.parseInitializer()
+				done = true
+			case p.at("{"):
+				// A legacy effect state block: "float f { state = value; };".
+				// DXC parses and ignores it.
+				p.skipStateBlock()
+				done = true
+			default:
+				done = true
+			}
+		}
+		v.E = p.prevEnd()
+		p.declareValue(name.text)
+		vars = append(vars, v)
+		if !p.accept(",") {
+			break
+		}
+		n, ok := p.expectIdent("identifier")
+		if !ok {
+			break
+		}
+		name = n
+	}
+	return vars
+}
+
+// skipStateBlock skips a balanced "{ ... }" state block.
+func (p *parser) skipStateBlock() {
+	depth := 0
+	for p.tok().kind != tEOF {
+		t := p.advance()
+		if t.is("{") {
+			depth++
+		} else if t.is("}") {
+			depth--
+			if depth == 0 {
+				return
+			}
+		}
+	}
+}
+
+func (p *parser) skipAnnotations() {
+	open := p.advance()
+	for !p.at(">") && p.tok().kind != tEOF && !p.at(";") {
+		p.advance()
+	}
+	p.expectClose(">", open)
+}
+
+// parseInitializer parses an expression or a brace initializer list.
+func (p *parser) parseInitializer() Expr {
+	if !p.at("{") {
+		return p.parseAssign()
+	}
+	open := p.advance()
+	il := &InitList{}
+	il.P = open.pos
+	if p.depth++; p.depth > maxNesting {
+		p.errorf(open.pos, open.end(), "initializer nested too deeply")
+		p.depth--
+		p.skipTo("}")
+		p.accept("}")
+		return il
+	}
+	defer func() { p.depth-- }()
+	for !p.at("}") && p.tok().kind != tEOF {
+		il.Elems = append(il.Elems, p.parseInitializer())
+		if p.panicking {
+			break
+		}
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectClose("}", open)
+	il.E = p.prevEnd()
+	return il
+}
+
+// parseFunction parses a function after its name, up to its body or ';'.
+func (p *parser) parseFunction(attrs []*Attribute, mods Modifiers, ret *TypeSpec, name token, start Pos) Decl {
+	f := &FuncDecl{span: span{start, name.end()}, Name: name.text, NamePos: name.pos, RetSpec: ret, Attrs: attrs, Mods: mods}
+	open := p.advance() // '('
+	p.pushScope()
+	defer p.popScope()
+	if p.atIdent("void") && p.peekN(1).is(")") {
+		p.advance()
+	}
+	for !p.at(")") && p.tok().kind != tEOF {
+		prm := p.parseParam()
+		if prm == nil {
+			break
+		}
+		f.Params = append(f.Params, prm)
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectClose(")", open)
+	for p.accept(":") {
+		var reg *Register
+		p.parseRegisterLike(&reg, nil, &f.RetSemantic)
+	}
+	f.E = p.prevEnd()
+	if p.accept(";") {
+		return f
+	}
+	if !p.at("{") {
+		p.errorf(p.prevEnd(), p.prevEnd(), "expected function body after function declarator")
+		return f
+	}
+	f.Body = p.parseBlock()
+	return f
+}
+
+// parseParam parses one parameter declaration.
+func (p *parser) parseParam() *VarDecl {
+	for p.at("[") { // parameter attributes are ignored
+		p.parseAttributes()
+	}
+	start := p.tok().pos
+	mods := p.parseModifiers()
+	if t := p.tok(); t.kind == tIdent && geometryParamKeywords[t.text] {
+		p.errorf(t.pos, t.end(), "geometry shader primitive type '%s' is not supported", t.text)
+		p.advance()
+	}
+	if !p.isTypeStart() {
+		t := p.tok()
+		if t.kind == tIdent && !isKeyword(t.text) {
+			p.errorf(t.pos, t.end(), "unknown type name '%s'", t.text)
+		} else {
+			p.errorf(t.pos, t.end(), "expected parameter declarator")
+		}
+		p.skipTo(",", ")")
+		return nil
+	}
+	spec := p.parseTypeSpec()
+	mods |= p.parseModifiers()
+	v := &VarDecl{span: span{start, p.prevEnd()}, Spec: spec, Mods: mods, Kind: VarParam}
+	switch {
+	case mods&ModInOut != 0 || mods&ModIn != 0 && mods&ModOut != 0:
+		v.Dir = DirInOut
+	case mods&ModOut != 0:
+		v.Dir = DirOut
+	}
+	if t := p.tok(); t.kind == tIdent && !isKeyword(t.text) {
+		p.advance()
+		v.Name, v.NamePos = t.text, t.pos
+		p.declareValue(t.text)
+	} else {
+		v.NamePos = p.tok().pos
+	}
+	v.Dims = p.parseDims()
+	for p.accept(":") {
+		p.parseRegisterLike(&v.Register, nil, &v.Semantic)
+	}
+	if p.accept("=") {
+		v.Init = p.parseAssign()
+	}
+	v.E = p.prevEnd()
+	return v
+}
+
+var geometryParamKeywords = map[string]bool{
+	"point": true, "line": true, "triangle": true, "lineadj": true, "triangleadj": true,
+	"vertices": true, "indices": true, "primitives": true, "payload": true,
+}

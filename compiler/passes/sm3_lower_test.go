@@ -1,0 +1,219 @@
+package passes
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+)
+
+// pixelInput shades one pixel with uniform m set.
+func pixelInput(m int) *interp.Input {
+	return &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}, Uniforms: map[string]any{"m": m}}
+}
+
+// The differential runs below compare results bit for bit: no float
+// tolerance is needed, because every integer the tests compute stays below
+// 2^24 in magnitude, where f32 arithmetic on integers is exact (add, sub,
+// mul exactly; trunc(a / b) and frem exactly as well).
+func TestSM3LowerGolden(t *testing.T) {
+	runGolden(t, []cfGolden{
+		{file: "sm3_rep_uniform", passes: "sm3-lower", input: pixelInput(37)},
+		{file: "sm3_rep_uniform", passes: "out-of-ssa,sm3-lower", input: pixelInput(37)},
+		{file: "sm3_rep_cap", passes: "sm3-lower", input: pixelInput(15)},
+		{file: "sm3_const_loop", passes: "sm3-lower", input: &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}}},
+		{file: "sm3_intops", passes: "sm3-lower", data: []int32{17, 5, -17, 5, 100, -7, -100, -7, 0, 3, 1234, 13, -5, 2, 7, 7}},
+		// The whole SM3 order on a switch with fallthrough in a loop.
+		{file: "switch_loop_continue", passes: "switch-to-if<all>,eliminate-multilevel-break,out-of-ssa,structurize,sm3-lower"},
+	})
+}
+
+// repCounts returns the count operands of the sm3.rep markers of f.
+func repCounts(f *ir.Function) []string {
+	var out []string
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic {
+				out = append(out, in.Args[0].Ref())
+			}
+		}
+	}
+	return out
+}
+
+// TestSM3LowerRepCounts: a counted loop bound by a uniform integer is
+// "rep i0" with i0 = m (in SSA and after out-of-ssa), a constant bound is
+// its count, anything else the 255 cap.
+func TestSM3LowerRepCounts(t *testing.T) {
+	for _, tc := range []struct{ file, passes, want string }{
+		{"sm3_rep_uniform", "sm3-lower", "%m"},
+		{"sm3_rep_uniform", "out-of-ssa,sm3-lower", "%m"},
+		{"sm3_const_loop", "sm3-lower", "10"},
+		{"sm3_const_loop", "out-of-ssa,sm3-lower", "10"},
+		{"sm3_rep_cap", "sm3-lower", "255"},
+		{"swap", "sm3-lower", "255"},
+		{"lost_copy", "sm3-lower", "255"},
+	} {
+		m := loadCF(t, tc.file)
+		for _, p := range strings.Split(tc.passes, ",") {
+			m, _ = applyPass(t, Lookup(p), m, "")
+		}
+		if got := strings.Join(repCounts(m.Func("main")), ","); got != tc.want {
+			t.Errorf("%s after %s: rep counts %q, want %q", tc.file, tc.passes, got, tc.want)
+		}
+	}
+}
+
+// TestSM3LowerCap256 is the documented behaviour of the 255 cap: the
+// seed's second example with m = 16 needs 256 iterations (k < m*m); after
+// sm3-lower the loop stops after 255, so the sum is 0+...+254 = 32385
+// instead of 0+...+255 = 32640. With m = 15 (225 iterations) nothing
+// changes. A loop bound directly by the uniform (rep i0 = m) is exact at
+// any count.
+func TestSM3LowerCap256(t *testing.T) {
+	sumTo := func(n int) float32 { return float32(n * (n - 1) / 2) }
+	red := func(t *testing.T, m *ir.Module, in *interp.Input) float32 {
+		t.Helper()
+		tg := runCF(t, stripRepMarkers(m), in, interp.PolicyMaximal).Target("SV_Target0")
+		if tg == nil {
+			t.Fatal("no render target")
+		}
+		return math.Float32frombits(uint32(tg.Pixel(0, 0)[0]))
+	}
+	capped := loadCF(t, "sm3_rep_cap")
+	low, _ := applyPass(t, SM3Lower, capped, "")
+	for _, tc := range []struct {
+		m          int
+		before, at float32
+	}{
+		{15, sumTo(225), sumTo(225)},
+		{16, sumTo(256), sumTo(255)}, // 256 iterations: stops after 255
+		{20, sumTo(400), sumTo(255)},
+	} {
+		if got := red(t, capped, pixelInput(tc.m)); got != tc.before {
+			t.Errorf("m=%d original: %v, want %v", tc.m, got, tc.before)
+		}
+		if got := red(t, low, pixelInput(tc.m)); got != tc.at {
+			t.Errorf("m=%d after sm3-lower: %v, want %v", tc.m, got, tc.at)
+		}
+	}
+	exact := loadCF(t, "sm3_rep_uniform")
+	lowExact, _ := applyPass(t, SM3Lower, exact, "")
+	for _, mv := range []int{0, 255, 256, 300} {
+		if a, b := red(t, exact, pixelInput(mv)), red(t, lowExact, pixelInput(mv)); a != b || a != sumTo(mv) {
+			t.Errorf("rep i0 = m = %d: original %v, lowered %v, want %v", mv, a, b, sumTo(mv))
+		}
+	}
+}
+
+// TestSM3LowerNoIntegersLeft: after the pass, integers appear only where
+// the SM3 contract allows: loads from and stores to outside memory,
+// the conversions next to them, indices, and the rep count.
+func TestSM3LowerNoIntegersLeft(t *testing.T) {
+	for _, name := range []string{"sm3_intops", "sm3_rep_uniform", "sm3_const_loop", "switch_loop_continue"} {
+		m := loadCF(t, name)
+		for _, p := range []string{"switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize", "sm3-lower"} {
+			pn, opt, _ := strings.Cut(p, "<")
+			m, _ = applyPass(t, Lookup(pn), m, strings.TrimSuffix(opt, ">"))
+		}
+		for _, b := range m.Func("main").Blocks {
+			for _, in := range b.Instrs {
+				if !sm3HasInt(in.Type()) {
+					continue
+				}
+				ok := false
+				switch in.Op {
+				case ir.OpLoad:
+					ok = sm3ExternalPtr(in.Args[0])
+				case ir.OpFPToSI, ir.OpFPToUI:
+					ok = true // MOVA for indices, or the value stored outside
+				case ir.OpAlloca, ir.OpAccess:
+					ok = in.Type().Space != ir.SpaceFunction
+				}
+				if !ok {
+					t.Errorf("%s: integer value left: %s", name, ir.InstrString(in))
+				}
+			}
+		}
+	}
+}
+
+// TestSM3LowerErrors: constructs SM3 cannot express are rejected with a
+// message naming the construct and its source position.
+func TestSM3LowerErrors(t *testing.T) {
+	head := `
+@In = global storage [? x i32] binding 0, 0 readonly
+@Out = global storage [? x i32] binding 0, 1
+define void @main() compute numthreads(4, 1, 1) {
+entry:
+  %p = access ptr<storage, [? x i32]> @In, i32 0
+  %x = load ptr<storage, i32> %p
+  %f = load ptr<storage, i32> %p
+`
+	tail := `
+  ret
+}
+`
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"wave", "  %w = intr i32 WaveActiveSum(i32 %x) !loc 12:7", []string{"12:7", "wave operation WaveActiveSum", "WaveActiveSum(i32 %x)"}},
+		{"barrier", "  intr void GroupMemoryBarrierWithGroupSync() !loc 3:1", []string{"3:1", "barrier GroupMemoryBarrierWithGroupSync"}},
+		{"xor", "  %y = xor i32 %x, 5 !loc 7:9", []string{"7:9", "bitwise xor on integers", "%y = xor i32 %x, 5"}},
+		{"or", "  %y = or i32 %x, %f !loc 7:9", []string{"7:9", "bitwise or"}},
+		{"and", "  %y = and i32 %x, 6 !loc 2:2", []string{"2:2", "constant mask of the form 2^k - 1"}},
+		{"varshift", "  %y = shl i32 %x, %f !loc 4:4", []string{"4:4", "shl by a non-constant amount"}},
+		{"asfloat", "  %y = bitcast i32 %x to f32 !loc 5:5", []string{"5:5", "bit reinterpretation"}},
+		{"bigconst", "  %y = add i32 %x, 20000000 !loc 6:6", []string{"6:6", "integer constant 20000000"}},
+		{"countbits", "  %y = intr i32 countbits(i32 %x) !loc 8:8", []string{"8:8", "countbits works on integer bits"}},
+		{"noloc", "  %y = xor i32 %x, 5", []string{"@main %entry", "bitwise xor"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ir.ParseModule(tc.name, []byte(head+tc.body+tail))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = SM3Lower.Run(m, &Context{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+	// Several problems are all reported.
+	m, err := ir.ParseModule("two", []byte(head+"  %a = xor i32 %x, 1 !loc 1:1\n  %b = intr i32 WaveReadLaneFirst(i32 %x) !loc 2:2"+tail))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), "1:1") || !strings.Contains(err.Error(), "2:2") {
+		t.Errorf("want both problems, got %v", err)
+	}
+	// A switch left for SM3, and a constant trip count beyond rep's reach.
+	for name, tc := range map[string]struct{ src, want string }{
+		"switch": {"sw_plain", "run switch-to-if<all> before sm3-lower"},
+		"trip":   {"", "loop runs 300 times, more than the 255"},
+	} {
+		var m *ir.Module
+		if tc.src != "" {
+			m = loadCF(t, tc.src)
+		} else {
+			src := strings.Replace(readGolden(t, "sm3_const_loop"), "icmp slt i32 %k, 10", "icmp slt i32 %k, 300", 1)
+			m = parseCF(t, "trip", src)
+		}
+		if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", name, err, tc.want)
+		}
+	}
+}
+
+func readGolden(t *testing.T, name string) string {
+	t.Helper()
+	return loadCF(t, name).String()
+}
