@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-//go:embed *.hlsl *.pir *.ll
+//go:embed *.hlsl *.pir *.ll *.json
 var files embed.FS
 
 // Sample is one embedded module.
@@ -20,16 +20,22 @@ type Sample struct {
 	File    string // file name, e.g. "wave-switch-42.hlsl"
 	Summary string // first comment line
 	Source  []byte
+	// Input is the interpreter input shipped with the sample (NAME.json),
+	// nil if none.
+	Input []byte
 }
 
 // Default is the sample the explorer opens when given no file.
-const Default = "wave-switch-42"
+const Default = "wave-switch-42-ir"
 
 // All returns every sample sorted by name.
 func All() []Sample {
 	ents, _ := fs.ReadDir(files, ".")
 	var out []Sample
 	for _, e := range ents {
+		if path.Ext(e.Name()) == ".json" {
+			continue
+		}
 		src, err := files.ReadFile(e.Name())
 		if err != nil {
 			continue
@@ -39,6 +45,7 @@ func All() []Sample {
 			File:    e.Name(),
 			Summary: summary(src),
 			Source:  src,
+			Input:   input(e.Name()),
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -55,6 +62,14 @@ func Lookup(name string) (Sample, bool) {
 		}
 	}
 	return Sample{}, false
+}
+
+func input(file string) []byte {
+	data, err := files.ReadFile(strings.TrimSuffix(file, path.Ext(file)) + ".json")
+	if err != nil {
+		return nil
+	}
+	return data
 }
 
 // summary returns the first sentence of the leading comment block.

@@ -32,6 +32,9 @@ type Source struct {
 	Path string // file name used in diagnostics
 	Kind string // "hlsl", "pir" or "ll"
 	Text []byte
+	// Input is the interpreter input shipped with an embedded sample
+	// (samples/NAME.json), nil otherwise.
+	Input []byte
 }
 
 // Read reads a file, or an embedded sample given as samples/NAME (or NAME
@@ -47,7 +50,7 @@ func Read(arg string) (*Source, error) {
 	}
 	if s, ok := samples.Lookup(arg); ok && (strings.HasPrefix(arg, "samples/") || errors.Is(err, os.ErrNotExist)) {
 		k, _ := kindOf(s.File, s.Source)
-		return &Source{Name: "samples/" + s.Name, Path: "samples/" + s.File, Kind: k, Text: s.Source}, nil
+		return &Source{Name: "samples/" + s.Name, Path: "samples/" + s.File, Kind: k, Text: s.Source, Input: s.Input}, nil
 	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no such file (and no embedded sample of that name; see 'passlens samples')", arg)

@@ -35,8 +35,16 @@ type Driver struct {
 }
 
 // New returns a driver for a module loaded from src.
+// A sample's shipped input (samples/NAME.json) becomes the default
+// interpreter input.
 func New(src *load.Source, m *ir.Module) *Driver {
-	return &Driver{src: src, mod: m, results: map[*tui.Compiled]*pipeline.Result{}}
+	d := &Driver{src: src, mod: m, results: map[*tui.Compiled]*pipeline.Result{}}
+	if src.Input != nil {
+		if in, err := interp.ParseInput(src.Input); err == nil {
+			d.Input = in
+		}
+	}
+	return d
 }
 
 // Source names the module as the user gave it.
