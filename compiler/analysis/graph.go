@@ -13,6 +13,9 @@
 //
 // Every traversal is iterative: graphs with 100k+ blocks and deep nesting must
 // not overflow the goroutine stack, and the algorithms are near-linear.
+//
+// The analyses expect a valid graph (see Graph.Validate) and may panic on an
+// invalid one; they never modify the graph.
 package analysis
 
 import (

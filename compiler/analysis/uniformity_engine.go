@@ -229,8 +229,12 @@ func (e *uengine) analyzeControl(b int) {
 	}
 	e.stats.Branches++
 	var done []bool
+	// Exits of any cycle around b can make a cycle around b a cycle with
+	// divergent exit (LLVM maps an exit to a cycle by depth, not by
+	// containment), so they are all compared unless every cycle around b
+	// already has a divergent exit.
 	top := e.outermostUnrecorded(b)
-	exitTop := top
+	exitTop := -1
 	if top < 0 {
 		exitTop = -2
 	}

@@ -72,6 +72,7 @@ func TestScratchRecorded(t *testing.T) {
 	}
 	for c := 0; c < ci.Len(); c++ {
 		if !rec[c] && withBranch[c] {
+			t.Logf("unrecorded cycle %d depth %d blocks %d", c, ci.Depth(c), len(ci.Blocks(c)))
 			unrecWithBranch++
 			if !ci.IsReducible(c) {
 				unrecIrr++

@@ -136,8 +136,7 @@ func (s *syncProp) visitCycleExitEdge(b, l int32) {
 // (reachable, with at least two successor edges). done, if not nil, enables
 // pruning. exitTop bounds the cycles around br whose exits are compared with
 // their header's label at the end: those from br's innermost cycle up to
-// exitTop (all of them if exitTop is the outermost, none if it is -2); the
-// caller passes the outermost cycle that can still gain a divergent exit.
+// exitTop (all of them if it is -1, none if it is -2).
 // compute reports false if the pruned run cannot be trusted; the results
 // are then incomplete and the caller must run again without done.
 func (s *syncProp) compute(br int, done []bool, exitTop int) bool {

@@ -65,6 +65,7 @@ func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	if prog == nil {
 		prog = &Program{File: file, Sources: Sources{file: src}}
 	}
+	rep.list.sortByPosition()
 	return prog, rep.list
 }
 
@@ -73,6 +74,7 @@ func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 func Check(prog *Program, opts Options) Diagnostics {
 	rep := opts.reporter()
 	guard(rep, func() { newChecker(rep, &opts, prog).checkProgram() })
+	rep.list.sortByPosition()
 	return rep.list
 }
 

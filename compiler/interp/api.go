@@ -86,6 +86,7 @@ var (
 	ErrReadOnly         = errors.New("write to read-only memory")
 	ErrInput            = errors.New("bad input")
 	ErrMalformed        = errors.New("malformed IR")
+	ErrMemoryLimit      = errors.New("memory limit exceeded")
 )
 
 // Error is a run-time (or preparation) error located in the program.
@@ -137,7 +138,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func isSentinel(err error) bool {
 	switch err {
-	case ErrStepLimit, ErrDivergentBarrier, ErrUnsupported, ErrUndefined, ErrReadOnly, ErrInput, ErrMalformed:
+	case ErrStepLimit, ErrDivergentBarrier, ErrUnsupported, ErrUndefined, ErrReadOnly, ErrInput, ErrMalformed, ErrMemoryLimit:
 		return true
 	}
 	return false

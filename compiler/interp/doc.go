@@ -19,14 +19,20 @@
 // # Reconvergence
 //
 // Within a wave, lanes that take different branches form lane groups. The
-// interpreter implements maximal convergence as defined by LLVM
-// (docs/ConvergenceAndUniformity, "maximal converged-with"): two lanes
-// execute a block together exactly when they are at the same block in the
-// same iteration of every cycle containing it. Outside cycles that means
-// lanes reconverge at the first block both reach (the earliest join, which
-// is the immediate post-dominator of the divergent branch or earlier);
-// inside a cycle, lanes reconverge within the same iteration; lanes leaving
-// a cycle in different iterations reconverge after it.
+// interpreter implements maximal convergence as defined by LLVM (the
+// "maximal converged-with" relation of its Convergence And Uniformity
+// document, seed convergence-and-uniformity.rst): two lanes execute a block
+// together exactly when they are at the same block in the same iteration
+// of every cycle containing it. Precisely, a lane's execution of block X is
+// identified by X and, for each region (below) containing X, the number of
+// times the lane has executed that region's header since it last entered
+// the region; the lanes of a wave with equal identities execute X together
+// (random_test.go checks exactly this on random reducible and irreducible
+// CFGs). Outside cycles that means lanes reconverge at the first block both
+// reach (the earliest join: the immediate post-dominator of the divergent
+// branch, or earlier in unstructured code); inside a cycle, lanes
+// reconverge within the same iteration; lanes leaving a cycle in different
+// iterations reconverge after it.
 //
 // Regions. The cycles are those of the cycle hierarchy (LLVM
 // GenericCycleInfo: maximal strongly connected components, each headed by
@@ -86,8 +92,9 @@
 // drop stores in every address space, like D3D robust buffer access
 // (memory.go); undefined values read as zero. Nothing the program does can
 // crash the interpreter: malformed IR, unsupported operations, unreachable,
-// divergent barriers, writes to read-only memory and runaway loops
-// (Options.MaxSteps) are reported as *Error values, located at the
+// divergent barriers, writes to read-only memory, runaway loops
+// (Options.MaxSteps) and runaway memory (MaxMemoryCells) are reported as
+// *Error values, located at the
 // function, block and instruction, and matching the Err* sentinels with
 // errors.Is.
 package interp

@@ -264,9 +264,7 @@ func (w *wave) finishFrame() {
 	child := w.frames[len(w.frames)-1]
 	w.frames = w.frames[:len(w.frames)-1]
 	for _, id := range child.objs {
-		if o := w.mc.mem.objs[id]; o != nil {
-			o.cells = nil
-		}
+		w.mc.mem.free(id)
 	}
 	if len(w.frames) == 0 {
 		w.entryRet = child.ret

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"fmt"
+
 	"passlens/compiler/ir"
 )
 
@@ -32,17 +34,44 @@ type object struct {
 // memory owns all objects of a run.
 type memory struct {
 	objs []*object // objs[0] is nil: the invalid pointer
+	live int       // cells allocated and not freed
 }
+
+// MaxMemoryCells bounds the memory of a run (cells of all live objects:
+// buffers, render targets' sources, per-lane variables): 2^25 cells, 256
+// MiB. A run needing more stops with ErrMemoryLimit instead of exhausting
+// the host.
+const MaxMemoryCells = 1 << 25
+
+// memoryLimit is the panic value alloc uses to abandon a run; RunContext
+// turns it into an ErrMemoryLimit error.
+type memoryLimit struct{ what string }
 
 func newMemory() *memory { return &memory{objs: []*object{nil}} }
 
 // alloc creates an object of type t (runtime arrays get count elements)
 // and returns a pointer to its start.
 func (m *memory) alloc(t *ir.Type, count int, space ir.AddrSpace, name string) uint64 {
-	n := cellsFor(t, count)
+	return m.allocCells(cellsFor(t, count), t, space, name)
+}
+
+// allocCells creates an object of n cells.
+func (m *memory) allocCells(n int, t *ir.Type, space ir.AddrSpace, name string) uint64 {
+	if n < 0 || m.live+n > MaxMemoryCells {
+		panic(memoryLimit{what: fmt.Sprintf("%s %s of %d cells", space, name, n)})
+	}
+	m.live += n
 	o := &object{cells: make([]uint64, n), typ: t, space: space, name: name}
 	m.objs = append(m.objs, o)
 	return uint64(len(m.objs)-1) << 32
+}
+
+// free drops the cells of object id.
+func (m *memory) free(id int) {
+	if o := m.objs[id]; o != nil {
+		m.live -= len(o.cells)
+		o.cells = nil
+	}
 }
 
 // cellsFor is slots(t) with runtime-sized arrays (also as the last member
@@ -66,19 +95,12 @@ func cellsFor(t *ir.Type, count int) int {
 // mark returns the current object count, for release.
 func (m *memory) mark() int { return len(m.objs) }
 
-// release frees the cells of objects created after mark (their ids are not
-// reused: a stale pointer simply reads as out of bounds).
-func (m *memory) release(mark int) {
-	for i := mark; i < len(m.objs); i++ {
-		if m.objs[i] != nil {
-			m.objs[i].cells = nil
-		}
-	}
-}
-
 // truncate drops objects created after mark entirely (between groups, when
 // no pointer to them can survive).
 func (m *memory) truncate(mark int) {
+	for i := mark; i < len(m.objs); i++ {
+		m.free(i)
+	}
 	clear(m.objs[mark:])
 	m.objs = m.objs[:mark]
 }

@@ -41,6 +41,10 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
+			if ml, ok := r.(memoryLimit); ok {
+				err = &Error{Err: ErrMemoryLimit, Msg: fmt.Sprintf("allocating %s would exceed %d cells", ml.what, MaxMemoryCells)}
+				return
+			}
 			err = fmt.Errorf("interp: internal error (please report): %v\n%s", r, debug.Stack())
 		}
 	}()
@@ -319,9 +323,8 @@ func (mc *machine) resources(in *Input, invocations int) error {
 			if runtime {
 				size = cellsFor(g.ValType, count)
 			}
-			p := mc.mem.alloc(g.ValType, 0, g.Space, "@"+g.Name())
+			p := mc.mem.allocCells(size, g.ValType, g.Space, "@"+g.Name())
 			o := mc.mem.objs[ptrObj(p)]
-			o.cells = make([]uint64, size)
 			o.ro = g.ReadOnly
 			if bi != nil && len(bi.Data) > 0 {
 				if err := fillBuffer(o.cells, elem, count, cellsFor(elem, tail), bi.Data, "buffer @"+g.Name()); err != nil {
@@ -580,6 +583,9 @@ func (mc *machine) newShading(f *ir.Function, in *Input) (*shading, error) {
 				sem = g.Name()
 			}
 			n := slots(g.ValType)
+			if int64(w)*int64(h)*int64(n) > MaxMemoryCells {
+				return nil, &Error{Err: ErrMemoryLimit, Msg: fmt.Sprintf("render target %s of %dx%d pixels is too large", sem, w, h)}
+			}
 			sh.targets[gi] = len(mc.result.Targets)
 			mc.result.Targets = append(mc.result.Targets, Target{
 				Name: g.Name(), Semantic: sem, Elem: g.ValType, Width: w, Height: h,

@@ -351,3 +351,17 @@ func TestTailBuffer(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryLimit(t *testing.T) {
+	k := newKit(ir.U32, 64)
+	p := k.b.Alloca(ir.Array(ir.U32, 1<<20), "big") // 64 lanes x 1M cells
+	k.b.Store(u32c(1), k.b.Access(p, []ir.Value{k.tid}, ""))
+	_, err := runT(k.finish(), nil, Options{})
+	if !errors.Is(err, ErrMemoryLimit) {
+		t.Fatalf("got %v, want ErrMemoryLimit", err)
+	}
+	_, err = runT(pixelModule(), &Input{Pixels: [][2]int{{16000, 16000}}}, Options{})
+	if !errors.Is(err, ErrMemoryLimit) {
+		t.Fatalf("got %v, want ErrMemoryLimit", err)
+	}
+}

@@ -181,6 +181,18 @@ func switch42LoweredModule() *ir.Module {
 	return m
 }
 
+// unannotated removes every merge annotation of m.
+func unannotated(m *ir.Module) *ir.Module {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			if t := b.Terminator(); t != nil {
+				t.ClearMerge()
+			}
+		}
+	}
+	return m
+}
+
 func switch42Input() *Input {
 	return &Input{Buffers: []BufferInput{{Name: "value", Type: "i32", Data: []any{0, 0, 1, 2}}}}
 }
@@ -206,6 +218,9 @@ func TestSwitch42(t *testing.T) {
 		{"switch", switch42Module(), want, separated},
 		{"switch-alloca", switch42AllocaModule(), want, separated},
 		{"lowered", switch42LoweredModule(), want, want},
+		// Without its selection_merge the switch's merge is its immediate
+		// post-dominator, sw.default itself: nothing to keep apart.
+		{"switch-unannotated", unannotated(switch42Module()), want, want},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := runSwitch42(t, tc.m, PolicyMaximal); !eqU32(got, tc.maximal) {

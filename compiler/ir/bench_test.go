@@ -14,7 +14,7 @@ var (
 // bigModule is a random module of at least 100k instructions.
 func bigModule(tb testing.TB) (*Module, []byte) {
 	bigOnce.Do(func() {
-		bigMod = RandomModule(7, RandomOptions{Funcs: 12, Blocks: 650, Instrs: 12, Unstructured: true})
+		bigMod = RandomModule(7, RandomOptions{Funcs: 12, Blocks: 750, Instrs: 12, Unstructured: true})
 		bigText = []byte(bigMod.String())
 	})
 	n := 0

@@ -637,6 +637,22 @@ func (fg *fgen) undo(mark, pmark int) {
 	fg.ptrs = fg.ptrs[:pmark]
 }
 
+// usedType returns the type of a recently defined value that ok accepts,
+// or fallback(): drawing operand types from what exists makes instructions
+// use each other's results instead of mostly constants.
+func (fg *fgen) usedType(ok func(*Type) bool, fallback func() *Type) *Type {
+	if fg.chance(0.7) {
+		n := len(fg.log)
+		for tries := 0; tries < 8 && n > 0; tries++ {
+			t := fg.log[n-1-fg.n(min(n, 32))]
+			if ok(t) {
+				return t
+			}
+		}
+	}
+	return fallback()
+}
+
 // pick returns a value of type t: a recent available value or a constant.
 func (fg *fgen) pick(t *Type) Value {
 	if vs := fg.avail[t]; len(vs) > 0 && fg.chance(0.75) {
@@ -779,13 +795,13 @@ func (fg *fgen) instr(b *Block) {
 		t := pickOne(fg.rgen, wideFloats)
 		in = bd.Binary(pickOne(fg.rgen, floatBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 0, 1, 2:
-		t := fg.numericT(I32, U32)
+		t := fg.usedType(func(t *Type) bool { return isClass(t, KInt, KUint) }, func() *Type { return fg.numericT(I32, U32) })
 		in = bd.Binary(pickOne(fg.rgen, intBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 3, 4:
-		t := fg.numericT(F32)
+		t := fg.usedType(func(t *Type) bool { return isClass(t, KFloat) }, func() *Type { return fg.numericT(F32) })
 		in = bd.Binary(pickOne(fg.rgen, floatBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 5:
-		t := fg.numericT(Bool)
+		t := fg.usedType(func(t *Type) bool { return isClass(t, KBool) }, func() *Type { return fg.numericT(Bool) })
 		in = bd.Binary(pickOne(fg.rgen, boolBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 6:
 		switch fg.n(3) {
@@ -798,17 +814,17 @@ func (fg *fgen) instr(b *Block) {
 		}
 	case 7, 8:
 		if fg.chance(0.5) {
-			t := fg.numericT(I32, U32)
+			t := fg.usedType(func(t *Type) bool { return isClass(t, KInt, KUint) }, func() *Type { return fg.numericT(I32, U32) })
 			in = bd.Cmp(PredEQ+Pred(fg.n(int(PredUGE-PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else if fg.chance(0.8) {
-			t := fg.numericT(F32)
+			t := fg.usedType(func(t *Type) bool { return isClass(t, KFloat) }, func() *Type { return fg.numericT(F32) })
 			in = bd.Cmp(PredOEQ+Pred(fg.n(int(PredFUGE-PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else {
 			t := fg.numericT(Bool)
 			in = bd.Cmp(PredEQ+Pred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
 		}
 	case 9:
-		t := pickOne(fg.rgen, fg.valueTs)
+		t := fg.usedType(func(t *Type) bool { return true }, func() *Type { return pickOne(fg.rgen, fg.valueTs) })
 		c := Bool
 		if t.Kind == KVector && fg.chance(0.5) {
 			c = Vec(Bool, t.Len)
@@ -854,7 +870,7 @@ func (fg *fgen) instr(b *Block) {
 			in = bd.InsertValue(fg.pick(t), fg.pick(t.IndexPath(path)), path, fg.name())
 		}
 	case 17:
-		in = bd.Copy(fg.pick(pickOne(fg.rgen, fg.valueTs)), fg.name())
+		in = bd.Copy(fg.pick(fg.usedType(func(t *Type) bool { return true }, func() *Type { return pickOne(fg.rgen, fg.valueTs) })), fg.name())
 	case 18:
 		in = bd.Alloca(pickOne(fg.rgen, fg.valueTs), fg.name())
 		if fg.chance(0.7) {

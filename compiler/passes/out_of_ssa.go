@@ -20,10 +20,15 @@ The copies follow the classic out-of-SSA rules so that a back end may also
 treat a phi's value and its variable as one register (reading <phi>.var
 wherever the value is used), which is what register allocation does:
 
-  - critical edges (from a block with several successors to a block with
-    several predecessors) are split, and the copies go on the new edge
-    block; otherwise a copy on a loop's exiting block would overwrite a
-    value still read after the loop (the lost-copy problem);
+  - a critical edge (from a block with several successors to a block with
+    several predecessors) is split, and its copies go on the new edge
+    block, when a copy placed at the end of the source block would
+    overwrite a value still needed on its other edges: the phi's value is
+    live into another successor, feeds one of its phis, or is read by the
+    branch itself (the lost-copy problem: x = phi(x0, x + 1) used after
+    its loop). Other critical edges are left alone, so switch case targets
+    keep their fallthrough structure. When the back edge of a loop is
+    split, the new block becomes the continue target;
   - the copies of one edge form a parallel copy and are sequentialized:
     a copy whose variable another pending copy still reads waits, and a
     cycle (a = b, b = a: the swap problem) is broken by saving one value
@@ -70,6 +75,11 @@ func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 	preds := cfDistinctPreds(f)
 	entry := f.Blocks[0]
 	nAllocas := 0
+	live := phiLiveness(f, preds)
+	origSuccs := map[*ir.Block][]*ir.Block{}
+	for _, b := range f.Blocks {
+		origSuccs[b] = cfDistinctSuccs(b)
+	}
 	for _, t := range blocks {
 		phis := append([]*ir.Instr(nil), t.Phis()...)
 		ps := preds[t]
@@ -107,8 +117,9 @@ func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 				incoming[i] = phi.Incoming(p)
 			}
 			at := p
-			if len(cfDistinctSuccs(p)) > 1 {
+			if len(origSuccs[p]) > 1 && copyClobbers(p, t, phis, incoming, origSuccs[p], live) {
 				at = cfSplitEdge(f, p, t)
+				moveContinueTarget(f, p, t, at)
 			}
 			var copies []parCopy
 			for i, phi := range phis {
@@ -140,6 +151,113 @@ func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 		f.ReplaceUses(repl)
 	}
 	return true, phiLoads
+}
+
+// phiLiveness returns, for every phi, the blocks where its value is live on
+// entry (phi operands count as uses at the end of their incoming block;
+// the value is defined at the top of the phi's block).
+func phiLiveness(f *ir.Function, preds map[*ir.Block][]*ir.Block) map[*ir.Instr]map[*ir.Block]bool {
+	out := map[*ir.Instr]map[*ir.Block]bool{}
+	users := computeUsers(f)
+	for _, b := range f.Blocks {
+		for _, x := range b.Phis() {
+			set := map[*ir.Block]bool{}
+			var work []*ir.Block
+			add := func(blk *ir.Block) {
+				if blk != b && !set[blk] {
+					set[blk] = true
+					work = append(work, blk)
+				}
+			}
+			for _, u := range uniqueUsers(users[x]) {
+				if u.Op == ir.OpPhi {
+					for i, a := range u.Args {
+						if a == ir.Value(x) {
+							add(u.PhiBlocks[i])
+						}
+					}
+					continue
+				}
+				add(u.Block)
+			}
+			for len(work) > 0 {
+				blk := work[len(work)-1]
+				work = work[:len(work)-1]
+				for _, r := range preds[blk] {
+					add(r)
+				}
+			}
+			out[x] = set
+		}
+	}
+	return out
+}
+
+// copyClobbers reports whether writing t's phi variables at the end of p
+// (instead of on the edge p -> t) could destroy a value still needed: the
+// value of a phi being written is live on another edge out of p (live into
+// the other successor, or an operand of its phis from p), or p's own
+// terminator reads it. That is the lost-copy problem; when it cannot
+// happen, the critical edge is left unsplit, which keeps switch case
+// targets and continue constructs as they were.
+func copyClobbers(p, t *ir.Block, phis []*ir.Instr, incoming []ir.Value, succs []*ir.Block, live map[*ir.Instr]map[*ir.Block]bool) bool {
+	for i, x := range phis {
+		v := incoming[i]
+		if v == nil || v == ir.Value(x) {
+			continue
+		}
+		if c, ok := v.(*ir.Const); ok && c.Undef {
+			continue
+		}
+		if term := p.Terminator(); term != nil {
+			for _, a := range term.Args {
+				if a == ir.Value(x) {
+					return true
+				}
+			}
+		}
+		for _, s := range succs {
+			if s == t {
+				continue
+			}
+			if live[x][s] {
+				return true
+			}
+			for _, y := range s.Phis() {
+				if y.Incoming(p) == ir.Value(x) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// moveContinueTarget keeps a loop structured after its back edge p -> t
+// was split by block e: when p is the continue target (and the back-edge
+// block) of loop header t, e becomes the continue target and p an ordinary
+// block of the loop body, provided every branch into p comes from the
+// loop's own level (a "continue" from inside a nested construct would
+// otherwise become a jump into the loop body). If that does not hold, the
+// split stays as is: correct, but not SPIR-V-structured.
+func moveContinueTarget(f *ir.Function, p, t, e *ir.Block) {
+	lt := t.Terminator()
+	if lt == nil || lt.MergeKind != ir.MergeLoop || lt.Continue != p {
+		return
+	}
+	if p != t {
+		cs := analyzeCFConstructs(f)
+		loop := cs.byHeader[t]
+		if loop == nil {
+			return
+		}
+		for _, r := range cfDistinctPreds(f)[p] {
+			if r != t && cs.enclosing(r) != loop {
+				return
+			}
+		}
+	}
+	lt.Continue = e
 }
 
 // phisReadSiblings reports whether a phi of the group uses another.

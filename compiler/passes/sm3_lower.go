@@ -373,6 +373,9 @@ func sm3Loops(f *ir.Function) []sm3Loop {
 // the header) with N, an integer constant or a load of a uniform integer.
 // It returns N (a constant below 0 counts as 0), or nil.
 func sm3CountedLoop(f *ir.Function, cs *cfConstructs, l *cfConstruct) ir.Value {
+	if sm3OneTrip(f, cs, l) {
+		return ir.ConstInt(ir.I32, 1)
+	}
 	t := l.header.Terminator()
 	if t.Op != ir.OpCondBr {
 		return nil
@@ -415,6 +418,32 @@ func sm3CountedLoop(f *ir.Function, cs *cfConstructs, l *cfConstruct) ir.Value {
 		}
 	}
 	return nil
+}
+
+// sm3OneTrip recognizes do{}while(false), the loop switch-to-if builds:
+// every back edge is taken on a constant false (or its false edge leaves
+// on true), so the header runs once.
+func sm3OneTrip(f *ir.Function, cs *cfConstructs, l *cfConstruct) bool {
+	backs := 0
+	for _, p := range cfDistinctPreds(f)[l.header] {
+		if !cs.contains(l, p) {
+			continue
+		}
+		backs++
+		t := p.Terminator()
+		c, ok := t.Args[0].(*ir.Const)
+		if t.Op != ir.OpCondBr || !ok || c.Undef {
+			return false
+		}
+		taken := t.Succs[1]
+		if c.Bool() {
+			taken = t.Succs[0]
+		}
+		if taken == l.header {
+			return false
+		}
+	}
+	return backs > 0
 }
 
 // sm3InductionFromZero reports whether k is 0 on entry to loop l and k+1 on

@@ -7,9 +7,6 @@ module "irreducible.pir"
 define void @main() compute numthreads(16, 1, 1) {
 dispatch.entry:
   %i.var = alloca u32
-  %b.next.var = alloca i32
-  %a.next.var = alloca i32
-  %x.var = alloca i32
   %a.var = alloca i32
   %b.var = alloca i32
   %r.var = alloca i32
@@ -22,63 +19,37 @@ dispatch.loop:
 dispatch.switch:
   %dispatch.cur = load ptr<function, i32> %dispatch.idx
   selection_merge %dispatch.next
-  switch i32 %dispatch.cur [case 0: %entry] [case 1: %entry.to.B] [case 2: %entry.to.A] [case 3: %A] [case 4: %A.to.exit] [case 5: %A.to.B] [case 6: %B] [case 7: %B.to.exit] [case 8: %B.to.A] [case 9: %exit] [default: %dispatch.next]
+  switch i32 %dispatch.cur [case 0: %entry] [case 1: %A] [case 2: %B] [case 3: %exit] [default: %dispatch.next]
 entry:
   %tid = load ptr<input, <3 x u32>> @tid
   %i = extractvalue <3 x u32> %tid, 0
   store u32 %i, ptr<function, u32> %i.var
   %in.p = access ptr<storage, [? x i32]> @In, u32 %i
   %x = load ptr<storage, i32> %in.p
-  store i32 %x, ptr<function, i32> %x.var
   %bit = and i32 %x, 1
   %c = icmp eq i32 %bit, 1
-  %dispatch.to = select bool %c, i32 2, 1
-  store i32 %dispatch.to, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-entry.to.B:
-  %x.1 = load ptr<function, i32> %x.var
-  store i32 %x.1, ptr<function, i32> %b.var
-  store i32 6, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-entry.to.A:
   store i32 0, ptr<function, i32> %a.var
-  store i32 3, ptr<function, i32> %dispatch.idx
+  store i32 %x, ptr<function, i32> %b.var
+  %dispatch.to = select bool %c, i32 1, 2
+  store i32 %dispatch.to, ptr<function, i32> %dispatch.idx
   br %dispatch.next
 A:
   %a = load ptr<function, i32> %a.var
   %a.next = add i32 %a, 3
-  store i32 %a.next, ptr<function, i32> %a.next.var
   %stopA = icmp sgt i32 %a.next, 20
-  %dispatch.to.1 = select bool %stopA, i32 4, 5
+  store i32 %a.next, ptr<function, i32> %b.var
+  store i32 %a.next, ptr<function, i32> %r.var
+  %dispatch.to.1 = select bool %stopA, i32 3, 2
   store i32 %dispatch.to.1, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-A.to.exit:
-  %a.next.1 = load ptr<function, i32> %a.next.var
-  store i32 %a.next.1, ptr<function, i32> %r.var
-  store i32 9, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-A.to.B:
-  %a.next.2 = load ptr<function, i32> %a.next.var
-  store i32 %a.next.2, ptr<function, i32> %b.var
-  store i32 6, ptr<function, i32> %dispatch.idx
   br %dispatch.next
 B:
   %b = load ptr<function, i32> %b.var
   %b.next = add i32 %b, 5
-  store i32 %b.next, ptr<function, i32> %b.next.var
   %stopB = icmp sgt i32 %b.next, 30
-  %dispatch.to.2 = select bool %stopB, i32 7, 8
+  store i32 %b.next, ptr<function, i32> %a.var
+  store i32 %b.next, ptr<function, i32> %r.var
+  %dispatch.to.2 = select bool %stopB, i32 3, 1
   store i32 %dispatch.to.2, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-B.to.exit:
-  %b.next.1 = load ptr<function, i32> %b.next.var
-  store i32 %b.next.1, ptr<function, i32> %r.var
-  store i32 9, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-B.to.A:
-  %b.next.2 = load ptr<function, i32> %b.next.var
-  store i32 %b.next.2, ptr<function, i32> %a.var
-  store i32 3, ptr<function, i32> %dispatch.idx
   br %dispatch.next
 exit:
   %r = load ptr<function, i32> %r.var

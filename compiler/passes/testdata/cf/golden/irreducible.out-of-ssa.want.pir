@@ -15,35 +15,23 @@ entry:
   %x = load ptr<storage, i32> %in.p
   %bit = and i32 %x, 1
   %c = icmp eq i32 %bit, 1
-  condbr bool %c, %entry.to.A, %entry.to.B
-entry.to.B:
-  store i32 %x, ptr<function, i32> %b.var
-  br %B
-entry.to.A:
   store i32 0, ptr<function, i32> %a.var
-  br %A
+  store i32 %x, ptr<function, i32> %b.var
+  condbr bool %c, %A, %B
 A:
   %a = load ptr<function, i32> %a.var
   %a.next = add i32 %a, 3
   %stopA = icmp sgt i32 %a.next, 20
-  condbr bool %stopA, %A.to.exit, %A.to.B
-A.to.exit:
-  store i32 %a.next, ptr<function, i32> %r.var
-  br %exit
-A.to.B:
   store i32 %a.next, ptr<function, i32> %b.var
-  br %B
+  store i32 %a.next, ptr<function, i32> %r.var
+  condbr bool %stopA, %exit, %B
 B:
   %b = load ptr<function, i32> %b.var
   %b.next = add i32 %b, 5
   %stopB = icmp sgt i32 %b.next, 30
-  condbr bool %stopB, %B.to.exit, %B.to.A
-B.to.exit:
-  store i32 %b.next, ptr<function, i32> %r.var
-  br %exit
-B.to.A:
   store i32 %b.next, ptr<function, i32> %a.var
-  br %A
+  store i32 %b.next, ptr<function, i32> %r.var
+  condbr bool %stopB, %exit, %A
 exit:
   %r = load ptr<function, i32> %r.var
   %out.p = access ptr<storage, [? x i32]> @Out, u32 %i

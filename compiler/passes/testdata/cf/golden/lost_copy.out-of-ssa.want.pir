@@ -17,7 +17,7 @@ loop:
   %x = load ptr<function, i32> %x.var
   %x.next = add i32 %x, 1
   %more = icmp slt i32 %x.next, 10
-  loop_merge %exit, %loop
+  loop_merge %exit, %loop.to.loop
   condbr bool %more, %loop.to.loop, %exit
 loop.to.loop:
   store i32 %x.next, ptr<function, i32> %x.var

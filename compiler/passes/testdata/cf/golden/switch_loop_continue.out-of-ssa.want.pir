@@ -29,14 +29,10 @@ loop:
 body:
   %s0 = add i32 %x, %k
   %s = and i32 %s0, 3
-  selection_merge %sw.merge
-  switch i32 %s [case 0: %case0] [case 1: %body.to.case1] [case 2: %body.to.loop.cont] [default: %default]
-body.to.loop.cont:
-  store i32 %acc, ptr<function, i32> %acc.next.var
-  br %loop.cont
-body.to.case1:
   store i32 %acc, ptr<function, i32> %a1.in.var
-  br %case1
+  store i32 %acc, ptr<function, i32> %acc.next.var
+  selection_merge %sw.merge
+  switch i32 %s [case 0: %case0] [case 1: %case1] [case 2: %loop.cont] [default: %default]
 case0:
   %a0 = add i32 %acc, 1
   store i32 %a0, ptr<function, i32> %a1.in.var
@@ -44,11 +40,9 @@ case0:
 case1:
   %a1.in = load ptr<function, i32> %a1.in.var
   %a1 = add i32 %a1.in, 10
-  selection_merge %case1.rest
-  condbr bool %odd, %case1.to.loop.cont, %case1.rest
-case1.to.loop.cont:
   store i32 %a1, ptr<function, i32> %acc.next.var
-  br %loop.cont
+  selection_merge %case1.rest
+  condbr bool %odd, %loop.cont, %case1.rest
 case1.rest:
   %a1.b = add i32 %a1, 100
   store i32 %a1.b, ptr<function, i32> %acc.sw.var

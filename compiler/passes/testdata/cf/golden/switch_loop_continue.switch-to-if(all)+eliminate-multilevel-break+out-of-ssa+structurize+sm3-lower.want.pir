@@ -64,11 +64,9 @@ switch.loop:
   loop_merge %switch.loop.exit, %switch.cont
   condbr bool %switch.loop.rep.done, %switch.loop.exit, %switch.body
 switch.body:
-  selection_merge %case0.after
-  condbr bool %isCase0, %case0, %switch.body.to.case0.after
-switch.body.to.case0.after:
   store f32 %acc, ptr<function, f32> %a1.in.var
-  br %case0.after
+  selection_merge %case0.after
+  condbr bool %isCase0, %case0, %case0.after
 case0:
   %a0 = fadd f32 %acc, 1.0
   store f32 %a0, ptr<function, f32> %a1.in.var
@@ -79,12 +77,10 @@ case0.after:
   condbr bool %reachesCase1, %case1, %case1.after
 case1:
   %a1 = fadd f32 %a1.in, 10.0
-  selection_merge %case1.rest
-  condbr bool %odd, %case1.to.switch.loop.exit, %case1.rest
-case1.to.switch.loop.exit:
   store bool true, ptr<function, bool> %switch.loop.brk.var
   store f32 %a1, ptr<function, f32> %acc.next.1.var
-  br %switch.loop.exit
+  selection_merge %case1.rest
+  condbr bool %odd, %switch.loop.exit, %case1.rest
 case1.rest:
   %a1.b = fadd f32 %a1, 100.0
   store bool false, ptr<function, bool> %switch.loop.brk.var
@@ -108,10 +104,8 @@ default:
 default.after:
   br %switch.cont
 switch.cont:
-  condbr bool false, %switch.loop, %switch.cont.to.switch.loop.exit
-switch.cont.to.switch.loop.exit:
   store bool false, ptr<function, bool> %switch.loop.brk.var
-  br %switch.loop.exit
+  condbr bool false, %switch.loop, %switch.loop.exit
 switch.loop.exit:
   %switch.loop.brk = load ptr<function, bool> %switch.loop.brk.var
   %acc.next.1 = load ptr<function, f32> %acc.next.1.var

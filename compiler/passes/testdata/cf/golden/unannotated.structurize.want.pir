@@ -7,7 +7,6 @@ module "unannotated.pir"
 define void @main() compute numthreads(16, 1, 1) {
 dispatch.entry:
   %i.var = alloca u32
-  %k.next.var = alloca i32
   %x.var = alloca i32
   %k.var = alloca i32
   %r.var = alloca i32
@@ -21,7 +20,7 @@ dispatch.loop:
 dispatch.switch:
   %dispatch.cur = load ptr<function, i32> %dispatch.idx
   selection_merge %dispatch.next
-  switch i32 %dispatch.cur [case 0: %entry] [case 1: %loop] [case 2: %add] [case 3: %sub] [case 4: %latch] [case 5: %latch.to.loop] [case 6: %exit] [default: %dispatch.next]
+  switch i32 %dispatch.cur [case 0: %entry] [case 1: %loop] [case 2: %add] [case 3: %sub] [case 4: %latch] [case 5: %exit] [default: %dispatch.next]
 entry:
   %tid = load ptr<input, <3 x u32>> @tid
   %i = extractvalue <3 x u32> %tid, 0
@@ -58,24 +57,18 @@ latch:
   %r.next = load ptr<function, i32> %r.next.var
   %k.2 = load ptr<function, i32> %k.var
   %k.next = add i32 %k.2, 1
-  store i32 %k.next, ptr<function, i32> %k.next.var
   %x.1 = load ptr<function, i32> %x.var
   %more = icmp slt i32 %k.next, %x.1
-  %dispatch.to.1 = select bool %more, i32 5, 6
+  store i32 %k.next, ptr<function, i32> %k.var
+  store i32 %r.next, ptr<function, i32> %r.var
+  %dispatch.to.1 = select bool %more, i32 1, 5
   store i32 %dispatch.to.1, ptr<function, i32> %dispatch.idx
-  br %dispatch.next
-latch.to.loop:
-  %k.next.1 = load ptr<function, i32> %k.next.var
-  store i32 %k.next.1, ptr<function, i32> %k.var
-  %r.next.1 = load ptr<function, i32> %r.next.var
-  store i32 %r.next.1, ptr<function, i32> %r.var
-  store i32 1, ptr<function, i32> %dispatch.idx
   br %dispatch.next
 exit:
   %i.1 = load ptr<function, u32> %i.var
   %out.p = access ptr<storage, [? x i32]> @Out, u32 %i.1
-  %r.next.2 = load ptr<function, i32> %r.next.var
-  store i32 %r.next.2, ptr<storage, i32> %out.p
+  %r.next.1 = load ptr<function, i32> %r.next.var
+  store i32 %r.next.1, ptr<storage, i32> %out.p
   ret
 dispatch.next:
   br %dispatch.latch

@@ -1,0 +1,471 @@
+package spirv
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"passlens/compiler/ir"
+)
+
+// This file declares the module's global variables:
+//
+//   - storage globals become StorageBuffer variables of a Block struct:
+//     the global's own struct (laid out std430) when its value type is a
+//     struct, else a one-member wrapper struct { T } (then every access
+//     gets a leading index 0). Typed buffers (Buffer<T>/RWBuffer<T>) are
+//     mapped the same way as structured buffers: a runtime array of T in a
+//     storage buffer (no texel buffers). Read-only buffers get NonWritable
+//     on their members;
+//   - uniform globals (cbuffers, $Globals) become Uniform variables of a
+//     Block struct laid out std140 (layout.go);
+//   - both get DescriptorSet and Binding: the IR's set and binding when
+//     given, else set 0 (or the given set) and the lowest binding not taken
+//     by any other buffer global of the module, in module order;
+//   - groupshared globals become Workgroup variables (initializers are
+//     dropped: Vulkan 1.1 allows none on Workgroup variables);
+//   - private globals become Private variables with their initializer;
+//   - input/output globals become Input/Output variables: system-value
+//     semantics map to built-ins (table below), SV_TargetN to Location N,
+//     other semantics to Locations numbered in module order per direction.
+//     Integer (and nointerpolation) pixel-shader inputs are Flat. A
+//     built-in whose IR type differs from the one Vulkan requires (uint
+//     for SV_DispatchThreadID, say) is read through a Private shadow
+//     variable that the entry point fills first.
+
+// gvar is the SPIR-V side of a global.
+type gvar struct {
+	g       *ir.Global
+	id      uint32 // the variable the IR global maps to (the shadow if any)
+	sc      uint32
+	rule    layoutRule
+	wrapped bool   // the variable's type is the wrapper struct { ValType }
+	root    uint32 // Block struct type id (buffers), 0 otherwise
+	iface   uint32 // Input/Output variable to list in OpEntryPoint (0: none)
+	shadow  *shadow
+}
+
+// shadow is a built-in read through a Private copy.
+type shadow struct {
+	builtin uint32   // the Input variable
+	bt      *ir.Type // its IR-equivalent type
+}
+
+// builtinSpec is a built-in a semantic maps to.
+type builtinSpec struct {
+	builtin uint32
+	t       *ir.Type
+}
+
+// systemValues maps (stage, direction, upper-case semantic) to built-ins.
+var systemValues = map[string]builtinSpec{
+	"compute in SV_DISPATCHTHREADID": {BuiltInGlobalInvocationID, ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPTHREADID":    {BuiltInLocalInvocationID, ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPID":          {BuiltInWorkgroupID, ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPINDEX":       {BuiltInLocalInvocationIndex, ir.U32},
+	"pixel in SV_POSITION":           {BuiltInFragCoord, ir.Vec(ir.F32, 4)},
+	"pixel in SV_ISFRONTFACE":        {BuiltInFrontFacing, ir.Bool},
+	"pixel in SV_SAMPLEINDEX":        {BuiltInSampleID, ir.U32},
+	"pixel out SV_DEPTH":             {BuiltInFragDepth, ir.F32},
+	"vertex in SV_VERTEXID":          {BuiltInVertexIndex, ir.U32},
+	"vertex in SV_INSTANCEID":        {BuiltInInstanceIndex, ir.U32},
+	"vertex out SV_POSITION":         {BuiltInPosition, ir.Vec(ir.F32, 4)},
+}
+
+// globalsUsed returns, per entry point, the globals its call tree uses,
+// and the set of all globals the emitted functions use.
+func globalsUsed(entries, funcs []*ir.Function) (map[*ir.Function]map[*ir.Global]bool, map[*ir.Global]bool) {
+	direct := map[*ir.Function]map[*ir.Global]bool{}
+	for _, f := range funcs {
+		s := map[*ir.Global]bool{}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				for _, a := range in.Args {
+					if g, ok := a.(*ir.Global); ok {
+						s[g] = true
+					}
+				}
+			}
+		}
+		direct[f] = s
+	}
+	per := map[*ir.Function]map[*ir.Global]bool{}
+	all := map[*ir.Global]bool{}
+	for _, ep := range entries {
+		s := map[*ir.Global]bool{}
+		seen := map[*ir.Function]bool{}
+		var walk func(f *ir.Function)
+		walk = func(f *ir.Function) {
+			if seen[f] {
+				return
+			}
+			seen[f] = true
+			for g := range direct[f] {
+				s[g] = true
+				all[g] = true
+			}
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if in.Op == ir.OpCall && in.Callee != nil {
+						walk(in.Callee)
+					}
+				}
+			}
+		}
+		walk(ep)
+		per[ep] = s
+	}
+	return per, all
+}
+
+// Binding is the descriptor binding of a buffer global.
+type Binding struct {
+	Global  *ir.Global
+	Set     int
+	Binding int
+	Uniform bool // a uniform buffer (else a storage buffer)
+}
+
+// Bindings returns the descriptor set and binding of every uniform and
+// storage global of m, in module order, as Assemble assigns them.
+func Bindings(m *ir.Module) []Binding {
+	var out []Binding
+	taken := map[[2]int]bool{}
+	for _, g := range m.Globals {
+		if (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) && g.Binding >= 0 {
+			taken[[2]int{max(g.Set, 0), g.Binding}] = true
+		}
+	}
+	for _, g := range m.Globals {
+		if g.Space != ir.SpaceStorage && g.Space != ir.SpaceUniform {
+			continue
+		}
+		set, b := max(g.Set, 0), g.Binding
+		if b < 0 {
+			for b = 0; taken[[2]int{set, b}]; b++ {
+			}
+			taken[[2]int{set, b}] = true
+		}
+		out = append(out, Binding{Global: g, Set: set, Binding: b, Uniform: g.Space == ir.SpaceUniform})
+	}
+	return out
+}
+
+// declareGlobals declares every global the emitted functions use.
+func (e *enc) declareGlobals(entries, funcs []*ir.Function) error {
+	per, all := globalsUsed(entries, funcs)
+	stages := map[*ir.Global]ir.Stage{}
+	for _, ep := range entries {
+		for g := range per[ep] {
+			if g.Space != ir.SpaceInput && g.Space != ir.SpaceOutput {
+				continue
+			}
+			if s, ok := stages[g]; ok && s != ep.Entry.Stage {
+				return &Error{Msg: fmt.Sprintf("stage %s global @%s is used by %s and %s entry points; SPIR-V needs one variable per stage (emit one entry point at a time)",
+					g.Space, g.Name(), s, ep.Entry.Stage)}
+			}
+			stages[g] = ep.Entry.Stage
+		}
+	}
+	binds := map[*ir.Global]Binding{}
+	for _, b := range Bindings(e.m) {
+		binds[b.Global] = b
+	}
+	locs := map[ir.AddrSpace]int{}
+	for _, g := range e.m.Globals {
+		if !all[g] {
+			continue
+		}
+		var err error
+		switch g.Space {
+		case ir.SpaceStorage, ir.SpaceUniform:
+			err = e.bufferVar(g, binds[g])
+		case ir.SpaceGroupshared, ir.SpacePrivate:
+			err = e.plainVar(g)
+		case ir.SpaceInput, ir.SpaceOutput:
+			err = e.stageVar(g, stages[g], locs)
+		default:
+			err = fmt.Errorf("address space %s cannot hold a global", g.Space)
+		}
+		if err != nil {
+			if _, ok := err.(*Error); ok {
+				return err
+			}
+			return &Error{Msg: fmt.Sprintf("global @%s: %v", g.Name(), err)}
+		}
+	}
+	return nil
+}
+
+func (e *enc) bufferVar(g *ir.Global, b Binding) error {
+	rule := ruleOf(g.Space)
+	sc := scStorage(g.Space)
+	gv := &gvar{g: g, sc: sc, rule: rule}
+	t := g.ValType
+	if t.Kind == ir.KArray && t.Len < 0 && rule != ruleStd430 {
+		return fmt.Errorf("runtime-sized arrays are only allowed in storage buffers")
+	}
+	var root uint32
+	var err error
+	nmembers := 1
+	if t.Kind == ir.KStruct {
+		root, err = e.structType(t, rule, true)
+		nmembers = len(t.Fields)
+	} else {
+		var mt uint32
+		if mt, err = e.typeID(t, rule); err == nil {
+			root = e.id()
+			e.globals.inst(OpTypeStruct, root, mt)
+			e.name(root, "type."+g.Name())
+			e.memberName(root, 0, g.Name())
+			e.annots.inst(OpMemberDecorate, root, 0, DecOffset, 0)
+			gv.wrapped = true
+		}
+	}
+	if err != nil {
+		return err
+	}
+	e.annots.inst(OpDecorate, root, DecBlock)
+	if g.ReadOnly && g.Space == ir.SpaceStorage {
+		for i := 0; i < nmembers; i++ {
+			e.annots.inst(OpMemberDecorate, root, uint32(i), DecNonWritable)
+		}
+	}
+	gv.root = root
+	gv.id = e.id()
+	e.globals.inst(OpVariable, e.pointerType(sc, root), gv.id, sc)
+	e.name(gv.id, g.Name())
+	e.annots.inst(OpDecorate, gv.id, DecDescriptorSet, uint32(b.Set))
+	e.annots.inst(OpDecorate, gv.id, DecBinding, uint32(b.Binding))
+	e.gvars[g] = gv
+	return nil
+}
+
+func (e *enc) plainVar(g *ir.Global) error {
+	sc := scStorage(g.Space)
+	tid, err := e.typeID(g.ValType, rulePlain)
+	if err != nil {
+		return err
+	}
+	gv := &gvar{g: g, sc: sc, id: e.id()}
+	ops := []uint32{e.pointerType(sc, tid), gv.id, sc}
+	if g.Init != nil && g.Space == ir.SpacePrivate {
+		if err := checkConst(g.Init); err != nil {
+			return err
+		}
+		ops = append(ops, e.constOf(g.Init))
+	}
+	e.globals.inst(OpVariable, ops...)
+	e.name(gv.id, g.Name())
+	e.gvars[g] = gv
+	return nil
+}
+
+// hasBool reports whether t contains a bool anywhere.
+func hasBool(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KBool:
+		return true
+	case ir.KVector, ir.KMatrix, ir.KArray:
+		return hasBool(t.Elem)
+	case ir.KStruct:
+		for _, f := range t.Fields {
+			if hasBool(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isIntegral reports whether t's scalars are integers (or it contains
+// any, for aggregates).
+func hasInt(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.KInt, ir.KUint:
+		return true
+	case ir.KFloat:
+		return t.Bits == 64
+	case ir.KVector, ir.KMatrix, ir.KArray:
+		return hasInt(t.Elem)
+	case ir.KStruct:
+		for _, f := range t.Fields {
+			if hasInt(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// locationCount is the number of Locations a stage variable occupies.
+func locationCount(t *ir.Type) int {
+	switch t.Kind {
+	case ir.KVector:
+		if t.Elem.Bits == 64 && t.Len > 2 {
+			return 2
+		}
+		return 1
+	case ir.KMatrix:
+		return t.Len * locationCount(rowType(t))
+	case ir.KArray:
+		return max(t.Len, 1) * locationCount(t.Elem)
+	case ir.KStruct:
+		n := 0
+		for _, f := range t.Fields {
+			n += locationCount(f.Type)
+		}
+		return n
+	}
+	return 1
+}
+
+func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) error {
+	dir := "in"
+	sc := uint32(SCInput)
+	if g.Space == ir.SpaceOutput {
+		dir, sc = "out", SCOutput
+	}
+	sem := strings.ToUpper(g.Semantic)
+	gv := &gvar{g: g, sc: sc}
+	if spec, ok := systemValues[stage.String()+" "+dir+" "+sem]; ok {
+		if spec.builtin == BuiltInSampleID {
+			e.capability(CapSampleRateShading)
+		}
+		vt := g.ValType
+		if !builtinCompatible(vt, spec.t) {
+			if g.Space == ir.SpaceOutput {
+				return fmt.Errorf("semantic %s needs type %s, not %s", g.Semantic, spec.t, vt)
+			}
+			if _, err := shadowConvertible(spec.t, vt); err != nil {
+				return fmt.Errorf("semantic %s needs type %s: %v", g.Semantic, spec.t, err)
+			}
+			bv := e.builtinVar(spec.builtin, spec.t, "gl."+g.Name())
+			tid, err := e.typeID(vt, rulePlain)
+			if err != nil {
+				return err
+			}
+			gv.id = e.id()
+			gv.sc = SCPrivate
+			e.globals.inst(OpVariable, e.pointerType(SCPrivate, tid), gv.id, SCPrivate)
+			e.name(gv.id, g.Name())
+			gv.iface = bv
+			gv.shadow = &shadow{builtin: bv, bt: spec.t}
+			e.gvars[g] = gv
+			return nil
+		}
+		tid, err := e.typeID(vt, rulePlain)
+		if err != nil {
+			return err
+		}
+		gv.id = e.id()
+		e.globals.inst(OpVariable, e.pointerType(sc, tid), gv.id, sc)
+		e.name(gv.id, g.Name())
+		e.annots.inst(OpDecorate, gv.id, DecBuiltIn, spec.builtin)
+		e.builtins[spec.builtin] = gv.id
+		gv.iface = gv.id
+		e.gvars[g] = gv
+		return nil
+	}
+	if strings.HasPrefix(sem, "SV_") && !(strings.HasPrefix(sem, "SV_TARGET") && stage == ir.StagePixel && dir == "out") {
+		return fmt.Errorf("system-value semantic %s is not supported for a %s %sput in SPIR-V", g.Semantic, stage, dir)
+	}
+	if hasBool(g.ValType) {
+		return fmt.Errorf("bool stage %sput (semantic %q): Vulkan interfaces cannot carry bools", dir, g.Semantic)
+	}
+	tid, err := e.typeID(g.ValType, rulePlain)
+	if err != nil {
+		return err
+	}
+	var loc int
+	if strings.HasPrefix(sem, "SV_TARGET") {
+		n := 0
+		if rest := sem[len("SV_TARGET"):]; rest != "" {
+			n, err = strconv.Atoi(rest)
+			if err != nil || n < 0 || n > 7 {
+				return fmt.Errorf("bad render target semantic %s", g.Semantic)
+			}
+		}
+		loc = n
+	} else {
+		loc = locs[g.Space]
+		locs[g.Space] += locationCount(g.ValType)
+	}
+	gv.id = e.id()
+	ops := []uint32{e.pointerType(sc, tid), gv.id, sc}
+	if g.Init != nil && sc == SCOutput {
+		if err := checkConst(g.Init); err != nil {
+			return err
+		}
+		ops = append(ops, e.constOf(g.Init))
+	}
+	e.globals.inst(OpVariable, ops...)
+	e.name(gv.id, g.Name())
+	e.annots.inst(OpDecorate, gv.id, DecLocation, uint32(loc))
+	if stage == ir.StagePixel && sc == SCInput && (g.Flat || hasInt(g.ValType)) {
+		e.annots.inst(OpDecorate, gv.id, DecFlat)
+	}
+	gv.iface = gv.id
+	e.gvars[g] = gv
+	return nil
+}
+
+// builtinCompatible reports whether an IR type can declare a built-in of
+// the required type directly (32-bit integers may differ in signedness).
+func builtinCompatible(have, want *ir.Type) bool {
+	if have == want {
+		return true
+	}
+	if have.Lanes() != want.Lanes() || have.Kind == ir.KMatrix || have.Kind == ir.KArray || have.Kind == ir.KStruct {
+		return false
+	}
+	hs, ws := have.Scalar(), want.Scalar()
+	return hs.IsIntegral() && ws.IsIntegral() && hs.Bits == 32 && ws.Bits == 32
+}
+
+// shadowConvertible checks that a built-in of type bt can be converted to
+// the IR type vt: the same scalar kind up to integer signedness, with vt
+// taking the first components.
+func shadowConvertible(bt, vt *ir.Type) (bool, error) {
+	if vt.Kind != ir.KVector && !vt.IsScalar() {
+		return false, fmt.Errorf("%s is not a scalar or vector", vt)
+	}
+	if vt.Lanes() > bt.Lanes() {
+		return false, fmt.Errorf("%s has more components than %s", vt, bt)
+	}
+	hs, ws := vt.Scalar(), bt.Scalar()
+	if hs == ws || (hs.IsIntegral() && ws.IsIntegral() && hs.Bits == ws.Bits) {
+		return true, nil
+	}
+	return false, fmt.Errorf("%s and %s differ in scalar type", vt, bt)
+}
+
+// builtinVar returns the back end's own Input variable for a built-in
+// (creating it on first use).
+func (e *enc) builtinVar(b uint32, t *ir.Type, name string) uint32 {
+	if id, ok := e.builtins[b]; ok {
+		return id
+	}
+	tid := e.mustType(t, rulePlain)
+	id := e.id()
+	e.globals.inst(OpVariable, e.pointerType(SCInput, tid), id, SCInput)
+	e.name(id, name)
+	e.annots.inst(OpDecorate, id, DecBuiltIn, b)
+	e.builtins[b] = id
+	return id
+}
+
+// sortedGlobals returns the keys of a global set in module order.
+func (e *enc) sortedGlobals(s map[*ir.Global]bool) []*ir.Global {
+	idx := map[*ir.Global]int{}
+	for i, g := range e.m.Globals {
+		idx[g] = i
+	}
+	out := make([]*ir.Global, 0, len(s))
+	for g := range s {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return idx[out[i]] < idx[out[j]] })
+	return out
+}

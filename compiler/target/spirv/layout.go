@@ -1,0 +1,195 @@
+package spirv
+
+import (
+	"fmt"
+
+	"passlens/compiler/ir"
+)
+
+// This file computes the explicit memory layout of values in buffers.
+//
+// Uniform buffers (cbuffers, $Globals: the Uniform storage class) use
+// "vector-relaxed std140", storage buffers ((RW)StructuredBuffer,
+// (RW)Buffer, ByteAddressBuffer-like structs: StorageBuffer) use
+// "vector-relaxed std430", the rules DXC uses by default and that Vulkan
+// 1.1 accepts (VK_KHR_relaxed_block_layout is core):
+//
+//   - a scalar of N bytes is N-aligned; bool is stored as a 32-bit uint;
+//   - a vector is aligned to its component size, but one that would
+//     straddle a 16-byte boundary moves to the next 16-byte boundary (so
+//     float3 then float pack into 16 bytes, as in HLSL); its size is
+//     components x component size;
+//   - the base alignment used for array strides and struct alignment is
+//     the standard one (2-vectors 2 x component, 3- and 4-vectors
+//     4 x component);
+//   - an array's stride is its element size rounded up to the element's
+//     alignment; std140 also rounds stride and alignment up to 16;
+//   - a matrix <R x C x T> is stored as R row vectors, like an array of R
+//     <C x T> (ArrayStride as for that array): passlens's IR keeps matrices
+//     as rows, and SPIR-V sees the layout type as an array so that no
+//     MatrixStride/RowMajor decorations are needed;
+//   - a struct member goes at the next offset its alignment allows; a
+//     struct's alignment is its largest member alignment (std140: rounded
+//     up to 16) and its size is rounded up to that alignment, so nothing
+//     is placed in the padding after a struct, array or matrix.
+
+// layoutRule says whether a type is laid out explicitly, and how.
+type layoutRule uint8
+
+const (
+	rulePlain  layoutRule = iota // Function, Private, Workgroup, Input, Output: no offsets
+	ruleStd140                   // Uniform
+	ruleStd430                   // StorageBuffer
+)
+
+func (r layoutRule) String() string {
+	return [...]string{"plain", "std140", "std430"}[r]
+}
+
+// ruleOf returns the layout rule of an address space.
+func ruleOf(s ir.AddrSpace) layoutRule {
+	switch s {
+	case ir.SpaceUniform:
+		return ruleStd140
+	case ir.SpaceStorage:
+		return ruleStd430
+	}
+	return rulePlain
+}
+
+// Layout is the size and alignment of a type under a layout rule.
+type Layout struct {
+	Size  int // bytes occupied (arrays: Len x Stride; structs: rounded to Align)
+	Align int // base alignment (used for strides and struct alignment)
+	// Stride is the array or matrix row stride (0 for other types).
+	Stride int
+	// Offsets are the struct member offsets (nil for other types).
+	Offsets []int
+}
+
+func roundUp(n, a int) int {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}
+
+// scalarBytes is the storage size of a scalar in a buffer.
+func scalarBytes(t *ir.Type) int {
+	if t.Kind == ir.KBool {
+		return 4
+	}
+	return t.Bits / 8
+}
+
+// typeLayout computes t's layout under rule (std140 or std430). A
+// runtime-sized array reports the size of one element as Size 0 with its
+// Stride set.
+func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
+	switch t.Kind {
+	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat:
+		n := scalarBytes(t)
+		return Layout{Size: n, Align: n}, nil
+	case ir.KVector:
+		s := scalarBytes(t.Elem)
+		a := 4 * s
+		if t.Len == 2 {
+			a = 2 * s
+		}
+		return Layout{Size: t.Len * s, Align: a}, nil
+	case ir.KMatrix:
+		row := ir.Vec(t.Elem, t.Cols)
+		return arrayLayout(row, t.Len, rule)
+	case ir.KArray:
+		return arrayLayout(t.Elem, t.Len, rule)
+	case ir.KStruct:
+		var l Layout
+		off, align := 0, 1
+		for i, f := range t.Fields {
+			if f.Type.Kind == ir.KArray && f.Type.Len < 0 && i != len(t.Fields)-1 {
+				return Layout{}, fmt.Errorf("runtime-sized array %s is not the last member of %s", f.Name, t)
+			}
+			fl, err := typeLayout(f.Type, rule)
+			if err != nil {
+				return Layout{}, err
+			}
+			off = placeMember(off, f.Type, fl)
+			l.Offsets = append(l.Offsets, off)
+			off += fl.Size
+			if fl.Align > align {
+				align = fl.Align
+			}
+		}
+		if rule == ruleStd140 {
+			align = roundUp(align, 16)
+		}
+		l.Align = align
+		l.Size = roundUp(off, align)
+		return l, nil
+	}
+	return Layout{}, fmt.Errorf("type %s has no buffer layout", t)
+}
+
+func arrayLayout(elem *ir.Type, n int, rule layoutRule) (Layout, error) {
+	el, err := typeLayout(elem, rule)
+	if err != nil {
+		return Layout{}, err
+	}
+	align := el.Align
+	if rule == ruleStd140 {
+		align = roundUp(align, 16)
+	}
+	stride := roundUp(el.Size, align)
+	if stride == 0 {
+		stride = align
+	}
+	size := 0
+	if n > 0 {
+		size = n * stride
+	}
+	return Layout{Size: size, Align: align, Stride: stride}, nil
+}
+
+// placeMember returns the offset of a member of type t (layout l) when the
+// next free byte is off: vectors and scalars use their component alignment
+// unless they would straddle a 16-byte boundary; aggregates use their base
+// alignment.
+func placeMember(off int, t *ir.Type, l Layout) int {
+	switch t.Kind {
+	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat:
+		return roundUp(off, l.Align)
+	case ir.KVector:
+		s := scalarBytes(t.Elem)
+		o := roundUp(off, s)
+		if l.Size <= 16 {
+			if o/16 != (o+l.Size-1)/16 {
+				o = roundUp(o, 16)
+			}
+		} else {
+			o = roundUp(o, 16)
+		}
+		return o
+	}
+	return roundUp(off, l.Align)
+}
+
+// BufferLayout returns the layout of a uniform or storage global's value
+// as the SPIR-V back end declares it (std140 for uniform, std430 for
+// storage). Hosts that fill buffers for a compiled module (the Vulkan
+// runner in tests) use it to place data.
+func BufferLayout(g *ir.Global) (Layout, error) {
+	rule := ruleOf(g.Space)
+	if rule == rulePlain {
+		return Layout{}, fmt.Errorf("@%s is in %s space, which has no buffer layout", g.Name(), g.Space)
+	}
+	return typeLayout(g.ValType, rule)
+}
+
+// TypeLayout returns the layout of t in a uniform (std140 = true) or
+// storage buffer.
+func TypeLayout(t *ir.Type, std140 bool) (Layout, error) {
+	if std140 {
+		return typeLayout(t, ruleStd140)
+	}
+	return typeLayout(t, ruleStd430)
+}
