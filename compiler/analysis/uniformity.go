@@ -110,6 +110,7 @@ type UniformityOption func(*uniformityConfig)
 type uniformityConfig struct {
 	reference bool
 	noPrune   bool
+	noJumps   bool
 	order     branchOrder
 	// allExits analyses the exits of every cycle with a divergent exit,
 	// even one inside a cycle assumed divergent (tests: an upper bound of
@@ -140,6 +141,12 @@ func WithReferenceAlgorithm() UniformityOption {
 // fast engine (for tests and measurements).
 func WithoutPruning() UniformityOption {
 	return func(c *uniformityConfig) { c.noPrune = true }
+}
+
+// WithoutJumps disables the dominator-subtree jumps of the fast engine's
+// propagation (for tests and measurements).
+func WithoutJumps() UniformityOption {
+	return func(c *uniformityConfig) { c.noJumps = true }
 }
 
 // withAllExits makes both engines analyse the exits of every cycle with a

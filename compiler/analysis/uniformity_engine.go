@@ -91,6 +91,7 @@ func runEngine(p *uprog, c *cfgCtx, cfg *uniformityConfig, stats *UniformityStat
 	for i := range e.nu {
 		e.nu[i] = int32(i)
 	}
+	e.sp.jumps = !cfg.noJumps
 	e.bq.key = c.mpoIndex
 	e.bq.upstream = cfg.order == branchesUpstreamFirst
 	if !cfg.noPrune {
@@ -255,7 +256,10 @@ func (e *uengine) analyzeControl(b int) {
 	}
 	if !e.sp.compute(b, done, exitTop) {
 		e.stats.Fallbacks++
+		jumps := e.sp.jumps
+		e.sp.jumps = false
 		e.sp.compute(b, nil, exitTop)
+		e.sp.jumps = jumps
 	}
 	joins := append(e.scratch[:0], e.sp.joins...)
 	exits := append([]int32(nil), e.sp.exits...)

@@ -422,3 +422,146 @@ func DenseFunc(rng *rand.Rand, name string, n int) *Func {
 // DenseValueOptions are the ValueOptions of the uniformity benchmark: most
 // conditions divergent, phis in most join blocks.
 var DenseValueOptions = ValueOptions{DivergentCond: 0.6, UniformCond: 0.1, Phis: 0.8, Sources: 0.1, AlwaysUniform: 0.02}
+
+// StructuredFunc generates the CFG of a structured program with about n
+// blocks, the shape of shader code: sequences of if/else and if-only
+// statements, loops with breaks and continues, switches with fallthrough,
+// early returns to a shared exit block, and occasionally a loop entered
+// through a second block (a small irreducible cycle, as a goto into a loop
+// makes). With DenseValueOptions most conditions are divergent. LLVM's join
+// computation is quadratic here: each divergent early return keeps its two
+// labels apart until the shared exit at the end of the function.
+func StructuredFunc(rng *rand.Rand, name string, n int) *Func {
+	g := &structGen{rng: rng, budget: max(n, 4)}
+	entry := g.block()
+	exit := g.block()
+	g.exit = exit
+	cur := g.seq(entry, g.budget-2, 0)
+	g.link(cur, exit)
+	terms := make([]TermKind, len(g.succ))
+	for b, s := range g.succ {
+		switch {
+		case b == exit:
+			terms[b] = TermRet
+		case len(s) == 1:
+			terms[b] = TermBr
+		case len(s) == 2:
+			terms[b] = TermCondBr
+		default:
+			terms[b] = TermSwitch
+		}
+	}
+	return &Func{Name: name, Graph: &Graph{Succs: g.succ}, Terms: terms}
+}
+
+type structGen struct {
+	rng    *rand.Rand
+	succ   [][]int
+	budget int
+	exit   int
+	loops  []loopCtx
+}
+
+type loopCtx struct{ header, after int }
+
+func (g *structGen) block() int {
+	g.succ = append(g.succ, nil)
+	return len(g.succ) - 1
+}
+
+func (g *structGen) link(from int, to ...int) { g.succ[from] = append(g.succ[from], to...) }
+
+// seq emits statements starting in block cur (which has no terminator yet)
+// until about budget blocks are used, and returns the block control falls
+// out of.
+func (g *structGen) seq(cur, budget, depth int) int {
+	start := len(g.succ)
+	for len(g.succ)-start < budget {
+		left := budget - (len(g.succ) - start)
+		r := g.rng.IntN(100)
+		switch {
+		case r < 12 || left < 4 || depth > 40:
+			b := g.block()
+			g.link(cur, b)
+			cur = b
+		case r < 34: // if/else
+			then, els, merge := g.block(), g.block(), 0
+			g.link(cur, then, els)
+			sub := g.rng.IntN(min(left, 40)) / 2
+			t := g.seq(then, sub, depth+1)
+			e := g.seq(els, sub/2, depth+1)
+			merge = g.block()
+			g.link(t, merge)
+			g.link(e, merge)
+			cur = merge
+		case r < 50: // if without else
+			then := g.block()
+			sub := g.rng.IntN(min(left, 30))
+			t := g.seq(then, sub, depth+1)
+			merge := g.block()
+			g.link(cur, then, merge)
+			g.link(t, merge)
+			cur = merge
+		case r < 60: // early return
+			cont := g.block()
+			if g.rng.IntN(2) == 0 {
+				g.link(cur, g.exit, cont)
+			} else {
+				ret := g.block()
+				g.link(cur, cont, ret)
+				g.link(ret, g.exit)
+			}
+			cur = cont
+		case r < 72: // loop
+			h := g.block()
+			g.link(cur, h)
+			after := g.block()
+			g.loops = append(g.loops, loopCtx{h, after})
+			body := g.seq(h, g.rng.IntN(min(left, 60)), depth+1)
+			g.loops = g.loops[:len(g.loops)-1]
+			g.link(body, h, after) // latch
+			if g.rng.IntN(12) == 0 && len(g.succ[h]) > 0 {
+				// A second entry into the loop body: an irreducible cycle.
+				if t := g.succ[h][0]; t != after && t != h {
+					g.succ[cur] = append(g.succ[cur], t)
+				}
+			}
+			cur = after
+		case r < 80 && len(g.loops) > 0: // break or continue
+			l := g.loops[len(g.loops)-1]
+			cont := g.block()
+			if g.rng.IntN(2) == 0 {
+				g.link(cur, l.after, cont)
+			} else {
+				g.link(cur, l.header, cont)
+			}
+			cur = cont
+		case r < 88: // switch with fallthrough
+			k := 2 + g.rng.IntN(3)
+			merge := -1
+			cases := make([]int, k)
+			for i := range cases {
+				cases[i] = g.block()
+			}
+			g.link(cur, cases...)
+			ends := make([]int, k)
+			for i, c := range cases {
+				ends[i] = g.seq(c, g.rng.IntN(min(left, 16)), depth+1)
+			}
+			merge = g.block()
+			for i, e := range ends {
+				if i+1 < k && g.rng.IntN(4) == 0 {
+					g.link(e, cases[i+1]) // fallthrough
+				} else {
+					g.link(e, merge)
+				}
+			}
+			cur = merge
+		default:
+			b := g.block()
+			g.link(cur, b)
+			cur = b
+		}
+	}
+	return cur
+}

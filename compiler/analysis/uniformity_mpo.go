@@ -22,6 +22,7 @@ type cfgCtx struct {
 	inIrreducible []bool
 
 	up        [][]int32 // binary lifting over the cycle tree, built on demand
+	jump      *jumpInfo // dominator-subtree jumps, built on demand
 	exits     [][]int32 // per cycle, computed on demand
 	exitsDone []bool
 	stamp     []uint32 // scratch marks for exit de-duplication

@@ -95,6 +95,8 @@ func TestUniformityFastMatchesReference(t *testing.T) {
 		}{
 			{"fast", nil},
 			{"fast-noprune", []UniformityOption{WithoutPruning()}},
+			{"fast-nojumps", []UniformityOption{WithoutJumps()}},
+			{"fast-plain", []UniformityOption{WithoutJumps(), WithoutPruning()}},
 			{"fast-upstream", []UniformityOption{withBranchOrder(branchesUpstreamFirst)}},
 		} {
 			u := Uniformity(f, cfg.opts...)

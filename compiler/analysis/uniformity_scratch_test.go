@@ -116,3 +116,57 @@ func TestScratchImmediate(t *testing.T) {
 	}
 	t.Logf("recorded %d, without immediate witness %d", len(u.res.divExit), k)
 }
+
+func TestScratchBigRandom(t *testing.T) {
+	seed, _ := strconv.Atoi(os.Getenv("SEED"))
+	maxB, _ := strconv.Atoi(os.Getenv("MAXB"))
+	cnt, _ := strconv.Atoi(os.Getenv("CNT"))
+	fs := randomValueFuncs(uint64(seed), cnt, maxB, ValueOptions{})
+	m := ir.NewModule("rand")
+	for _, vf := range fs {
+		f := vf.BuildIR(m)
+		ref := resultKeys(Uniformity(f, WithReferenceAlgorithm()))
+		got := resultKeys(Uniformity(f))
+		if d := diffKeys(ref, got); len(d) > 0 {
+			t.Fatalf("%s: %v\n%s", f.Name(), d[:min(len(d), 6)], f.String())
+		}
+	}
+}
+
+func TestScratchStructured(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("N"))
+	rng := rand.New(rand.NewPCG(uint64(n), 98))
+	f := StructuredFunc(rng, "dense", n)
+	vf := DecorateFunc(rng, f, DenseValueOptions)
+	if out := os.Getenv("OUT"); out != "" {
+		w, _ := os.Create(out)
+		WriteValueLL(w, []*ValueFunc{vf})
+		w.Close()
+	}
+	m := ir.NewModule("x")
+	fn := vf.BuildIR(m)
+	ci := Cycles(f.Graph)
+	irr := 0
+	for c := 0; c < ci.Len(); c++ {
+		if !ci.IsReducible(c) {
+			irr++
+		}
+	}
+	t.Logf("blocks %d cycles %d irr %d", len(f.Graph.Succs), ci.Len(), irr)
+	st := time.Now()
+	u := Uniformity(fn)
+	t.Logf("fast: %v stats %+v", time.Since(st), u.Stats)
+	if os.Getenv("NOJ") != "" {
+		st = time.Now()
+		u2 := Uniformity(fn, WithoutJumps())
+		t.Logf("nojumps: %v stats %+v", time.Since(st), u2.Stats)
+	}
+	if os.Getenv("REF") != "" {
+		st = time.Now()
+		r := Uniformity(fn, WithReferenceAlgorithm())
+		t.Logf("ref: %v", time.Since(st))
+		if d := diffKeys(resultKeys(r), resultKeys(u)); len(d) > 0 {
+			t.Fatalf("differ: %v", d[:min(5, len(d))])
+		}
+	}
+}

@@ -43,6 +43,11 @@ type syncProp struct {
 	done   []bool // per block: prune pushes into it (nil: no pruning)
 	pruned int    // pushes skipped because of done
 
+	// jumps enables dominator-subtree jumps (uniformity_jump.go); jumpMin is
+	// the lowest index of a block in a subtree jumped over in this run.
+	jumps   bool
+	jumpMin int32
+
 	// Steps counts processed blocks (for statistics and benchmarks).
 	steps int
 }
@@ -143,6 +148,11 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 	c, ci := s.c, s.c.ci
 	s.reset()
 	s.done = done
+	var jp *jumpInfo
+	if s.jumps && !c.inIrreducible[br] {
+		jp = c.jumps()
+	}
+	s.jumpMin = int32(len(c.mpoOrder))
 	divIdx := c.mpoIndex[br]
 	divCycle := ci.CycleOf(br)
 	irr := c.irreducibleAncestor(br)
@@ -160,7 +170,9 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 			break
 		}
 		blk := c.mpoOrder[idx]
-		if s.fresh.n == 1 && (irr < 0 || !ci.Contains(irr, int(blk))) {
+		// LLVM would still have blocks of a jumped subtree pending while
+		// idx is above the subtree's lowest index: then it does not stop.
+		if s.fresh.n == 1 && (irr < 0 || !ci.Contains(irr, int(blk))) && s.jumpMin >= idx {
 			if s.pruned > 0 && c.inIrreducible[blk] {
 				return false
 			}
@@ -172,6 +184,15 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 		}
 		s.steps++
 		l := s.label[blk]
+		if jp != nil && jp.canJump(c, int(blk), br) {
+			for _, y := range jp.df[blk] {
+				s.visitEdge(y, l)
+			}
+			if m := jp.minIdx[blk]; m < s.jumpMin {
+				s.jumpMin = m
+			}
+			continue
+		}
 		if c.redHeader[blk] {
 			cy := ci.CycleOf(int(blk))
 			inside := ci.Contains(cy, br)

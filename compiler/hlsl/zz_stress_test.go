@@ -30,7 +30,7 @@ func TestStressTmp(t *testing.T) {
 	}
 	toks := []string{"(", ")", "{", "}", "[", "]", ";", ",", "#define X(a) a##a\n", "#if 1\n", "#endif\n", "float4", "struct S {", "x", ".xyzw", "=", "+=", "?", ":", "\"", "'", "/*", "\\\n", "case 1:", "default:", "switch(", "return", "[numthreads(1,1,1)]", "<", ">", "S", "typedef", "cbuffer", "register(b0)", ": SV_Target", "mul(", "0x", "1e", "f", "u", "..."}
 	r := rand.New(rand.NewSource(time.Now().UnixNano()))
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	n := 0
 	for time.Now().Before(deadline) {
 		src := append([]byte(nil), seeds[r.Intn(len(seeds))]...)
@@ -60,7 +60,7 @@ func TestStressTmp(t *testing.T) {
 			start := time.Now()
 			prog, d := Frontend("s.hlsl", src, opts)
 			_ = d.Render(discard{}, prog.Sources)
-			if el := time.Since(start); el > 2*time.Second {
+			if el := time.Since(start); el > 8*time.Second {
 				os.WriteFile("/tmp/hl/slow.hlsl", src, 0o644)
 				t.Fatalf("slow: %v", el)
 			}

@@ -72,7 +72,10 @@
 // case label groups are tagged apart and do not merge until they leave the
 // switch's construct (the blocks the switch block dominates, minus those
 // its merge dominates; the merge is the selection_merge annotation, else
-// the immediate post-dominator). This is what SPIR-V permits for OpSwitch
+// the immediate post-dominator: without an annotation a case reached by
+// fallthrough cannot be told from code after the switch, and as it
+// post-dominates the switch it is taken as the merge, where lanes rejoin).
+// This is what SPIR-V permits for OpSwitch
 // (maximal reconvergence only promises one tangle per case construct) and
 // what some drivers do; it exposes the fallthrough hazard of seed
 // switch-to-if-lowering.md: testdata/switch42.hlsl gives [42, 42, 40, 40]

@@ -60,8 +60,8 @@ func applyPass(t *testing.T, p *Pass, m *ir.Module, opt string) (*ir.Module, boo
 	if err := ir.Verify(out); err != nil {
 		t.Fatalf("%s output does not verify: %v\n%s", p.Name, err, out)
 	}
-	if !changed && out.String() != m.String() {
-		t.Fatalf("%s reported no change but changed the module:\n%s", p.Name, out)
+	if textChanged := out.String() != m.String(); changed != textChanged {
+		t.Fatalf("%s reported changed=%v, but the text changed=%v:\n%s", p.Name, changed, textChanged, out)
 	}
 	return out, changed
 }

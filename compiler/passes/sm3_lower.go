@@ -45,7 +45,8 @@ instructions (seed sm1-3-lowering-and-structurizer.txt). This pass:
     "rep iN", and treats done as the rep instruction's own exit. The count
     is the exact trip count when the loop is a counted loop k = 0; k < N;
     k++ with N an integer constant (at most 255) or a uniform integer (the
-    seed's "rep i0" with i0 = m); otherwise it is 255, the seed's
+    seed's "rep i0" with i0 = m), 1 for the one-trip do{}while(false)
+    loops of switch-to-if; otherwise it is 255, the seed's
     "defi i0, 255 + break_ge" policy: such a loop runs its body at most 255
     times and then stops, whatever its own condition says (a loop that
     needs 256 iterations stops after 255 - documented, tested behaviour);
@@ -157,6 +158,17 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		}
 	case op == ir.OpAtomic:
 		bad(f, in, "atomic operations are not available in shader model 3")
+	case op == ir.OpCall && in.Callee != nil && in.Callee.IsDeclaration():
+		c := in.Callee
+		for _, p := range c.Params {
+			if sm3HasInt(p.Type()) {
+				bad(f, in, "call of external @%s with integer parameter %s: SM3 integers are floats", ir.QuoteName(c.Name()), p.Ref())
+				break
+			}
+		}
+		if sm3HasInt(c.Ret) {
+			bad(f, in, "call of external @%s returning an integer: SM3 integers are floats", ir.QuoteName(c.Name()))
+		}
 	case op == ir.OpSwitch:
 		bad(f, in, "SM3 has no switch instruction: run switch-to-if<all> before sm3-lower")
 	case op == ir.OpBitcast:
@@ -431,8 +443,11 @@ func sm3OneTrip(f *ir.Function, cs *cfConstructs, l *cfConstruct) bool {
 		}
 		backs++
 		t := p.Terminator()
+		if t == nil || t.Op != ir.OpCondBr {
+			return false
+		}
 		c, ok := t.Args[0].(*ir.Const)
-		if t.Op != ir.OpCondBr || !ok || c.Undef {
+		if !ok || c.Undef {
 			return false
 		}
 		taken := t.Succs[1]
@@ -742,24 +757,30 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 		}
 		convArgs()
 	case op == ir.OpAccess:
+		did := false
 		for i := 1; i < len(in.Args); i++ {
 			if _, ok := in.Args[i].(*ir.Const); !ok && intVal(in.Args[i]) {
 				in.Args[i] = bd.Cast(ir.OpFPToSI, in.Args[i], ir.I32, baseName(in.Args[i])+".idx")
+				did = true
 			}
 		}
 		if in.Args[0].Type().Space == ir.SpaceFunction && sm3HasInt(t.Elem) {
 			in.SetType(ir.Ptr(ir.SpaceFunction, sm3FloatOf(t.Elem)))
+			did = true
 		}
+		return did
 	case op == ir.OpExtractElem || op == ir.OpInsertElem:
 		k := 1
 		if op == ir.OpInsertElem {
 			k = 2
 		}
+		did := false
 		if _, ok := in.Args[k].(*ir.Const); !ok && intVal(in.Args[k]) {
 			in.Args[k] = bd.Cast(ir.OpFPToSI, in.Args[k], ir.I32, baseName(in.Args[k])+".idx")
+			did = true
 		}
 		if !sm3HasInt(t) {
-			return true
+			return did
 		}
 		convArgs()
 		retype()

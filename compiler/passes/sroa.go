@@ -85,27 +85,63 @@ func sroaFunction(f *ir.Function) bool {
 		return false
 	}
 	changed := expandMemcpys(f, allocas)
+	// Rewrites are batched: every alloca's replacements and deletions are
+	// applied in one walk of the function, so the pass stays linear in the
+	// function's size however many allocas it has.
 	users := computeUsers(f)
+	rw := &rewrites{repl: map[ir.Value]ir.Value{}, dead: map[*ir.Instr]bool{}}
 	var leaves []*ir.Instr
 	for _, a := range allocas {
-		ls, c := splitAlloca(f, a, users)
+		ls, c := splitAlloca(f, a, users, rw)
 		changed = changed || c
 		leaves = append(leaves, ls...)
 	}
+	rw.apply(f)
 	if len(leaves) == 0 {
 		return changed
 	}
 	users = computeUsers(f)
 	var promotable []*ir.Instr
 	for _, a := range leaves {
-		if lowerComponentAccesses(f, a, users) {
+		if lowerComponentAccesses(f, a, users, rw) {
 			promotable = append(promotable, a)
 		}
 	}
+	rw.apply(f)
 	if len(promotable) > 0 && promoteAllocas(f, promotable) {
 		changed = true
 	}
 	return changed
+}
+
+// rewrites collects value replacements and instruction deletions to apply
+// to a function in one walk.
+type rewrites struct {
+	repl map[ir.Value]ir.Value
+	dead map[*ir.Instr]bool
+}
+
+// resolve follows pending replacements of v.
+func (rw *rewrites) resolve(v ir.Value) ir.Value {
+	for i := 0; i < 64; i++ {
+		n, ok := rw.repl[v]
+		if !ok {
+			return v
+		}
+		v = n
+	}
+	return v
+}
+
+func (rw *rewrites) apply(f *ir.Function) {
+	if len(rw.repl) > 0 {
+		f.ReplaceUses(rw.repl)
+		clear(rw.repl)
+	}
+	if len(rw.dead) > 0 {
+		removeInstrs(f, rw.dead)
+		clear(rw.dead)
+	}
 }
 
 // rootAlloca returns the alloca a pointer value is derived from through
@@ -305,7 +341,7 @@ func (n *sliceNode) leaves(out []*sliceNode) []*sliceNode {
 // splitAlloca splits alloca a per the slicing rules. It returns the allocas
 // that remain for promotion (the slices, or a itself when it is not split)
 // and whether anything changed. Escaping allocas return nothing.
-func splitAlloca(f *ir.Function, a *ir.Instr, users userMap) ([]*ir.Instr, bool) {
+func splitAlloca(f *ir.Function, a *ir.Instr, users userMap, rw *rewrites) ([]*ir.Instr, bool) {
 	uses, accesses, ok := collectMemUses(a, users)
 	if !ok {
 		return nil, false
@@ -332,16 +368,13 @@ func splitAlloca(f *ir.Function, a *ir.Instr, users userMap) ([]*ir.Instr, bool)
 		l.alloca = na
 		out = append(out, na)
 	}
-	repl := map[ir.Value]ir.Value{}
-	dead := map[*ir.Instr]bool{a: true}
+	rw.dead[a] = true
 	for _, acc := range accesses {
-		dead[acc] = true
+		rw.dead[acc] = true
 	}
 	for _, u := range uses {
-		rewriteSplitUse(f, root, u, repl, dead)
+		rewriteSplitUse(f, root, u, rw)
 	}
-	f.ReplaceUses(repl)
-	removeInstrs(f, dead)
 	return out, true
 }
 
@@ -355,7 +388,7 @@ func indexInBlock(in *ir.Instr) int {
 }
 
 // rewriteSplitUse rewrites one load or store of a split alloca.
-func rewriteSplitUse(f *ir.Function, root *sliceNode, u memUse, repl map[ir.Value]ir.Value, dead map[*ir.Instr]bool) {
+func rewriteSplitUse(f *ir.Function, root *sliceNode, u memUse, rw *rewrites) {
 	n := root
 	k := 0
 	for n.split && k < len(u.path) {
@@ -390,13 +423,13 @@ func rewriteSplitUse(f *ir.Function, root *sliceNode, u memUse, repl map[ir.Valu
 		return
 	}
 	// A whole access of split node n.
-	dead[u.in] = true
+	rw.dead[u.in] = true
 	if u.in.Op == ir.OpLoad {
 		v := loadSplit(f, bd, n, u.in)
-		repl[u.in] = v
+		rw.repl[u.in] = v
 		return
 	}
-	storeSplit(f, bd, n, u.in.Args[0])
+	storeSplit(f, bd, n, rw.resolve(u.in.Args[0]), rw)
 }
 
 // loadSplit loads every leaf under split node n and rebuilds the value;
@@ -423,7 +456,7 @@ func loadSplit(f *ir.Function, bd *ir.Builder, n *sliceNode, orig *ir.Instr) ir.
 }
 
 // storeSplit stores v (of n's type) into the leaves under n.
-func storeSplit(f *ir.Function, bd *ir.Builder, n *sliceNode, v ir.Value) {
+func storeSplit(f *ir.Function, bd *ir.Builder, n *sliceNode, v ir.Value, rw *rewrites) {
 	if !n.split {
 		st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
 		st.Args = []ir.Value{v, n.alloca}
@@ -431,15 +464,16 @@ func storeSplit(f *ir.Function, bd *ir.Builder, n *sliceNode, v ir.Value) {
 		return
 	}
 	for i, c := range n.children {
-		storeSplit(f, bd, c, extractComponent(f, bd, v, i, c.name))
+		storeSplit(f, bd, c, extractComponent(f, bd, v, i, c.name, rw), rw)
 	}
 }
 
 // extractComponent returns component i of aggregate v, forwarding from
 // constants, constructs and matching insertvalues instead of emitting an
-// extractvalue when it can.
-func extractComponent(f *ir.Function, bd *ir.Builder, v ir.Value, i int, name string) ir.Value {
+// extractvalue when it can (following rw's pending replacements).
+func extractComponent(f *ir.Function, bd *ir.Builder, v ir.Value, i int, name string, rw *rewrites) ir.Value {
 	for {
+		v = rw.resolve(v)
 		switch x := v.(type) {
 		case *ir.Const:
 			if e := x.Elem(i); e != nil {
@@ -471,7 +505,7 @@ func extractComponent(f *ir.Function, bd *ir.Builder, v ir.Value, i int, name st
 // access chain with constant indices (or a dynamic last index into a
 // vector), which is rewritten into a whole load plus extract (or a whole
 // load, insert and whole store). It reports whether a is now promotable.
-func lowerComponentAccesses(f *ir.Function, a *ir.Instr, users userMap) bool {
+func lowerComponentAccesses(f *ir.Function, a *ir.Instr, users userMap, rw *rewrites) bool {
 	t := a.Type().Elem
 	if !(t.IsScalar() || t.Kind == ir.KVector || t.Kind == ir.KMatrix) {
 		return false
@@ -495,11 +529,9 @@ func lowerComponentAccesses(f *ir.Function, a *ir.Instr, users userMap) bool {
 	if len(accesses) == 0 {
 		return true
 	}
-	dead := map[*ir.Instr]bool{}
 	for _, acc := range accesses {
-		dead[acc] = true
+		rw.dead[acc] = true
 	}
-	repl := map[ir.Value]ir.Value{}
 	for _, u := range uses {
 		if len(u.path) == 0 {
 			continue
@@ -510,9 +542,9 @@ func lowerComponentAccesses(f *ir.Function, a *ir.Instr, users userMap) bool {
 		whole := newInstr(f, ir.OpLoad, t, baseName(a)+".ld") // promoted away
 		whole.Args = []ir.Value{a}
 		bd.Insert(whole)
-		dead[u.in] = true
+		rw.dead[u.in] = true
 		if u.in.Op == ir.OpLoad {
-			repl[u.in] = extractPath(f, bd, whole, u.path, u.in)
+			rw.repl[u.in] = extractPath(f, bd, whole, u.path, u.in)
 		} else {
 			nv := insertPath(f, bd, whole, u.in.Args[0], u.path, baseName(a))
 			st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
@@ -520,8 +552,6 @@ func lowerComponentAccesses(f *ir.Function, a *ir.Instr, users userMap) bool {
 			bd.Insert(st)
 		}
 	}
-	f.ReplaceUses(repl)
-	removeInstrs(f, dead)
 	return true
 }
 

@@ -114,7 +114,12 @@ func (e *enc) id() uint32 {
 	return e.next - 1
 }
 
-func (e *enc) capability(c uint32) { e.caps[c] = true }
+func (e *enc) capability(c uint32) {
+	e.caps[c] = true
+	if c >= CapGroupNonUniformVote && c <= CapGroupNonUniformShuffle {
+		e.caps[CapGroupNonUniform] = true
+	}
+}
 
 func (e *enc) name(id uint32, n string) {
 	if e.opts.StripNames || n == "" {

@@ -187,7 +187,7 @@ func init() {
 	defOp(OpLabel, "Label", "R")
 	defOp(OpBranch, "Branch", "i")
 	defOp(OpBranchConditional, "BranchConditional", "i i i n*")
-	defOp(OpSwitch, "Switch", "i i sw")
+	defOp(OpSwitch, "Switch", "i i sw*")
 	defOp(OpKill, "Kill", "")
 	defOp(OpReturn, "Return", "")
 	defOp(OpReturnValue, "ReturnValue", "i")
@@ -229,7 +229,7 @@ var (
 	execModelNames   = map[uint32]string{ExecVertex: "Vertex", ExecFragment: "Fragment", ExecGLCompute: "GLCompute"}
 	execModeNames    = map[uint32]string{ModeOriginUpperLeft: "OriginUpperLeft", ModeDepthReplacing: "DepthReplacing", ModeLocalSize: "LocalSize"}
 	// execModeLits is the number of literal operands of each mode.
-	execModeLits     = map[uint32]int{ModeOriginUpperLeft: 0, ModeDepthReplacing: 0, ModeLocalSize: 3}
+	execModeLits      = map[uint32]int{ModeOriginUpperLeft: 0, ModeDepthReplacing: 0, ModeLocalSize: 3}
 	storageClassNames = map[uint32]string{
 		SCUniformConstant: "UniformConstant", SCInput: "Input", SCUniform: "Uniform", SCOutput: "Output",
 		SCWorkgroup: "Workgroup", SCCrossWorkgroup: "CrossWorkgroup", SCPrivate: "Private", SCFunction: "Function",

@@ -53,8 +53,8 @@ body:
   br %switch.loop
 switch.loop:
   %switch.loop.rep.n = load ptr<function, f32> %switch.loop.rep
-  %switch.loop.rep.done = fcmp oge f32 %switch.loop.rep.n, 255.0
-  intr void sm3.rep(i32 255, bool %switch.loop.rep.done)
+  %switch.loop.rep.done = fcmp oge f32 %switch.loop.rep.n, 1.0
+  intr void sm3.rep(i32 1, bool %switch.loop.rep.done)
   %switch.loop.rep.next = fadd f32 %switch.loop.rep.n, 1.0
   store f32 %switch.loop.rep.next, ptr<function, f32> %switch.loop.rep
   %isCase0 = fcmp oeq f32 %s, 0.0

@@ -1,0 +1,196 @@
+package spirv
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"passlens/compiler/ir"
+	"passlens/compiler/load"
+	"passlens/compiler/target"
+	"passlens/samples"
+)
+
+// checkModule assembles m (after the spirv pipeline), validates the
+// binary with spirv-val, compares Disassemble with spirv-dis, and checks
+// the no-fallthrough property of every OpSwitch.
+func checkModule(t *testing.T, name string, m *ir.Module, opts Options) []uint32 {
+	t.Helper()
+	words, err := Assemble(m, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
+		text, _ := Disassemble(words)
+		t.Fatalf("%s: spirv-val rejects the module:\n%s\n%s", name, msg, text)
+	}
+	text, err := Disassemble(words)
+	if err != nil {
+		t.Fatalf("%s: Disassemble: %v", name, err)
+	}
+	if want := spirvDis(t, words); text != want {
+		t.Fatalf("%s: Disassemble differs from spirv-dis:\n%s", name, firstDiff(text, want))
+	}
+	if err := checkSwitches(words); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return words
+}
+
+// firstDiff describes the first differing line of two texts.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return "line " + itoa(i+1) + ":\n  got:  " + a + "\n  want: " + b
+		}
+	}
+	return "(equal)"
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
+
+func fmtInt(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+// pirFiles lists the .pir modules the tests compile: this package's
+// testdata and the interpreter's.
+func pirFiles(t *testing.T) []string {
+	var out []string
+	for _, pat := range []string{"testdata/*.pir", "../../interp/testdata/*.pir"} {
+		fs, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fs...)
+	}
+	return out
+}
+
+// TestPIRModules compiles every .pir test module through the spirv
+// pipeline, one entry point at a time and all together.
+func TestPIRModules(t *testing.T) {
+	files := pirFiles(t)
+	if len(files) < 5 {
+		t.Fatalf("only %d .pir modules found", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			m := parseFile(t, f)
+			if err := runSpirvPipeline(m); err != nil {
+				t.Fatalf("pipeline: %v", err)
+			}
+			checkModule(t, f, m, Options{})
+			if eps := m.EntryPoints(); len(eps) > 1 {
+				for _, ep := range eps {
+					checkModule(t, f+"@"+ep.Name(), m, Options{Entry: ep.Name()})
+				}
+			}
+			checkModule(t, f+" (stripped)", m, Options{StripNames: true})
+		})
+	}
+}
+
+// TestSamples compiles every embedded sample that loads and has an entry
+// point (HLSL samples join automatically once the HLSL lowering lands).
+func TestSamples(t *testing.T) {
+	compiled := 0
+	for _, s := range samples.All() {
+		m, _, err := load.File("samples/"+s.Name, load.Options{})
+		if err != nil {
+			t.Logf("%s: not loadable yet: %v", s.Name, firstLine(err.Error()))
+			continue
+		}
+		if len(m.EntryPoints()) == 0 {
+			t.Logf("%s: no entry point", s.Name)
+			continue
+		}
+		if err := runSpirvPipeline(m); err != nil {
+			t.Errorf("%s: pipeline: %v", s.Name, err)
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			checkModule(t, s.Name, m, Options{})
+		})
+		compiled++
+	}
+	t.Logf("%d samples compiled and validated", compiled)
+	if compiled == 0 {
+		t.Fatal("no sample compiled")
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// TestTargetRegistry checks the registered emitter's output shape.
+func TestTargetRegistry(t *testing.T) {
+	m := parseFile(t, "../../interp/testdata/switch42.pir")
+	if err := runSpirvPipeline(m); err != nil {
+		t.Fatal(err)
+	}
+	out, err := target.Emit("spirv", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Lang != "spvasm" || out.Ext != ".spvasm" || out.BinExt != ".spv" {
+		t.Errorf("output metadata %q %q %q", out.Lang, out.Ext, out.BinExt)
+	}
+	words, err := Words(out.Binary)
+	if err != nil || len(words) < 5 || words[0] != Magic || words[1] != Version13 {
+		t.Fatalf("binary header: %v %x", err, out.Binary[:min(20, len(out.Binary))])
+	}
+	for _, want := range []string{"OpEntryPoint GLCompute %main \"main\"", "OpGroupNonUniformIAdd %uint %uint_3 Reduce %uint_1",
+		"OpExecutionMode %main LocalSize 4 1 1", "OpDecorate %value Binding 0"} {
+		if !strings.Contains(out.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, out.Text)
+		}
+	}
+}
+
+// TestErrors checks that unsupported input fails with a located error
+// rather than invalid SPIR-V.
+func TestErrors(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"no entry", "define void @f() {\nentry:\n  ret\n}\n", "no entry point"},
+		{"declared callee", "declare void @g()\n\ndefine void @main() compute numthreads(1, 1, 1) {\nentry:\n  call void @g()\n  ret\n}\n", "only declared"},
+		{"unannotated loop", "define void @main() compute numthreads(1, 1, 1) {\nentry:\n  br %l\nl:\n  br %l\n}\n", "no loop_merge"},
+		{"discard in compute", "define void @main() compute numthreads(1, 1, 1) {\nentry:\n  discard\n}\n", "only pixel shaders"},
+		{"bool stage input", "@b = global input bool semantic \"FLAG\"\n\ndefine void @main() pixel {\nentry:\n  %b = load ptr<input, bool> @b\n  ret\n}\n", "cannot carry bools"},
+		{"bad sv", "@b = global input u32 semantic \"SV_Coverage\"\n\ndefine void @main() pixel {\nentry:\n  %b = load ptr<input, u32> @b\n  ret\n}\n", "SV_Coverage"},
+	}
+	for _, c := range cases {
+		m, err := ir.ParseModule(c.name, []byte(c.src))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, err = Assemble(m, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}
