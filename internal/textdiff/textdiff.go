@@ -44,28 +44,35 @@ type Diff struct {
 // Context is the number of unchanged lines shown around each change.
 const Context = 3
 
-// Compute diffs two texts line by line (Myers via go-diff on line
-// hashes) and groups the result into unified hunks with context.
+// Compute diffs two texts line by line (diffLines: patience anchoring
+// with a bounded Myers fallback) and groups the result into unified hunks
+// with context.
 func Compute(a, b string) *Diff {
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0 // exact diff; inputs are line-hashed so this stays fast
-	ca, cb, lines := dmp.DiffLinesToRunes(a, b)
-	diffs := dmp.DiffMainRunes(ca, cb, false)
+	la, lb := splitLines(a), splitLines(b)
+	ids := map[string]int{}
+	idOf := func(lines []string) []int {
+		out := make([]int, len(lines))
+		for i, l := range lines {
+			id, ok := ids[l]
+			if !ok {
+				id = len(ids)
+				ids[l] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	script := diffLines(idOf(la), idOf(lb))
 	type op struct {
 		kind Kind
 		text string
 	}
-	var ops []op
-	for _, d := range diffs {
-		k := Same
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			k = Add
-		case diffmatchpatch.DiffDelete:
-			k = Del
-		}
-		for _, r := range d.Text {
-			ops = append(ops, op{k, strings.TrimSuffix(lines[r], "\n")})
+	ops := make([]op, len(script))
+	for i, s := range script {
+		if s.kind == Add {
+			ops[i] = op{Add, lb[s.b]}
+		} else {
+			ops[i] = op{s.kind, la[s.a]}
 		}
 	}
 	// Mark which same-lines are within context of a change.
@@ -89,18 +96,18 @@ func Compute(a, b string) *Diff {
 		}
 	}
 	d := &Diff{}
-	la, lb := 0, 0
+	na, nb := 0, 0
 	inHunk := false
 	for i, o := range ops {
 		switch o.kind {
 		case Same:
-			la++
-			lb++
+			na++
+			nb++
 		case Del:
-			la++
+			na++
 			d.Removed++
 		case Add:
-			lb++
+			nb++
 			d.Added++
 		}
 		if !keep[i] {
@@ -109,23 +116,30 @@ func Compute(a, b string) *Diff {
 		}
 		if !inHunk {
 			d.Hunks = append(d.Hunks, len(d.Rows))
-			d.Rows = append(d.Rows, Row{Kind: Hunk, A: la, B: lb, Pair: -1})
+			d.Rows = append(d.Rows, Row{Kind: Hunk, A: na, B: nb, Pair: -1})
 			inHunk = true
 		}
 		row := Row{Kind: o.kind, Text: o.text, Pair: -1}
 		switch o.kind {
 		case Same:
-			row.A, row.B = la, lb
+			row.A, row.B = na, nb
 		case Del:
-			row.A = la
+			row.A = na
 		case Add:
-			row.B = lb
+			row.B = nb
 		}
 		d.Rows = append(d.Rows, row)
 	}
 	d.pairRows()
 	d.labelHunks()
 	return d
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
 // pairRows pairs each run of deletions with the following run of additions

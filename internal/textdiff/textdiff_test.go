@@ -2,6 +2,7 @@ package textdiff
 
 import (
 	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +78,48 @@ func TestAgainstGNUDiff(t *testing.T) {
 		d := Compute(as, bs)
 		if d.Added+d.Removed != wantAdd+wantDel {
 			t.Errorf("seed %d: passlens +%d -%d, diff(1) +%d -%d", seed, d.Added, d.Removed, wantAdd, wantDel)
+		}
+	}
+}
+
+// TestScriptRebuildsBothSides checks, on random and large inputs, that the
+// edit script's Same+Del lines are exactly a and Same+Add lines exactly b.
+func TestScriptRebuildsBothSides(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for trial := 0; trial < 200; trial++ {
+		n := rng.Intn(300)
+		if trial%50 == 0 {
+			n = 70000 // past go-diff's rune-encoding limit
+		}
+		var a, b []int
+		for i := 0; i < n; i++ {
+			a = append(a, rng.Intn(n/3+2))
+		}
+		for _, x := range a {
+			switch rng.Intn(10) {
+			case 0:
+			case 1:
+				b = append(b, x, rng.Intn(n+5))
+			case 2:
+				b = append(b, rng.Intn(n+5))
+			default:
+				b = append(b, x)
+			}
+		}
+		var ra, rb []int
+		for _, op := range diffLines(a, b) {
+			if op.kind != Add {
+				ra = append(ra, a[op.a])
+			}
+			if op.kind != Del {
+				rb = append(rb, b[op.b])
+			}
+			if op.kind == Same && a[op.a] != b[op.b] {
+				t.Fatalf("trial %d: Same pairs unequal lines", trial)
+			}
+		}
+		if fmt.Sprint(ra) != fmt.Sprint(a) || fmt.Sprint(rb) != fmt.Sprint(b) {
+			t.Fatalf("trial %d (n=%d): script does not rebuild the inputs", trial, n)
 		}
 	}
 }
