@@ -275,9 +275,6 @@ func (p *codePane) renderLine(st *Styles, i, width int) string {
 	if ansi.StringWidth(line) > width {
 		out = ansi.Truncate(out, width-1, "…")
 	}
-	if i == p.cursor {
-		return out
-	}
 	return out
 }
 
@@ -285,7 +282,7 @@ func (p *codePane) renderLine(st *Styles, i, width int) string {
 // the bytes inside spans (later spans win).
 func renderSpans(st *Styles, lexer chroma.Lexer, line string, spans []span) string {
 	if len(spans) == 0 {
-		return st.highlight(lexer, line)
+		return st.highlightCached(lexer, line)
 	}
 	// Style index per byte: -1 means "lexer style".
 	which := make([]int8, len(line))

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -25,6 +26,15 @@ type Step struct {
 	Allocs   uint64 // bytes allocated by the pass
 	Text     string // the whole module after this step
 	Funcs    []FuncSpan
+	// Lines is Text split into lines; drivers fill it off the UI thread so
+	// stepping never splits a large module while drawing (nil: the explorer
+	// splits and caches it).
+	Lines []string
+}
+
+// SplitLines splits a snapshot text into lines (no trailing empty line).
+func SplitLines(text string) []string {
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
 // FuncSpan locates a function in Step.Text (0-based, end exclusive).

@@ -697,16 +697,18 @@ func (m *Model) showStep() tea.Cmd {
 
 // stepLines returns the lines of a snapshot, filtered to one function.
 func (m *Model) stepLines(s *Step) []string {
-	text := s.Text
+	if s.Lines == nil {
+		s.Lines = SplitLines(s.Text)
+	}
+	all := s.Lines
 	if m.fn != "" {
 		for _, f := range s.Funcs {
 			if f.Name == m.fn {
-				all := strings.Split(text, "\n")
-				return all[f.Start:min(f.End, len(all))]
+				return all[min(f.Start, len(all)):min(f.End, len(all))]
 			}
 		}
 	}
-	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	return all
 }
 
 func (m *Model) diffKey() [2]int {
@@ -1019,6 +1021,11 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 		}
 	case "open":
 		if val == "" {
+			return nil
+		}
+		if m.opts.Exports != nil {
+			// SSH sessions must not read the server's files.
+			m.setStatus("replay scripts cannot be opened over SSH", true)
 			return nil
 		}
 		data, err := os.ReadFile(val)

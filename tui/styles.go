@@ -25,6 +25,30 @@ type Styles struct {
 	TabInactive, HelpKey, HelpDesc, HelpTitle lipgloss.Style
 
 	tokens map[chroma.TokenType]lipgloss.Style
+	// lineCache memoizes highlighted lines: consecutive snapshots share
+	// most lines, so stepping re-renders little.
+	lineCache map[lineKey]string
+}
+
+type lineKey struct {
+	lexer chroma.Lexer
+	line  string
+}
+
+const lineCacheMax = 1 << 16
+
+// highlightCached is highlight with memoization.
+func (s *Styles) highlightCached(lexer chroma.Lexer, line string) string {
+	k := lineKey{lexer, line}
+	if r, ok := s.lineCache[k]; ok {
+		return r
+	}
+	r := s.highlight(lexer, line)
+	if s.lineCache == nil || len(s.lineCache) >= lineCacheMax {
+		s.lineCache = make(map[lineKey]string, 1024)
+	}
+	s.lineCache[k] = r
+	return r
 }
 
 func fg(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }

@@ -209,7 +209,7 @@ func (m *Model) diffView(w, h int) (string, string) {
 	for i := m.diffOff; i < len(d.Rows) && len(lines) < h; i++ {
 		r := d.Rows[i]
 		if !m.diffSide {
-			lines = append(lines, m.diffLine(r, w))
+			lines = append(lines, m.diffLine(d, i, w))
 			continue
 		}
 		// Side by side: deletions on the left paired with additions on the right.
@@ -218,38 +218,40 @@ func (m *Model) diffView(w, h int) (string, string) {
 		case textdiff.Hunk:
 			lines = append(lines, m.st.Accent.Render(pad(r.Text, w)))
 		case textdiff.Same:
-			lines = append(lines, pad(m.diffText(r, half), half)+m.st.Border.Render("│")+pad(m.diffText(r, half), half))
+			lines = append(lines, pad(m.diffText(d, i, half), half)+m.st.Border.Render("│")+pad(m.diffText(d, i, half), half))
 		case textdiff.Del:
 			right := ""
 			if r.Pair >= 0 {
-				right = m.diffText(d.Rows[r.Pair], half)
+				right = m.diffText(d, r.Pair, half)
 			}
-			lines = append(lines, pad(m.diffText(r, half), half)+m.st.Border.Render("│")+pad(right, half))
+			lines = append(lines, pad(m.diffText(d, i, half), half)+m.st.Border.Render("│")+pad(right, half))
 		case textdiff.Add:
 			if r.Pair < 0 {
-				lines = append(lines, strings.Repeat(" ", half)+m.st.Border.Render("│")+pad(m.diffText(r, half), half))
+				lines = append(lines, strings.Repeat(" ", half)+m.st.Border.Render("│")+pad(m.diffText(d, i, half), half))
 			}
 		}
 	}
 	return header, strings.Join(lines, "\n")
 }
 
-func (m *Model) diffLine(r textdiff.Row, w int) string {
+func (m *Model) diffLine(d *textdiff.Diff, i, w int) string {
+	r := d.Rows[i]
 	switch r.Kind {
 	case textdiff.Hunk:
 		return m.st.Accent.Render(r.Text)
 	case textdiff.Same:
-		return " " + m.diffText(r, w-1)
+		return " " + m.diffText(d, i, w-1)
 	case textdiff.Add:
-		return m.st.DiffAdd.Render("+") + m.diffText(r, w-1)
+		return m.st.DiffAdd.Render("+") + m.diffText(d, i, w-1)
 	case textdiff.Del:
-		return m.st.DiffDel.Render("-") + m.diffText(r, w-1)
+		return m.st.DiffDel.Render("-") + m.diffText(d, i, w-1)
 	}
 	return ""
 }
 
 // diffText renders a row's text with the intra-line changes emphasized.
-func (m *Model) diffText(r textdiff.Row, w int) string {
+func (m *Model) diffText(d *textdiff.Diff, i, w int) string {
+	r := d.Rows[i]
 	base, em := m.st.Dim, m.st.Dim
 	switch r.Kind {
 	case textdiff.Add:
@@ -261,7 +263,7 @@ func (m *Model) diffText(r textdiff.Row, w int) string {
 	}
 	var sb strings.Builder
 	pos := 0
-	for _, c := range r.Changed {
+	for _, c := range d.Changed(i) {
 		if c.Start > pos {
 			sb.WriteString(base.Render(r.Text[pos:c.Start]))
 		}

@@ -11,6 +11,7 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
+	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/headless"
 )
 

@@ -21,6 +21,7 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
+	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/headless"
 	"passlens/internal/textdiff"
 )

@@ -18,7 +18,15 @@ type lineOp struct {
 // anchors are diffed recursively, falling back to Myers' O(ND) algorithm on
 // small gaps and to delete+insert when a gap is large and has no anchors.
 func diffLines(a, b []int) []lineOp {
-	var out []lineOp
+	nid := 0
+	for _, x := range a {
+		nid = max(nid, x+1)
+	}
+	for _, x := range b {
+		nid = max(nid, x+1)
+	}
+	sc := &anchorScratch{na: make([]int32, nid), nb: make([]int32, nid), ia: make([]int32, nid), ib: make([]int32, nid)}
+	out := make([]lineOp, 0, max(len(a), len(b)))
 	var rec func(a0, a1, b0, b1 int, depth int)
 	rec = func(a0, a1, b0, b1 int, depth int) {
 		// Common prefix and suffix.
@@ -50,7 +58,13 @@ func diffLines(a, b []int) []lineOp {
 			}
 			return
 		}
-		anchors := uniqueAnchors(a, b, a0, a1, b0, b1)
+		// Small gaps go straight to Myers: anchoring them costs more
+		// (a map per gap) than it saves.
+		if (a1-a0)+(b1-b0) <= 64 {
+			out = append(out, myers(a, b, a0, a1, b0, b1)...)
+			return
+		}
+		anchors := sc.uniqueAnchors(a, b, a0, a1, b0, b1)
 		if len(anchors) == 0 || depth > 64 {
 			out = append(out, myers(a, b, a0, a1, b0, b1)...)
 			return
@@ -67,37 +81,40 @@ func diffLines(a, b []int) []lineOp {
 	return out
 }
 
+// anchorScratch holds per-line-id counters reused across recursive calls,
+// so anchoring a gap costs O(gap), not a map allocation.
+type anchorScratch struct {
+	na, nb, ia, ib []int32
+}
+
 // uniqueAnchors returns pairs (i, j) of lines unique in a[a0:a1] and in
 // b[b0:b1] with a[i] == b[j], restricted to a longest chain increasing in
 // both i and j.
-func uniqueAnchors(a, b []int, a0, a1, b0, b1 int) [][2]int {
-	type cnt struct{ na, nb, ia, ib int }
-	m := map[int]*cnt{}
+func (sc *anchorScratch) uniqueAnchors(a, b []int, a0, a1, b0, b1 int) [][2]int {
 	for i := a0; i < a1; i++ {
-		c := m[a[i]]
-		if c == nil {
-			c = &cnt{}
-			m[a[i]] = c
-		}
-		c.na++
-		c.ia = i
+		sc.na[a[i]]++
+		sc.ia[a[i]] = int32(i)
 	}
 	for j := b0; j < b1; j++ {
-		if c := m[b[j]]; c != nil {
-			c.nb++
-			c.ib = j
-		}
+		sc.nb[b[j]]++
+		sc.ib[b[j]] = int32(j)
 	}
 	var pairs [][2]int
-	for _, c := range m {
-		if c.na == 1 && c.nb == 1 {
-			pairs = append(pairs, [2]int{c.ia, c.ib})
+	for i := a0; i < a1; i++ {
+		x := a[i]
+		if sc.na[x] == 1 && sc.nb[x] == 1 {
+			pairs = append(pairs, [2]int{i, int(sc.ib[x])})
 		}
+	}
+	for i := a0; i < a1; i++ {
+		sc.na[a[i]] = 0
+	}
+	for j := b0; j < b1; j++ {
+		sc.nb[b[j]] = 0
 	}
 	if len(pairs) == 0 {
 		return nil
 	}
-	sort.Slice(pairs, func(i, j int) bool { return pairs[i][0] < pairs[j][0] })
 	// Longest increasing subsequence on the b index (patience sorting).
 	tails := []int{} // index into pairs of the smallest tail of each length
 	prev := make([]int, len(pairs))

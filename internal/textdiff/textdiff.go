@@ -6,6 +6,7 @@ package textdiff
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -27,11 +28,10 @@ type Range struct{ Start, End int }
 // a line on the other side, Pair holds that row's index so the intra-line
 // difference can be highlighted.
 type Row struct {
-	Kind    Kind
-	A, B    int // 1-based line numbers (0 if absent)
-	Text    string
-	Pair    int     // index of the paired row, -1 if none
-	Changed []Range // bytes of Text that differ from the paired row
+	Kind Kind
+	A, B int // 1-based line numbers (0 if absent)
+	Text string
+	Pair int // index of the paired row, -1 if none
 }
 
 // Diff is a computed line diff between two texts.
@@ -39,6 +39,9 @@ type Diff struct {
 	Rows           []Row
 	Hunks          []int // row index of each hunk header
 	Added, Removed int
+
+	mu    sync.Mutex
+	intra map[int][]Range
 }
 
 // Context is the number of unchanged lines shown around each change.
@@ -49,7 +52,7 @@ const Context = 3
 // with context.
 func Compute(a, b string) *Diff {
 	la, lb := splitLines(a), splitLines(b)
-	ids := map[string]int{}
+	ids := make(map[string]int, len(la)+len(lb)/4)
 	idOf := func(lines []string) []int {
 		out := make([]int, len(lines))
 		for i, l := range lines {
@@ -143,9 +146,10 @@ func splitLines(s string) []string {
 }
 
 // pairRows pairs each run of deletions with the following run of additions
-// line by line, and computes the changed character ranges of each pair.
+// line by line. The character-level difference of a pair is computed only
+// when a row is shown (Changed), so a diff with 100k changed lines costs
+// nothing for the rows nobody looks at.
 func (d *Diff) pairRows() {
-	dmp := diffmatchpatch.New()
 	for i := 0; i < len(d.Rows); {
 		if d.Rows[i].Kind != Del {
 			i++
@@ -161,11 +165,34 @@ func (d *Diff) pairRows() {
 		}
 		n := min(as-ds, i-as)
 		for k := 0; k < n; k++ {
-			del, add := &d.Rows[ds+k], &d.Rows[as+k]
-			del.Pair, add.Pair = as+k, ds+k
-			del.Changed, add.Changed = intraLine(dmp, del.Text, add.Text)
+			d.Rows[ds+k].Pair, d.Rows[as+k].Pair = as+k, ds+k
 		}
 	}
+}
+
+// Changed returns the byte ranges of row i's text that differ from its
+// paired row (nil for unpaired rows). Results are cached; safe for
+// concurrent use.
+func (d *Diff) Changed(i int) []Range {
+	r := d.Rows[i]
+	if r.Pair < 0 {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if c, ok := d.intra[i]; ok {
+		return c
+	}
+	if d.intra == nil {
+		d.intra = map[int][]Range{}
+	}
+	del, add := i, r.Pair
+	if r.Kind == Add {
+		del, add = r.Pair, i
+	}
+	sa, sb := intraLine(diffmatchpatch.New(), d.Rows[del].Text, d.Rows[add].Text)
+	d.intra[del], d.intra[add] = sa, sb
+	return d.intra[i]
 }
 
 // intraLine returns the byte ranges that differ in a and in b.

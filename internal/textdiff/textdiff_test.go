@@ -22,20 +22,20 @@ func TestHunksAndIntraLine(t *testing.T) {
 	if got != want {
 		t.Fatalf("unified:\n%s\nwant:\n%s", got, want)
 	}
-	var del, add Row
-	for _, r := range d.Rows {
+	var del, add int
+	for i, r := range d.Rows {
 		if r.Kind == Del {
-			del = r
+			del = i
 		}
 		if r.Kind == Add && strings.Contains(r.Text, "fmul") {
-			add = r
+			add = i
 		}
 	}
-	if len(del.Changed) != 1 || del.Text[del.Changed[0].Start:del.Changed[0].End] != "add" {
-		t.Errorf("intra-line del: %+v", del.Changed)
+	if c := d.Changed(del); len(c) != 1 || d.Rows[del].Text[c[0].Start:c[0].End] != "add" {
+		t.Errorf("intra-line del: %+v", c)
 	}
-	if len(add.Changed) != 1 || add.Text[add.Changed[0].Start:add.Changed[0].End] != "mul" {
-		t.Errorf("intra-line add: %+v", add.Changed)
+	if c := d.Changed(add); len(c) != 1 || d.Rows[add].Text[c[0].Start:c[0].End] != "mul" {
+		t.Errorf("intra-line add: %+v", c)
 	}
 }
 

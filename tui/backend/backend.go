@@ -17,6 +17,7 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
+	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/tui"
 )
 
@@ -110,6 +111,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 // StepOf converts a pipeline snapshot to the explorer's step.
 func StepOf(s *pipeline.Snapshot) tui.Step {
 	st := tui.Step{Pass: s.Pass, Duration: s.Duration, Allocs: s.AllocBytes, Text: s.Text()}
+	st.Lines = tui.SplitLines(st.Text)
 	if s.Option != "" {
 		st.Pass += "<" + s.Option + ">"
 	}

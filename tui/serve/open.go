@@ -1,0 +1,117 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"passlens/compiler/load"
+	"passlens/samples"
+	"passlens/tui/backend"
+)
+
+// moduleRef names what a session asked to open: an embedded sample or a
+// path relative to the modules directory.
+type moduleRef struct {
+	sample string // sample name, or ""
+	path   string // relative path in the modules directory
+}
+
+func (r moduleRef) String() string {
+	if r.sample != "" {
+		return "samples/" + r.sample
+	}
+	return r.path
+}
+
+// openModule loads a module for a session and returns its driver, capped
+// at the server's interpreter budget. Module files come only from the
+// modules directory (ResolveModule) and so do HLSL #includes; embedded
+// samples never touch the file system. A panic in a frontend becomes an
+// error for this session.
+func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic loading module", "module", ref.String(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			drv, err = nil, fmt.Errorf("%s: internal error while loading: %v", ref, r)
+		}
+	}()
+	var src *load.Source
+	if ref.sample != "" {
+		sm, ok := samples.Lookup(ref.sample)
+		if !ok {
+			return nil, fmt.Errorf("no sample named %q", ref.sample)
+		}
+		kind, err := kindOf(sm.File)
+		if err != nil {
+			return nil, err
+		}
+		src = &load.Source{Name: "samples/" + sm.Name, Path: "samples/" + sm.File, Kind: kind, Text: sm.Source, Input: sm.Input}
+	} else {
+		kind, err := kindOf(ref.path)
+		if err != nil {
+			return nil, err
+		}
+		data, err := s.readModuleFile(ref.path)
+		if err != nil {
+			return nil, err
+		}
+		// Diagnostics name the module by its path inside the modules
+		// directory, never by the server's absolute path.
+		src = &load.Source{Name: ref.path, Path: filepath.ToSlash(ref.path), Kind: kind, Text: data}
+	}
+	m, err := load.Module(src, load.Options{ReadFile: s.readInclude})
+	if err != nil {
+		return nil, err
+	}
+	drv = backend.New(src, m)
+	drv.MaxRunSteps = s.cfg.MaxRunSteps
+	return drv, nil
+}
+
+// readModuleFile reads rel from the modules directory, at most
+// MaxModuleSize bytes.
+func (s *Server) readModuleFile(rel string) ([]byte, error) {
+	real, err := ResolveModule(s.cfg.ModulesDir, rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read the module", rel)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxModuleSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read the module", rel)
+	}
+	if len(data) > MaxModuleSize {
+		return nil, fmt.Errorf("%s: too large (the limit is %d bytes)", rel, MaxModuleSize)
+	}
+	return data, nil
+}
+
+// readInclude serves HLSL #include from the modules directory only.
+func (s *Server) readInclude(p string) ([]byte, error) {
+	if s.cfg.ModulesDir == "" {
+		return nil, errors.New("includes are not available (the server has no modules directory)")
+	}
+	return s.readModuleFile(filepath.ToSlash(p))
+}
+
+// kindOf maps a module file name to its frontend.
+func kindOf(name string) (string, error) {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".hlsl", ".hlsli", ".fx":
+		return "hlsl", nil
+	case ".pir":
+		return "pir", nil
+	case ".ll":
+		return "ll", nil
+	}
+	return "", fmt.Errorf("%s: unknown module kind (want .hlsl, .pir or .ll)", name)
+}
