@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"passlens/compiler/load"
+	"passlens/samples"
 	"passlens/themes"
 	"passlens/tui"
 	"passlens/tui/backend"
@@ -112,4 +114,26 @@ func stripTimes(s string) string {
 	return timeRE.ReplaceAllStringFunc(s, func(m string) string {
 		return strings.Repeat(" ", len([]rune(m)))
 	})
+}
+
+// BenchmarkFirstFrame measures start to first frame on the default sample:
+// load, compile through the default pipeline, render (target: ≤ 150 ms).
+func BenchmarkFirstFrame(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		m, src, err := load.File("samples/"+samples.Default, load.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		drv := backend.New(src, m)
+		model := tui.New(drv, tui.Options{Target: "spirv", Theme: themes.Dark()})
+		model.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+		c, err := drv.Compile(context.Background(), "spirv", drv.DefaultPipeline("spirv"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		model.Update(tui.CompiledForTest(c))
+		if v := model.View(); !strings.Contains(v.Content, "main") {
+			b.Fatal("first frame lacks the IR")
+		}
+	}
 }

@@ -1337,3 +1337,8 @@ func isTerminatorLine(t string) bool {
 	}
 	return false
 }
+
+// CompiledForTest wraps a compile result as the message the explorer
+// receives when a compile finishes (for benchmarks and tests outside the
+// package).
+func CompiledForTest(c *Compiled) tea.Msg { return compiledMsg{c: c} }
