@@ -35,10 +35,8 @@ type CycleInfo struct {
 
 // protoCycle is a cycle under construction (identified by creation index).
 type protoCycle struct {
-	entries  []int32
-	items    []int32 // own blocks (>= 0) and adopted child cycles (-(c+1)), in discovery order
-	children []int32
-	parent   int32
+	entries []int   // header first
+	items   []int32 // own blocks (>= 0) and adopted child cycles (-(c+1)), in discovery order
 }
 
 // Cycles computes the cycle hierarchy of g.
@@ -52,11 +50,14 @@ type protoCycle struct {
 // predecessor outside H's subtree makes the block an entry.
 //
 // The outermost cycle of a block is found with a union-find structure with
-// path compression (LLVM caches it in a map it rewrites on every
-// adoption), and the block lists of nested cycles share one array, so the
-// computation is near-linear even for deeply nested loops. Block order within
-// a cycle is LLVM's: discovery order, with an adopted child's blocks spliced
-// in at the point where the child was adopted.
+// path compression (LLVM caches it in a map it rewrites on every adoption),
+// and the block lists of nested cycles share one array (LLVM copies a
+// child's blocks into its parent). The cost is O((N+E)·α(N)) plus, for each
+// entry of each cycle, the in-degree of that entry: near-linear unless
+// irreducible regions with many entries nest very deeply, in which case the
+// entry lists themselves are that large. Block order within a cycle is
+// LLVM's: discovery order, with an adopted child's blocks spliced in at the
+// point where the child was adopted.
 func Cycles(g *Graph) *CycleInfo {
 	n := g.Len()
 	succs := buildSuccs(g)
@@ -103,14 +104,16 @@ func Cycles(g *Graph) *CycleInfo {
 		}
 
 		c := int32(len(cyc))
-		cyc = append(cyc, protoCycle{entries: []int32{h}, items: []int32{h}, parent: -1})
+		cyc = append(cyc, protoCycle{entries: []int{int(h)}, items: []int32{h}})
 		uf = append(uf, c)
 		topPos = append(topPos, -1)
 		cycleOf[h] = c
 		nc := &cyc[c]
 
 		// process queues b's predecessors inside H's subtree and records b
-		// as an entry if it has a reachable predecessor outside.
+		// as an entry if it has a reachable predecessor outside. Blocks
+		// already in the new cycle (or in a cycle it adopted) are not
+		// queued: popping them would do nothing.
 		process := func(b int32) {
 			isEntry := false
 			pb := preds.of(int(b))
@@ -118,7 +121,9 @@ func Cycles(g *Graph) *CycleInfo {
 				p := pb[j]
 				switch {
 				case inSubtree(p):
-					wl = append(wl, p)
+					if cp := cycleOf[p]; cp < 0 || find(cp) != c {
+						wl = append(wl, p)
+					}
 				case pre[p] < 0:
 					// Unreachable predecessors do not make entries.
 				default:
@@ -126,7 +131,7 @@ func Cycles(g *Graph) *CycleInfo {
 				}
 			}
 			if isEntry {
-				nc.entries = append(nc.entries, b)
+				nc.entries = append(nc.entries, int(b))
 			}
 		}
 
@@ -149,12 +154,10 @@ func Cycles(g *Graph) *CycleInfo {
 				topPos[lt] = p
 				top = top[:len(top)-1]
 				topPos[t] = -1
-				nc.children = append(nc.children, t)
 				nc.items = append(nc.items, -(t + 1))
-				cyc[t].parent = c
 				uf[t] = c
 				for _, e := range cyc[t].entries {
-					process(e)
+					process(int32(e))
 				}
 				continue
 			}
@@ -201,11 +204,7 @@ func finishCycles(g *Graph, cyc []protoCycle, top []int32, cycleOf []int32) *Cyc
 		ci.parent[id] = parentID
 		ci.depth[id] = d
 		ci.bStart[id] = int32(len(ci.layout))
-		es := make([]int, len(cyc[c].entries))
-		for i, e := range cyc[c].entries {
-			es[i] = int(e)
-		}
-		ci.entries[id] = es
+		ci.entries[id] = cyc[c].entries
 		stack = append(stack, frame{c, id, 0})
 	}
 	for i, t := range top {

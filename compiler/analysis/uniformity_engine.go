@@ -64,6 +64,7 @@ type uengine struct {
 	divCycles []divCycle
 	scratch   []int32
 	pending   []pendingExit // divergent-exit cycles whose exits are not analysed yet
+	phiCycles map[int32][]int32
 	allExits  bool
 	domStamp  []uint32
 	domGen    uint32
@@ -254,12 +255,16 @@ func (e *uengine) analyzeControl(b int) {
 		}
 		e.stats.Pruned++
 	}
+	// A pruned or jumping run that cannot tell where LLVM would stop is
+	// repeated without pruning, then without jumps.
 	if !e.sp.compute(b, done, exitTop) {
 		e.stats.Fallbacks++
-		jumps := e.sp.jumps
-		e.sp.jumps = false
-		e.sp.compute(b, nil, exitTop)
-		e.sp.jumps = jumps
+		if done == nil || !e.sp.compute(b, nil, exitTop) {
+			jumps := e.sp.jumps
+			e.sp.jumps = false
+			e.sp.compute(b, nil, exitTop)
+			e.sp.jumps = jumps
+		}
 	}
 	joins := append(e.scratch[:0], e.sp.joins...)
 	exits := append([]int32(nil), e.sp.exits...)
@@ -368,12 +373,13 @@ func (e *uengine) analyzeCycleExit(cy, br, x int) {
 	c, p := e.c, e.p
 	ci := c.ci
 	exits := c.cycleExits(cy)
-	var ops []int32
 	for _, ex := range exits {
 		lo, hi := p.phiRange(int(ex))
 		for id := lo; id < hi; id++ {
-			ops = p.operandIDs(ops[:0], id)
-			for _, o := range ops {
+			if e.res.div[id] || !e.phiUsesCycle(id, cy) {
+				continue
+			}
+			for _, o := range p.operandIDs(id) {
 				if ob := p.block[o]; ob >= 0 && ci.Contains(cy, int(ob)) {
 					e.mark(id, ureason{kind: DivTemporal, val: o, branch: int32(br), join: int32(x), cycle: int32(cy)})
 					break
@@ -419,6 +425,32 @@ func (e *uengine) analyzeCycleExit(cy, br, x int) {
 			}
 		}
 	}
+}
+
+// phiUsesCycle reports whether phi id has an operand defined in cycle cy
+// (LLVM's usesValueFromCycle). An exit block shared by many cycles may have
+// phis with thousands of operands, so each phi's operand cycles are kept
+// as a sorted list (computed once) and searched: cy contains exactly the
+// cycles numbered cy .. cycleEnd(cy)-1.
+func (e *uengine) phiUsesCycle(id int32, cy int) bool {
+	if e.phiCycles == nil {
+		e.phiCycles = map[int32][]int32{}
+	}
+	cs, ok := e.phiCycles[id]
+	if !ok {
+		for _, o := range e.p.operandIDs(id) {
+			if ob := e.p.block[o]; ob >= 0 {
+				if oc := e.c.ci.CycleOf(int(ob)); oc >= 0 {
+					cs = append(cs, int32(oc))
+				}
+			}
+		}
+		slices.Sort(cs)
+		cs = slices.Compact(cs)
+		e.phiCycles[id] = cs
+	}
+	i, _ := slices.BinarySearch(cs, int32(cy))
+	return i < len(cs) && e.c.ci.ContainsCycle(cy, int(cs[i]))
 }
 
 // blockHeap orders divergent branches by modified post-order index: lowest

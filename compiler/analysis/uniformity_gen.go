@@ -480,11 +480,11 @@ func (g *structGen) seq(cur, budget, depth int) int {
 		left := budget - (len(g.succ) - start)
 		r := g.rng.IntN(100)
 		switch {
-		case r < 12 || left < 4 || depth > 40:
+		case r < 4 || left < 4 || depth > 40:
 			b := g.block()
 			g.link(cur, b)
 			cur = b
-		case r < 34: // if/else
+		case r < 24: // if/else
 			then, els, merge := g.block(), g.block(), 0
 			g.link(cur, then, els)
 			sub := g.rng.IntN(min(left, 40)) / 2
@@ -494,7 +494,7 @@ func (g *structGen) seq(cur, budget, depth int) int {
 			g.link(t, merge)
 			g.link(e, merge)
 			cur = merge
-		case r < 50: // if without else
+		case r < 36: // if without else
 			then := g.block()
 			sub := g.rng.IntN(min(left, 30))
 			t := g.seq(then, sub, depth+1)
@@ -502,7 +502,7 @@ func (g *structGen) seq(cur, budget, depth int) int {
 			g.link(cur, then, merge)
 			g.link(t, merge)
 			cur = merge
-		case r < 60: // early return
+		case r < 62: // early return
 			cont := g.block()
 			if g.rng.IntN(2) == 0 {
 				g.link(cur, g.exit, cont)

@@ -21,37 +21,37 @@ package analysis
 // subgraph of G'', so G'' dominance implies dominance in it.
 //
 // The jump reproduces LLVM's result exactly under conditions checked per
-// subtree and per branch:
+// block and per branch:
 //
-//   - B is not in an irreducible cycle, and S's subtree contains no block of
-//     an irreducible cycle: there, labels are repropagated and a block's
-//     label can change after it was processed;
+//   - S is not in an irreducible cycle: there, labels are repropagated and a
+//     block's label can change after it was processed (inside S's subtree
+//     every label is S's, so cycles there do not matter). B may be: the
+//     blocks whose labels decide B's divergent cycle exits (headers and
+//     exits of the cycles around B) are never inside a subtree that may be
+//     jumped over, and a jumped subtree pushes into an irreducible cycle
+//     only from outside every cycle containing the target, before that
+//     cycle is processed, where the order of pushes does not matter;
 //   - S is not a reducible header (it sends its label to its cycle's exits)
 //     and does not dominate B;
 //   - S's subtree does not leave a cycle that contains B: LLVM's result at
 //     the exits of such a cycle depends on whether a label arrives before
 //     or after the cycle's header sends its own, and a jump moves pushes
 //     from after to before;
-//   - LLVM stops early when one fresh block is left; the blocks of a jumped
-//     subtree would still be pending in LLVM's run until the propagation
-//     has passed their lowest index, so the propagation does not stop while
-//     it has not.
+//   - LLVM stops early when one fresh block is left, and a jump changes the
+//     number of fresh blocks. Stopping or not at a block outside every
+//     irreducible cycle gives the same result (no further join is possible
+//     from a single label there); if the decision falls on a block inside an
+//     irreducible cycle, the propagation is repeated without jumps.
 
 // jumpInfo holds the per-function data for jumps.
 type jumpInfo struct {
 	g2  *Graph
 	dt2 *DomTree
-	// ok[s]: s is neither a reducible header nor in an irreducible cycle,
-	// and no block s dominates is in an irreducible cycle.
+	// ok[s]: s is neither a reducible header nor in an irreducible cycle.
 	ok []bool
 	// esc[s]: the outermost cycle around s whose blocks do not include
 	// everything s dominates (-1 if none).
 	esc []int32
-	// minIdx[s]: the lowest modified post-order index of the blocks s
-	// dominates that the propagation can reach from s (bodies of reducible
-	// cycles headed inside the subtree are only entered from their header,
-	// whose label goes to the exits instead).
-	minIdx []int32
 
 	df     [][]int32 // dominance frontiers in G'', computed on demand
 	dfDone []bool
@@ -72,7 +72,6 @@ func (c *cfgCtx) jumps() *jumpInfo {
 		g2:     &Graph{Succs: make([][]int, n)},
 		ok:     make([]bool, n),
 		esc:    make([]int32, n),
-		minIdx: make([]int32, n),
 		df:     make([][]int32, n),
 		dfDone: make([]bool, n),
 		stamp:  make([]uint32, n),
@@ -90,30 +89,26 @@ func (c *cfgCtx) jumps() *jumpInfo {
 	}
 	j.dt2 = Dominators(j.g2)
 	dt := j.dt2
-	hasIrr := make([]bool, n)
+	// minDepth[s] is the smallest depth of the smallest cycle containing s
+	// and a block s dominates (the depth of a block's own innermost cycle
+	// counts for s itself). Cycle-tree LCA depths form an ultrametric, so
+	// it composes over dominator-tree children.
 	minDepth := make([]int32, n)
 	order := dt.Preorder()
 	for k := len(order) - 1; k >= 0; k-- { // children before parents
 		s := order[k]
 		cs := ci.CycleOf(s)
-		hasIrr[s] = c.inIrreducible[s]
-		mi := c.mpoIndex[s]
 		md := int32(ci.BlockDepth(s))
 		for _, ch := range dt.Children(s) {
-			hasIrr[s] = hasIrr[s] || hasIrr[ch]
-			if !(c.redHeader[s] && ci.Contains(cs, ch)) && j.minIdx[ch] < mi {
-				mi = j.minIdx[ch]
-			}
 			d := int32(c.lcaDepth(cs, ci.CycleOf(ch)))
 			md = min(md, d, minDepth[ch])
 		}
-		j.minIdx[s] = mi
 		minDepth[s] = md
 		j.esc[s] = -1
 		if cs >= 0 && int(md) < ci.Depth(cs) {
 			j.esc[s] = int32(c.ancestorAtDepth(cs, int(md)+1))
 		}
-		j.ok[s] = !hasIrr[s] && !c.redHeader[s]
+		j.ok[s] = !c.inIrreducible[s] && !c.redHeader[s]
 	}
 	c.jump = j
 	return j

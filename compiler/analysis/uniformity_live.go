@@ -11,10 +11,13 @@ package analysis
 //
 //   - it has a phi that is not yet divergent and is not a constant-or-undef
 //     phi (such phis are never tainted by sync dependence), or
-//   - one of its cycles is irreducible and its top-level cycle is not yet
-//     assumed divergent (only then can a join make a new cycle divergent:
-//     every cycle such a join can name contains the join's innermost
-//     irreducible cycle and is contained in its top-level cycle).
+//   - one of its cycles is irreducible and the largest cycle a join there
+//     can make divergent (maxRes) is not yet inside a cycle assumed
+//     divergent. Every cycle getOutermostDivergentCycle can name for a join
+//     J contains J's innermost irreducible cycle and is reached from its
+//     outermost one by climbing through parents whose header does not
+//     strictly dominate J; a reducible parent's header dominates all its
+//     blocks, so the climb stops below any reducible parent not headed by J.
 //
 // Both conditions only ever turn false. A block is "done" when no live block
 // is reachable from it in the CFG; a branch all of whose successors are done
@@ -26,19 +29,19 @@ package analysis
 // live block and every component it has an edge to is done. The total work
 // over a whole analysis is linear in the size of the CFG.
 type liveness struct {
-	g         *Graph
-	scc       []int32 // component of each reachable block, -1 otherwise
-	members   csr     // blocks of each component
-	preds     csr
-	sccLive   []int32 // live blocks per component
-	sccPend   []int32 // edges to components that are not done
-	done      []bool  // per block
-	sccDone   []bool
-	livePhis  []int32 // per block: phis that can still be tainted
-	liveIrr   []bool  // per block: may still make a new cycle divergent
-	ci        *CycleInfo
-	coveredTL []bool // per cycle: top-level cycle already assumed divergent
-	queue     []int32
+	g        *Graph
+	scc      []int32 // component of each reachable block, -1 otherwise
+	members  csr     // blocks of each component
+	preds    csr
+	sccLive  []int32 // live blocks per component
+	sccPend  []int32 // edges to components that are not done
+	done     []bool  // per block
+	sccDone  []bool
+	livePhis []int32 // per block: phis that can still be tainted
+	liveIrr  []bool  // per block: may still make a new cycle divergent
+	maxRes   []int32 // per block: largest cycle a join there can make divergent, -1
+	ci       *CycleInfo
+	queue    []int32
 }
 
 func newLiveness(c *cfgCtx, p *uprog) *liveness {
@@ -53,7 +56,26 @@ func newLiveness(c *cfgCtx, p *uprog) *liveness {
 	lv.done = make([]bool, n)
 	lv.livePhis = make([]int32, n)
 	lv.liveIrr = make([]bool, n)
-	lv.coveredTL = make([]bool, c.ci.Len())
+	lv.maxRes = make([]int32, n)
+	ci := c.ci
+	// maxRes(b) is the outermost irreducible cycle around b: every cycle
+	// above it is reducible and headed by another block (a block's
+	// innermost cycle is the one it heads), so the climb stops there.
+	outIrr := make([]int32, ci.Len()) // parents are numbered before children
+	for cy := 0; cy < ci.Len(); cy++ {
+		outIrr[cy] = -1
+		if p := ci.Parent(cy); p >= 0 && outIrr[p] >= 0 {
+			outIrr[cy] = outIrr[p]
+		} else if !ci.IsReducible(cy) {
+			outIrr[cy] = int32(cy)
+		}
+	}
+	for b := 0; b < n; b++ {
+		lv.maxRes[b] = -1
+		if cy := ci.CycleOf(b); cy >= 0 {
+			lv.maxRes[b] = outIrr[cy]
+		}
+	}
 	for b := 0; b < n; b++ {
 		s := lv.scc[b]
 		if s < 0 {
@@ -65,7 +87,7 @@ func newLiveness(c *cfgCtx, p *uprog) *liveness {
 				lv.livePhis[b]++
 			}
 		}
-		lv.liveIrr[b] = c.inIrreducible[b]
+		lv.liveIrr[b] = lv.maxRes[b] >= 0
 		if lv.livePhis[b] > 0 || lv.liveIrr[b] {
 			lv.sccLive[s]++
 		}
@@ -197,12 +219,8 @@ func (lv *liveness) phiTainted(b int) {
 
 // cycleAssumed records that cycle cy is assumed divergent.
 func (lv *liveness) cycleAssumed(cy int) {
-	if lv.ci.Parent(cy) >= 0 || lv.coveredTL[cy] {
-		return
-	}
-	lv.coveredTL[cy] = true
 	for _, b := range lv.ci.Blocks(cy) {
-		if lv.liveIrr[b] {
+		if lv.liveIrr[b] && lv.ci.ContainsCycle(cy, int(lv.maxRes[b])) {
 			lv.liveIrr[b] = false
 			if lv.livePhis[b] == 0 {
 				lv.blockDied(b)

@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -189,4 +190,116 @@ func functionText(ll, name string) string {
 		return ll[i:]
 	}
 	return ll[i : i+j+3]
+}
+
+// TestUniformityOrderDependentExit pins passlens's answer where LLVM's
+// depends on its worklist order (docs/analyses.md): the irreducible cycle
+// {P, Q, R} is assumed divergent (Entry's divergent branch enters it at P
+// and at R) and also has a divergent exit (R's branch to X). LLVM marks the
+// uses outside a cycle with divergent exit of values defined in it only if
+// the cycle was not assumed divergent yet when the exit was found; that
+// only matters for always-uniform values such as %r (readfirstlane), whose
+// use %t in X is then divergent or not depending on the order. passlens
+// decides once everything else is known: the cycle is assumed divergent,
+// so %t stays uniform.
+func TestUniformityOrderDependentExit(t *testing.T) {
+	m := ir.NewModule("order")
+	f := m.NewFunction("order", ir.Void, []string{"u", "d"}, []*ir.Type{ir.I32, ir.I32})
+	f.Params[0].Uniform = true
+	entry, p, q, r, x := f.NewBlock("Entry"), f.NewBlock("P"), f.NewBlock("Q"), f.NewBlock("R"), f.NewBlock("X")
+	bd := ir.NewBuilder(f)
+	bd.SetBlock(entry)
+	bd.CondBr(bd.Cmp(ir.PredSLT, f.Params[1], ir.ConstInt(ir.I32, 5), "c0"), p, r)
+	bd.SetBlock(p)
+	bd.Br(q)
+	bd.SetBlock(q)
+	bd.Br(r)
+	bd.SetBlock(r)
+	rv := bd.Intrinsic("llvm.amdgcn.readfirstlane", ir.I32, []ir.Value{f.Params[1]}, "r")
+	bd.CondBr(bd.Cmp(ir.PredSLT, f.Params[1], ir.ConstInt(ir.I32, 7), "c1"), p, x)
+	bd.SetBlock(x)
+	tv := bd.Binary(ir.OpAdd, rv, ir.ConstInt(ir.I32, 1), "t")
+	bd.Ret(nil)
+
+	u := analysis.Uniformity(f)
+	if got := len(u.AssumedDivergentCycles()); got != 1 {
+		t.Fatalf("want one cycle assumed divergent, got %d", got)
+	}
+	if len(u.DivergentExitCycles()) != 1 {
+		t.Fatalf("want one cycle with divergent exit, got %v", u.DivergentExitCycles())
+	}
+	if u.IsDivergent(rv) || u.IsDivergent(tv) {
+		t.Errorf("%%r and %%t should be uniform (r: %v, t: %v)", u.IsDivergent(rv), u.IsDivergent(tv))
+	}
+	if !analysis.Uniformity(f, analysis.WithAllExitsForTest()).IsDivergent(tv) {
+		t.Errorf("analysing every divergent exit should make %%t divergent")
+	}
+}
+
+// TestUniformityDenseMatchesOpt compares passlens with opt-22 on functions
+// shaped like the benchmarks, large enough for the fast engine's skipping,
+// pruning and jumps to matter but small enough for opt to finish quickly.
+func TestUniformityDenseMatchesOpt(t *testing.T) {
+	opt := requireOptU(t)
+	rng := rand.New(rand.NewPCG(oracleSeed(t), 11))
+	vfs := []*analysis.ValueFunc{
+		analysis.DecorateFunc(rng, analysis.StructuredFunc(rng, "structured3k", 3000), analysis.DenseValueOptions),
+		analysis.DecorateFunc(rng, analysis.StructuredFunc(rng, "structured1k", 1000), analysis.DenseValueOptions),
+		analysis.DecorateFunc(rng, analysis.DenseFunc(rng, "irreducible400", 400), analysis.DenseValueOptions),
+	}
+	var ll bytes.Buffer
+	if err := analysis.WriteValueLL(&ll, vfs); err != nil {
+		t.Fatal(err)
+	}
+	want := optUniformity(t, opt, ll.Bytes())
+	m, err := llvm.Import("dense.ll", ll.Bytes())
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	for _, vf := range vfs {
+		f := m.Func(vf.F.Name)
+		u := analysis.Uniformity(f)
+		got := u.Sets()
+		d := analysis.CompareUniformity(want[f.Name()], got, analysis.CompareUniformityOptions{Unnamed: true})
+		if len(d) > 0 && !orderDependent(want[f.Name()], got, analysis.Uniformity(f, analysis.WithAllExitsForTest()).Sets()) {
+			t.Errorf("%s differs from opt-22 (seed %d):\n  %s", f.Name(), oracleSeed(t), strings.Join(d[:min(len(d), 10)], "\n  "))
+		}
+		t.Logf("%s: %d blocks, %+v, %d differences", f.Name(), len(f.Blocks), u.Stats, len(d))
+	}
+}
+
+// TestUniformityFile analyses the LLVM IR file named by
+// PASSLENS_UNIFORMITY_FILE and prints the result to
+// PASSLENS_UNIFORMITY_OUT (default: discarded). It exists for the
+// side-by-side timing against opt-22 in BENCHMARKS.md (import, analysis and
+// printing in one process) and is skipped otherwise.
+func TestUniformityFile(t *testing.T) {
+	name := os.Getenv("PASSLENS_UNIFORMITY_FILE")
+	if name == "" {
+		t.Skip("set PASSLENS_UNIFORMITY_FILE to analyse a file")
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := llvm.Import(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := io.Discard
+	if o := os.Getenv("PASSLENS_UNIFORMITY_OUT"); o != "" {
+		fo, err := os.Create(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fo.Close()
+		out = fo
+	}
+	for _, f := range m.Funcs {
+		if !f.IsDeclaration() {
+			if err := analysis.Uniformity(f).WriteOpt(out); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -30,6 +30,7 @@ type uprog struct {
 	override  []bool   // always uniform
 
 	users csr // ids of the users that divergence of a value propagates to
+	ops   csr // tracked operand ids of each value (empty for parameters)
 }
 
 // newUprog builds the model of f.
@@ -99,6 +100,22 @@ func newUprog(f *ir.Function, fg *FuncGraph) *uprog {
 		p.users.list[fill[used]] = user
 		fill[used]++
 	})
+	p.ops.start = make([]int32, n+1)
+	for id := p.nParams; id < n; id++ {
+		in := p.vals[id].(*ir.Instr)
+		for _, a := range in.Args {
+			if a == nil {
+				continue
+			}
+			if d, ok := p.id[a]; ok {
+				p.ops.list = append(p.ops.list, d)
+			}
+		}
+		p.ops.start[id+1] = int32(len(p.ops.list))
+	}
+	for id := 0; id < p.nParams; id++ {
+		p.ops.start[id+1] = p.ops.start[id]
+	}
 
 	for id := p.nParams; id < n; id++ {
 		in := p.vals[id].(*ir.Instr)
@@ -140,19 +157,5 @@ func (p *uprog) instr(v int32) *ir.Instr {
 	return p.vals[v].(*ir.Instr)
 }
 
-// operandIDs appends the tracked operand ids of instruction v to dst.
-func (p *uprog) operandIDs(dst []int32, v int32) []int32 {
-	in := p.instr(v)
-	if in == nil {
-		return dst
-	}
-	for _, a := range in.Args {
-		if a == nil {
-			continue
-		}
-		if d, ok := p.id[a]; ok {
-			dst = append(dst, d)
-		}
-	}
-	return dst
-}
+// operandIDs returns the tracked operand ids of value v (one per use).
+func (p *uprog) operandIDs(v int32) []int32 { return p.ops.of(int(v)) }

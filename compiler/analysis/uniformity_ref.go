@@ -185,7 +185,7 @@ func (e *refEngine) analyzeCycleExitDivergence(outer int) {
 	for _, ex := range exits {
 		lo, hi := e.p.phiRange(int(ex))
 		for id := lo; id < hi; id++ {
-			for _, o := range e.p.operandIDs(nil, id) {
+			for _, o := range e.p.operandIDs(id) {
 				if ob := e.p.block[o]; ob >= 0 && ci.Contains(outer, int(ob)) {
 					e.markInstr(id)
 					break

@@ -43,10 +43,10 @@ type syncProp struct {
 	done   []bool // per block: prune pushes into it (nil: no pruning)
 	pruned int    // pushes skipped because of done
 
-	// jumps enables dominator-subtree jumps (uniformity_jump.go); jumpMin is
-	// the lowest index of a block in a subtree jumped over in this run.
-	jumps   bool
-	jumpMin int32
+	// jumps enables dominator-subtree jumps (uniformity_jump.go); jumped
+	// counts the jumps of this run.
+	jumps  bool
+	jumped int
 
 	// Steps counts processed blocks (for statistics and benchmarks).
 	steps int
@@ -149,10 +149,10 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 	s.reset()
 	s.done = done
 	var jp *jumpInfo
-	if s.jumps && !c.inIrreducible[br] {
+	if s.jumps {
 		jp = c.jumps()
 	}
-	s.jumpMin = int32(len(c.mpoOrder))
+	s.jumped = 0
 	divIdx := c.mpoIndex[br]
 	divCycle := ci.CycleOf(br)
 	irr := c.irreducibleAncestor(br)
@@ -170,10 +170,11 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 			break
 		}
 		blk := c.mpoOrder[idx]
-		// LLVM would still have blocks of a jumped subtree pending while
-		// idx is above the subtree's lowest index: then it does not stop.
-		if s.fresh.n == 1 && (irr < 0 || !ci.Contains(irr, int(blk))) && s.jumpMin >= idx {
-			if s.pruned > 0 && c.inIrreducible[blk] {
+		if s.fresh.n == 1 && (irr < 0 || !ci.Contains(irr, int(blk))) {
+			// Pruning and jumps change the number of fresh blocks, so
+			// LLVM might not stop here; that only matters inside an
+			// irreducible cycle.
+			if (s.pruned > 0 || s.jumped > 0) && c.inIrreducible[blk] {
 				return false
 			}
 			break
@@ -188,9 +189,7 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 			for _, y := range jp.df[blk] {
 				s.visitEdge(y, l)
 			}
-			if m := jp.minIdx[blk]; m < s.jumpMin {
-				s.jumpMin = m
-			}
+			s.jumped++
 			continue
 		}
 		if c.redHeader[blk] {

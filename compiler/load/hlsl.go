@@ -5,12 +5,19 @@ import (
 	"passlens/compiler/ir"
 )
 
-// compileHLSL runs the HLSL frontend and lowers the checked program to IR.
+// compileHLSL runs the HLSL frontend and lowers the checked program to IR
+// (hlsl.Lower). Errors of either step come back as a *DiagError whose text
+// is the rendered diagnostics (file:line:col, source line and caret);
+// warnings of a successful compile are dropped.
 func compileHLSL(src *Source, opts Options) (*ir.Module, error) {
 	o := hlslOptions(src, opts)
 	prog, diags := hlsl.Frontend(src.Path, src.Text, o)
 	if diags.HasErrors() {
 		return nil, &DiagError{Text: renderDiags(prog, src, diags), Diags: diags}
 	}
-	return nil, &DiagError{Text: src.Path + ": error: lowering HLSL to IR is not available yet"}
+	m, ldiags := hlsl.Lower(prog, o)
+	if ldiags.HasErrors() || m == nil {
+		return nil, &DiagError{Text: renderDiags(prog, src, ldiags), Diags: ldiags}
+	}
+	return m, nil
 }

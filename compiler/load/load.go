@@ -24,6 +24,9 @@ type Options struct {
 	Entry       string   // HLSL entry point (default "main")
 	Defines     []string // HLSL -D NAME[=VALUE]
 	IncludeDirs []string // HLSL -I
+	// ReadFile, when set, reads HLSL #include files instead of the file
+	// system (the SSH server confines includes to its modules directory).
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Source is a loaded input file.
@@ -119,7 +122,7 @@ type DiagError struct {
 func (e *DiagError) Error() string { return strings.TrimRight(e.Text, "\n") }
 
 func hlslOptions(src *Source, opts Options) hlsl.Options {
-	o := hlsl.Options{Entry: opts.Entry, Defines: opts.Defines, IncludeDirs: opts.IncludeDirs}
+	o := hlsl.Options{Entry: opts.Entry, Defines: opts.Defines, IncludeDirs: opts.IncludeDirs, ReadFile: opts.ReadFile}
 	if strings.HasPrefix(src.Name, "samples/") {
 		// Samples include nothing outside the embedded set.
 		o.ReadFile = func(p string) ([]byte, error) {

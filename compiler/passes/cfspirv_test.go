@@ -154,7 +154,7 @@ func TestCFOutputsPassSpirvVal(t *testing.T) {
 		}
 		n++
 		t.Run(name, func(t *testing.T) {
-			if msg := spirvValidateCF(t, loadCF(t, name)); msg != "" {
+			if msg := spirvValidateCF(t, cfLoad(t, name)); msg != "" {
 				t.Errorf("spirv-val rejects the control flow of %s: %s", name, msg)
 			}
 		})
@@ -164,7 +164,7 @@ func TestCFOutputsPassSpirvVal(t *testing.T) {
 	}
 	// Multi-level exits are what spirv-val rejects: the check has teeth.
 	for _, name := range []string{"emb_break2", "emb_ifbreak", "switch_loop_continue.switch-to-if.want"} {
-		if spirvValidateCF(t, loadCF(t, name)) == "" {
+		if spirvValidateCF(t, cfLoad(t, name)) == "" {
 			t.Errorf("spirv-val accepts %s, which has multi-level exits", name)
 		}
 	}
@@ -186,7 +186,7 @@ func TestRandomLoweringsPassSpirvVal(t *testing.T) {
 			if p == SwitchToIf {
 				opt = "all"
 			}
-			m, _ = applyPass(t, p, m, opt)
+			m, _ = cfApply(t, p, m, opt)
 			if p == SwitchToIf {
 				continue // multi-level exits remain until the next pass
 			}
@@ -194,7 +194,7 @@ func TestRandomLoweringsPassSpirvVal(t *testing.T) {
 				t.Fatalf("seed %d after %s: spirv-val rejects: %s\n%s", seed, p.Name, msg, m)
 			}
 		}
-		c, _ := applyPass(t, Structurize, randomCFGModule(uint64(seed)), "")
+		c, _ := cfApply(t, Structurize, randomCFGModule(uint64(seed)), "")
 		if msg := spirvValidateCF(t, c); msg != "" {
 			t.Fatalf("random CFG %d after structurize: spirv-val rejects: %s\n%s", seed, msg, c)
 		}

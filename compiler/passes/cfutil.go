@@ -75,6 +75,7 @@ func newCFGraph(f *ir.Function, structural bool) *cfGraph {
 type idomTree struct {
 	idom      []int // immediate dominator; root: itself; -1 unreachable
 	pre, post []int // dominator-tree DFS interval, for O(1) queries
+	rpo       []int // reachable nodes in reverse postorder (dominators first)
 }
 
 // computeIdoms returns the dominator tree of the graph (succs, preds) from
@@ -115,6 +116,7 @@ func computeIdoms(root int, succs, preds [][]int) *idomTree {
 		rpo[m-1-i] = b
 		rpoNum[b] = m - 1 - i
 	}
+	t.rpo = rpo
 	idom := make([]int, m) // in rpo numbering
 	for i := range idom {
 		idom[i] = -1
@@ -588,18 +590,27 @@ func cfSplitEdge(f *ir.Function, p, t *ir.Block) *ir.Block {
 }
 
 // cfRemoveBlocks deletes the given blocks and drops phi entries that came
-// from them.
+// from them (only their successors can hold such entries).
 func cfRemoveBlocks(f *ir.Function, dead map[*ir.Block]bool) {
 	if len(dead) == 0 {
 		return
 	}
-	for _, b := range f.Blocks {
-		if dead[b] {
-			continue
-		}
-		for _, phi := range b.Phis() {
-			for pb := range dead {
-				phi.RemoveIncoming(pb)
+	fixed := map[*ir.Block]bool{}
+	for b := range dead {
+		for _, s := range b.Successors() {
+			if dead[s] || fixed[s] {
+				continue
+			}
+			fixed[s] = true
+			for _, phi := range s.Phis() {
+				args, blocks := phi.Args[:0], phi.PhiBlocks[:0]
+				for i, pb := range phi.PhiBlocks {
+					if !dead[pb] {
+						args = append(args, phi.Args[i])
+						blocks = append(blocks, pb)
+					}
+				}
+				phi.Args, phi.PhiBlocks = args, blocks
 			}
 		}
 	}
@@ -688,12 +699,33 @@ func analyzeCFConstructs(f *ir.Function) *cfConstructs {
 		cs.byHeader[b] = c
 		cs.list = append(cs.list, c)
 	}
+	// The innermost construct containing block i (as a non-header) has the
+	// nearest header dominating i among those whose merge does not
+	// dominate i. Its candidates are the construct headed by i's immediate
+	// dominator d and the constructs containing d, innermost first (a
+	// construct containing i with a header above d contains d too), so
+	// visiting blocks dominators first makes this a walk up the construct
+	// nesting, not up the dominator tree.
 	cs.encl = make([]*cfConstruct, len(f.Blocks))
-	for i := range f.Blocks {
-		cs.encl[i] = cs.innermostFrom(i, false)
-	}
-	for _, c := range cs.list {
-		c.parent = cs.encl[g.idx[c.header]]
+	for _, i := range cs.sdom.rpo {
+		d := cs.sdom.idom[i]
+		var in *cfConstruct
+		if d != i {
+			if c := cs.byHeader[g.blocks[d]]; c != nil && cs.containsIdx(c, i) {
+				in = c
+			} else {
+				for e := cs.encl[d]; e != nil; e = e.parent {
+					if cs.containsIdx(e, i) {
+						in = e
+						break
+					}
+				}
+			}
+		}
+		cs.encl[i] = in
+		if c := cs.byHeader[g.blocks[i]]; c != nil {
+			c.parent = in
+		}
 	}
 	for _, c := range cs.list {
 		d := 0
@@ -703,31 +735,6 @@ func analyzeCFConstructs(f *ir.Function) *cfConstructs {
 		c.depth = d
 	}
 	return cs
-}
-
-// innermostFrom walks the structural dominator tree up from block i and
-// returns the first construct whose header dominates i and whose merge does
-// not; with self unset, i's own construct (if i is a header) is skipped.
-func (cs *cfConstructs) innermostFrom(i int, self bool) *cfConstruct {
-	if !cs.sdom.reachable(i) {
-		return nil
-	}
-	a := i
-	if !self {
-		if a == cs.sdom.idom[a] {
-			return nil
-		}
-		a = cs.sdom.idom[a]
-	}
-	for {
-		if c := cs.byHeader[cs.g.blocks[a]]; c != nil && cs.containsIdx(c, i) {
-			return c
-		}
-		if cs.sdom.idom[a] == a {
-			return nil
-		}
-		a = cs.sdom.idom[a]
-	}
 }
 
 func (cs *cfConstructs) containsIdx(c *cfConstruct, i int) bool {
@@ -769,20 +776,6 @@ func cfLoop(c *cfConstruct) *cfConstruct {
 		}
 	}
 	return nil
-}
-
-// cfIsAncestor reports whether a is c or one of c's ancestors (nil is the
-// function level, the ancestor of everything).
-func cfIsAncestor(a, c *cfConstruct) bool {
-	if a == nil {
-		return true
-	}
-	for ; c != nil; c = c.parent {
-		if c == a {
-			return true
-		}
-	}
-	return false
 }
 
 // edgeClass is classify's verdict on a CFG edge.

@@ -19,19 +19,19 @@ var updateCF = flag.Bool("update-cf", false, "rewrite the control-flow passes' g
 // present) and write @Out[tid], so one run exercises many paths at once
 // and the interpreter's buffers are the observable result.
 
-// loadCF parses testdata/cf/golden/<name>.pir and verifies it.
-func loadCF(t *testing.T, name string) *ir.Module {
+// cfLoad parses testdata/cf/golden/<name>.pir and verifies it.
+func cfLoad(t *testing.T, name string) *ir.Module {
 	t.Helper()
 	path := filepath.Join("testdata", "cf", "golden", name+".pir")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return parseCF(t, path, string(src))
+	return cfParse(t, path, string(src))
 }
 
-// parseCF parses IR text and verifies it.
-func parseCF(t *testing.T, name, src string) *ir.Module {
+// cfParse parses IR text and verifies it.
+func cfParse(t *testing.T, name, src string) *ir.Module {
 	t.Helper()
 	m, err := ir.ParseModule(name, []byte(src))
 	if err != nil {
@@ -43,10 +43,10 @@ func parseCF(t *testing.T, name, src string) *ir.Module {
 	return m
 }
 
-// applyPass runs p (with option opt, "" for none) on a clone of m and
+// cfApply runs p (with option opt, "" for none) on a clone of m and
 // verifies the result. It returns the transformed module and whether the
 // pass reported a change.
-func applyPass(t *testing.T, p *Pass, m *ir.Module, opt string) (*ir.Module, bool) {
+func cfApply(t *testing.T, p *Pass, m *ir.Module, opt string) (*ir.Module, bool) {
 	t.Helper()
 	out := ir.CloneModule(m)
 	ctx := &Context{}
@@ -80,8 +80,8 @@ func cfInput(m *ir.Module, data []int32) *interp.Input {
 	return in
 }
 
-// runCF runs m's entry point.
-func runCF(t *testing.T, m *ir.Module, in *interp.Input, policy interp.Policy) *interp.Result {
+// cfRun runs m's entry point.
+func cfRun(t *testing.T, m *ir.Module, in *interp.Input, policy interp.Policy) *interp.Result {
 	t.Helper()
 	res, err := interp.Run(m, in, interp.Options{Policy: policy, WaveSize: 16, MaxSteps: 2_000_000})
 	if err != nil {
@@ -90,19 +90,19 @@ func runCF(t *testing.T, m *ir.Module, in *interp.Input, policy interp.Policy) *
 	return res
 }
 
-// sameRun checks that before and after produce bit-identical results on
+// cfSameRun checks that before and after produce bit-identical results on
 // the input, under the maximal reconvergence policy.
-func sameRun(t *testing.T, before, after *ir.Module, in *interp.Input) {
+func cfSameRun(t *testing.T, before, after *ir.Module, in *interp.Input) {
 	t.Helper()
-	rb := runCF(t, before, in, interp.PolicyMaximal)
-	ra := runCF(t, after, in, interp.PolicyMaximal)
+	rb := cfRun(t, before, in, interp.PolicyMaximal)
+	ra := cfRun(t, after, in, interp.PolicyMaximal)
 	if ok, why := rb.Equal(ra); !ok {
 		t.Fatalf("results differ after the pass: %s\nbefore:\n%s\nafter:\n%s", why, before, after)
 	}
 }
 
-// outI32 returns the first n elements of buffer name as int32s.
-func outI32(t *testing.T, r *interp.Result, name string, n int) []int32 {
+// cfOutI32 returns the first n elements of buffer name as int32s.
+func cfOutI32(t *testing.T, r *interp.Result, name string, n int) []int32 {
 	t.Helper()
 	b := r.Buffer(name)
 	if b == nil {
@@ -115,8 +115,8 @@ func outI32(t *testing.T, r *interp.Result, name string, n int) []int32 {
 	return out
 }
 
-// funcText prints function name of m.
-func funcText(t *testing.T, m *ir.Module, name string) string {
+// cfFuncText prints function name of m.
+func cfFuncText(t *testing.T, m *ir.Module, name string) string {
 	t.Helper()
 	f := m.Func(name)
 	if f == nil {
@@ -125,9 +125,9 @@ func funcText(t *testing.T, m *ir.Module, name string) string {
 	return f.String()
 }
 
-// diffLines returns a compact line diff of want and got for failure
+// cfDiffLines returns a compact line diff of want and got for failure
 // messages.
-func diffLines(want, got string) string {
+func cfDiffLines(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	var sb strings.Builder
 	n := max(len(w), len(g))
@@ -160,27 +160,27 @@ type cfGolden struct {
 	input  *interp.Input // instead of data (pixel shaders)
 }
 
-// defaultData feeds @In when a case gives none: small values, negatives,
+// cfData feeds @In when a case gives none: small values, negatives,
 // repeats, in 16 lanes.
-var defaultData = []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, -1, 13, 3}
+var cfData = []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, -1, 13, 3}
 
-func runGolden(t *testing.T, cases []cfGolden) {
+func cfRunGolden(t *testing.T, cases []cfGolden) {
 	for _, tc := range cases {
 		name := tc.want
 		if name == "" {
 			name = tc.file + "." + strings.NewReplacer(",", "+", "<", "(", ">", ")").Replace(tc.passes)
 		}
 		t.Run(name, func(t *testing.T) {
-			orig := loadCF(t, tc.file)
+			orig := cfLoad(t, tc.file)
 			in := tc.input
 			if in == nil {
 				d := tc.data
 				if d == nil {
-					d = defaultData
+					d = cfData
 				}
 				in = cfInput(orig, d)
 			}
-			want := runCF(t, orig, in, interp.PolicyMaximal)
+			want := cfRun(t, orig, in, interp.PolicyMaximal)
 			cur := orig
 			for _, step := range strings.Split(tc.passes, ",") {
 				pname, opt, _ := strings.Cut(step, "<")
@@ -189,13 +189,13 @@ func runGolden(t *testing.T, cases []cfGolden) {
 				if p == nil {
 					t.Fatalf("unknown pass %q", pname)
 				}
-				cur, _ = applyPass(t, p, cur, opt)
+				cur, _ = cfApply(t, p, cur, opt)
 				text := cur.String()
 				back, err := ir.ParseModule("reparse", []byte(text))
 				if err != nil || back.String() != text {
 					t.Fatalf("%s output does not round-trip: %v", pname, err)
 				}
-				got := runCF(t, stripRepMarkers(cur), in, interp.PolicyMaximal)
+				got := cfRun(t, stripRepMarkers(cur), in, interp.PolicyMaximal)
 				if ok, why := want.Equal(got); !ok {
 					t.Fatalf("after %s the results differ: %s\n%s", pname, why, cur)
 				}
@@ -213,7 +213,7 @@ func runGolden(t *testing.T, cases []cfGolden) {
 				t.Fatalf("%v (run with -update-cf to create it)", err)
 			}
 			if string(wb) != got {
-				t.Errorf("output differs from %s:\n%s\ngot:\n%s", path, diffLines(string(wb), got), got)
+				t.Errorf("output differs from %s:\n%s\ngot:\n%s", path, cfDiffLines(string(wb), got), got)
 			}
 		})
 	}

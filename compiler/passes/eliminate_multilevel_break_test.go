@@ -18,12 +18,12 @@ func TestEliminateMultilevelBreakGolden(t *testing.T) {
 		{file: "switch_loop_continue", passes: "switch-to-if,eliminate-multilevel-break"},
 		{file: "sw_nested", passes: "switch-to-if,eliminate-multilevel-break"},
 	}
-	runGolden(t, cases)
+	cfRunGolden(t, cases)
 	// Every result has single-level exits only and is structured.
 	for _, tc := range cases {
-		m := loadCF(t, tc.file)
+		m := cfLoad(t, tc.file)
 		for _, step := range strings.Split(tc.passes, ",") {
-			m, _ = applyPass(t, Lookup(step), m, "")
+			m, _ = cfApply(t, Lookup(step), m, "")
 		}
 		f := m.Func("main")
 		if e := multilevelEdges(f, analyzeCFConstructs(f)); len(e) > 0 {
@@ -44,7 +44,7 @@ func TestEliminateMultilevelBreakDetects(t *testing.T) {
 		"seed":        nil,
 		"swap":        nil,
 	} {
-		f := loadCF(t, name).Func("main")
+		f := cfLoad(t, name).Func("main")
 		var got []string
 		for _, e := range multilevelEdges(f, analyzeCFConstructs(f)) {
 			got = append(got, e.from.Ref()+" -> "+e.to.Ref())
@@ -58,8 +58,8 @@ func TestEliminateMultilevelBreakDetects(t *testing.T) {
 // TestEliminateMultilevelBreakLeavesStructured: nothing to do, no change.
 func TestEliminateMultilevelBreakLeavesStructured(t *testing.T) {
 	for _, name := range []string{"seed", "swap", "sw_plain", "sw_nested"} {
-		m := loadCF(t, name)
-		if out, changed := applyPass(t, EliminateMultilevelBreak, m, ""); changed || out.String() != m.String() {
+		m := cfLoad(t, name)
+		if out, changed := cfApply(t, EliminateMultilevelBreak, m, ""); changed || out.String() != m.String() {
 			t.Errorf("%s changed:\n%s", name, out)
 		}
 	}
@@ -69,7 +69,7 @@ func TestEliminateMultilevelBreakLeavesStructured(t *testing.T) {
 // of another construct is not a multi-level exit; the pass leaves it (for
 // structurize) instead of looping or failing.
 func TestEliminateMultilevelBreakUnstructuredLeftAlone(t *testing.T) {
-	m := parseCF(t, "sideways", `
+	m := cfParse(t, "sideways", `
 define void @f(bool %c, bool %d) {
 entry:
   selection_merge %end
@@ -87,7 +87,7 @@ end:
   ret
 }
 `)
-	out, _ := applyPass(t, EliminateMultilevelBreak, m, "")
+	out, _ := cfApply(t, EliminateMultilevelBreak, m, "")
 	f := out.Func("f")
 	ps := structureProblems(f)
 	if len(ps) == 0 || ps[0].multilevel {

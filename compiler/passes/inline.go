@@ -187,32 +187,145 @@ func inlineOrder(m *ir.Module, roots []*ir.Function) ([]*ir.Function, error) {
 	return order, nil
 }
 
+// inliner holds the state of inlining into one function. Block layout and
+// alloca placement are deferred to the end so that inlining n calls costs
+// time linear in the size of the result: new blocks are recorded in
+// `after` lists (blocks to lay out right after a given block) and the
+// layout is rebuilt once; callee allocas are inserted into the entry block
+// once.
+type inliner struct {
+	f       *ir.Function
+	after   map[*ir.Block][]*ir.Block
+	allocas []*ir.Instr
+	repl    map[ir.Value]ir.Value
+}
+
+// newBlockAfter creates a block laid out right after x (after blocks
+// already placed after x).
+func (il *inliner) newBlockAfter(x *ir.Block, name string) *ir.Block {
+	nb := il.f.NewBlock(name)
+	il.after[x] = append(il.after[x], nb)
+	return nb
+}
+
+// layout rebuilds the function's block order from the original order and
+// the after lists.
+func (il *inliner) layout(orig []*ir.Block) {
+	out := make([]*ir.Block, 0, len(il.f.Blocks))
+	var emit func(b *ir.Block)
+	emit = func(b *ir.Block) {
+		out = append(out, b)
+		for _, c := range il.after[b] {
+			emit(c)
+		}
+	}
+	for _, b := range orig {
+		emit(b)
+	}
+	il.f.Blocks = out
+}
+
 // inlineCallsIn inlines every call to a defined function in f. Callees are
 // call-free already (bottom-up order).
 func inlineCallsIn(f *ir.Function) (bool, error) {
-	var calls []*ir.Instr
+	var blocks []*ir.Block
+	callsOf := map[*ir.Block][]*ir.Instr{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Op == ir.OpCall && in.Callee != nil && !in.Callee.IsDeclaration() {
-				calls = append(calls, in)
+				if len(callsOf[b]) == 0 {
+					blocks = append(blocks, b)
+				}
+				callsOf[b] = append(callsOf[b], in)
 			}
 		}
 	}
-	if len(calls) == 0 {
+	if len(blocks) == 0 {
 		return false, nil
 	}
-	repl := map[ir.Value]ir.Value{}
-	for _, call := range calls {
-		if err := inlineCall(f, call, repl); err != nil {
-			return true, err
+	for _, calls := range callsOf {
+		for _, call := range calls {
+			if len(call.Args) != len(call.Callee.Params) {
+				return false, fmt.Errorf("@%s: call of @%s passes %d arguments, want %d",
+					f.Name(), call.Callee.Name(), len(call.Args), len(call.Callee.Params))
+			}
 		}
 	}
-	f.ReplaceUses(repl)
+	il := &inliner{f: f, after: map[*ir.Block][]*ir.Block{}, repl: map[ir.Value]ir.Value{}}
+	orig := append([]*ir.Block(nil), f.Blocks...)
+	for _, b := range blocks {
+		calls := callsOf[b]
+		if t := b.Terminator(); t != nil && t.MergeKind == ir.MergeLoop {
+			// Keep the loop header a header: it keeps its phis and the
+			// loop_merge; everything else moves to a new block.
+			rest := il.newBlockAfter(b, b.Name()+".body")
+			moveTail(b, b.FirstNonPhi(), rest)
+			br := appendInstr(b, newBr(f, rest))
+			br.MergeKind, br.Merge, br.Continue = t.MergeKind, t.Merge, t.Continue
+			t.ClearMerge()
+			b = rest
+		}
+		heads, tails := il.segment(b, calls)
+		for k, call := range calls {
+			il.inlineCall(call, heads[k], tails[k])
+		}
+	}
+	il.layout(orig)
+	if len(il.allocas) > 0 {
+		entry := f.Blocks[0]
+		pos := entry.FirstNonPhi()
+		for pos < len(entry.Instrs) && entry.Instrs[pos].Op == ir.OpAlloca {
+			pos++
+		}
+		ins := make([]*ir.Instr, 0, len(entry.Instrs)+len(il.allocas))
+		ins = append(ins, entry.Instrs[:pos]...)
+		ins = append(ins, il.allocas...)
+		ins = append(ins, entry.Instrs[pos:]...)
+		for _, a := range il.allocas {
+			a.Block = entry
+		}
+		entry.Instrs = ins
+	}
+	f.ReplaceUses(il.repl)
 	// A callee that never returns makes the code after its call
 	// unreachable; a loop around such a call has no back edge left and
 	// becomes a selection (see simplifycfg.go).
 	repairLoops(f)
 	return true, nil
+}
+
+// segment splits block b at each of its calls: heads[k] is the block that
+// ends just before call k (b itself for k = 0) and tails[k] the new block
+// `<callee>.exit` that starts just after it; the last tail receives b's
+// terminator. The calls are taken out of the block. Each instruction
+// moves once, whatever the number of calls.
+func (il *inliner) segment(b *ir.Block, calls []*ir.Instr) (heads, tails []*ir.Block) {
+	old := b.Instrs
+	isCall := make(map[*ir.Instr]bool, len(calls))
+	for _, c := range calls {
+		isCall[c] = true
+	}
+	cur := b
+	b.Instrs = nil
+	prev := b
+	for _, in := range old {
+		if isCall[in] {
+			heads = append(heads, cur)
+			t := il.newBlockAfter(prev, in.Callee.Name()+".exit")
+			tails = append(tails, t)
+			prev, cur = t, t
+			in.Block = nil
+			continue
+		}
+		in.Block = cur
+		cur.Instrs = append(cur.Instrs, in)
+	}
+	if t := cur.Terminator(); t != nil && cur != b {
+		for _, s := range t.Successors() {
+			retargetPhiIncoming(s, b, cur)
+		}
+	}
+	return heads, tails
 }
 
 // moveTail moves b.Instrs[from:] to the end of block dst and retargets the
@@ -247,63 +360,35 @@ func newBr(f *ir.Function, dst *ir.Block) *ir.Instr {
 	return br
 }
 
-// inlineCall replaces one call with a copy of the callee's body. Uses of
-// the call's result are recorded in repl (applied by the caller once per
-// function).
-func inlineCall(f *ir.Function, call *ir.Instr, repl map[ir.Value]ir.Value) error {
-	callee := call.Callee
-	if len(call.Args) != len(callee.Params) {
-		return fmt.Errorf("@%s: call of @%s passes %d arguments, want %d", f.Name(), callee.Name(), len(call.Args), len(callee.Params))
-	}
-	b := call.Block
-	if t := b.Terminator(); t != nil && t.MergeKind == ir.MergeLoop {
-		// Keep the loop header a header: it keeps its phis and the
-		// loop_merge; everything else moves to a new block.
-		rest := f.NewBlockAfter(b, b.Name()+".body")
-		moveTail(b, b.FirstNonPhi(), rest)
-		br := appendInstr(b, newBr(f, rest))
-		br.MergeKind, br.Merge, br.Continue = t.MergeKind, t.Merge, t.Continue
-		t.ClearMerge()
-	}
-	b = call.Block
-	idx := -1
-	for i, in := range b.Instrs {
-		if in == call {
-			idx = i
-			break
-		}
-	}
-	tail := f.NewBlockAfter(b, callee.Name()+".exit")
-	moveTail(b, idx+1, tail)
-	call.Remove()
-
+// inlineCall replaces one call (already taken out of its block, between
+// head and tail) with a copy of the callee's body. Uses of the call's
+// result are recorded in il.repl (applied once per function).
+func (il *inliner) inlineCall(call *ir.Instr, head, tail *ir.Block) {
+	f, callee := il.f, call.Callee
 	vmap := make(map[ir.Value]ir.Value, callee.NumInstrs()+len(callee.Params))
 	for i, p := range callee.Params {
 		vmap[p] = call.Args[i]
 	}
 	bmap := make(map[*ir.Block]*ir.Block, len(callee.Blocks))
-	after := b
-	for _, cb := range callee.Blocks {
-		nb := f.NewBlockAfter(after, callee.Name()+"."+cb.Name())
+	cbs := make([]*ir.Block, len(callee.Blocks))
+	for i, cb := range callee.Blocks {
+		nb := f.NewBlock(callee.Name() + "." + cb.Name())
 		bmap[cb] = nb
-		after = nb
+		cbs[i] = nb
 	}
-	entry := f.Blocks[0]
-	allocaPos := entry.FirstNonPhi()
-	for allocaPos < len(entry.Instrs) && entry.Instrs[allocaPos].Op == ir.OpAlloca {
-		allocaPos++
-	}
+	il.after[head] = append(cbs, il.after[head]...)
 	var rets []*ir.Instr
 	var clones []*ir.Instr
+	cloned := make(map[*ir.Instr]bool, callee.NumInstrs())
 	for _, cb := range callee.Blocks {
 		nb := bmap[cb]
 		for _, in := range cb.Instrs {
 			c := cloneInstr(f, in)
 			vmap[in] = c
+			cloned[c] = true
 			clones = append(clones, c)
 			if in.Op == ir.OpAlloca {
-				insertAt(entry, allocaPos, c)
-				allocaPos++
+				il.allocas = append(il.allocas, c)
 				continue
 			}
 			appendInstr(nb, c)
@@ -348,9 +433,9 @@ func inlineCall(f *ir.Function, call *ir.Instr, repl map[ir.Value]ir.Value) erro
 		sw.Cases = []ir.SwitchCase{{Default: true, Target: start}}
 		sw.SetSelectionMerge(tail)
 		sw.Loc = call.Loc
-		appendInstr(b, sw)
+		appendInstr(head, sw)
 	} else {
-		appendInstr(b, newBr(f, start))
+		appendInstr(head, newBr(f, start))
 	}
 
 	// Returns branch to the tail; the result flows through a phi.
@@ -379,12 +464,11 @@ func inlineCall(f *ir.Function, call *ir.Instr, repl map[ir.Value]ir.Value) erro
 	if call.HasResult() {
 		// A result computed by the inlined body takes over the call's name,
 		// so the caller's code reads the same before and after.
-		if ri, ok := result.(*ir.Instr); ok && ri.Op != ir.OpPhi && clonedHere(ri, clones) && call.Name() != "" {
+		if ri, ok := result.(*ir.Instr); ok && ri.Op != ir.OpPhi && cloned[ri] && call.Name() != "" {
 			ri.SetRawName(call.Name())
 		}
-		repl[call] = result
+		il.repl[call] = result
 	}
-	return nil
 }
 
 // cloneInstr copies in (operands, targets and annotations still refer to
@@ -439,15 +523,6 @@ func needsReturnConstruct(callee *ir.Function) bool {
 	r := rets[0]
 	for _, h := range headers {
 		if dt.dominates(h.Block, r) && (h.Merge == nil || !dt.dominates(h.Merge, r)) {
-			return true
-		}
-	}
-	return false
-}
-
-func clonedHere(in *ir.Instr, clones []*ir.Instr) bool {
-	for _, c := range clones {
-		if c == in {
 			return true
 		}
 	}

@@ -7,7 +7,7 @@ import (
 // OutOfSSA replaces phis by copies into variables on the incoming edges.
 var OutOfSSA = &Pass{
 	Name:    "out-of-ssa",
-	Summary: "replace phis by register-like variables written on split critical edges",
+	Summary: "replace phis by register-like variables stored on the incoming edges (split where a copy would clobber)",
 	Doc: `Every phi becomes a function variable (an alloca named <phi>.var, the
 "register" the SM3 back end allocates): each incoming edge stores the
 incoming value into it, and the phi itself becomes a load at the top of its
@@ -60,7 +60,9 @@ type parCopy struct {
 }
 
 // outOfSSA rewrites f's phis; it reports whether anything changed and
-// returns the loads that replaced phis.
+// returns the loads that replaced phis. Uses of the phis are rewritten in
+// one walk at the end, and the variables are added to the entry block at
+// once, so the work stays linear in the function's size.
 func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 	var blocks []*ir.Block
 	for _, b := range f.Blocks {
@@ -73,41 +75,39 @@ func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 	}
 	phiLoads := map[*ir.Instr]bool{}
 	preds := cfDistinctPreds(f)
-	entry := f.Blocks[0]
-	nAllocas := 0
-	live := phiLiveness(f, preds)
+	lv := newPhiLiveness(f, preds)
 	origSuccs := map[*ir.Block][]*ir.Block{}
 	for _, b := range f.Blocks {
 		origSuccs[b] = cfDistinctSuccs(b)
 	}
+	var allocas []*ir.Instr
+	repl := map[ir.Value]ir.Value{}
 	for _, t := range blocks {
 		phis := append([]*ir.Instr(nil), t.Phis()...)
 		ps := preds[t]
-		if len(ps) == 1 {
-			// One predecessor: each phi is its incoming value. Sibling phis
-			// read each other's previous values, so go through the general
-			// path if one phi feeds another.
-			if !phisReadSiblings(phis) {
-				repl := map[ir.Value]ir.Value{}
-				for _, phi := range phis {
-					v := phi.Incoming(ps[0])
-					if v == nil || v == ir.Value(phi) {
-						v = ir.ConstUndef(phi.Type())
-					}
-					repl[phi] = v
-					phi.Remove()
+		if len(ps) == 1 && !phisReadSiblings(phis) {
+			// One predecessor: each phi is its incoming value. (Sibling
+			// phis that read each other take their previous values, so
+			// they go through the general path.)
+			for _, phi := range phis {
+				v := phi.Incoming(ps[0])
+				if v == nil || v == ir.Value(phi) {
+					v = ir.ConstUndef(phi.Type())
 				}
-				f.ReplaceUses(repl)
-				continue
+				repl[phi] = v
 			}
+			t.Instrs = t.Instrs[len(phis):]
+			for _, phi := range phis {
+				phi.Block = nil
+			}
+			continue
 		}
 		// One variable per phi, allocated in the entry block.
 		vars := make(map[*ir.Instr]*ir.Instr, len(phis))
 		for _, phi := range phis {
 			a := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, phi.Type()), phi.Name()+".var")
 			a.Loc = phi.Loc
-			insertAt(entry, nAllocas, a)
-			nAllocas++
+			allocas = append(allocas, a)
 			vars[phi] = a
 		}
 		// The copies of each incoming edge, on the edge.
@@ -117,7 +117,7 @@ func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 				incoming[i] = phi.Incoming(p)
 			}
 			at := p
-			if len(origSuccs[p]) > 1 && copyClobbers(p, t, phis, incoming, origSuccs[p], live) {
+			if len(origSuccs[p]) > 1 && copyClobbers(p, t, phis, incoming, origSuccs[p], lv) {
 				at = cfSplitEdge(f, p, t)
 				moveContinueTarget(f, p, t, at)
 			}
@@ -137,60 +137,93 @@ func outOfSSA(f *ir.Function) (bool, map[*ir.Instr]bool) {
 			}
 			emitParallelCopy(f, at, copies)
 		}
-		// Each phi becomes a load of its variable, keeping its name.
-		repl := map[ir.Value]ir.Value{}
+		// Each phi becomes a load of its variable, keeping its name (the
+		// phis are the block's first instructions).
 		for i, phi := range phis {
 			ld := newInstrTakingName(f, ir.OpLoad, phi.Type(), phi)
 			ld.Args = []ir.Value{vars[phi]}
 			ld.Loc = phi.Loc
-			phi.Remove()
-			insertAt(t, i, ld)
+			ld.Block = t
+			t.Instrs[i] = ld
+			phi.Block = nil
 			repl[phi] = ld
 			phiLoads[ld] = true
 		}
-		f.ReplaceUses(repl)
+	}
+	f.ReplaceUses(repl)
+	if len(allocas) > 0 {
+		entry := f.Blocks[0]
+		for _, a := range allocas {
+			a.Block = entry
+		}
+		entry.Instrs = append(allocas, entry.Instrs...)
 	}
 	return true, phiLoads
 }
 
-// phiLiveness returns, for every phi, the blocks where its value is live on
-// entry (phi operands count as uses at the end of their incoming block;
-// the value is defined at the top of the phi's block).
-func phiLiveness(f *ir.Function, preds map[*ir.Block][]*ir.Block) map[*ir.Instr]map[*ir.Block]bool {
-	out := map[*ir.Instr]map[*ir.Block]bool{}
-	users := computeUsers(f)
+// phiLiveness answers, lazily and per phi, where a phi's value is live on
+// entry to a block (phi operands count as uses at the end of their
+// incoming block; the value is defined at the top of the phi's block), and
+// on which edges it feeds another phi. Both describe the CFG and uses as
+// they were before any rewriting.
+type phiLiveness struct {
+	preds map[*ir.Block][]*ir.Block
+	users userMap
+	live  map[*ir.Instr]map[*ir.Block]bool
+	feeds map[*ir.Instr]map[[2]*ir.Block]bool // x -> (pred, succ) edges whose phis read x
+}
+
+func newPhiLiveness(f *ir.Function, preds map[*ir.Block][]*ir.Block) *phiLiveness {
+	lv := &phiLiveness{preds: preds, users: computeUsers(f), live: map[*ir.Instr]map[*ir.Block]bool{}, feeds: map[*ir.Instr]map[[2]*ir.Block]bool{}}
 	for _, b := range f.Blocks {
-		for _, x := range b.Phis() {
-			set := map[*ir.Block]bool{}
-			var work []*ir.Block
-			add := func(blk *ir.Block) {
-				if blk != b && !set[blk] {
-					set[blk] = true
-					work = append(work, blk)
-				}
-			}
-			for _, u := range uniqueUsers(users[x]) {
-				if u.Op == ir.OpPhi {
-					for i, a := range u.Args {
-						if a == ir.Value(x) {
-							add(u.PhiBlocks[i])
-						}
+		for _, y := range b.Phis() {
+			for i, a := range y.Args {
+				if x, ok := a.(*ir.Instr); ok && x.Op == ir.OpPhi {
+					if lv.feeds[x] == nil {
+						lv.feeds[x] = map[[2]*ir.Block]bool{}
 					}
-					continue
-				}
-				add(u.Block)
-			}
-			for len(work) > 0 {
-				blk := work[len(work)-1]
-				work = work[:len(work)-1]
-				for _, r := range preds[blk] {
-					add(r)
+					lv.feeds[x][[2]*ir.Block{y.PhiBlocks[i], b}] = true
 				}
 			}
-			out[x] = set
 		}
 	}
-	return out
+	return lv
+}
+
+// liveIn reports whether phi x's value is live on entry to block b.
+func (lv *phiLiveness) liveIn(x *ir.Instr, b *ir.Block) bool {
+	set, ok := lv.live[x]
+	if !ok {
+		set = map[*ir.Block]bool{}
+		def := x.Block
+		var work []*ir.Block
+		add := func(blk *ir.Block) {
+			if blk != def && !set[blk] {
+				set[blk] = true
+				work = append(work, blk)
+			}
+		}
+		for _, u := range uniqueUsers(lv.users[x]) {
+			if u.Op == ir.OpPhi {
+				for i, a := range u.Args {
+					if a == ir.Value(x) {
+						add(u.PhiBlocks[i])
+					}
+				}
+				continue
+			}
+			add(u.Block)
+		}
+		for len(work) > 0 {
+			blk := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, r := range lv.preds[blk] {
+				add(r)
+			}
+		}
+		lv.live[x] = set
+	}
+	return set[b]
 }
 
 // copyClobbers reports whether writing t's phi variables at the end of p
@@ -200,7 +233,7 @@ func phiLiveness(f *ir.Function, preds map[*ir.Block][]*ir.Block) map[*ir.Instr]
 // terminator reads it. That is the lost-copy problem; when it cannot
 // happen, the critical edge is left unsplit, which keeps switch case
 // targets and continue constructs as they were.
-func copyClobbers(p, t *ir.Block, phis []*ir.Instr, incoming []ir.Value, succs []*ir.Block, live map[*ir.Instr]map[*ir.Block]bool) bool {
+func copyClobbers(p, t *ir.Block, phis []*ir.Instr, incoming []ir.Value, succs []*ir.Block, lv *phiLiveness) bool {
 	for i, x := range phis {
 		v := incoming[i]
 		if v == nil || v == ir.Value(x) {
@@ -220,13 +253,8 @@ func copyClobbers(p, t *ir.Block, phis []*ir.Instr, incoming []ir.Value, succs [
 			if s == t {
 				continue
 			}
-			if live[x][s] {
+			if lv.liveIn(x, s) || lv.feeds[x][[2]*ir.Block{p, s}] {
 				return true
-			}
-			for _, y := range s.Phis() {
-				if y.Incoming(p) == ir.Value(x) {
-					return true
-				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"strings"
 	"testing"
 
 	"passlens/compiler/interp"
@@ -8,7 +9,7 @@ import (
 )
 
 func TestOutOfSSAGolden(t *testing.T) {
-	runGolden(t, []cfGolden{
+	cfRunGolden(t, []cfGolden{
 		{file: "swap", passes: "out-of-ssa"},
 		{file: "lost_copy", passes: "out-of-ssa"},
 		{file: "irreducible", passes: "out-of-ssa"},
@@ -27,9 +28,9 @@ func TestOutOfSSAGolden(t *testing.T) {
 func TestOutOfSSARegisterSemantics(t *testing.T) {
 	for _, name := range []string{"swap", "lost_copy", "switch_loop_continue", "irreducible", "emb_break2"} {
 		t.Run(name, func(t *testing.T) {
-			m := loadCF(t, name)
-			in := cfInput(m, defaultData)
-			out, _ := applyPass(t, OutOfSSA, m, "")
+			m := cfLoad(t, name)
+			in := cfInput(m, cfData)
+			out, _ := cfApply(t, OutOfSSA, m, "")
 			for _, f := range out.Funcs {
 				for _, b := range f.Blocks {
 					if len(b.Phis()) > 0 {
@@ -38,15 +39,15 @@ func TestOutOfSSARegisterSemantics(t *testing.T) {
 				}
 			}
 			reg := readVariablesAtUses(t, out)
-			sameRun(t, m, reg, in)
+			cfSameRun(t, m, reg, in)
 		})
 	}
 	for _, name := range []string{"swap", "lost_copy"} {
-		m := loadCF(t, name)
-		in := cfInput(m, defaultData)
+		m := cfLoad(t, name)
+		in := cfInput(m, cfData)
 		naive := readVariablesAtUses(t, naiveOutOfSSA(t, m))
-		rb := runCF(t, m, in, interp.PolicyMaximal)
-		rn := runCF(t, naive, in, interp.PolicyMaximal)
+		rb := cfRun(t, m, in, interp.PolicyMaximal)
+		rn := cfRun(t, naive, in, interp.PolicyMaximal)
 		if ok, _ := rb.Equal(rn); ok {
 			t.Errorf("%s: the naive lowering gives the right results too: the test shows nothing", name)
 		}
@@ -56,7 +57,7 @@ func TestOutOfSSARegisterSemantics(t *testing.T) {
 // TestOutOfSSASwapSequence checks the copies of the swap's back edge: one
 // value saved with a copy, then the two stores.
 func TestOutOfSSASwapSequence(t *testing.T) {
-	out, _ := applyPass(t, OutOfSSA, loadCF(t, "swap"), "")
+	out, _ := cfApply(t, OutOfSSA, cfLoad(t, "swap"), "")
 	want := `loop.cont:
   %k.next = add i32 %k, 1
   store i32 %k.next, ptr<function, i32> %k.var
@@ -65,23 +66,10 @@ func TestOutOfSSASwapSequence(t *testing.T) {
   store i32 %a.save, ptr<function, i32> %b.var
   br %loop
 `
-	got := funcText(t, out, "main")
-	if !containsText(got, want) {
+	got := cfFuncText(t, out, "main")
+	if !strings.Contains(got, want) {
 		t.Fatalf("back edge copies:\n%s", got)
 	}
-}
-
-func containsText(s, sub string) bool {
-	return len(sub) == 0 || indexOf(s, sub) >= 0
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // readVariablesAtUses returns a copy of an out-of-SSA module in which every

@@ -49,11 +49,12 @@ import (
 // Values whose type is not splittable (large arrays) are left as they are.
 //
 // Vectors remain only at boundaries whose type is fixed by something else:
-// call arguments and results and returns of non-entry functions (after
-// inline there are none), intrinsics that produce a vector from scalars
-// (WaveActiveBallot's uint4), and the declared types of uniform, storage,
-// input and output globals (accessed per component). A value needed whole
-// there is rebuilt with construct right before its use.
+// call arguments and results (after inline there are none), function
+// return values (an entry point's return is a stage output), intrinsics
+// that produce a vector from scalars (WaveActiveBallot's uint4), and the
+// declared types of uniform, storage, input and output globals (accessed
+// per component). A value needed whole there is rebuilt with construct
+// right before its use.
 var Scalarize = &Pass{
 	Name:    "scalarize",
 	Summary: "split vector and aggregate values, loads, stores and intrinsics into scalars (DXIL)",
@@ -349,8 +350,11 @@ func (s *scalarizer) getLeaves(v ir.Value) []ir.Value {
 					break
 				}
 			}
-			if e == nil {
+			switch {
+			case e == nil:
 				e = ir.ConstUndef(lf.typ)
+			case e.Zero:
+				e = zeroOf(lf.typ) // spelled 0.0, 0, false rather than zero
 			}
 			out[i] = e
 		}

@@ -81,7 +81,11 @@ func runSM3Lower(m *ir.Module, ctx *Context) (bool, error) {
 		if f.IsDeclaration() {
 			continue
 		}
-		if sm3MarkLoops(f) {
+		c, err := sm3MarkLoops(f)
+		if err != nil {
+			return true, err
+		}
+		if c {
 			changed = true
 		}
 		if sm3IntsToFloats(f) {
@@ -126,7 +130,8 @@ func sm3Check(m *ir.Module) error {
 				sm3CheckInstr(f, in, bad)
 			}
 		}
-		for _, l := range sm3Loops(f) {
+		loops, _ := sm3Loops(f)
+		for _, l := range loops {
 			if l.count != nil {
 				if c, ok := l.count.(*ir.Const); ok && c.Int() > SM3RepCap {
 					bad(f, l.header.Terminator(), "loop runs %d times, more than the %d iterations an SM3 rep loop can count", c.Int(), SM3RepCap)
@@ -366,17 +371,25 @@ type sm3Loop struct {
 	count  ir.Value
 }
 
+// sm3LoopInfo is what the loop analysis needs of a function, computed
+// once: constructs, predecessors and users.
+type sm3LoopInfo struct {
+	cs    *cfConstructs
+	preds map[*ir.Block][]*ir.Block
+	users userMap
+}
+
 // sm3Loops finds f's annotated loops and their rep counts.
-func sm3Loops(f *ir.Function) []sm3Loop {
+func sm3Loops(f *ir.Function) ([]sm3Loop, *sm3LoopInfo) {
+	li := &sm3LoopInfo{cs: analyzeCFConstructs(f), preds: cfDistinctPreds(f), users: computeUsers(f)}
 	var out []sm3Loop
-	cs := analyzeCFConstructs(f)
-	for _, c := range cs.list {
+	for _, c := range li.cs.list {
 		if c.kind != ckLoop {
 			continue
 		}
-		out = append(out, sm3Loop{header: c.header, merge: c.merge, count: sm3CountedLoop(f, cs, c)})
+		out = append(out, sm3Loop{header: c.header, merge: c.merge, count: sm3CountedLoop(li, c)})
 	}
-	return out
+	return out, li
 }
 
 // sm3CountedLoop recognizes "for (k = 0; k < N; k++)": the header's exit test
@@ -384,8 +397,8 @@ func sm3Loops(f *ir.Function) []sm3Loop {
 // back edge (a phi, or after out-of-ssa a variable loaded at the top of
 // the header) with N, an integer constant or a load of a uniform integer.
 // It returns N (a constant below 0 counts as 0), or nil.
-func sm3CountedLoop(f *ir.Function, cs *cfConstructs, l *cfConstruct) ir.Value {
-	if sm3OneTrip(f, cs, l) {
+func sm3CountedLoop(li *sm3LoopInfo, l *cfConstruct) ir.Value {
+	if sm3OneTrip(li, l) {
 		return ir.ConstInt(ir.I32, 1)
 	}
 	t := l.header.Terminator()
@@ -411,7 +424,7 @@ func sm3CountedLoop(f *ir.Function, cs *cfConstructs, l *cfConstruct) ir.Value {
 	default:
 		return nil
 	}
-	if !sm3InductionFromZero(f, cs, l, k) {
+	if !sm3InductionFromZero(li, l, k) {
 		return nil
 	}
 	switch x := n.(type) {
@@ -435,10 +448,10 @@ func sm3CountedLoop(f *ir.Function, cs *cfConstructs, l *cfConstruct) ir.Value {
 // sm3OneTrip recognizes do{}while(false), the loop switch-to-if builds:
 // every back edge is taken on a constant false (or its false edge leaves
 // on true), so the header runs once.
-func sm3OneTrip(f *ir.Function, cs *cfConstructs, l *cfConstruct) bool {
+func sm3OneTrip(li *sm3LoopInfo, l *cfConstruct) bool {
 	backs := 0
-	for _, p := range cfDistinctPreds(f)[l.header] {
-		if !cs.contains(l, p) {
+	for _, p := range li.preds[l.header] {
+		if !li.cs.contains(l, p) {
 			continue
 		}
 		backs++
@@ -463,7 +476,8 @@ func sm3OneTrip(f *ir.Function, cs *cfConstructs, l *cfConstruct) bool {
 
 // sm3InductionFromZero reports whether k is 0 on entry to loop l and k+1 on
 // every back edge.
-func sm3InductionFromZero(f *ir.Function, cs *cfConstructs, l *cfConstruct, k ir.Value) bool {
+func sm3InductionFromZero(li *sm3LoopInfo, l *cfConstruct, k ir.Value) bool {
+	cs := li.cs
 	ki, ok := k.(*ir.Instr)
 	if !ok || ki.Block != l.header {
 		return false
@@ -502,26 +516,24 @@ func sm3InductionFromZero(f *ir.Function, cs *cfConstructs, l *cfConstruct, k ir
 		// outside the loop store 0, the one inside stores k+1 on the way
 		// back to the header.
 		inside := 0
-		for _, b := range f.Blocks {
-			for _, in := range b.Instrs {
-				for i, a := range in.Args {
-					if a != ir.Value(v) {
-						continue
-					}
-					switch {
-					case in.Op == ir.OpLoad:
-					case in.Op == ir.OpStore && i == 1:
-						if cs.contains(l, b) {
-							inside++
-							if !isNext(in.Args[0]) || !sm3BackEdgeBlock(b, l) {
-								return false
-							}
-						} else if !isZero(in.Args[0]) {
+		for _, in := range uniqueUsers(li.users[v]) {
+			for i, a := range in.Args {
+				if a != ir.Value(v) {
+					continue
+				}
+				switch {
+				case in.Op == ir.OpLoad:
+				case in.Op == ir.OpStore && i == 1:
+					if cs.contains(l, in.Block) {
+						inside++
+						if !isNext(in.Args[0]) || !sm3BackEdgeBlock(in.Block, l) {
 							return false
 						}
-					default:
+					} else if !isZero(in.Args[0]) {
 						return false
 					}
+				default:
+					return false
 				}
 			}
 		}
@@ -537,13 +549,22 @@ func sm3BackEdgeBlock(b *ir.Block, l *cfConstruct) bool {
 }
 
 // sm3MarkLoops places the rep marker and the iteration cap in every loop.
-func sm3MarkLoops(f *ir.Function) bool {
-	loops := sm3Loops(f)
+func sm3MarkLoops(f *ir.Function) (bool, error) {
+	loops, li := sm3Loops(f)
 	if len(loops) == 0 {
-		return false
+		return false, nil
 	}
-	cs := analyzeCFConstructs(f)
+	cs, preds := li.cs, li.preds
 	entry := f.Blocks[0]
+	// addPred records a new edge from -> to in preds.
+	addPred := func(to, from *ir.Block) {
+		for _, x := range preds[to] {
+			if x == from {
+				return
+			}
+		}
+		preds[to] = append(preds[to], from)
+	}
 	for _, l := range loops {
 		h := l.header
 		c := cs.byHeader[h]
@@ -554,7 +575,7 @@ func sm3MarkLoops(f *ir.Function) bool {
 		counter.Loc = loc
 		insertAt(entry, 0, counter)
 		// 0 on every edge into the loop.
-		for _, p := range cfDistinctPreds(f)[h] {
+		for _, p := range preds[h] {
 			if cs.contains(c, p) {
 				continue
 			}
@@ -610,39 +631,57 @@ func sm3MarkLoops(f *ir.Function) bool {
 			nt.Loc = loc
 			t.Remove()
 			appendInstr(h, nt)
+			addPred(l.merge, h)
 			for _, phi := range l.merge.Phis() {
 				phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
 			}
-		default:
-			// Split: the header only tests the cap; its code runs in a new
-			// block (a conditional break needs no merge of its own).
+		case t.Op == ir.OpBr || (t.Op == ir.OpCondBr && (t.Succs[0] == l.merge) != (t.Succs[1] == l.merge)):
+			// The header has side effects, which must not run once more
+			// when the cap stops the loop: the header only tests the cap
+			// and its code moves to a new block, where the exit test is a
+			// conditional break (no merge of its own needed).
 			first := indexInBlock(next) + 2 // after the counter's store
 			rest := f.NewBlockAfter(h, h.Name()+".body")
 			moveTail(h, first, rest)
 			rt := rest.Terminator()
-			mk, merge, cont := rt.MergeKind, rt.Merge, rt.Continue
+			merge, cont := rt.Merge, rt.Continue
 			rt.ClearMerge()
-			nt := cfCondBr(f, done, l.merge, rest)
-			if mk == ir.MergeLoop {
-				nt.SetLoopMerge(merge, cont)
+			if cont == h {
+				cont = rest // a one-block loop: the code is its continue construct
 			}
+			nt := cfCondBr(f, done, l.merge, rest)
+			nt.SetLoopMerge(merge, cont)
 			nt.Loc = loc
 			appendInstr(h, nt)
+			for _, s := range cfDistinctSuccs(rest) {
+				for i, x := range preds[s] {
+					if x == h {
+						preds[s][i] = rest
+					}
+				}
+			}
+			preds[rest] = []*ir.Block{h}
+			addPred(l.merge, h)
 			for _, phi := range l.merge.Phis() {
 				phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
 			}
+		default:
+			return true, fmt.Errorf("sm3-lower: %s: loop header %s branches into its body in two directions; an SM3 rep loop needs the header to test only for leaving the loop",
+				sm3Where(f, t), h.Ref())
 		}
 	}
-	return true
+	return true, nil
 }
 
 // ---- integers as floats ----
 
 // sm3IntsToFloats retypes f's integer values as floats, rewriting the
-// operations that change.
+// operations that change. Each block is rebuilt once (new instructions
+// collected in a scratch block and spliced in), and the uses of integer
+// loads from outside memory move to their conversions in one walk, so the
+// work is linear in the function's size.
 func sm3IntsToFloats(f *ir.Function) bool {
 	changed := false
-	var extLoads []*ir.Instr // integer loads from non-function memory, converted after
 	// Which values were integers before any was retyped (operands may be
 	// rewritten before or after their users, in layout order).
 	wasInt := map[ir.Value]bool{}
@@ -659,44 +698,48 @@ func sm3IntsToFloats(f *ir.Function) bool {
 		}
 		return sm3HasInt(v.Type())
 	}
+	scratch := &ir.Block{Func: f}
+	bd := ir.NewBuilder(f)
+	conv := map[ir.Value]ir.Value{} // integer load from outside -> its float
 	for _, b := range f.Blocks {
-		for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
-			if sm3Rewrite(f, in, &extLoads, intVal) {
-				changed = true
+		out := make([]*ir.Instr, 0, len(b.Instrs))
+		for _, in := range b.Instrs {
+			scratch.Instrs = scratch.Instrs[:0]
+			bd.SetBlock(scratch)
+			bd.Loc = in.Loc
+			c, after := sm3Rewrite(f, in, bd, intVal)
+			changed = changed || c
+			for _, x := range scratch.Instrs {
+				x.Block = b
+				out = append(out, x)
+			}
+			out = append(out, in)
+			if after != nil {
+				after.Block = b
+				out = append(out, after)
+				conv[in] = after
+			}
+		}
+		b.Instrs = out
+	}
+	if len(conv) == 0 {
+		return changed
+	}
+	// Uses of the loaded integers read the converted floats; the rep
+	// marker keeps the integer (it names the integer register).
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic {
+				continue
+			}
+			for i, a := range in.Args {
+				if cv, ok := conv[a]; ok && cv != ir.Value(in) {
+					in.Args[i] = cv
+				}
 			}
 		}
 	}
-	// Loads of integers from outside stay integer loads, converted at once
-	// (a MOV: constant registers hold integers as floats).
-	for _, ld := range extLoads {
-		bd := ir.NewBuilder(f)
-		bd.Loc = ld.Loc
-		idx := indexInBlock(ld)
-		if idx+1 < len(ld.Block.Instrs) {
-			bd.SetBefore(ld.Block.Instrs[idx+1])
-		} else {
-			bd.SetBlock(ld.Block)
-		}
-		op := ir.OpSIToFP
-		if ld.Type().Scalar().Kind == ir.KUint {
-			op = ir.OpUIToFP
-		}
-		cv := bd.Cast(op, ld, sm3FloatOf(ld.Type()), ld.Name()+".f")
-		for _, bb := range f.Blocks {
-			for _, in := range bb.Instrs {
-				if in == cv || (in.Op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic) {
-					continue
-				}
-				for i, a := range in.Args {
-					if a == ir.Value(ld) {
-						in.Args[i] = cv
-					}
-				}
-			}
-		}
-		changed = true
-	}
-	return changed
+	return true
 }
 
 // sm3ExternalPtr reports a pointer into memory other than function
@@ -706,12 +749,11 @@ func sm3ExternalPtr(p ir.Value) bool {
 	return t.Kind == ir.KPointer && t.Space != ir.SpaceFunction
 }
 
-// sm3Rewrite converts one instruction.
-func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func(ir.Value) bool) bool {
+// sm3Rewrite converts one instruction. New instructions it needs before in
+// are emitted with bd; an instruction to place right after in (the
+// conversion of an integer loaded from outside memory) is returned.
+func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Value) bool) (changed bool, after *ir.Instr) {
 	t := in.Type()
-	bd := ir.NewBuilder(f)
-	bd.Loc = in.Loc
-	bd.SetBefore(in)
 	convArgs := func() {
 		for i, a := range in.Args {
 			if c, ok := a.(*ir.Const); ok && sm3HasInt(c.Type()) && !sm3IndexOperand(in, a) {
@@ -723,37 +765,45 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 	splat := func(x float64) ir.Value { return ir.ConstFloat(sm3FloatOf(t), x) }
 	switch op := in.Op; {
 	case op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic:
-		return false
+		return false, nil
 	case op == ir.OpAlloca:
 		if !sm3HasInt(t.Elem) {
-			return false
+			return false, nil
 		}
 		in.SetType(ir.Ptr(ir.SpaceFunction, sm3FloatOf(t.Elem)))
 	case op == ir.OpLoad:
 		if !sm3HasInt(t) {
-			return false
+			return false, nil
 		}
 		if sm3ExternalPtr(in.Args[0]) {
-			*extLoads = append(*extLoads, in)
-			return false
+			// The load keeps its integer type (a MOV from a constant
+			// register holding the integer as a float) and is converted.
+			op := ir.OpSIToFP
+			if t.Scalar().Kind == ir.KUint {
+				op = ir.OpUIToFP
+			}
+			cv := ir.NewInstr(f, op, sm3FloatOf(t), in.Name()+".f")
+			cv.Args = []ir.Value{in}
+			cv.Loc = in.Loc
+			return true, cv
 		}
 		retype()
 	case op == ir.OpStore:
 		vt := in.Args[1].Type().Elem // the declared pointee: still integer in outside memory
 		if !intVal(in.Args[0]) {
-			return false
+			return false, nil
 		}
 		if sm3ExternalPtr(in.Args[1]) {
 			v := in.Args[0]
 			if _, ok := v.(*ir.Const); ok {
-				return false // an integer constant is stored as is
+				return false, nil // an integer constant is stored as is
 			}
 			op := ir.OpFPToSI
 			if vt.Scalar().Kind == ir.KUint {
 				op = ir.OpFPToUI
 			}
 			in.Args[0] = bd.Cast(op, v, vt, baseName(v)+".i")
-			return true
+			return true, nil
 		}
 		convArgs()
 	case op == ir.OpAccess:
@@ -768,7 +818,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 			in.SetType(ir.Ptr(ir.SpaceFunction, sm3FloatOf(t.Elem)))
 			did = true
 		}
-		return did
+		return did, nil
 	case op == ir.OpExtractElem || op == ir.OpInsertElem:
 		k := 1
 		if op == ir.OpInsertElem {
@@ -780,7 +830,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 			did = true
 		}
 		if !sm3HasInt(t) {
-			return did
+			return did, nil
 		}
 		convArgs()
 		retype()
@@ -832,7 +882,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 		retype()
 	case op == ir.OpICmp:
 		if !intVal(in.Args[0]) {
-			return false // bool comparisons
+			return false, nil // bool comparisons
 		}
 		in.Op = ir.OpFCmp
 		in.Pred = map[ir.Pred]ir.Pred{
@@ -874,14 +924,14 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 			in.Op = ir.OpFCmp
 			in.Pred = ir.PredUNE
 			in.Args = []ir.Value{r, ir.ConstFloat(st, 0)}
-			return true
+			return true, nil
 		}
 		in.Op = ir.OpCopy
 		convArgs()
 		retype()
 	case op == ir.OpBitcast:
 		if !sm3HasInt(t) {
-			return false
+			return false, nil
 		}
 		in.Op = ir.OpCopy
 		convArgs()
@@ -890,14 +940,14 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 		if len(in.Args) == 1 && sm3HasInt(in.Args[0].Type()) {
 			if f.Entry != nil {
 				if _, ok := in.Args[0].(*ir.Const); ok {
-					return false
+					return false, nil
 				}
 				in.Args[0] = bd.Cast(ir.OpFPToSI, in.Args[0], in.Args[0].Type(), baseName(in.Args[0])+".i")
-				return true
+				return true, nil
 			}
 			convArgs()
 		}
-		return false
+		return false, nil
 	default:
 		anyInt := sm3HasInt(t)
 		for _, a := range in.Args {
@@ -906,14 +956,14 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, extLoads *[]*ir.Instr, intVal func
 			}
 		}
 		if !anyInt {
-			return false
+			return false, nil
 		}
 		convArgs()
 		if sm3HasInt(t) {
 			retype()
 		}
 	}
-	return true
+	return true, nil
 }
 
 // sm3ConvOne converts an integer constant operand to float (others are

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,8 +10,8 @@ import (
 	"passlens/compiler/ir"
 )
 
-// pixelInput shades one pixel with uniform m set.
-func pixelInput(m int) *interp.Input {
+// cfPixelInput shades one pixel with uniform m set.
+func cfPixelInput(m int) *interp.Input {
 	return &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}, Uniforms: map[string]any{"m": m}}
 }
 
@@ -19,19 +20,21 @@ func pixelInput(m int) *interp.Input {
 // 2^24 in magnitude, where f32 arithmetic on integers is exact (add, sub,
 // mul exactly; trunc(a / b) and frem exactly as well).
 func TestSM3LowerGolden(t *testing.T) {
-	runGolden(t, []cfGolden{
-		{file: "sm3_rep_uniform", passes: "sm3-lower", input: pixelInput(37)},
-		{file: "sm3_rep_uniform", passes: "out-of-ssa,sm3-lower", input: pixelInput(37)},
-		{file: "sm3_rep_cap", passes: "sm3-lower", input: pixelInput(15)},
+	cfRunGolden(t, []cfGolden{
+		{file: "sm3_rep_uniform", passes: "sm3-lower", input: cfPixelInput(37)},
+		{file: "sm3_rep_uniform", passes: "out-of-ssa,sm3-lower", input: cfPixelInput(37)},
+		{file: "sm3_rep_cap", passes: "sm3-lower", input: cfPixelInput(15)},
 		{file: "sm3_const_loop", passes: "sm3-lower", input: &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}}},
 		{file: "sm3_intops", passes: "sm3-lower", data: []int32{17, 5, -17, 5, 100, -7, -100, -7, 0, 3, 1234, 13, -5, 2, 7, 7}},
+		{file: "sm3_header_effects", passes: "sm3-lower", data: []int32{0, 1, 2, 3, 10, 100, 200, 254, 5, 6, 7, 8, 9, 11, 12, 13}},
+		{file: "sm3_header_effects", passes: "out-of-ssa,sm3-lower", data: []int32{0, 1, 2, 3, 10, 100, 200, 254, 5, 6, 7, 8, 9, 11, 12, 13}},
 		// The whole SM3 order on a switch with fallthrough in a loop.
 		{file: "switch_loop_continue", passes: "switch-to-if<all>,eliminate-multilevel-break,out-of-ssa,structurize,sm3-lower"},
 	})
 }
 
-// repCounts returns the count operands of the sm3.rep markers of f.
-func repCounts(f *ir.Function) []string {
+// sm3RepCounts returns the count operands of the sm3.rep markers of f.
+func sm3RepCounts(f *ir.Function) []string {
 	var out []string
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
@@ -59,12 +62,12 @@ func TestSM3LowerRepCounts(t *testing.T) {
 		// counts to a value read from a buffer: capped.
 		{"sw_plain", "switch-to-if<all>,sm3-lower", "1,255"},
 	} {
-		m := loadCF(t, tc.file)
+		m := cfLoad(t, tc.file)
 		for _, p := range strings.Split(tc.passes, ",") {
 			name, opt, _ := strings.Cut(p, "<")
-			m, _ = applyPass(t, Lookup(name), m, strings.TrimSuffix(opt, ">"))
+			m, _ = cfApply(t, Lookup(name), m, strings.TrimSuffix(opt, ">"))
 		}
-		if got := strings.Join(repCounts(m.Func("main")), ","); got != tc.want {
+		if got := strings.Join(sm3RepCounts(m.Func("main")), ","); got != tc.want {
 			t.Errorf("%s after %s: rep counts %q, want %q", tc.file, tc.passes, got, tc.want)
 		}
 	}
@@ -80,14 +83,14 @@ func TestSM3LowerCap256(t *testing.T) {
 	sumTo := func(n int) float32 { return float32(n * (n - 1) / 2) }
 	red := func(t *testing.T, m *ir.Module, in *interp.Input) float32 {
 		t.Helper()
-		tg := runCF(t, stripRepMarkers(m), in, interp.PolicyMaximal).Target("SV_Target0")
+		tg := cfRun(t, stripRepMarkers(m), in, interp.PolicyMaximal).Target("SV_Target0")
 		if tg == nil {
 			t.Fatal("no render target")
 		}
 		return math.Float32frombits(uint32(tg.Pixel(0, 0)[0]))
 	}
-	capped := loadCF(t, "sm3_rep_cap")
-	low, _ := applyPass(t, SM3Lower, capped, "")
+	capped := cfLoad(t, "sm3_rep_cap")
+	low, _ := cfApply(t, SM3Lower, capped, "")
 	for _, tc := range []struct {
 		m          int
 		before, at float32
@@ -96,19 +99,35 @@ func TestSM3LowerCap256(t *testing.T) {
 		{16, sumTo(256), sumTo(255)}, // 256 iterations: stops after 255
 		{20, sumTo(400), sumTo(255)},
 	} {
-		if got := red(t, capped, pixelInput(tc.m)); got != tc.before {
+		if got := red(t, capped, cfPixelInput(tc.m)); got != tc.before {
 			t.Errorf("m=%d original: %v, want %v", tc.m, got, tc.before)
 		}
-		if got := red(t, low, pixelInput(tc.m)); got != tc.at {
+		if got := red(t, low, cfPixelInput(tc.m)); got != tc.at {
 			t.Errorf("m=%d after sm3-lower: %v, want %v", tc.m, got, tc.at)
 		}
 	}
-	exact := loadCF(t, "sm3_rep_uniform")
-	lowExact, _ := applyPass(t, SM3Lower, exact, "")
+	exact := cfLoad(t, "sm3_rep_uniform")
+	lowExact, _ := cfApply(t, SM3Lower, exact, "")
 	for _, mv := range []int{0, 255, 256, 300} {
-		if a, b := red(t, exact, pixelInput(mv)), red(t, lowExact, pixelInput(mv)); a != b || a != sumTo(mv) {
+		if a, b := red(t, exact, cfPixelInput(mv)), red(t, lowExact, cfPixelInput(mv)); a != b || a != sumTo(mv) {
 			t.Errorf("rep i0 = m = %d: original %v, lowered %v, want %v", mv, a, b, sumTo(mv))
 		}
+	}
+}
+
+// TestSM3LowerCapWithHeaderEffects: a header with side effects runs at most
+// 255 times under the cap (n + 1 times below it); a one-block loop's body
+// (its header) likewise.
+func TestSM3LowerCapWithHeaderEffects(t *testing.T) {
+	m := cfLoad(t, "sm3_header_effects")
+	low, _ := cfApply(t, SM3Lower, m, "")
+	in := cfInput(m, []int32{10, 254, 255, 300})
+	before := cfOutI32(t, cfRun(t, m, in, interp.PolicyMaximal), "Out", 8)
+	after := cfOutI32(t, cfRun(t, stripRepMarkers(low), in, interp.PolicyMaximal), "Out", 8)
+	wantBefore := []int32{11, 10, 255, 254, 256, 255, 301, 300}
+	wantAfter := []int32{11, 10, 255, 254, 255, 255, 255, 255}
+	if !slices.Equal(before, wantBefore) || !slices.Equal(after, wantAfter) {
+		t.Errorf("header runs: before %v (want %v), after %v (want %v)", before, wantBefore, after, wantAfter)
 	}
 }
 
@@ -117,10 +136,10 @@ func TestSM3LowerCap256(t *testing.T) {
 // the conversions next to them, indices, and the rep count.
 func TestSM3LowerNoIntegersLeft(t *testing.T) {
 	for _, name := range []string{"sm3_intops", "sm3_rep_uniform", "sm3_const_loop", "switch_loop_continue"} {
-		m := loadCF(t, name)
+		m := cfLoad(t, name)
 		for _, p := range []string{"switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize", "sm3-lower"} {
 			pn, opt, _ := strings.Cut(p, "<")
-			m, _ = applyPass(t, Lookup(pn), m, strings.TrimSuffix(opt, ">"))
+			m, _ = cfApply(t, Lookup(pn), m, strings.TrimSuffix(opt, ">"))
 		}
 		for _, b := range m.Func("main").Blocks {
 			for _, in := range b.Instrs {
@@ -206,10 +225,10 @@ entry:
 	} {
 		var m *ir.Module
 		if tc.src != "" {
-			m = loadCF(t, tc.src)
+			m = cfLoad(t, tc.src)
 		} else {
-			src := strings.Replace(readGolden(t, "sm3_const_loop"), "icmp slt i32 %k, 10", "icmp slt i32 %k, 300", 1)
-			m = parseCF(t, "trip", src)
+			src := strings.Replace(cfReadGolden(t, "sm3_const_loop"), "icmp slt i32 %k, 10", "icmp slt i32 %k, 300", 1)
+			m = cfParse(t, "trip", src)
 		}
 		if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", name, err, tc.want)
@@ -217,13 +236,14 @@ entry:
 	}
 }
 
-func readGolden(t *testing.T, name string) string {
+func cfReadGolden(t *testing.T, name string) string {
 	t.Helper()
-	return loadCF(t, name).String()
+	return cfLoad(t, name).String()
 }
 
 // TestSM3PipelineRandom runs the SM3 control-flow pipeline (switch-to-if<all>,
-// eliminate-multilevel-break, out-of-ssa, structurize, sm3-lower) on the
+// eliminate-multilevel-break, out-of-ssa, structurize<ifs> - what the sm3
+// target selects - and sm3-lower) on the
 // random switch programs and random CFGs of the other tests: their integers
 // stay far below 2^24, so the float-carried results must be bit-identical
 // after every step. The random CFGs come out of structurize as one
@@ -233,15 +253,15 @@ func TestSM3PipelineRandom(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	steps := []string{"switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize", "sm3-lower"}
+	steps := []string{"switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize<ifs>", "sm3-lower"}
 	for seed := 0; seed < n; seed++ {
 		for _, m := range []*ir.Module{randomSwitchModule(uint64(seed)), randomCFGModule(uint64(seed))} {
-			in := cfInput(m, defaultData)
+			in := cfInput(m, cfData)
 			cur := m
 			for _, step := range steps {
 				name, opt, _ := strings.Cut(step, "<")
-				cur, _ = applyPass(t, Lookup(name), cur, strings.TrimSuffix(opt, ">"))
-				sameRun(t, m, stripRepMarkers(cur), in)
+				cur, _ = cfApply(t, Lookup(name), cur, strings.TrimSuffix(opt, ">"))
+				cfSameRun(t, m, stripRepMarkers(cur), in)
 			}
 		}
 	}

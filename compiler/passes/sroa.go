@@ -84,7 +84,7 @@ func sroaFunction(f *ir.Function) bool {
 	if len(allocas) == 0 {
 		return false
 	}
-	changed := expandMemcpys(f, allocas)
+	changed := expandMemIntrinsics(f, allocas)
 	// Rewrites are batched: every alloca's replacements and deletions are
 	// applied in one walk of the function, so the pass stays linear in the
 	// function's size however many allocas it has.
@@ -163,37 +163,99 @@ func rootAlloca(v ir.Value) *ir.Instr {
 	}
 }
 
-// expandMemcpys rewrites every memcpy that touches an alloca into a load of
-// the source and a store to the destination, so that the copy is split
-// along with the allocas. (memcpy copies exactly one pointee value.)
-func expandMemcpys(f *ir.Function, allocas []*ir.Instr) bool {
+// expandMemIntrinsics rewrites every memcpy that touches an alloca into a
+// load of the source and a store to the destination (memcpy copies exactly
+// one pointee value), and every memset of an alloca with a constant byte
+// into a store of the constant it produces, so that both are split along
+// with the allocas.
+func expandMemIntrinsics(f *ir.Function, allocas []*ir.Instr) bool {
 	changed := false
 	for _, b := range f.Blocks {
 		for i := 0; i < len(b.Instrs); i++ {
 			in := b.Instrs[i]
-			if in.Op != ir.OpMemcpy || len(in.Args) != 2 {
-				continue
+			switch {
+			case in.Op == ir.OpMemcpy && len(in.Args) == 2:
+				dst, src := in.Args[0], in.Args[1]
+				if rootAlloca(dst) == nil && rootAlloca(src) == nil {
+					continue
+				}
+				t := src.Type().Elem
+				ld := newInstr(f, ir.OpLoad, t, baseName(src)+".copy")
+				ld.Args = []ir.Value{src}
+				ld.Loc = in.Loc
+				st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
+				st.Args = []ir.Value{ld, dst}
+				st.Loc = in.Loc
+				ld.Block, st.Block = b, b
+				b.Instrs[i] = ld
+				insertAt(b, i+1, st)
+				in.Block = nil
+				i++
+				changed = true
+			case in.Op == ir.OpMemset && len(in.Args) == 2:
+				by, ok := constIndex(in.Args[1])
+				if !ok || rootAlloca(in.Args[0]) == nil {
+					continue
+				}
+				c := memsetConst(in.Args[0].Type().Elem, uint64(by)&0xFF)
+				if c == nil {
+					continue
+				}
+				st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
+				st.Args = []ir.Value{c, in.Args[0]}
+				st.Loc = in.Loc
+				st.Block = b
+				b.Instrs[i] = st
+				in.Block = nil
+				changed = true
 			}
-			dst, src := in.Args[0], in.Args[1]
-			if rootAlloca(dst) == nil && rootAlloca(src) == nil {
-				continue
-			}
-			t := src.Type().Elem
-			ld := newInstr(f, ir.OpLoad, t, baseName(src)+".copy")
-			ld.Args = []ir.Value{src}
-			ld.Loc = in.Loc
-			st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
-			st.Args = []ir.Value{ld, dst}
-			st.Loc = in.Loc
-			ld.Block, st.Block = b, b
-			b.Instrs[i] = ld
-			insertAt(b, i+1, st)
-			in.Block = nil
-			i++
-			changed = true
 		}
 	}
 	return changed
+}
+
+// memsetConst is the value memset with byte by gives a value of type t:
+// the byte repeated over each scalar's width, bools true for a non-zero
+// byte (the interpreter's definition). It returns nil for types it cannot
+// build (runtime arrays, pointers).
+func memsetConst(t *ir.Type, by uint64) *ir.Const {
+	switch {
+	case t.Kind == ir.KBool:
+		return ir.ConstBool(t, by != 0)
+	case t.IsScalar():
+		var v uint64
+		for i := 0; i < 64; i += 8 {
+			v |= by << uint(i)
+		}
+		if t.Bits < 64 {
+			v &= uint64(1)<<uint(t.Bits) - 1
+		}
+		if t.Kind == ir.KFloat {
+			if t.Bits != 32 {
+				return nil
+			}
+			return ir.ConstF32Bits(uint32(v))
+		}
+		if t.Bits == 32 {
+			return foldedInt(t, v)
+		}
+		return nil
+	case t.Kind == ir.KArray && t.Len < 0, t.Kind == ir.KPointer:
+		return nil
+	case t.IsAggregate():
+		n := t.NumElems()
+		elems := make([]*ir.Const, n)
+		for i := 0; i < n; i++ {
+			if elems[i] = memsetConst(t.ElemType(i), by); elems[i] == nil {
+				return nil
+			}
+		}
+		if by == 0 {
+			return ir.ConstZero(t)
+		}
+		return ir.ConstAggregate(t, elems)
+	}
+	return nil
 }
 
 // pathElem is one index of an access path: a constant or a dynamic value.

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"strings"
 	"testing"
 
 	"passlens/compiler/interp"
@@ -316,4 +317,33 @@ func TestSROA(t *testing.T) {
 			  ret
 			}`,
 	}})
+}
+
+func TestSROAMemset(t *testing.T) {
+	m := parseIR(t, "memset", computeHeader+`
+		define void @main() compute numthreads(4, 1, 1) {
+		entry:
+		  %id = load ptr<input, <3 x u32>> @tid
+		  %i = extractvalue <3 x u32> %id, 0
+		  %a = alloca [3 x u32]
+		  %b = alloca bool
+		  memset ptr<function, [3 x u32]> %a, u32 171
+		  memset ptr<function, bool> %b, u32 2
+		  %e = access ptr<function, [3 x u32]> %a, i32 1
+		  %v = load ptr<function, u32> %e
+		  %bv = load ptr<function, bool> %b
+		  %w = select bool %bv, u32 %v, 0
+		  %p = access ptr<storage, [? x u32]> @Out, u32 %i
+		  store u32 %w, ptr<storage, u32> %p
+		  ret
+		}`)
+	before := mustRun(t, m, &interp.Input{})
+	runPasses(t, m, "sroa,simplify", "")
+	after := mustRun(t, m, &interp.Input{})
+	if ok, diff := before.Equal(after); !ok {
+		t.Fatalf("memset: %s\n%s", diff, m)
+	}
+	if !strings.Contains(m.String(), "store u32 2880154539,") {
+		t.Errorf("want the fill 0xABABABAB stored directly:\n%s", m)
+	}
 }

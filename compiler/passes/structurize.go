@@ -1,6 +1,8 @@
 package passes
 
 import (
+	"fmt"
+
 	"passlens/compiler/ir"
 )
 
@@ -18,7 +20,10 @@ virtualized by a block-index register; the whole function becomes
 
 with loop_merge and selection_merge annotations, so any CFG - irreducible
 ones included - comes out structured. Returns stay where they are (inside
-the loop); the loop's merge block is unreachable.
+the loop); the loop's merge block is unreachable. For targets without a
+switch instruction (the sm3 target, or structurize<ifs>) the dispatch is a
+chain "if (idx == i) { block i; continue; }" instead of the switch
+(structurize<switch> forces the switch).
 
 Functions that are already structured are left alone: a function is
 untouched when every branch that needs one has a merge annotation, every
@@ -40,12 +45,22 @@ convergence information and is slow to run; it is correct.`,
 }
 
 func runStructurize(m *ir.Module, ctx *Context) (bool, error) {
+	ifs := false
+	switch opt := ctx.Option("structurize"); opt {
+	case "":
+		ifs = ctx != nil && ctx.Target == "sm3"
+	case "ifs":
+		ifs = true
+	case "switch":
+	default:
+		return false, fmt.Errorf("structurize: unknown option %q (want structurize<ifs> or structurize<switch>)", opt)
+	}
 	changed := false
 	for _, f := range m.Funcs {
 		if f.IsDeclaration() {
 			continue
 		}
-		c, err := structurizeFunction(f)
+		c, err := structurizeFunction(f, ifs)
 		if err != nil {
 			return changed, err
 		}
@@ -55,8 +70,9 @@ func runStructurize(m *ir.Module, ctx *Context) (bool, error) {
 }
 
 // structurizeFunction leaves a structured f alone, fixes multi-level exits
-// if they are its only problem, and otherwise dispatches it.
-func structurizeFunction(f *ir.Function) (bool, error) {
+// if they are its only problem, and otherwise dispatches it (with a chain
+// of ifs instead of a switch when ifs is set).
+func structurizeFunction(f *ir.Function, ifs bool) (bool, error) {
 	probs := structureProblems(f)
 	if len(probs) == 0 {
 		return false, nil
@@ -69,7 +85,7 @@ func structurizeFunction(f *ir.Function) (bool, error) {
 			return true, nil
 		}
 	}
-	return true, dispatchFunction(f)
+	return true, dispatchFunction(f, ifs)
 }
 
 // structureProblem is one reason a function is not structured.
@@ -151,8 +167,10 @@ func hasExitTarget(cs *cfConstructs, b *ir.Block) bool {
 	return false
 }
 
-// dispatchFunction rewrites f as a loop around a switch on a block index.
-func dispatchFunction(f *ir.Function) error {
+// dispatchFunction rewrites f as a loop around a switch on a block index,
+// or, with ifs, around a chain of "if (idx == i) { block i; continue; }"
+// (for targets without a switch instruction, such as SM3).
+func dispatchFunction(f *ir.Function, ifs bool) error {
 	// Blocks no path reaches would be cases nothing selects.
 	reach := cfReachable(f)
 	dead := map[*ir.Block]bool{}
@@ -206,13 +224,34 @@ func dispatchFunction(f *ir.Function) error {
 
 	bd.SetBlock(sw)
 	cur := bd.Load(idx, "dispatch.cur")
-	cases := make([]ir.SwitchCase, 0, len(blocks)+1)
-	for i, b := range blocks {
-		cases = append(cases, ir.SwitchCase{Values: []int64{int64(i)}, Target: b})
+	var tests []*ir.Block
+	after := next // where a block goes once it has set the index
+	if ifs {
+		// sw tests index 0; each test's merge is the next test, the last
+		// test's merge is next. A block continues the loop when done.
+		after = latch
+		test := sw
+		for i, b := range blocks {
+			merge := next
+			if i+1 < len(blocks) {
+				merge = f.NewBlock("dispatch.test")
+				tests = append(tests, merge)
+			}
+			bd.SetBlock(test)
+			is := bd.Cmp(ir.PredEQ, cur, ir.ConstInt(ir.I32, int64(i)), "dispatch.is")
+			t := bd.CondBr(is, b, merge)
+			t.SetSelectionMerge(merge)
+			test = merge
+		}
+	} else {
+		cases := make([]ir.SwitchCase, 0, len(blocks)+1)
+		for i, b := range blocks {
+			cases = append(cases, ir.SwitchCase{Values: []int64{int64(i)}, Target: b})
+		}
+		cases = append(cases, ir.SwitchCase{Default: true, Target: next})
+		st := bd.Switch(cur, cases)
+		st.SetSelectionMerge(next)
 	}
-	cases = append(cases, ir.SwitchCase{Default: true, Target: next})
-	st := bd.Switch(cur, cases)
-	st.SetSelectionMerge(next)
 
 	bd.SetBlock(next)
 	bd.Br(latch)
@@ -263,9 +302,19 @@ func dispatchFunction(f *ir.Function) error {
 		t.Remove()
 		bd.SetBlock(b)
 		bd.Store(nextIdx, idx)
-		bd.Br(next)
+		bd.Br(after)
 	}
-	layout := append([]*ir.Block{entry, loop, sw}, blocks...)
+	layout := []*ir.Block{entry, loop, sw}
+	if ifs {
+		for i, b := range blocks {
+			layout = append(layout, b)
+			if i < len(tests) {
+				layout = append(layout, tests[i])
+			}
+		}
+	} else {
+		layout = append(layout, blocks...)
+	}
 	layout = append(layout, next, latch, exit)
 	copy(f.Blocks, layout)
 	return nil

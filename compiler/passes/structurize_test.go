@@ -17,14 +17,17 @@ func TestStructurizeGolden(t *testing.T) {
 		{file: "irreducible", passes: "out-of-ssa,structurize"},
 		// Reducible but unannotated (LLVM style): dispatched too.
 		{file: "unannotated", passes: "structurize"},
+		// For SM3 (no switch instruction): a chain of ifs.
+		{file: "irreducible", passes: "out-of-ssa,structurize<ifs>"},
 		// Only multi-level exits: fixed in place, not dispatched.
 		{file: "emb_break2", passes: "structurize", data: []int32{0, 5, 6, 7, 9, 10, 11, 14, 15, 16, 99, -3, 1, 2, 3, 12}},
 	}
-	runGolden(t, cases)
+	cfRunGolden(t, cases)
 	for _, tc := range cases {
-		m := loadCF(t, tc.file)
+		m := cfLoad(t, tc.file)
 		for _, step := range strings.Split(tc.passes, ",") {
-			m, _ = applyPass(t, Lookup(step), m, "")
+			name, opt, _ := strings.Cut(step, "<")
+			m, _ = cfApply(t, Lookup(name), m, strings.TrimSuffix(opt, ">"))
 		}
 		f := m.Func("main")
 		if ps := structureProblems(f); len(ps) > 0 {
@@ -37,15 +40,35 @@ func TestStructurizeGolden(t *testing.T) {
 	}
 }
 
+// TestStructurizeSM3UsesIfs: for the sm3 target the dispatcher has no
+// switch; a bad option is an error.
+func TestStructurizeSM3UsesIfs(t *testing.T) {
+	m := cfLoad(t, "irreducible")
+	if _, err := Structurize.Run(m, &Context{Target: "sm3"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range m.Func("main").Blocks {
+		if b.Terminator().Op == ir.OpSwitch {
+			t.Fatalf("switch in %s for the sm3 target:\n%s", b.Ref(), m)
+		}
+	}
+	if err := ir.Verify(m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Structurize.Run(cfLoad(t, "irreducible"), &Context{Options: map[string]string{"structurize": "tree"}}); err == nil {
+		t.Fatal("unknown option accepted")
+	}
+}
+
 // TestStructurizeLeavesStructured: structured functions (annotations valid,
 // exits single-level, switch fallthrough included) are not touched.
 func TestStructurizeLeavesStructured(t *testing.T) {
 	for _, name := range []string{"seed", "swap", "lost_copy", "sw_nested", "sw_plain", "switch_loop_continue", "emb_ifbreak.eliminate-multilevel-break.want"} {
-		m := loadCF(t, name)
+		m := cfLoad(t, name)
 		if ps := structureProblems(m.Func("main")); len(ps) > 0 {
 			t.Errorf("%s reported unstructured: %v", name, ps)
 		}
-		if out, changed := applyPass(t, Structurize, m, ""); changed || out.String() != m.String() {
+		if out, changed := cfApply(t, Structurize, m, ""); changed || out.String() != m.String() {
 			t.Errorf("structurize changed %s", name)
 		}
 	}
@@ -60,7 +83,7 @@ func TestStructurizeProblems(t *testing.T) {
 		"emb_ifbreak": "multi-level exit to %out",
 	} {
 		var got []string
-		for _, p := range structureProblems(loadCF(t, name).Func("main")) {
+		for _, p := range structureProblems(cfLoad(t, name).Func("main")) {
 			got = append(got, p.String())
 		}
 		if !strings.Contains(strings.Join(got, "; "), want) {
@@ -84,15 +107,15 @@ func TestStructurizeRandomCFGs(t *testing.T) {
 			if err := ir.Verify(m); err != nil {
 				t.Fatalf("generator: %v\n%s", err, m)
 			}
-			in := cfInput(m, defaultData)
-			out, changed := applyPass(t, Structurize, m, "")
+			in := cfInput(m, cfData)
+			out, changed := cfApply(t, Structurize, m, "")
 			if !changed {
 				t.Fatalf("random CFG left alone:\n%s", m)
 			}
 			if ps := structureProblems(out.Func("main")); len(ps) > 0 {
 				t.Fatalf("still unstructured: %v\n%s", ps, out)
 			}
-			sameRun(t, m, out, in)
+			cfSameRun(t, m, out, in)
 		})
 	}
 }
@@ -131,7 +154,7 @@ func TestCFPassesOnRandomModules(t *testing.T) {
 							return
 						}
 					}
-					m, _ = applyPass(t, Lookup(name), m, strings.TrimSuffix(opt, ">"))
+					m, _ = cfApply(t, Lookup(name), m, strings.TrimSuffix(opt, ">"))
 					text := m.String()
 					back, err := ir.ParseModule("reparse", []byte(text))
 					if err != nil || back.String() != text {

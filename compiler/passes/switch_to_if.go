@@ -26,7 +26,11 @@ sets). This pass rewrites such a switch into
     if (reachesDefault) { ... } // bodies fall off the end into the next check
   } while (false);              // a real loop: continue block branches on false
 
-so that every lane walks the same sequence of structured ifs. A case is
+so that every lane walks the same sequence of structured ifs. isDefault
+ORs the later cases with | (the seed's correction of the && slip), and the
+cumulative predicates are transitive along fallthrough chains, as in the
+seed's worked example (its pseudocode, which ORs only the direct
+predicates of earlier falling-through cases, would miss chains). A case is
 known to fall through by reachability over all terminators from its label
 (stopping at the merge block, other labels and the switch header), never by
 terminator opcode. Case bodies with internal control flow are cloned as
@@ -67,38 +71,90 @@ func runSwitchToIf(m *ir.Module, ctx *Context) (bool, error) {
 	return changed, nil
 }
 
-// lowerSwitches lowers the qualifying switches of f, outermost first (a
-// nested switch is cloned with its case body and lowered afterwards).
+// lowerSwitches lowers the qualifying switches of f in rounds: each round
+// computes the whole-function analyses once, plans every switch that is
+// not nested in (or sharing blocks with) another switch planned in the
+// round, and lowers them all. A nested switch is cloned with its enclosing
+// case body and lowered in a later round, so the rounds number the nesting
+// depth and the work is not quadratic in the number of switches.
 func lowerSwitches(f *ir.Function, all bool) (bool, error) {
 	skip := map[*ir.Instr]bool{}
 	changed := false
-	limit := 4*f.NumInstrs() + 64
-	for iter := 0; ; iter++ {
-		if iter > limit {
-			return changed, f.Errorf("switch-to-if: no progress after %d switches (nested switches keep multiplying?)", iter)
+	limit := f.NumInstrs() + 64
+	for round := 0; ; round++ {
+		if round > limit {
+			return changed, f.Errorf("switch-to-if: no progress after %d rounds (nested switches keep multiplying?)", round)
 		}
-		var sw *ir.Instr
-		for _, b := range f.Blocks {
-			if t := b.Terminator(); t != nil && t.Op == ir.OpSwitch && !skip[t] {
-				sw = t
-				break
+		an := newSwAnalysis(f)
+		var plans []*swPlan
+		region := map[*ir.Block]bool{}    // case bodies of the round's plans
+		headMerge := map[*ir.Block]bool{} // their headers and merge blocks
+		for _, b := range append([]*ir.Block(nil), f.Blocks...) {
+			t := b.Terminator()
+			if t == nil || t.Op != ir.OpSwitch || skip[t] || region[b] {
+				continue
 			}
+			p := planSwitch(f, t, an)
+			if p == nil || !(all || p.nonTrivialFallthrough()) {
+				skip[t] = true
+				continue
+			}
+			clash := false
+			for x := range p.union {
+				clash = clash || region[x] || headMerge[x]
+			}
+			if clash {
+				continue // next round
+			}
+			for x := range p.union {
+				region[x] = true
+			}
+			headMerge[p.h] = true
+			if p.merge != nil {
+				headMerge[p.merge] = true
+			}
+			plans = append(plans, p)
 		}
-		if sw == nil {
+		if len(plans) == 0 {
 			break
 		}
-		p := planSwitch(f, sw)
-		if p == nil || !(all || p.nonTrivialFallthrough()) {
-			skip[sw] = true
-			continue
+		for _, p := range plans {
+			p.lower()
 		}
-		p.lower()
 		changed = true
 	}
 	if changed {
 		cfRepairSSA(f)
 	}
 	return changed, nil
+}
+
+// swAnalysis holds the whole-function analyses switch planning needs; one
+// serves every switch planned in a round (lowering one switch leaves the
+// others' case bodies, which share no block with it, unchanged).
+type swAnalysis struct {
+	f    *ir.Function
+	dt   *domTree
+	sg   *cfGraph  // structural CFG (branches plus merge annotations)
+	sdom *idomTree // structural dominators
+	pg   *cfGraph  // plain CFG and post-dominators, for unannotated switches
+	pd   *idomTree
+}
+
+func newSwAnalysis(f *ir.Function) *swAnalysis {
+	an := &swAnalysis{f: f, dt: newDomTree(f), sg: newCFGraph(f, true)}
+	an.sdom = computeIdoms(0, an.sg.succs, an.sg.preds)
+	return an
+}
+
+// postDom returns the plain CFG and its post-dominator tree (computed on
+// first use).
+func (an *swAnalysis) postDom() (*cfGraph, *idomTree) {
+	if an.pd == nil {
+		an.pg = newCFGraph(an.f, false)
+		an.pd = postDominators(an.pg)
+	}
+	return an.pg, an.pd
 }
 
 // groupKind is how a label group is lowered.
@@ -140,6 +196,7 @@ type swPlan struct {
 	merge  *ir.Block
 	sel    ir.Value
 	groups []*swGroup
+	an     *swAnalysis
 	dt     *domTree
 	sg     *cfGraph          // structural CFG (branches plus merge annotations)
 	sdom   *idomTree         // structural dominators
@@ -148,8 +205,8 @@ type swPlan struct {
 
 // planSwitch classifies sw's label groups and checks the switch can be
 // lowered; it returns nil if not.
-func planSwitch(f *ir.Function, sw *ir.Instr) *swPlan {
-	p := &swPlan{f: f, sw: sw, h: sw.Block, sel: sw.Args[0], dt: newDomTree(f), union: map[*ir.Block]int{}}
+func planSwitch(f *ir.Function, sw *ir.Instr, an *swAnalysis) *swPlan {
+	p := &swPlan{f: f, sw: sw, h: sw.Block, sel: sw.Args[0], an: an, dt: an.dt, sg: an.sg, sdom: an.sdom, union: map[*ir.Block]int{}}
 	if !p.dt.reachable(p.h) {
 		return nil
 	}
@@ -175,8 +232,6 @@ func planSwitch(f *ir.Function, sw *ir.Instr) *swPlan {
 		labels[g.target] = true
 		g.label = groupLabel(g)
 	}
-	p.sg = newCFGraph(f, true)
-	p.sdom = computeIdoms(0, p.sg.succs, p.sg.preds)
 	for _, g := range p.groups {
 		switch {
 		case g.target == p.merge:
@@ -239,8 +294,7 @@ func (p *swPlan) findMerge() (m *ir.Block, ok bool) {
 		}
 		return m, true
 	}
-	g := newCFGraph(p.f, false)
-	pd := postDominators(g)
+	g, pd := p.an.postDom()
 	hi := g.idx[p.h]
 	if !pd.reachable(hi) {
 		return nil, false // the switch never reaches an exit (infinite loop)
@@ -491,7 +545,7 @@ func (p *swPlan) lower() {
 	br.Loc = p.sw.Loc
 	cfSetTerminator(p.h, br)
 
-	p.rerouteValues(loop, cont)
+	p.rerouteValues(loop, cont, layout)
 
 	// Delete the original bodies and give sole clones their names back.
 	dead := map[*ir.Block]bool{}
@@ -733,9 +787,27 @@ func (p *swPlan) innerHeaderMergingAt(g *swGroup, label *ir.Block) *ir.Block {
 // merge block and of exit targets (entered from the copies, from the
 // loop's continue block, or from the exit blocks), and any other use of a
 // value defined in a case body (now defined once per copy).
-func (p *swPlan) rerouteValues(loop, cont *ir.Block) {
+func (p *swPlan) rerouteValues(loop, cont *ir.Block, layout []*ir.Block) {
 	f := p.f
-	preds := cfDistinctPreds(f)
+	// The label phis' values are rebuilt inside the new blocks only, so
+	// their predecessors suffice; other uses may need the whole CFG.
+	local := map[*ir.Block][]*ir.Block{}
+	seen := map[[2]*ir.Block]bool{}
+	for _, b := range append([]*ir.Block{p.h}, layout...) {
+		for _, s := range b.Successors() {
+			if k := [2]*ir.Block{b, s}; !seen[k] {
+				seen[k] = true
+				local[s] = append(local[s], b)
+			}
+		}
+	}
+	var global map[*ir.Block][]*ir.Block
+	globalPreds := func() map[*ir.Block][]*ir.Block {
+		if global == nil {
+			global = cfDistinctPreds(f)
+		}
+		return global
+	}
 	regionsOf := func(b *ir.Block) []*swGroup {
 		var out []*swGroup
 		for _, g := range p.groups {
@@ -775,7 +847,7 @@ func (p *swPlan) rerouteValues(loop, cont *ir.Block) {
 		}
 		for k, phi := range g.target.Phis() {
 			cp := g.bm[g.target].Instrs[k]
-			u := newSSAUpdater(f, preds, phi.Type(), phi.Name())
+			u := newSSAUpdater(f, local, phi.Type(), phi.Name())
 			if v := phi.Incoming(p.h); v != nil {
 				u.define(loop, v)
 			} else {
@@ -840,7 +912,7 @@ func (p *swPlan) rerouteValues(loop, cont *ir.Block) {
 	}
 	var fixes []resolved
 	for _, d := range defs {
-		u := newSSAUpdater(f, preds, d.Type(), d.Name())
+		u := newSSAUpdater(f, globalPreds(), d.Type(), d.Name())
 		u.define(loop, ir.ConstUndef(d.Type()))
 		for _, g := range regionsOf(d.Block) {
 			u.define(g.bm[d.Block], g.vm[d])

@@ -22,8 +22,8 @@ var seedData = []int32{0, 0, 1, 2, 3, 4, 4, 5, -1, 7, 2, 3, 0, 4, 1, 9}
 // of the do{}while(false) loop, one if per case group, each with its own
 // merge, and a continue block branching on false.
 func TestSwitchToIfSeedExample(t *testing.T) {
-	m := loadCF(t, "seed")
-	out, changed := applyPass(t, SwitchToIf, m, "")
+	m := cfLoad(t, "seed")
+	out, changed := cfApply(t, SwitchToIf, m, "")
 	if !changed {
 		t.Fatal("switch-to-if did not change the seed example")
 	}
@@ -98,23 +98,23 @@ merge:
   ret
 }
 `
-	if got := funcText(t, out, "main"); got != want {
-		t.Fatalf("seed example lowered differently:\n%s\ngot:\n%s", diffLines(want, got), got)
+	if got := cfFuncText(t, out, "main"); got != want {
+		t.Fatalf("seed example lowered differently:\n%s\ngot:\n%s", cfDiffLines(want, got), got)
 	}
 	// The seed's semantics, lane by lane: case 0 -> first (1); case 4
 	// breaks when cond (odd lane) holds, else falls into default (3) and
 	// case 1/3 (4); default -> 3 then 4; case 1, 3 -> 4; case 2 -> 5.
 	in := cfInput(m, seedData)
-	r := runCF(t, out, in, interp.PolicyMaximal)
+	r := cfRun(t, out, in, interp.PolicyMaximal)
 	wantOut := []int32{1, 1, 4, 5, 4, 0, 34, 34, 34, 34, 5, 4, 1, 0, 4, 34}
-	if got := outI32(t, r, "Out", 16); !slices.Equal(got, wantOut) {
+	if got := cfOutI32(t, r, "Out", 16); !slices.Equal(got, wantOut) {
 		t.Errorf("Out = %v, want %v", got, wantOut)
 	}
-	sameRun(t, m, out, in)
+	cfSameRun(t, m, out, in)
 }
 
 func TestSwitchToIfGolden(t *testing.T) {
-	runGolden(t, []cfGolden{
+	cfRunGolden(t, []cfGolden{
 		{file: "seed", passes: "switch-to-if", data: seedData},
 		{file: "sw_default_first", passes: "switch-to-if"},
 		{file: "sw_default_last", passes: "switch-to-if"},
@@ -128,15 +128,15 @@ func TestSwitchToIfGolden(t *testing.T) {
 // TestSwitchToIfLeavesPlainSwitches: without <all>, a switch whose cases
 // never fall through is not lowered.
 func TestSwitchToIfLeavesPlainSwitches(t *testing.T) {
-	m := loadCF(t, "sw_plain")
-	out, changed := applyPass(t, SwitchToIf, m, "")
+	m := cfLoad(t, "sw_plain")
+	out, changed := cfApply(t, SwitchToIf, m, "")
 	if changed || out.String() != m.String() {
 		t.Fatalf("switch-to-if changed a switch without fallthrough:\n%s", out)
 	}
 }
 
 func TestSwitchToIfBadOption(t *testing.T) {
-	m := loadCF(t, "sw_plain")
+	m := cfLoad(t, "sw_plain")
 	_, err := SwitchToIf.Run(m, &Context{Options: map[string]string{"switch-to-if": "some"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown option "some"`) {
 		t.Fatalf("err = %v", err)
@@ -149,18 +149,18 @@ func TestSwitchToIfBadOption(t *testing.T) {
 // lane sets than HLSL promises; after lowering, every lane walks the same
 // if-chain and both policies give HLSL's answer [42 42 40 40].
 func TestSwitchToIfReconvergence(t *testing.T) {
-	m := loadCF(t, "sw_wave")
+	m := cfLoad(t, "sw_wave")
 	in := cfInput(m, []int32{0, 0, 1, 2})
 	hlsl := []int32{42, 42, 40, 40}
-	if got := outI32(t, runCF(t, m, in, interp.PolicyMaximal), "Out", 4); !slices.Equal(got, hlsl) {
+	if got := cfOutI32(t, cfRun(t, m, in, interp.PolicyMaximal), "Out", 4); !slices.Equal(got, hlsl) {
 		t.Fatalf("original under maximal reconvergence: %v, want %v", got, hlsl)
 	}
-	if got := outI32(t, runCF(t, m, in, interp.PolicySwitchSeparate), "Out", 4); slices.Equal(got, hlsl) {
+	if got := cfOutI32(t, cfRun(t, m, in, interp.PolicySwitchSeparate), "Out", 4); slices.Equal(got, hlsl) {
 		t.Fatalf("original under switch-separate gives HLSL's answer %v: the hazard test shows nothing", got)
 	}
-	out, _ := applyPass(t, SwitchToIf, m, "")
+	out, _ := cfApply(t, SwitchToIf, m, "")
 	for _, pol := range interp.Policies() {
-		if got := outI32(t, runCF(t, out, in, pol), "Out", 4); !slices.Equal(got, hlsl) {
+		if got := cfOutI32(t, cfRun(t, out, in, pol), "Out", 4); !slices.Equal(got, hlsl) {
 			t.Errorf("lowered under %s: %v, want %v", pol, got, hlsl)
 		}
 	}
@@ -183,18 +183,18 @@ func TestSwitchToIfRandom(t *testing.T) {
 			if err := ir.Verify(m); err != nil {
 				t.Fatalf("generator made an invalid module: %v\n%s", err, m)
 			}
-			in := cfInput(m, defaultData)
+			in := cfInput(m, cfData)
 			cur := m
 			for _, step := range []struct {
 				p   *Pass
 				opt string
 			}{{SwitchToIf, "all"}, {EliminateMultilevelBreak, ""}, {OutOfSSA, ""}, {Structurize, ""}} {
 				var changed bool
-				cur, changed = applyPass(t, step.p, cur, step.opt)
+				cur, changed = cfApply(t, step.p, cur, step.opt)
 				if step.p == Structurize && changed {
 					t.Fatalf("structurize changed structured code:\n%s", cur)
 				}
-				sameRun(t, m, cur, in)
+				cfSameRun(t, m, cur, in)
 			}
 			for _, b := range cur.Func("main").Blocks {
 				if tt := b.Terminator(); tt != nil && tt.Op == ir.OpSwitch {

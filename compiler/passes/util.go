@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"sort"
 	"strconv"
 
 	"passlens/compiler/ir"
@@ -46,15 +47,6 @@ func uniqueUsers(list []*ir.Instr) []*ir.Instr {
 	return out
 }
 
-// replaceOperand rewrites every operand of in equal to old into new.
-func replaceOperand(in *ir.Instr, old, new ir.Value) {
-	for i, a := range in.Args {
-		if a == old {
-			in.Args[i] = new
-		}
-	}
-}
-
 // predCounts returns, for every block, how many CFG edges enter it from each
 // predecessor.
 func predCounts(f *ir.Function) map[*ir.Block]map[*ir.Block]int {
@@ -80,18 +72,21 @@ func predCounts(f *ir.Function) map[*ir.Block]map[*ir.Block]int {
 func fixPhis(f *ir.Function) bool {
 	changed := false
 	pc := predCounts(f)
+	layout := make(map[*ir.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		layout[b] = i
+	}
 	for _, b := range f.Blocks {
 		phis := b.Phis()
 		if len(phis) == 0 {
 			continue
 		}
 		preds := pc[b]
-		var order []*ir.Block // predecessors in block order, for stable output
-		for _, p := range f.Blocks {
-			if preds[p] > 0 {
-				order = append(order, p)
-			}
+		order := make([]*ir.Block, 0, len(preds)) // predecessors in block order, for stable output
+		for p := range preds {
+			order = append(order, p)
 		}
+		sort.Slice(order, func(i, j int) bool { return layout[order[i]] < layout[order[j]] })
 		for _, phi := range phis {
 			seen := make(map[*ir.Block]bool, len(phi.PhiBlocks))
 			args, blocks := phi.Args[:0], phi.PhiBlocks[:0]

@@ -17,7 +17,7 @@ import (
 // the full run recorded in BENCHMARKS.md); the default keeps `go test`
 // short.
 func loadShape(t *testing.T) (sessions int, d time.Duration) {
-	sessions, secs := 16, 4
+	sessions, secs := 8, 3
 	if v := os.Getenv("PASSLENS_SERVE_LOAD"); v != "" {
 		if _, err := fmt.Sscanf(v, "%dx%d", &sessions, &secs); err != nil || sessions < 1 || sessions > 500 || secs < 1 || secs > 600 {
 			t.Fatalf("PASSLENS_SERVE_LOAD=%q: want SESSIONSxSECONDS (at most 500x600)", v)

@@ -319,6 +319,8 @@ func TestMaxRunSteps(t *testing.T) {
 	tm.openSample(ts, "wave-switch-42-ir")
 	tm.waitFor("define void @main", wait)
 	tm.send("5")
+	tm.waitFor("press r to run", wait)
+	tm.send("r")
 	tm.waitFor("5 steps executed", wait)
 }
 
@@ -332,4 +334,23 @@ func TestIdleTimeout(t *testing.T) {
 		t.Fatal("idle session was not closed")
 	}
 	waitLog(t, ts.log, "session end")
+}
+
+// HLSL #include cannot reach files outside the modules directory.
+func TestIncludeConfined(t *testing.T) {
+	ts := startServer(t, nil, nil)
+	secret := filepath.Join(filepath.Dir(ts.dir), "secret.hlsli")
+	if err := os.WriteFile(secret, []byte("#error SECRET-CONTENT\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, inc := range []string{"../secret.hlsli", secret} {
+		src := "#include \"" + inc + "\"\n[numthreads(1,1,1)] void main() {}\n"
+		if err := os.WriteFile(filepath.Join(ts.dir, "a.hlsl"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ts.srv.openModule(moduleRef{path: "a.hlsl"})
+		if err == nil || strings.Contains(err.Error(), "SECRET-CONTENT") || !strings.Contains(err.Error(), "file not found") {
+			t.Fatalf("#include %q: %v", inc, err)
+		}
+	}
 }

@@ -158,6 +158,9 @@ func (e *enc) declareGlobals(entries, funcs []*ir.Function) error {
 	stages := map[*ir.Global]ir.Stage{}
 	for _, ep := range entries {
 		for g := range per[ep] {
+			if g.Space == ir.SpaceGroupshared && ep.Entry.Stage != ir.StageCompute {
+				return &Error{Func: ep.Name(), Msg: fmt.Sprintf("groupshared @%s used by a %s entry point: Vulkan has workgroup memory only in compute shaders", g.Name(), ep.Entry.Stage)}
+			}
 			if g.Space != ir.SpaceInput && g.Space != ir.SpaceOutput {
 				continue
 			}

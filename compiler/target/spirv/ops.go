@@ -202,10 +202,8 @@ func (fe *fn) arith(in *ir.Instr) error {
 	case op.IsCast():
 		return fe.cast(in, a[0], tid, res)
 	case op == ir.OpConstruct:
-		if t.Kind == ir.KMatrix && !isSPIRVMatrix(t, rulePlain) || t.Kind != ir.KMatrix {
-			fe.op(OpCompositeConstruct, tid, res, a...)
-			return nil
-		}
+		// Matrix operands are rows, which are the SPIR-V matrix's columns
+		// (or the elements of the array that stands for the matrix).
 		fe.op(OpCompositeConstruct, tid, res, a...)
 	case op == ir.OpExtractElem:
 		fe.op(OpVectorExtractDynamic, tid, res, a[0], a[1])
@@ -247,6 +245,14 @@ func (fe *fn) selectValue(ct *ir.Type, c, x, y uint32, t *ir.Type, res uint32) e
 	if t.IsScalar() || t.Kind == ir.KVector {
 		if ct.Kind == ir.KVector && t.Kind != ir.KVector {
 			return fe.fail("select with a vector condition on %s", t)
+		}
+		if ct.Kind != ir.KVector && t.Kind == ir.KVector {
+			// SPIR-V 1.3 needs a condition as wide as the operands.
+			parts := make([]uint32, t.Len)
+			for i := range parts {
+				parts[i] = c
+			}
+			c = fe.op(OpCompositeConstruct, fe.e.mustType(ir.Vec(ir.Bool, t.Len), rulePlain), 0, parts...)
 		}
 		fe.op(OpSelect, tid, res, c, x, y)
 		return nil

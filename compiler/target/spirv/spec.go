@@ -128,7 +128,7 @@ const (
 	OpBitwiseXor               = 198
 	OpBitwiseAnd               = 199
 	OpNot                      = 200
-	OpBitReverse               = 202
+	OpBitReverse               = 204
 	OpBitCount                 = 205
 	OpControlBarrier           = 224
 	OpMemoryBarrier            = 225

@@ -1,8 +1,8 @@
 package spirv
 
 import (
-	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,23 +50,10 @@ func firstDiff(got, want string) string {
 			b = w[i]
 		}
 		if a != b {
-			return "line " + itoa(i+1) + ":\n  got:  " + a + "\n  want: " + b
+			return "line " + strconv.Itoa(i+1) + ":\n  got:  " + a + "\n  want: " + b
 		}
 	}
 	return "(equal)"
-}
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
-
-func fmtInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // pirFiles lists the .pir modules the tests compile: this package's
@@ -189,8 +176,4 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
 		}
 	}
-}
-
-func TestMain(m *testing.M) {
-	os.Exit(m.Run())
 }

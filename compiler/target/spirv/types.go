@@ -307,8 +307,9 @@ func (e *enc) constOf(c *ir.Const) uint32 {
 	sb.WriteString("cc:" + strconv.Itoa(int(tid)))
 	for i := 0; i < n; i++ {
 		ec := c.Elem(i)
-		if ec == nil {
-			ec = ir.ConstUndef(t.ElemType(i))
+		if ec == nil || ec.Undef {
+			// A composite constant cannot contain OpUndef; any value will do.
+			ec = ir.ConstZero(t.ElemType(i))
 		}
 		elems[i] = e.constOf(ec)
 		sb.WriteString(":" + strconv.Itoa(int(elems[i])))

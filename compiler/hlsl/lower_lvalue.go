@@ -1,0 +1,453 @@
+package hlsl
+
+import (
+	"strconv"
+
+	"passlens/compiler/ir"
+)
+
+// Places (lvalues). A place is a pointer to some storage plus a list of
+// value projections applied after loading it. Struct members, array
+// elements, buffer elements and matrix rows are reached with access
+// chains (the pointer part); vector components and swizzles are
+// projections on the loaded value (so locals stay whole-vector loads and
+// stores that sroa promotes): reading `v.yx` loads v and shuffles, and
+// writing it loads v, shuffles the new components in, and stores v back
+// (a masked write). A row of a column-major matrix in buffer memory is a
+// projection too, since the matrix is stored transposed there.
+
+// place is an assignable location.
+type place struct {
+	ptr  ir.Value // pointer to the storage of a value of type t
+	t    *Type    // logical type of the pointee
+	mem  bool     // the pointee uses the buffer memory layout
+	proj []proj   // projections applied to the loaded value, in order
+	name string   // base name for loads
+}
+
+// proj selects components of a value of type from.
+type proj struct {
+	from  *Type
+	comps []int    // constant components (matrix: row*Cols+col), or a constant row
+	idx   ir.Value // dynamic vector component or matrix row (comps nil)
+	row   bool     // selects a matrix row
+	name  string   // name of the projected value
+}
+
+// typ is the type a projection yields.
+func (p proj) typ() *Type {
+	switch {
+	case p.row:
+		return rowType(p.from)
+	case p.idx != nil:
+		return p.from.Elem
+	case len(p.comps) == 1:
+		return p.from.Scalar()
+	}
+	return VectorOf(p.from.Scalar(), len(p.comps))
+}
+
+// projName is the name of the place's current (projected) value.
+func (pl *place) projName() string {
+	if n := len(pl.proj); n > 0 {
+		return pl.proj[n-1].name
+	}
+	return pl.name
+}
+
+// typ is the type of the place's value.
+func (pl *place) typ() *Type {
+	if n := len(pl.proj); n > 0 {
+		return pl.proj[n-1].typ()
+	}
+	return pl.t
+}
+
+// stripNoop removes casts that change nothing observable (identical
+// types, matrix storage order).
+func stripNoop(e Expr) Expr {
+	for {
+		switch x := e.(type) {
+		case *ImplicitCast:
+			if x.Kind != CastNoop || !Identical(x.T, x.X.Type()) {
+				return e
+			}
+			e = x.X
+		case *Cast:
+			if x.Kind != CastNoop || !Identical(x.T, x.X.Type()) {
+				return e
+			}
+			e = x.X
+		default:
+			return e
+		}
+	}
+}
+
+// addressable reports whether e designates storage (a variable or part of
+// one), so reading it can load just the part it names.
+func (fl *fnLowerer) addressable(e Expr) bool {
+	switch x := stripNoop(e).(type) {
+	case *Ident:
+		if x.Var == nil {
+			return false
+		}
+		info := fl.local(x.Var)
+		return info != nil && (info.ptr != nil || info.buf != nil)
+	case *Member:
+		return fl.addressable(x.X)
+	case *Swizzle:
+		return fl.addressable(x.X)
+	case *Index:
+		if x.X.Type().Kind == KindResource {
+			return true
+		}
+		return fl.addressable(x.X)
+	}
+	return false
+}
+
+// lvalue returns the place e designates. e must be addressable (the
+// checker only lets assignable expressions reach here).
+func (fl *fnLowerer) lvalue(e Expr) *place {
+	e = stripNoop(e)
+	switch x := e.(type) {
+	case *Ident:
+		info := fl.local(x.Var)
+		switch {
+		case info == nil:
+		case info.ptr != nil:
+			return &place{ptr: info.ptr, t: info.t, mem: info.mem, name: x.Name}
+		case info.buf != nil:
+			fl.atNode(x)
+			p := fl.b.Access(info.buf, []ir.Value{ir.ConstInt(ir.I32, int64(info.field))}, x.Name)
+			return &place{ptr: p, t: info.t, mem: true, name: x.Name}
+		}
+	case *Member:
+		base := fl.lvalue(x.X)
+		if base == nil {
+			return nil
+		}
+		if len(base.proj) > 0 || x.Field == nil {
+			break
+		}
+		fl.atNode(x)
+		name := base.name + "." + x.Name
+		p := fl.b.Access(base.ptr, []ir.Value{ir.ConstInt(ir.I32, int64(x.Field.Index))}, name)
+		return &place{ptr: p, t: x.Field.Type, mem: base.mem, name: name}
+	case *Swizzle:
+		base := fl.lvalue(x.X)
+		if base == nil {
+			return nil
+		}
+		from := base.typ()
+		if from.IsVector() && isIdentity(x.Comps, from.Len) {
+			return base
+		}
+		base.proj = append(base.proj, proj{from: from, comps: x.Comps, name: base.projName() + "." + x.Name})
+		return base
+	case *Index:
+		return fl.indexPlace(x)
+	}
+	fl.errorf(e, "cannot lower this expression as an assignable place")
+	return nil
+}
+
+// indexPlace is the place of x[i]: a buffer or array element, a matrix
+// row or a vector component.
+func (fl *fnLowerer) indexPlace(x *Index) *place {
+	xt := x.X.Type()
+	if xt.Kind == KindResource {
+		buf := fl.resourcePtr(x.X)
+		idx := fl.rv(x.Index)
+		fl.atNode(x)
+		name := exprName(x.X) + "." + indexName(x.Index)
+		p := fl.b.Access(buf, []ir.Value{idx}, name)
+		return &place{ptr: p, t: x.T, mem: true, name: name}
+	}
+	base := fl.lvalue(x.X)
+	if base == nil {
+		return nil
+	}
+	from := base.typ()
+	k, isConst := constIndex(x.Index)
+	var idx ir.Value
+	if !isConst {
+		idx = fl.rv(x.Index)
+	}
+	fl.atNode(x)
+	name := base.name + "." + indexName(x.Index)
+	pointerStep := len(base.proj) == 0 && (from.Kind == KindArray ||
+		from.IsMatrix() && !(base.mem && !from.RowMajor))
+	switch {
+	case pointerStep:
+		if isConst {
+			idx = ir.ConstInt(ir.I32, k)
+		}
+		p := fl.b.Access(base.ptr, []ir.Value{idx}, name)
+		t := from.Elem
+		if from.IsMatrix() {
+			t = rowType(from)
+		}
+		return &place{ptr: p, t: t, mem: base.mem, name: name}
+	case from.IsMatrix():
+		pr := proj{from: from, row: true, idx: idx, name: base.projName() + "." + indexName(x.Index)}
+		if isConst {
+			pr.idx, pr.comps = nil, []int{int(k)}
+		}
+		base.proj = append(base.proj, pr)
+		return base
+	case from.IsVector():
+		pr := proj{from: from, idx: idx, name: base.projName() + "." + indexName(x.Index)}
+		if isConst {
+			pr.idx, pr.comps = nil, []int{int(k)}
+		}
+		base.proj = append(base.proj, pr)
+		return base
+	}
+	fl.errorf(x, "cannot index a value of type '%s' here", from)
+	return nil
+}
+
+// constIndex returns the value of a constant index expression.
+func constIndex(e Expr) (int64, bool) {
+	if !constTree(e, 0) {
+		return 0, false
+	}
+	k, ok := constEval(e)
+	if !ok {
+		return 0, false
+	}
+	if k.Type.Kind == KindUint {
+		return int64(uint32(k.Int)), true
+	}
+	return k.asInt(), true
+}
+
+// isIdentity reports whether comps selects 0..n-1 in order.
+func isIdentity(comps []int, n int) bool {
+	if len(comps) != n {
+		return false
+	}
+	for i, c := range comps {
+		if c != i {
+			return false
+		}
+	}
+	return true
+}
+
+// exprName derives a value name from an expression (the variable it
+// names, if any).
+func exprName(e Expr) string {
+	switch x := stripNoop(e).(type) {
+	case *Ident:
+		return x.Name
+	case *Member:
+		return exprName(x.X) + "." + x.Name
+	case *Index:
+		return exprName(x.X) + "." + indexName(x.Index)
+	case *Swizzle:
+		return exprName(x.X) + "." + x.Name
+	case *ImplicitCast:
+		return exprName(x.X)
+	}
+	return "tmp"
+}
+
+// indexName names an element access: the constant index or the index
+// variable's name.
+func indexName(e Expr) string {
+	if k, ok := constIndex(e); ok {
+		return strconv.FormatInt(k, 10)
+	}
+	if id, ok := stripConv(e).(*Ident); ok {
+		return id.Name
+	}
+	return "idx"
+}
+
+// stripConv removes every conversion from the top of e.
+func stripConv(e Expr) Expr {
+	for {
+		switch x := e.(type) {
+		case *ImplicitCast:
+			e = x.X
+		case *Cast:
+			e = x.X
+		default:
+			return e
+		}
+	}
+}
+
+// load reads the value of a place.
+func (fl *fnLowerer) load(pl *place) ir.Value {
+	v := ir.Value(fl.b.Load(pl.ptr, pl.name))
+	if pl.mem {
+		v = fl.fromMem(v, pl.t)
+	}
+	for _, p := range pl.proj {
+		v = fl.project(v, p)
+	}
+	return v
+}
+
+// store writes v (of the place's type) to a place; with projections it
+// reads the whole value, inserts v, and writes it back.
+func (fl *fnLowerer) store(pl *place, v ir.Value) {
+	if len(pl.proj) > 0 {
+		olds := make([]ir.Value, len(pl.proj))
+		cur := ir.Value(fl.b.Load(pl.ptr, pl.name))
+		if pl.mem {
+			cur = fl.fromMem(cur, pl.t)
+		}
+		for i, p := range pl.proj {
+			olds[i] = cur
+			if i+1 < len(pl.proj) {
+				cur = fl.project(cur, p)
+			}
+		}
+		for i := len(pl.proj) - 1; i >= 0; i-- {
+			v = fl.inject(olds[i], pl.proj[i], v)
+		}
+	}
+	if pl.mem {
+		v = fl.toMem(v, pl.t)
+	}
+	fl.b.Store(v, pl.ptr)
+}
+
+// pointer returns a pointer to the place's value, for atomics: places
+// with at most one vector component projection have one.
+func (fl *fnLowerer) pointer(pl *place) ir.Value {
+	switch {
+	case len(pl.proj) == 0:
+		return pl.ptr
+	case len(pl.proj) == 1 && pl.proj[0].from.IsVector() && !pl.proj[0].row:
+		p := pl.proj[0]
+		idx := p.idx
+		if idx == nil {
+			if len(p.comps) != 1 {
+				return nil
+			}
+			idx = ir.ConstInt(ir.I32, int64(p.comps[0]))
+		}
+		return fl.b.Access(pl.ptr, []ir.Value{idx}, pl.name+".elem")
+	}
+	return nil
+}
+
+// project applies one projection to a value.
+func (fl *fnLowerer) project(v ir.Value, p proj) ir.Value {
+	from := p.from
+	switch {
+	case p.row && p.idx == nil:
+		return fl.b.ExtractValue(v, []int{p.comps[0]}, p.name)
+	case p.row:
+		// A dynamic row of a matrix value: through a temporary.
+		tmp := fl.alloca(from, "tmp")
+		fl.b.Store(v, tmp)
+		return fl.b.Load(fl.b.Access(tmp, []ir.Value{p.idx}, p.name+".p"), p.name)
+	case p.idx != nil:
+		return fl.b.ExtractElem(v, p.idx, p.name)
+	}
+	return fl.swizzleNamed(v, from, p.comps, p.name)
+}
+
+// swizzle selects components of a scalar, vector or matrix value.
+func (fl *fnLowerer) swizzle(v ir.Value, from *Type, comps []int) ir.Value {
+	return fl.swizzleNamed(v, from, comps, "swizzle")
+}
+
+func (fl *fnLowerer) swizzleNamed(v ir.Value, from *Type, comps []int, name string) ir.Value {
+	switch {
+	case from.IsScalar() || from.IsVector() && from.Len == 1:
+		if len(comps) == 1 {
+			return v
+		}
+		return fl.splat(v, VectorOf(from.Scalar(), len(comps)))
+	case from.IsVector():
+		if isIdentity(comps, from.Len) {
+			return v
+		}
+		if len(comps) == 1 {
+			return fl.b.ExtractValue(v, comps, name)
+		}
+		return fl.b.Shuffle(v, v, comps, name)
+	case from.IsMatrix():
+		el := make([]ir.Value, len(comps))
+		for i, c := range comps {
+			el[i] = fl.b.ExtractValue(v, matPath(from, c/from.Cols, c%from.Cols), name)
+		}
+		if len(el) == 1 {
+			return el[0]
+		}
+		return fl.construct(VectorOf(from.Scalar(), len(el)), el, name)
+	}
+	fl.errorf(nil, "internal compiler error: swizzle of '%s'", from)
+	return ir.ConstUndef(fl.irType(from.Scalar()))
+}
+
+// inject writes nv into the components of old that projection p selects
+// and returns the updated value.
+func (fl *fnLowerer) inject(old ir.Value, p proj, nv ir.Value) ir.Value {
+	from := p.from
+	switch {
+	case p.row && p.idx == nil:
+		return fl.b.InsertValue(old, nv, []int{p.comps[0]}, "ins")
+	case p.row:
+		tmp := fl.alloca(from, "tmp")
+		fl.b.Store(old, tmp)
+		fl.b.Store(nv, fl.b.Access(tmp, []ir.Value{p.idx}, "row.p"))
+		return fl.b.Load(tmp, "ins")
+	case p.idx != nil:
+		return fl.b.InsertElem(old, nv, p.idx, "ins")
+	case from.IsScalar() || from.IsVector() && from.Len == 1:
+		return nv
+	case from.IsVector():
+		if len(p.comps) == 1 {
+			return fl.b.InsertValue(old, nv, p.comps, "ins")
+		}
+		mask := make([]int, from.Len)
+		for i := range mask {
+			mask[i] = i
+		}
+		for j, c := range p.comps {
+			mask[c] = from.Len + j
+		}
+		return fl.b.Shuffle(old, nv, mask, "ins")
+	case from.IsMatrix():
+		v := old
+		for j, c := range p.comps {
+			e := nv
+			if len(p.comps) > 1 {
+				e = fl.b.ExtractValue(nv, []int{j}, "elem")
+			}
+			v = fl.b.InsertValue(v, e, matPath(from, c/from.Cols, c%from.Cols), "ins")
+		}
+		return v
+	}
+	fl.errorf(nil, "internal compiler error: masked write into '%s'", from)
+	return old
+}
+
+// resourcePtr returns the buffer pointer a resource expression denotes.
+func (fl *fnLowerer) resourcePtr(e Expr) ir.Value {
+	if id, ok := stripNoop(e).(*Ident); ok && id.Var != nil {
+		if info := fl.local(id.Var); info != nil && info.value != nil {
+			return info.value
+		}
+	}
+	fl.errorf(e, "only buffer variables and parameters can be used as buffers here")
+	return ir.ConstUndef(fl.irType(e.Type()))
+}
+
+// resourceDecl returns the global declaration behind a resource
+// expression (nil for parameters).
+func (fl *fnLowerer) resourceDecl(e Expr) *VarDecl {
+	if id, ok := stripNoop(e).(*Ident); ok && id.Var != nil && id.Var.Kind == VarGlobal {
+		return id.Var
+	}
+	return nil
+}

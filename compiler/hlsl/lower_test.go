@@ -1,0 +1,236 @@
+package hlsl
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+	"passlens/samples"
+)
+
+var updateLower = flag.Bool("update-lower", false, "rewrite testdata/lower/*.pir from the lowering")
+
+// lowerSource runs the frontend and the lowering over src and fails the
+// test on any error; the module is verified and round-trips through the
+// IR text format.
+func lowerSource(t *testing.T, file, src string, opts Options) *ir.Module {
+	t.Helper()
+	prog, diags := Frontend(file, []byte(src), opts)
+	if diags.HasErrors() {
+		t.Fatalf("%s: frontend errors:\n%s", file, render(prog, diags))
+	}
+	m, ld := Lower(prog, opts)
+	if m == nil || ld.HasErrors() {
+		t.Fatalf("%s: lowering errors:\n%s", file, render(prog, ld))
+	}
+	if err := ir.Verify(m); err != nil {
+		t.Fatalf("%s: module does not verify: %v\n%s", file, err, m)
+	}
+	text := m.String()
+	back, err := ir.ParseModule(file, []byte(text))
+	if err != nil {
+		t.Fatalf("%s: printed module does not parse: %v\n%s", file, err, text)
+	}
+	if again := back.String(); again != text {
+		t.Fatalf("%s: print/parse/print is not the identity", file)
+	}
+	return m
+}
+
+// run interprets m with waves of 4 lanes.
+func run(t *testing.T, m *ir.Module, in *interp.Input, policy interp.Policy) *interp.Result {
+	t.Helper()
+	res, err := interp.Run(m, in, interp.Options{WaveSize: 4, Policy: policy})
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, m)
+	}
+	return res
+}
+
+// bufferText formats the first n elements of a buffer.
+func bufferText(t *testing.T, res *interp.Result, name string, n int) string {
+	t.Helper()
+	b := res.Buffer(name)
+	if b == nil {
+		t.Fatalf("no buffer %s", name)
+	}
+	var parts []string
+	for i := 0; i < n && i < b.Count; i++ {
+		parts = append(parts, interp.FormatValue(b.Elem, b.Element(i)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// TestLowerSamples lowers every embedded HLSL sample.
+func TestLowerSamples(t *testing.T) {
+	n := 0
+	for _, s := range samples.All() {
+		if !strings.HasSuffix(s.File, ".hlsl") {
+			continue
+		}
+		n++
+		t.Run(s.Name, func(t *testing.T) {
+			m := lowerSource(t, s.File, string(s.Source), Options{})
+			if len(m.EntryPoints()) != 1 {
+				t.Fatalf("want one entry point, have %d", len(m.EntryPoints()))
+			}
+			ep := m.EntryPoints()[0]
+			if ep.Name() != "main" || len(ep.Params) != 0 || ep.Ret != ir.Void {
+				t.Errorf("entry point @%s has %d params and returns %s; want @main() void", ep.Name(), len(ep.Params), ep.Ret)
+			}
+		})
+	}
+	if n < 10 {
+		t.Errorf("only %d HLSL samples found", n)
+	}
+}
+
+// sampleInputs are the interpreter inputs of the sample execution tests.
+var sampleInputs = map[string]*interp.Input{
+	"wave-switch-42": {Buffers: []interp.BufferInput{{Name: "value", Data: []any{0, 0, 1, 2}}}},
+	"nested-loops":   {Uniforms: map[string]any{"rows": 4, "cols": 5}},
+	"sm3-loop-m":     {Uniforms: map[string]any{"m": 3}, Rect: &interp.Rect{Width: 1, Height: 1}},
+	"sm3-loop-mm":    {Uniforms: map[string]any{"m": 3}, Rect: &interp.Rect{Width: 1, Height: 1}},
+	"pixel": {Uniforms: map[string]any{"tint": []any{1, 0.5, 0.25, 1}, "scale": 2}, Rect: &interp.Rect{Width: 4, Height: 2},
+		Inputs: map[string]interp.LaneInput{"TEXCOORD0": {PerLane: []any{[]any{0.25, 0.5}, []any{-1, 0}, []any{0.5, 0}, []any{0, 1}}}}},
+	"add-mul": {Uniforms: map[string]any{"x": []any{1, 2, 3, 4}, "y": []any{5, 6, 7, 8}}, Rect: &interp.Rect{Width: 1, Height: 1}},
+	"bitcast": {Uniforms: map[string]any{"f": []any{1, 2, 3, 4}, "i": []any{0x3F800000, 0x40000000, 0, -0x80000000}}, Rect: &interp.Rect{Width: 1, Height: 1}},
+	"cos-sin": {Uniforms: map[string]any{"a": []any{0, 0, 0, 0}}, Rect: &interp.Rect{Width: 1, Height: 1}},
+	"vertex": {Uniforms: map[string]any{"worldViewProj": []any{[]any{1, 0, 0, 0}, []any{0, 2, 0, 0}, []any{0, 0, 3, 0}, []any{1, 2, 3, 1}}},
+		Inputs:      map[string]interp.LaneInput{"POSITION": {PerLane: []any{[]any{1, 2, 3}, []any{0, 0, 0}}}, "TEXCOORD0": {Value: []any{0.25, 0.5}}, "COLOR0": {Value: []any{1, 0, 1, 1}}},
+		VertexCount: 2},
+}
+
+// TestLowerSamplesRun runs the samples and checks the values computed by
+// hand from their source.
+func TestLowerSamplesRun(t *testing.T) {
+	lowerSample := func(t *testing.T, name string) *ir.Module {
+		s, ok := samples.Lookup(name)
+		if !ok {
+			t.Fatalf("no sample %s", name)
+		}
+		return lowerSource(t, s.File, string(s.Source), Options{})
+	}
+	cases := []struct {
+		sample, buffer string
+		n              int
+		policy         interp.Policy
+		want           string
+	}{
+		// Lanes 0 and 1 take case 0 and fall through into default.
+		{"wave-switch-42", "value", 4, interp.PolicyMaximal, "42 42 40 40"},
+		{"wave-switch-42", "value", 4, interp.PolicySwitchSeparate, "22 22 20 20"},
+		// tid 0 fills sharedData; each thread sums row tid.
+		{"groupshared-store", "Out", 2, interp.PolicyMaximal, "6.0 12.0"},
+		// acc = sum over i in {0,1,3} of i * (even j <= min(tid, 4)).
+		{"nested-loops", "Out", 8, interp.PolicyMaximal, "0 0 8 8 24 24 24 24"},
+		// trace digits per selector: 0->1, 1,3->3, 2->4, 4 (not cond) and 5 -> 2 then 3.
+		{"switch-fallthrough", "Out", 16, interp.PolicyMaximal, "1 3 4 3 23 23 1 3 0 0 0 0 0 0 0 0"},
+		// Odd lanes sum 1+3 = 4; every lane sums partials = 8; first lane id 0 or 4.
+		{"wave-divergent", "Out", 8, interp.PolicyMaximal, "800 804 800 804 804 808 804 808"},
+		// albedo.rgb * (2*dot(n,(0,1,0)) + 0.5*dot(n,(1,0,0))) with n = (1,1,0)/sqrt(2).
+		{"structs-arrays", "Out", 2, interp.PolicyMaximal, "<0.17677669, 0.088388346, 0.044194173, 1.0> <0.35355338, 0.17677669, 0.088388346, 1.0>"},
+	}
+	for _, c := range cases {
+		t.Run(c.sample+"/"+c.policy.String(), func(t *testing.T) {
+			m := lowerSample(t, c.sample)
+			res := run(t, m, sampleInputs[c.sample], c.policy)
+			if got := bufferText(t, res, c.buffer, c.n); got != c.want {
+				t.Errorf("%s = %s, want %s", c.buffer, got, c.want)
+			}
+		})
+	}
+	targets := []struct {
+		sample string
+		x, y   int
+		want   string
+	}{
+		{"sm3-loop-m", 0, 0, "<3.0, 3.0, 3.0, 3.0>"},      // 0 + 1 + 2
+		{"sm3-loop-mm", 0, 0, "<36.0, 36.0, 36.0, 36.0>"}, // 0 + ... + 8
+		{"add-mul", 0, 0, "<11.0, 20.0, 31.0, 44.0>"},     // x + y + x * y
+		{"bitcast", 0, 0, "<3.0, 8.0, 3.0, 4.0>"},         // f + asfloat(i) + f * asfloat(i)
+		{"cos-sin", 0, 0, "<1.0, 1.0, 1.0, 1.0>"},         // cos(sin(0))
+		// Pixel (0,0): cell 0, checker 0, rgb 0.1, uv.y + 0.5 saturates to 1.
+		{"pixel", 0, 0, "<0.1, 0.1, 0.1, 1.0>"},
+		// Pixel (2,0): pos.xy / 2 = (1.25, 0.25) -> cell (1, 0), checker 1
+		// -> tint.rgb; uv.y = 0 -> times 0.5.
+		{"pixel", 2, 0, "<0.5, 0.25, 0.125, 1.0>"},
+		// Pixel (3,0): pos.xy / 2 = (1.75, 0.25) -> cell (1, 0), checker 1 -> tint.rgb.
+		{"pixel", 3, 0, "<1.0, 0.5, 0.25, 1.0>"},
+	}
+	for _, c := range targets {
+		t.Run(c.sample, func(t *testing.T) {
+			m := lowerSample(t, c.sample)
+			res := run(t, m, sampleInputs[c.sample], interp.PolicyMaximal)
+			tg := res.Target("SV_Target0")
+			if tg == nil {
+				t.Fatal("no SV_Target0")
+			}
+			if got := interp.FormatValue(tg.Elem, tg.Pixel(c.x, c.y)); got != c.want {
+				t.Errorf("pixel (%d,%d) = %s, want %s", c.x, c.y, got, c.want)
+			}
+		})
+	}
+	t.Run("pixel discard", func(t *testing.T) {
+		// Pixel (1,0) has uv.x < 0 and is discarded.
+		res := run(t, lowerSample(t, "pixel"), sampleInputs["pixel"], interp.PolicyMaximal)
+		if tg := res.Target("SV_Target0"); tg.Written[1] || !tg.Written[0] {
+			t.Errorf("written = %v, want pixel 1 discarded", tg.Written[:4])
+		}
+	})
+	t.Run("vertex", func(t *testing.T) {
+		res := run(t, lowerSample(t, "vertex"), sampleInputs["vertex"], interp.PolicyMaximal)
+		want := [][]string{
+			// (1,2,3,1) * M: row vector times the row-major matrix.
+			{"SV_Position=<2.0, 6.0, 12.0, 1.0>", "COLOR0=<1.0, 0.0, 1.0, 1.0>", "TEXCOORD0=<-0.5, 0.0>"},
+			{"SV_Position=<1.0, 2.0, 3.0, 1.0>", "COLOR0=<1.0, 0.0, 1.0, 1.0>", "TEXCOORD0=<-0.5, 0.0>"},
+		}
+		for i, lane := range res.Lanes {
+			var got []string
+			for _, o := range lane.Outputs {
+				got = append(got, o.Semantic+"="+interp.FormatValue(o.Type, o.Cells))
+			}
+			if strings.Join(got, " ") != strings.Join(want[i], " ") {
+				t.Errorf("vertex %d: %v, want %v", i, got, want[i])
+			}
+		}
+	})
+}
+
+// TestLowerGolden compares the lowering of the small shaders in
+// testdata/lower with their .pir files (-update-lower rewrites them).
+func TestLowerGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "lower", "*.hlsl"))
+	if len(files) == 0 {
+		t.Fatal("no testdata/lower/*.hlsl")
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := lowerSource(t, name, string(src), Options{})
+			got := m.String()
+			golden := strings.TrimSuffix(path, ".hlsl") + ".pir"
+			if *updateLower {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update-lower to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("lowering of %s differs from %s (run with -update-lower to accept):\n%s", name, golden, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,9 @@
+// Package all links every back end into a program: importing it for its
+// side effects registers the targets with compiler/target (package target
+// itself cannot import its subpackages without an import cycle).
+package all
+
+import (
+	// The SPIR-V back end registers target "spirv".
+	_ "passlens/compiler/target/spirv"
+)

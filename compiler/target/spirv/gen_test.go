@@ -1,0 +1,307 @@
+package spirv
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// genProgram writes a random structured compute shader as .pir text: a few
+// u32 variables (allocas, so sroa and simplify build the phis), nested
+// if/else, counted loops with break and continue, switches with
+// fallthrough between non-empty cases (switch-to-if must lower them),
+// early returns, and wave operations in divergent control flow. Every
+// operation is defined for every input (shift amounts masked, divisors
+// made odd, no WaveReadLaneAt of possibly inactive lanes), so results can
+// be compared between the interpreter and a Vulkan driver.
+//
+// Each thread reads in[tid] and writes its variables to
+// out[tid*nvars + k] at the end (unless it returned early).
+type progGen struct {
+	r       *rand.Rand
+	sb      strings.Builder
+	n       int // name counter
+	nvars   int
+	threads int
+	depth   int
+	loops   []loopLabels // enclosing loops (innermost last)
+	inSw    int          // >0 inside a switch (no loop break/continue there)
+}
+
+type loopLabels struct{ cont, exit string }
+
+const genVars = 3
+
+func genProgram(seed uint64) (src string, threads int) {
+	g := &progGen{r: rand.New(rand.NewPCG(seed, 0x5eed)), nvars: genVars}
+	g.threads = []int{8, 16, 32}[g.r.IntN(3)]
+	g.printf("module \"gen-%d.pir\"\n\n", seed)
+	g.printf("@in = global storage [? x u32] binding 0, 0 readonly kind \"StructuredBuffer\"\n")
+	g.printf("@out = global storage [? x u32] binding 0, 1 kind \"RWStructuredBuffer\"\n")
+	g.printf("@tid = global input <3 x u32> semantic \"SV_DispatchThreadID\"\n\n")
+	g.printf("define void @main() compute numthreads(%d, 1, 1) {\nentry:\n", g.threads)
+	g.printf("  %%tid3 = load ptr<input, <3 x u32>> @tid\n  %%tid = extractvalue <3 x u32> %%tid3, 0\n")
+	g.printf("  %%inp = access ptr<storage, [? x u32]> @in, u32 %%tid\n  %%x0 = load ptr<storage, u32> %%inp\n")
+	for k := 0; k < g.nvars; k++ {
+		g.printf("  %%v%d = alloca u32\n", k)
+		init := "%x0"
+		if k > 0 {
+			init = g.binop("%x0", fmt.Sprint(g.r.IntN(100)))
+		}
+		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", init, k)
+	}
+	if !g.stmts(2 + g.r.IntN(4)) {
+		g.writeOut()
+		g.printf("  ret\n")
+	}
+	g.printf("}\n")
+	return g.sb.String(), g.threads
+}
+
+func (g *progGen) printf(format string, args ...any) { fmt.Fprintf(&g.sb, format, args...) }
+
+func (g *progGen) fresh(base string) string {
+	g.n++
+	return fmt.Sprintf("%s.%d", base, g.n)
+}
+
+func (g *progGen) writeOut() {
+	base := g.fresh("%ob")
+	g.printf("  %s = mul u32 %%tid, %d\n", base, g.nvars)
+	for k := 0; k < g.nvars; k++ {
+		v := g.load(k)
+		idx := g.fresh("%oi")
+		g.printf("  %s = add u32 %s, %d\n", idx, base, k)
+		p := g.fresh("%op")
+		g.printf("  %s = access ptr<storage, [? x u32]> @out, u32 %s\n", p, idx)
+		g.printf("  store u32 %s, ptr<storage, u32> %s\n", v, p)
+	}
+}
+
+func (g *progGen) load(k int) string {
+	v := g.fresh("%l")
+	g.printf("  %s = load ptr<function, u32> %%v%d\n", v, k)
+	return v
+}
+
+// binop emits a defined binary operation of a and b.
+func (g *progGen) binop(a, b string) string {
+	r := g.fresh("%e")
+	switch g.r.IntN(9) {
+	case 0:
+		g.printf("  %s = add u32 %s, %s\n", r, a, b)
+	case 1:
+		g.printf("  %s = sub u32 %s, %s\n", r, a, b)
+	case 2:
+		g.printf("  %s = mul u32 %s, %s\n", r, a, b)
+	case 3:
+		g.printf("  %s = xor u32 %s, %s\n", r, a, b)
+	case 4:
+		m := g.fresh("%m")
+		g.printf("  %s = and u32 %s, 31\n  %s = shl u32 %s, %s\n", m, b, r, a, m)
+	case 5:
+		m := g.fresh("%m")
+		g.printf("  %s = and u32 %s, 31\n  %s = lshr u32 %s, %s\n", m, b, r, a, m)
+	case 6:
+		m := g.fresh("%m")
+		g.printf("  %s = or u32 %s, 1\n  %s = udiv u32 %s, %s\n", m, b, r, a, m)
+	case 7:
+		m := g.fresh("%m")
+		g.printf("  %s = or u32 %s, 1\n  %s = urem u32 %s, %s\n", m, b, r, a, m)
+	default:
+		c := g.fresh("%c")
+		g.printf("  %s = icmp ult u32 %s, %s\n  %s = select bool %s, u32 %s, %s\n", c, a, b, r, c, a, b)
+	}
+	return r
+}
+
+// expr emits a random u32 expression.
+func (g *progGen) expr() string {
+	switch g.r.IntN(6) {
+	case 0:
+		return fmt.Sprint(g.r.IntN(64))
+	case 1:
+		return "%tid"
+	case 2:
+		return g.binop(g.load(g.r.IntN(g.nvars)), fmt.Sprint(1+g.r.IntN(16)))
+	default:
+		return g.binop(g.load(g.r.IntN(g.nvars)), g.load(g.r.IntN(g.nvars)))
+	}
+}
+
+// cond emits a random bool that usually differs between lanes.
+func (g *progGen) cond() string {
+	c := g.fresh("%c")
+	a := g.expr()
+	m := g.fresh("%m")
+	g.printf("  %s = and u32 %s, %d\n", m, a, 1+g.r.IntN(7))
+	g.printf("  %s = icmp %s u32 %s, %d\n", c, []string{"eq", "ne", "ult", "ugt"}[g.r.IntN(4)], m, g.r.IntN(4))
+	return c
+}
+
+// waveStmt assigns a wave operation's result to a variable.
+func (g *progGen) waveStmt() {
+	k := g.r.IntN(g.nvars)
+	x := g.load(g.r.IntN(g.nvars))
+	r := g.fresh("%w")
+	switch g.r.IntN(9) {
+	case 0:
+		g.printf("  %s = intr u32 WaveActiveSum(u32 %s)\n", r, x)
+	case 1:
+		g.printf("  %s = intr u32 WavePrefixSum(u32 %s)\n", r, x)
+	case 2:
+		g.printf("  %s = intr u32 WaveActiveMax(u32 %s)\n", r, x)
+	case 3:
+		g.printf("  %s = intr u32 WaveActiveMin(u32 %s)\n", r, x)
+	case 4:
+		g.printf("  %s = intr u32 WaveReadLaneFirst(u32 %s)\n", r, x)
+	case 5:
+		g.printf("  %s = intr u32 WaveActiveBitXor(u32 %s)\n", r, x)
+	case 6:
+		c := g.cond()
+		g.printf("  %s = intr u32 WaveActiveCountBits(bool %s)\n", r, c)
+	case 7:
+		c := g.cond()
+		g.printf("  %s = intr u32 WavePrefixCountBits(bool %s)\n", r, c)
+	default:
+		l := g.fresh("%lane")
+		g.printf("  %s = intr u32 WaveGetLaneIndex()\n", l)
+		g.printf("  %s = add u32 %s, %s\n", r, x, l)
+	}
+	g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", r, k)
+}
+
+// stmts emits up to n statements; it reports whether the current block
+// was terminated (break, continue or return as the last statement).
+func (g *progGen) stmts(n int) bool {
+	for i := 0; i < n; i++ {
+		if g.stmt() {
+			return true
+		}
+	}
+	return false
+}
+
+// stmt emits one statement and reports whether it terminated the block.
+func (g *progGen) stmt() bool {
+	k := g.r.IntN(10)
+	if g.depth >= 3 && k >= 4 {
+		k = g.r.IntN(4)
+	}
+	switch {
+	case k <= 1:
+		v := g.r.IntN(g.nvars)
+		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", g.expr(), v)
+	case k <= 3:
+		g.waveStmt()
+	case k <= 5:
+		g.ifStmt()
+	case k <= 7:
+		g.loopStmt()
+	case k == 8:
+		g.switchStmt()
+	default:
+		return g.exitStmt()
+	}
+	return false
+}
+
+// exitStmt emits `if (c) { break | continue | return }`.
+func (g *progGen) exitStmt() bool {
+	c := g.cond()
+	t, m := g.fresh("exit.then"), g.fresh("exit.merge")
+	g.printf("  selection_merge %%%s\n  condbr bool %s, %%%s, %%%s\n%s:\n", m, c, t, m, t)
+	switch {
+	case len(g.loops) > 0 && g.inSw == 0 && g.r.IntN(2) == 0:
+		l := g.loops[len(g.loops)-1]
+		g.printf("  br %%%s\n", []string{l.cont, l.exit}[g.r.IntN(2)])
+	case g.r.IntN(3) == 0:
+		g.writeOut()
+		g.printf("  ret\n")
+	default:
+		g.waveStmt()
+		g.printf("  br %%%s\n", m)
+	}
+	g.printf("%s:\n", m)
+	return false
+}
+
+func (g *progGen) ifStmt() {
+	g.depth++
+	defer func() { g.depth-- }()
+	c := g.cond()
+	t, e, m := g.fresh("if.then"), g.fresh("if.else"), g.fresh("if.merge")
+	g.printf("  selection_merge %%%s\n  condbr bool %s, %%%s, %%%s\n%s:\n", m, c, t, e, t)
+	if !g.stmts(1 + g.r.IntN(3)) {
+		g.printf("  br %%%s\n", m)
+	}
+	g.printf("%s:\n", e)
+	if !g.stmts(g.r.IntN(3)) {
+		g.printf("  br %%%s\n", m)
+	}
+	g.printf("%s:\n", m)
+}
+
+func (g *progGen) loopStmt() {
+	g.depth++
+	defer func() { g.depth-- }()
+	iv := g.fresh("%i")
+	h, body, cont, exit := g.fresh("loop.head"), g.fresh("loop.body"), g.fresh("loop.cont"), g.fresh("loop.exit")
+	g.printf("  %s = alloca u32\n  store u32 0, ptr<function, u32> %s\n  br %%%s\n%s:\n", iv, iv, h, h)
+	cur, c := g.fresh("%iv"), g.fresh("%lc")
+	g.printf("  %s = load ptr<function, u32> %s\n  %s = icmp ult u32 %s, %d\n", cur, iv, c, cur, 1+g.r.IntN(5))
+	g.printf("  loop_merge %%%s, %%%s\n  condbr bool %s, %%%s, %%%s\n%s:\n", exit, cont, c, body, exit, body)
+	// The counter also feeds the body.
+	v := g.r.IntN(g.nvars)
+	sum := g.fresh("%s")
+	old := g.load(v)
+	g.printf("  %s = add u32 %s, %s\n  store u32 %s, ptr<function, u32> %%v%d\n", sum, old, cur, sum, v)
+	g.loops = append(g.loops, loopLabels{cont, exit})
+	sw := g.inSw
+	g.inSw = 0
+	if !g.stmts(1 + g.r.IntN(3)) {
+		g.printf("  br %%%s\n", cont)
+	}
+	g.inSw = sw
+	g.loops = g.loops[:len(g.loops)-1]
+	nx, nv := g.fresh("%in"), g.fresh("%inx")
+	g.printf("%s:\n  %s = load ptr<function, u32> %s\n  %s = add u32 %s, 1\n", cont, nx, iv, nv, nx)
+	g.printf("  store u32 %s, ptr<function, u32> %s\n  br %%%s\n%s:\n", nv, iv, h, exit)
+}
+
+func (g *progGen) switchStmt() {
+	g.depth++
+	g.inSw++
+	defer func() { g.depth--; g.inSw-- }()
+	sel := g.fresh("%sel")
+	g.printf("  %s = and u32 %s, 3\n", sel, g.expr())
+	end := g.fresh("sw.end")
+	n := 2 + g.r.IntN(2) // case groups besides default
+	labels := make([]string, n+1)
+	for i := range labels {
+		labels[i] = g.fresh("sw.case")
+	}
+	defPos := g.r.IntN(n + 1)
+	var groups []string
+	val := 0
+	for i := 0; i <= n; i++ {
+		if i == defPos {
+			groups = append(groups, fmt.Sprintf("[default: %%%s]", labels[i]))
+			continue
+		}
+		groups = append(groups, fmt.Sprintf("[case %d: %%%s]", val, labels[i]))
+		val++
+	}
+	g.printf("  selection_merge %%%s\n  switch u32 %s %s\n", end, sel, strings.Join(groups, " "))
+	for i := 0; i <= n; i++ {
+		g.printf("%s:\n", labels[i])
+		if !g.stmts(1 + g.r.IntN(2)) {
+			if i < n && g.r.IntN(2) == 0 {
+				g.printf("  br %%%s\n", labels[i+1]) // fallthrough
+			} else {
+				g.printf("  br %%%s\n", end)
+			}
+		}
+	}
+	g.printf("%s:\n", end)
+}

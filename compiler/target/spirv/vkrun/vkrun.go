@@ -1,0 +1,198 @@
+// Package vkrun executes SPIR-V compute shaders on a real Vulkan driver
+// (Mesa's lavapipe on CI) so tests can compare passlens's SPIR-V with the
+// interpreter. It needs no cgo: a small C program (csrc/runner.c, embedded) is
+// compiled with the system C compiler against libvulkan on first use and
+// cached; each run writes a job file, runs the program and reads the
+// buffers back.
+package vkrun
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+)
+
+//go:embed csrc/runner.c
+var runnerSource []byte
+
+// Buffer is one descriptor-bound buffer of a job.
+type Buffer struct {
+	Set, Binding int
+	Uniform      bool   // a uniform buffer (else a storage buffer)
+	Data         []byte // initial contents; the run returns the final ones
+}
+
+// Job is one compute dispatch.
+type Job struct {
+	SPIRV   []uint32
+	Entry   string
+	Groups  [3]int
+	Buffers []Buffer
+}
+
+// Info describes the device the runner uses.
+type Info struct {
+	Device       string
+	SubgroupSize int
+	API          string
+}
+
+var (
+	buildOnce sync.Once
+	runnerBin string
+	buildErr  error
+)
+
+// ErrUnavailable wraps every reason the runner cannot be used (no C
+// compiler, no Vulkan headers or loader, no device).
+var ErrUnavailable = errors.New("vkrun: Vulkan runner unavailable")
+
+// runner compiles runner.c once per process (cached across processes by
+// content hash in the user cache directory).
+func runner() (string, error) {
+	buildOnce.Do(func() {
+		cc, err := exec.LookPath("gcc")
+		if err != nil {
+			if cc, err = exec.LookPath("cc"); err != nil {
+				buildErr = fmt.Errorf("%w: no C compiler (gcc/cc)", ErrUnavailable)
+				return
+			}
+		}
+		sum := sha256.Sum256(runnerSource)
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		dir = filepath.Join(dir, "passlens-vkrun")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			buildErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
+			return
+		}
+		bin := filepath.Join(dir, "runner-"+hex.EncodeToString(sum[:8]))
+		if _, err := os.Stat(bin); err == nil {
+			runnerBin = bin
+			return
+		}
+		src := bin + ".c"
+		if err := os.WriteFile(src, runnerSource, 0o644); err != nil {
+			buildErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
+			return
+		}
+		tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
+		out, err := exec.Command(cc, "-O1", "-o", tmp, src, "-lvulkan").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("%w: compiling the runner (install libvulkan-dev): %v\n%s", ErrUnavailable, err, out)
+			return
+		}
+		if err := os.Rename(tmp, bin); err != nil {
+			buildErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
+			return
+		}
+		runnerBin = bin
+	})
+	return runnerBin, buildErr
+}
+
+var infoRE = regexp.MustCompile(`^device=(.*) subgroup=(\d+) api=(\S+)`)
+
+// DeviceInfo reports the device the runner picks (lavapipe, "llvmpipe",
+// unless $VKRUN_DEVICE names another).
+func DeviceInfo() (*Info, error) {
+	bin, err := runner()
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.Command(bin, "--info").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("%w: no usable Vulkan device (install mesa-vulkan-drivers): %v: %s", ErrUnavailable, err, bytes.TrimSpace(out))
+	}
+	m := infoRE.FindSubmatch(out)
+	if m == nil {
+		return nil, fmt.Errorf("vkrun: unexpected --info output %q", out)
+	}
+	n, _ := strconv.Atoi(string(m[2]))
+	return &Info{Device: string(m[1]), SubgroupSize: n, API: string(m[3])}, nil
+}
+
+// Run executes a job and returns each buffer's final contents.
+func Run(job Job) ([][]byte, error) {
+	bin, err := runner()
+	if err != nil {
+		return nil, err
+	}
+	var w bytes.Buffer
+	put := func(v uint32) { binary.Write(&w, binary.LittleEndian, v) }
+	pad := func(n int) {
+		for ; n%4 != 0; n++ {
+			w.WriteByte(0)
+		}
+	}
+	for _, g := range job.Groups {
+		put(uint32(max(g, 1)))
+	}
+	put(uint32(len(job.Buffers)))
+	for _, b := range job.Buffers {
+		if b.Set < 0 || b.Binding < 0 {
+			return nil, fmt.Errorf("vkrun: buffer with set %d binding %d", b.Set, b.Binding)
+		}
+		put(uint32(b.Set))
+		put(uint32(b.Binding))
+		kind := uint32(0)
+		if b.Uniform {
+			kind = 1
+		}
+		put(kind)
+		put(uint32(len(b.Data)))
+		w.Write(b.Data)
+		pad(len(b.Data))
+	}
+	put(uint32(len(job.SPIRV)))
+	for _, x := range job.SPIRV {
+		put(x)
+	}
+	put(uint32(len(job.Entry)))
+	w.WriteString(job.Entry)
+	pad(len(job.Entry))
+
+	dir, err := os.MkdirTemp("", "vkrun")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	jf, of := filepath.Join(dir, "job"), filepath.Join(dir, "out")
+	if err := os.WriteFile(jf, w.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	if out, err := exec.Command(bin, jf, of).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("vkrun: %v: %s", err, bytes.TrimSpace(out))
+	}
+	data, err := os.ReadFile(of)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]byte, len(job.Buffers))
+	pos := 0
+	for i := range res {
+		if pos+4 > len(data) {
+			return nil, fmt.Errorf("vkrun: output truncated")
+		}
+		n := int(binary.LittleEndian.Uint32(data[pos:]))
+		pos += 4
+		if pos+n > len(data) {
+			return nil, fmt.Errorf("vkrun: output truncated")
+		}
+		res[i] = append([]byte(nil), data[pos:pos+n]...)
+		pos += (n + 3) &^ 3
+	}
+	return res, nil
+}
