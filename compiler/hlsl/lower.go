@@ -134,7 +134,9 @@ func (l *lowerer) lowerProgram() {
 	// Declare every function first so calls can refer to functions defined
 	// later in the source.
 	for _, fd := range funcs {
-		if ep != nil && fd == ep.Func && !l.calledFromOthers(fd, funcs) {
+		// The entry point is lowered into the entry function (lowerEntry);
+		// nothing else can call it, since HLSL has no recursion.
+		if ep != nil && fd == ep.Func {
 			continue
 		}
 		l.declareFunc(fd)
@@ -184,18 +186,6 @@ func (l *lowerer) reachableFuncs() []*FuncDecl {
 		}
 	}
 	return out
-}
-
-// calledFromOthers reports whether some function in funcs calls fd.
-func (l *lowerer) calledFromOthers(fd *FuncDecl, funcs []*FuncDecl) bool {
-	for _, f := range funcs {
-		for _, c := range f.Callees {
-			if c.Def == fd {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // uniqueGlobalName returns base, or base.1, base.2, ... unused by the

@@ -234,3 +234,167 @@ func TestLowerGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestLowerDiagnostics checks that constructs the IR cannot express are
+// reported at their position, and that the module is then nil.
+func TestLowerDiagnostics(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"float4 main(float2 uv : TEXCOORD0) : SV_Target {\n  return ddx(uv).xyxy;\n}\n",
+			"test.hlsl:2:10: error: 'ddx' is not supported: passlens IR has no derivative (quad) operations"},
+		{"RWStructuredBuffer<uint> B;\n[numthreads(1,1,1)] void main() {\n  uint n, s;\n  B.GetDimensions(n, s);\n  B[0] = n;\n}\n",
+			"test.hlsl:4:3: error: the method 'GetDimensions' of 'RWStructuredBuffer<uint>' is not supported"},
+		{"RWBuffer<uint> B[2];\n[numthreads(1,1,1)] void main() {\n  B[1][0] = 1;\n}\n",
+			"test.hlsl:1:1: error: arrays and structs of resources ('RWBuffer<uint> [2]') are not supported"},
+	}
+	for _, c := range cases {
+		prog, diags := Frontend("test.hlsl", []byte(c.src), Options{})
+		if diags.HasErrors() {
+			t.Fatalf("frontend: %s", render(prog, diags))
+		}
+		m, ld := Lower(prog, Options{})
+		if m != nil {
+			t.Errorf("%q: lowered, want an error", c.src)
+		}
+		if got := render(prog, ld); !strings.Contains(got, c.want) {
+			t.Errorf("diagnostics:\n%s\nwant %q", got, c.want)
+		}
+	}
+}
+
+// TestLowerLocations checks that instructions carry their source position.
+func TestLowerLocations(t *testing.T) {
+	src := "RWStructuredBuffer<float> B;\n[numthreads(1,1,1)]\nvoid main() {\n  float x = B[0];\n  B[1] = x * 2;\n}\n"
+	m := lowerSource(t, "test.hlsl", src, Options{})
+	found := map[ir.Op]ir.Loc{}
+	for _, b := range m.Func("main").Blocks {
+		for _, in := range b.Instrs {
+			if in.Loc == (ir.Loc{}) && in.Op != ir.OpRet {
+				t.Errorf("%s has no location", in.Op)
+			}
+			found[in.Op] = in.Loc
+		}
+	}
+	if got, want := found[ir.OpFMul], (ir.Loc{Line: 5, Col: 10}); got != want {
+		t.Errorf("fmul at %v, want %v", got, want)
+	}
+	if got, want := found[ir.OpAlloca], (ir.Loc{Line: 4, Col: 9}); got != want {
+		t.Errorf("alloca at %v, want %v", got, want)
+	}
+	var sb strings.Builder
+	p := ir.NewPrinter(&sb)
+	p.Locs = true
+	p.Module(m)
+	if !strings.Contains(sb.String(), "!loc 5:10") {
+		t.Errorf("printed module lacks !loc 5:10:\n%s", sb.String())
+	}
+}
+
+// TestLowerLibrary lowers every function of a program without an entry
+// point.
+func TestLowerLibrary(t *testing.T) {
+	src := "float f(float x) { return x + 1; }\nvoid g(inout float y) { y = f(y); }\n"
+	m := lowerSource(t, "lib.hlsl", src, Options{Library: true})
+	if len(m.Funcs) != 2 || len(m.EntryPoints()) != 0 {
+		t.Fatalf("want 2 functions and no entry point:\n%s", m)
+	}
+	g := m.Func("g")
+	if g == nil || len(g.Params) != 1 || g.Params[0].Type() != ir.Ptr(ir.SpaceFunction, ir.F32) {
+		t.Errorf("inout parameter should be ptr<function, f32>:\n%s", m)
+	}
+}
+
+// TestLowerEntryInterface checks the entry point's globals: inputs and
+// outputs with canonical semantics, uniform parameters in $Globals,
+// buffers with their kinds and bindings.
+func TestLowerEntryInterface(t *testing.T) {
+	src := `float4 tint;
+cbuffer Cam : register(b3, space1) { float4x4 view; };
+StructuredBuffer<float4> Data : register(t2);
+struct VOut { float4 pos : SV_POSITION; float2 uv[2] : TEXCOORD2; };
+VOut main(uniform float scale, uint id : SV_VertexID, nointerpolation float3 n : NORMAL) {
+  VOut o;
+  o.pos = Data[id] * scale + tint + view[0];
+  o.uv[0] = n.xy;
+  o.uv[1] = n.yz;
+  return o;
+}
+`
+	m := lowerSource(t, "vs.hlsl", src, Options{})
+	want := []string{
+		`@$Globals = global uniform %$Globals kind "cbuffer"`,
+		`@Cam = global uniform %Cam binding 1, 3 kind "cbuffer"`,
+		`@Data = global storage [? x <4 x f32>] binding 0, 2 readonly kind "StructuredBuffer"`,
+		`@id = global input u32 semantic "SV_VertexID"`,
+		`@n = global input <3 x f32> semantic "NORMAL" flat`,
+		`@out.pos = global output <4 x f32> semantic "SV_Position"`,
+		`@out.uv = global output [2 x <2 x f32>] semantic "TEXCOORD2"`,
+		`type %$Globals = { <4 x f32> tint, f32 scale }`,
+		`type %Cam = { <4 x 4 x f32> view }`,
+		`define void @main() vertex {`,
+		`%view.1 = load ptr<uniform, <4 x 4 x f32>> %view`,
+		`intr <4 x 4 x f32> transpose(<4 x 4 x f32> %view.1)`,
+	}
+	text := m.String()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("module lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+// TestLowerLoopShape checks the loop and switch shapes: each loop header's
+// terminator carries loop_merge with the loop's continue block, which
+// branches back to the header; the switch keeps its clauses in source
+// order with default in place.
+func TestLowerLoopShape(t *testing.T) {
+	src := `RWStructuredBuffer<int> B;
+[numthreads(1,1,1)]
+void main() {
+  int s = 0;
+  for (int i = 0; i < 3; i++) s += i;
+  while (s < 10) s++;
+  do { s--; } while (s > 5);
+  switch (s) { case 1: s = 0; default: s = 2; break; case 3: case 4: s = 1; }
+  B[0] = s;
+}
+`
+	f := lowerSource(t, "loops.hlsl", src, Options{}).Func("main")
+	loops := map[string]string{"for.cond": "for.inc", "while.cond": "while.cont", "do.header": "do.cond"}
+	for header, cont := range loops {
+		h := f.Block(header)
+		if h == nil {
+			t.Fatalf("no block %s:\n%s", header, f)
+		}
+		term := h.Terminator()
+		if term.MergeKind != ir.MergeLoop || term.Continue.Name() != cont {
+			t.Errorf("%s: terminator %v, want loop_merge with continue %s", header, term.Op, cont)
+		}
+		back := false
+		for _, s := range f.Block(cont).Successors() {
+			back = back || s == h
+		}
+		if !back {
+			t.Errorf("continue block %s does not branch back to %s", cont, header)
+		}
+	}
+	var sw *ir.Instr
+	for _, b := range f.Blocks {
+		if term := b.Terminator(); term.Op == ir.OpSwitch {
+			sw = term
+		}
+	}
+	if sw == nil || sw.MergeKind != ir.MergeSelection || sw.Merge.Name() != "sw.end" {
+		t.Fatalf("no annotated switch:\n%s", f)
+	}
+	var got []string
+	for _, c := range sw.Cases {
+		got = append(got, c.Target.Name())
+	}
+	if strings.Join(got, " ") != "sw.case1 sw.default sw.case3" || len(sw.Cases[2].Values) != 2 {
+		t.Errorf("switch cases %v, want sw.case1 sw.default sw.case3 (with values 3, 4)", got)
+	}
+	// Fallthrough from case 1 into default is an explicit branch.
+	if s := f.Block("sw.case1").Successors(); len(s) != 1 || s[0].Name() != "sw.default" {
+		t.Errorf("sw.case1 should branch to sw.default")
+	}
+}

@@ -183,6 +183,57 @@ func TestInline(t *testing.T) {
 	}})
 }
 
+func TestInlineReturnFromLoop(t *testing.T) {
+	// A return inside a loop becomes a multi-level break out of the
+	// one-case switch the inliner wraps the callee in; the result must
+	// verify, run identically, and survive the spirv clean-up passes.
+	src := computeHeader + `
+		define u32 @find(u32 %x) {
+		entry:
+		  br %loop
+		loop:
+		  %k = phi u32 [0, %entry], [%k1, %cont]
+		  %c = icmp ult u32 %k, 8
+		  loop_merge %done, %cont
+		  condbr bool %c, %body, %done
+		body:
+		  %s = mul u32 %k, %k
+		  %hit = icmp uge u32 %s, %x
+		  selection_merge %cont
+		  condbr bool %hit, %found, %cont
+		found:
+		  ret u32 %k
+		cont:
+		  %k1 = add u32 %k, 1
+		  br %loop
+		done:
+		  ret u32 99
+		}
+
+		define void @main() compute numthreads(8, 1, 1) {
+		entry:
+		  %id = load ptr<input, <3 x u32>> @tid
+		  %i = extractvalue <3 x u32> %id, 0
+		  %x = mul u32 %i, 7
+		  %r = call u32 @find(u32 %x)
+		  %p = access ptr<storage, [? x u32]> @Out, u32 %i
+		  store u32 %r, ptr<storage, u32> %p
+		  ret
+		}`
+	for _, seq := range []string{"inline", "inline,sroa,simplify", "inline,sroa,simplify,switch-to-if,eliminate-multilevel-break,simplify"} {
+		m := parseIR(t, "find", src)
+		before := mustRun(t, m, &interp.Input{})
+		runPasses(t, m, seq, "spirv")
+		after := mustRun(t, m, &interp.Input{})
+		if ok, diff := before.Equal(after); !ok {
+			t.Errorf("%s: %s\n%s", seq, diff, m)
+		}
+		if seq == "inline" && !strings.Contains(m.String(), "selection_merge %find.exit\n  switch i32 0 [default: %find.entry]") {
+			t.Errorf("want the one-case switch wrapper:\n%s", m)
+		}
+	}
+}
+
 func TestInlineRecursion(t *testing.T) {
 	m := parseIR(t, "rec", `
 		module "t"

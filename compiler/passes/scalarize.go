@@ -188,7 +188,8 @@ type scalarizer struct {
 	repl    map[ir.Value]ir.Value
 	phis    []*ir.Instr // scalarized phis, incoming filled at the end
 	wholes  map[wholeKey]ir.Value
-	bypass  []*ir.Instr // access chains folded into new chains
+	named   map[*ir.Instr]bool // scalarized values whose name a rebuild took
+	bypass  []*ir.Instr        // access chains folded into new chains
 
 	cur     *ir.Block   // block being rebuilt
 	out     []*ir.Instr // its new instruction list
@@ -210,6 +211,7 @@ func newScalarizer(f *ir.Function) *scalarizer {
 		dead:    map[*ir.Instr]bool{},
 		repl:    map[ir.Value]ir.Value{},
 		wholes:  map[wholeKey]ir.Value{},
+		named:   map[*ir.Instr]bool{},
 		rebuilt: map[*ir.Block]bool{},
 	}
 }
@@ -290,15 +292,9 @@ func (s *scalarizer) whole(v *ir.Instr) ir.Value {
 		return w
 	}
 	leaves := s.getLeaves(v)
-	first := true
-	for key := range s.wholes {
-		if key.v == ir.Value(v) {
-			first = false
-			break
-		}
-	}
 	var w ir.Value
-	if first {
+	if !s.named[v] {
+		s.named[v] = true
 		w = s.build(v.Type(), leaves, nil, v)
 	} else {
 		w = s.build(v.Type(), leaves, nil, nil)

@@ -542,5 +542,63 @@ func TestScalarizeMemory(t *testing.T) {
 			  store u32 %lv.id, ptr<storage, u32> %dst.id
 			  ret
 			}`,
+	}, {
+		name:   "seed case 3: plain aggregate loads and stores",
+		passes: "scalarize",
+		run: &interp.Input{Buffers: []interp.BufferInput{{Name: "In", Data: []any{
+			[]any{1, 2, []any{3, 4}}, []any{5, 6, []any{7, 8}},
+		}}}},
+		in: `
+			module "t"
+
+			type %P = { u32 a, i32 b, [2 x u32] c }
+
+			@In = global storage [? x %P] binding 0, 0 readonly kind "StructuredBuffer"
+			@Out = global storage [? x %P] binding 0, 1 kind "RWStructuredBuffer"
+
+			define void @main() compute numthreads(1, 1, 1) {
+			entry:
+			  %src = access ptr<storage, [? x %P]> @In, i32 1
+			  %v = load ptr<storage, %P> %src
+			  %c = extractvalue %P %v, 2
+			  %w = insertvalue %P %v, [2 x u32] [9, 10], 2
+			  %dst = access ptr<storage, [? x %P]> @Out, i32 0
+			  store %P %w, ptr<storage, %P> %dst
+			  %dc = access ptr<storage, [? x %P]> @Out, i32 1, i32 2
+			  store [2 x u32] %c, ptr<storage, [2 x u32]> %dc
+			  ret
+			}`,
+		want: `
+			module "t"
+
+			type %P = { u32 a, i32 b, [2 x u32] c }
+
+			@In = global storage [? x %P] binding 0, 0 readonly kind "StructuredBuffer"
+			@Out = global storage [? x %P] binding 0, 1 kind "RWStructuredBuffer"
+
+			define void @main() compute numthreads(1, 1, 1) {
+			entry:
+			  %src.a = access ptr<storage, [? x %P]> @In, i32 1, i32 0
+			  %src.b = access ptr<storage, [? x %P]> @In, i32 1, i32 1
+			  %src.c.0 = access ptr<storage, [? x %P]> @In, i32 1, i32 2, i32 0
+			  %src.c.1 = access ptr<storage, [? x %P]> @In, i32 1, i32 2, i32 1
+			  %v.a = load ptr<storage, u32> %src.a
+			  %v.b = load ptr<storage, i32> %src.b
+			  %v.c.0 = load ptr<storage, u32> %src.c.0
+			  %v.c.1 = load ptr<storage, u32> %src.c.1
+			  %dst.a = access ptr<storage, [? x %P]> @Out, i32 0, i32 0
+			  store u32 %v.a, ptr<storage, u32> %dst.a
+			  %dst.b = access ptr<storage, [? x %P]> @Out, i32 0, i32 1
+			  store i32 %v.b, ptr<storage, i32> %dst.b
+			  %dst.c.0 = access ptr<storage, [? x %P]> @Out, i32 0, i32 2, i32 0
+			  store u32 9, ptr<storage, u32> %dst.c.0
+			  %dst.c.1 = access ptr<storage, [? x %P]> @Out, i32 0, i32 2, i32 1
+			  store u32 10, ptr<storage, u32> %dst.c.1
+			  %dc.0 = access ptr<storage, [? x %P]> @Out, i32 1, i32 2, i32 0
+			  store u32 %v.c.0, ptr<storage, u32> %dc.0
+			  %dc.1 = access ptr<storage, [? x %P]> @Out, i32 1, i32 2, i32 1
+			  store u32 %v.c.1, ptr<storage, u32> %dc.1
+			  ret
+			}`,
 	}})
 }

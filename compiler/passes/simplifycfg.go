@@ -89,7 +89,7 @@ func liveTarget(t *ir.Instr) *ir.Block {
 		v := c.Int()
 		for _, sc := range t.Cases {
 			for _, x := range sc.Values {
-				if x == v || uint32(x) == uint32(v) && c.Type().Kind == ir.KUint {
+				if x == v || c.Type().Bits == 32 && uint32(x) == uint32(v) {
 					return sc.Target
 				}
 			}
