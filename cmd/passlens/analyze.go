@@ -61,7 +61,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{VerifyEach: true})
 		if res.Err != nil {
-			return fmt.Errorf("passlens: pass %s failed: %s", res.Err.Pass, res.Err.Msg)
+			return stepFailure(res.Err)
 		}
 	}
 	if *explain != "" {

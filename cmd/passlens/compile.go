@@ -118,7 +118,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 		headless.Dumps(stdout, res, dump)
 	}
 	if res.Err != nil {
-		return fmt.Errorf("passlens: pass %s failed: %s", res.Err.Pass, strings.TrimSpace(res.Err.Error()))
+		return stepFailure(res.Err)
 	}
 	if dump.Active() && *out == "" {
 		return nil
@@ -159,4 +159,16 @@ func writeOutput(path string, stdout io.Writer, text string, bin []byte) error {
 		return fmt.Errorf("passlens: %v", err)
 	}
 	return nil
+}
+
+// stepFailure describes a failed pipeline step with the whole underlying
+// message (every verifier problem, not just the first line).
+func stepFailure(e *pipeline.StepError) error {
+	msg := fmt.Sprintf("passlens: pass %s failed (%s): %s", e.Pass, e.Kind, e.Msg)
+	if e.Err != nil {
+		if full := strings.TrimSpace(e.Err.Error()); full != e.Msg {
+			msg += "\n" + full
+		}
+	}
+	return fmt.Errorf("%s", msg)
 }

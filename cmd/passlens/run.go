@@ -94,7 +94,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if len(sp.Steps) > 0 {
 		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: true})
 		if res.Err != nil {
-			return fmt.Errorf("passlens: pass %s failed: %s", res.Err.Pass, res.Err.Msg)
+			return stepFailure(res.Err)
 		}
 	}
 	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace})

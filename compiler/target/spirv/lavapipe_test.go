@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"passlens/compiler/progen"
 	"sync"
 	"testing"
 
@@ -267,7 +268,7 @@ func TestLavapipeRandom(t *testing.T) {
 	needDevice(t)
 	agree := 0
 	for seed := 0; seed < lavapipeRandomCount; seed++ {
-		src, threads := genProgram(uint64(1000 + seed))
+		src, threads := progen.Program(uint64(1000 + seed))
 		m, err := ir.ParseModule("gen.pir", []byte(src))
 		if err != nil {
 			t.Fatal(err)
@@ -283,7 +284,7 @@ func TestLavapipeRandom(t *testing.T) {
 		}
 		in := &interp.Input{Dispatch: [3]int{groups, 1, 1}, Buffers: []interp.BufferInput{
 			{Name: "in", Data: data},
-			{Name: "out", Count: threads * groups * genVars},
+			{Name: "out", Count: threads * groups * progen.Vars},
 		}}
 		diff, err := runBoth(t, gpuCase{name: "gen", m: m, in: in, groups: [3]int{groups, 1, 1}})
 		if err != nil {

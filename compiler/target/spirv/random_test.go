@@ -3,6 +3,7 @@ package spirv
 import (
 	"fmt"
 	"os"
+	"passlens/compiler/progen"
 	"strconv"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestRandomPrograms(t *testing.T) {
 	needTool(t, "spirv-val")
 	n := randomCount()
 	for seed := 0; seed < n; seed++ {
-		src, _ := genProgram(uint64(seed))
+		src, _ := progen.Program(uint64(seed))
 		m, err := ir.ParseModule(fmt.Sprintf("gen-%d.pir", seed), []byte(src))
 		if err != nil {
 			t.Fatalf("seed %d: generator wrote unparsable IR: %v\n%s", seed, err, src)

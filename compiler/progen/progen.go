@@ -1,4 +1,8 @@
-package spirv
+// Package progen generates random structured shader programs as passlens
+// IR text for differential testing: the interpreter before and after every
+// pass (compiler/difftest), and the interpreter against a Vulkan driver
+// running passlens's SPIR-V (compiler/target/spirv).
+package progen
 
 import (
 	"fmt"
@@ -6,7 +10,7 @@ import (
 	"strings"
 )
 
-// genProgram writes a random structured compute shader as .pir text: a few
+// Program writes a random structured compute shader as .pir text: a few
 // u32 variables (allocas, so sroa and simplify build the phis), nested
 // if/else, counted loops with break and continue, switches with
 // fallthrough between non-empty cases (switch-to-if must lower them),
@@ -30,10 +34,12 @@ type progGen struct {
 
 type loopLabels struct{ cont, exit string }
 
-const genVars = 3
+// Vars is the number of u32 variables each program keeps; each thread
+// writes them to out[tid*Vars + k].
+const Vars = 3
 
-func genProgram(seed uint64) (src string, threads int) {
-	g := &progGen{r: rand.New(rand.NewPCG(seed, 0x5eed)), nvars: genVars}
+func Program(seed uint64) (src string, threads int) {
+	g := &progGen{r: rand.New(rand.NewPCG(seed, 0x5eed)), nvars: Vars}
 	g.threads = []int{8, 16, 32}[g.r.IntN(3)]
 	g.printf("module \"gen-%d.pir\"\n\n", seed)
 	g.printf("@in = global storage [? x u32] binding 0, 0 readonly kind \"StructuredBuffer\"\n")

@@ -1,0 +1,538 @@
+package hlsl
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+)
+
+// TestLowerVKD3DProbes executes the vkd3d pixel shader tests that the
+// subset can run — "draw quad" with the default vertex shader, constants
+// set with "uniform", render target values checked with "probe" — and
+// compares the interpreter's results with the expected values: an
+// external check of the lowering's semantics. Tests needing other
+// resources (textures, buffers, vertex buffers, custom vertex shaders,
+// interpolated inputs) are skipped. Known deviations are expected failures
+// that the test logs; it fails if fewer than 95% of the probes run pass.
+// Set HLSL_CONFORMANCE_VERBOSE=1 to print every failing probe.
+func TestLowerVKD3DProbes(t *testing.T) {
+	dir := conformanceDir(t)
+	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no .shader_test files in %s", dir)
+	}
+	verbose := os.Getenv("HLSL_CONFORMANCE_VERBOSE") != ""
+	st := &probeStats{skipped: map[string]int{}}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runProbeFile(t, filepath.Base(path), string(data), st)
+	}
+	var skips []string
+	for k, n := range st.skipped {
+		skips = append(skips, fmt.Sprintf("%s=%d", k, n))
+	}
+	sort.Strings(skips)
+	t.Logf("vkd3d pixel shader probes (shader model 6): %d draws run, %d probes passed, %d failed; skipped tests: %s",
+		st.draws, st.passed, st.failed, strings.Join(skips, ", "))
+	if verbose {
+		for _, f := range st.failures {
+			t.Log(f)
+		}
+	}
+	if total := st.passed + st.failed; total > 0 && st.passed*100 < total*95 {
+		for _, f := range st.failures {
+			t.Log(f)
+		}
+		t.Errorf("only %d of %d probes passed (want at least 95%%)", st.passed, total)
+	}
+}
+
+type probeStats struct {
+	draws, passed, failed int
+	skipped               map[string]int
+	failures              []string
+}
+
+// probeShader is the pixel shader a [test] section draws with.
+type probeShader struct {
+	line  int
+	m     *ir.Module
+	prog  *Program
+	cb    *CBuffer // the constant buffer "uniform" lines fill (b0)
+	cbVar string   // its IR global
+	skip  string   // why its tests are skipped
+}
+
+// runProbeFile walks one .shader_test file: sections in order, the
+// current pixel shader, and its [test] sections.
+func runProbeFile(t *testing.T, name, text string, st *probeStats) {
+	type section struct {
+		header string
+		line   int
+		body   []string
+	}
+	var secs []*section
+	for i, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
+			secs = append(secs, &section{header: trimmed[1 : len(trimmed)-1], line: i + 1})
+			continue
+		}
+		if len(secs) > 0 {
+			secs[len(secs)-1].body = append(secs[len(secs)-1].body, line)
+		}
+	}
+	minSM, maxSM := 0.0, 99.0
+	var features []string
+	var ps *probeShader
+	resources, customVS := false, false
+	for _, s := range secs {
+		h := s.header
+		switch {
+		case h == "require":
+			minSM, maxSM, features = 0, 99, nil
+			for _, l := range s.body {
+				l = strings.TrimSpace(l)
+				if rest, ok := strings.CutPrefix(l, "shader model "); ok {
+					f := strings.Fields(rest)
+					if len(f) == 2 {
+						v, _ := strconv.ParseFloat(f[1], 64)
+						if f[0] == ">=" {
+							minSM = v
+						} else if f[0] == "<" {
+							maxSM = v
+						}
+					}
+				} else if l != "" && !strings.HasPrefix(l, "%") {
+					features = append(features, l)
+				}
+			}
+		case strings.HasPrefix(h, "pixel shader"):
+			ps = &probeShader{line: s.line}
+			sm := max(6.0, minSM)
+			switch {
+			case sm >= maxSM || sm >= 7:
+				ps.skip = "not SM6"
+			case expectFail(h, sm):
+				ps.skip = "expected to fail"
+			case strings.Contains(h, "-hex") || len(features) > 0:
+				ps.skip = "features"
+			default:
+				var src strings.Builder
+				for _, l := range s.body {
+					if !strings.HasPrefix(strings.TrimSpace(l), "%") {
+						src.WriteString(l)
+					}
+					src.WriteString("\n")
+				}
+				ps.compile(name, src.String())
+			}
+		case strings.HasPrefix(h, "vertex shader"):
+			customVS = true
+		case strings.HasPrefix(h, "srv") || strings.HasPrefix(h, "uav") || strings.HasPrefix(h, "sampler") ||
+			strings.HasPrefix(h, "texture") || strings.HasPrefix(h, "vb") || strings.HasPrefix(h, "input layout"):
+			resources = true
+		case h == "test":
+			switch {
+			case ps == nil:
+			case ps.skip != "":
+				st.skipped[ps.skip]++
+			case customVS:
+				st.skipped["vertex shader"]++
+			case resources && ps.usesResources():
+				st.skipped["resources"]++
+			default:
+				ps.runTest(t, fmt.Sprintf("%s:%d", name, s.line), s.body, st)
+			}
+		}
+	}
+}
+
+// compile lowers a pixel shader and decides whether its tests can run.
+func (ps *probeShader) compile(file, src string) {
+	opts := Options{Entry: "main", Stage: StagePixel}
+	prog, diags := Frontend(file, []byte(src), opts)
+	if diags.HasErrors() {
+		ps.skip = "not accepted"
+		return
+	}
+	m, ld := Lower(prog, opts)
+	if m == nil || ld.HasErrors() {
+		ps.skip = "not lowered"
+		return
+	}
+	for _, io := range prog.Entry.Inputs {
+		if io.SysValue != SVPosition {
+			ps.skip = "interpolated inputs"
+			return
+		}
+	}
+	ps.m, ps.prog = m, prog
+	// "uniform" fills the buffer at b0: an explicit one, else $Globals,
+	// else the first constant buffer.
+	for _, cb := range prog.Buffers {
+		if r := cb.Register; r != nil && r.Index == 0 && r.Space == 0 {
+			ps.cb = cb
+		}
+	}
+	for _, cb := range prog.Buffers {
+		if ps.cb == nil && (cb.Implicit || cb == prog.Buffers[len(prog.Buffers)-1]) {
+			ps.cb = cb
+		}
+	}
+	if ps.cb != nil {
+		ps.cbVar = ps.cb.Name // lowerCBuffer names the global after the buffer
+	}
+}
+
+func (ps *probeShader) usesResources() bool {
+	for _, g := range ps.m.Globals {
+		if g.Space == ir.SpaceStorage {
+			return true
+		}
+	}
+	return false
+}
+
+// runTest executes one [test] section: uniforms, draws and probes.
+func (ps *probeShader) runTest(t *testing.T, where string, body []string, st *probeStats) {
+	// Collect the probed pixels first: only those are shaded.
+	var lines []string
+	pixels := map[[2]int]bool{{0, 0}: true}
+	for _, l := range body {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "%") {
+			continue
+		}
+		if strings.HasPrefix(l, "if(") {
+			cond, rest, ok := strings.Cut(l[3:], ")")
+			if !ok || !evalSMCond(cond, 6) {
+				continue
+			}
+			l = strings.TrimSpace(rest)
+		}
+		for _, p := range []string{"todo(", "bug("} {
+			if strings.HasPrefix(l, p) {
+				if _, rest, ok := strings.Cut(l, ")"); ok {
+					l = strings.TrimSpace(rest)
+				}
+			}
+		}
+		l = strings.TrimSpace(strings.TrimPrefix(l, "todo "))
+		lines = append(lines, l)
+		if p, ok := parseProbe(l); ok {
+			for _, px := range p.pixels() {
+				pixels[px] = true
+			}
+		}
+	}
+	words := map[int]uint32{}
+	var res *interp.Result
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "uniform "):
+			if !setUniform(words, l) {
+				st.skipped["uniform type"]++
+				return
+			}
+		case l == "draw quad":
+			in := &interp.Input{Uniforms: ps.uniforms(words)}
+			if os.Getenv("DBG") != "" {
+				t.Logf("draw %v", in.Uniforms)
+			}
+			for px := range pixels {
+				in.Pixels = append(in.Pixels, px)
+			}
+			sort.Slice(in.Pixels, func(i, j int) bool {
+				a, b := in.Pixels[i], in.Pixels[j]
+				return a[1] < b[1] || a[1] == b[1] && a[0] < b[0]
+			})
+			var err error
+			res, err = interp.Run(ps.m, in, interp.Options{WaveSize: 4})
+			if err != nil {
+				st.failed++
+				st.failures = append(st.failures, fmt.Sprintf("%s: run: %v", where, err))
+				return
+			}
+			st.draws++
+		case strings.HasPrefix(l, "probe "):
+			p, ok := parseProbe(l)
+			if !ok || res == nil {
+				continue
+			}
+			if msg, ran := p.check(res); ran {
+				if msg == "" {
+					st.passed++
+				} else {
+					st.failed++
+					st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s", where, ps.line, l, msg))
+				}
+			}
+		case strings.HasPrefix(l, "draw") || strings.HasPrefix(l, "dispatch"):
+			st.skipped["draw kind"]++
+			return
+		}
+	}
+}
+
+// setUniform applies "uniform OFFSET TYPE VALUES..." (OFFSET in 32-bit
+// words) to the constant buffer's words.
+func setUniform(words map[int]uint32, line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 4 {
+		return false
+	}
+	off, err := strconv.Atoi(f[1])
+	if err != nil {
+		return false
+	}
+	kind := strings.TrimRight(f[2], "0123456789x")
+	for i, v := range f[3:] {
+		switch kind {
+		case "float":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return false
+			}
+			words[off+i] = math.Float32bits(float32(x))
+		case "int", "uint":
+			x, err := strconv.ParseInt(v, 0, 64)
+			if err != nil {
+				u, err2 := strconv.ParseUint(v, 0, 64)
+				if err2 != nil {
+					return false
+				}
+				x = int64(u)
+			}
+			words[off+i] = uint32(x)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// uniforms builds the interpreter's uniform values for the constant
+// buffer from its words, following the packing of layout.go.
+func (ps *probeShader) uniforms(words map[int]uint32) map[string]any {
+	if ps.cb == nil || ps.cbVar == "" {
+		return nil
+	}
+	out := map[string]any{}
+	members := ps.cb.Members
+	if ps.cb.Implicit {
+		members = append(members[:len(members):len(members)], ps.prog.Entry.Uniforms...)
+	}
+	for _, m := range members {
+		if m.Kind == VarParam {
+			continue // uniform entry parameters: no offsets
+		}
+		out[ps.cbVar+"."+m.Name] = cbRead(words, m.Offset, m.Type)
+	}
+	return out
+}
+
+// cbRead reads a value of type t at byte offset off of a constant buffer,
+// in the IR's memory layout (column-major matrices by columns).
+func cbRead(words map[int]uint32, off int, t *Type) any {
+	word := func(o int) any {
+		w := words[o/4]
+		if t.Scalar() != nil && t.Scalar().Kind == KindBool {
+			return w != 0
+		}
+		return fmt.Sprintf("0x%08X", w)
+	}
+	vec := func(o, n int) any {
+		if n == 1 {
+			return word(o)
+		}
+		el := make([]any, n)
+		for i := range el {
+			el[i] = word(o + 4*i)
+		}
+		return el
+	}
+	switch {
+	case t.IsScalar():
+		return word(off)
+	case t.IsVector():
+		return vec(off, t.Len)
+	case t.IsMatrix():
+		regs, n := t.Rows, t.Cols
+		if !t.RowMajor {
+			regs, n = t.Cols, t.Rows
+		}
+		el := make([]any, regs)
+		for r := range el {
+			el[r] = vec(off+16*r, n)
+		}
+		return el
+	case t.Kind == KindArray:
+		size, _ := cbSize(t.Elem)
+		el := make([]any, t.Len)
+		for i := range el {
+			el[i] = cbRead(words, off+i*roundUp16(size), t.Elem)
+		}
+		return el
+	case t.Kind == KindStruct:
+		el := map[string]any{}
+		o := off
+		for _, f := range t.Struct.Fields {
+			o = cbPlace(o, f.Type)
+			el[f.Name] = cbRead(words, o, f.Type)
+			size, _ := cbSize(f.Type)
+			o += size
+		}
+		return el
+	}
+	return nil
+}
+
+// probe is one "probe (x, y[, w, h]) KIND(values) [ulps]" or
+// "probe all KIND(values)" line.
+type probe struct {
+	x, y, w, h int
+	kind       string // rgba/f32, u32, i32
+	vals       []float64
+	ulps       float64
+}
+
+func parseProbe(l string) (probe, bool) {
+	var p probe
+	rest, ok := strings.CutPrefix(l, "probe ")
+	if !ok {
+		return p, false
+	}
+	rest = strings.TrimSpace(rest)
+	switch {
+	case strings.HasPrefix(rest, "all "):
+		p.w, p.h = 640, 480
+		rest = rest[4:]
+	case strings.HasPrefix(rest, "("):
+		coords, r, ok := strings.Cut(rest[1:], ")")
+		if !ok {
+			return p, false
+		}
+		var c []int
+		for _, s := range strings.Split(coords, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return p, false
+			}
+			c = append(c, v)
+		}
+		switch len(c) {
+		case 2:
+			p.x, p.y, p.w, p.h = c[0], c[1], 1, 1
+		case 4:
+			p.x, p.y, p.w, p.h = c[0], c[1], c[2]-c[0], c[3]-c[1]
+		default:
+			return p, false
+		}
+		rest = r
+	default:
+		return p, false // rtv, uav, dsv
+	}
+	rest = strings.TrimSpace(rest)
+	kind, r, ok := strings.Cut(rest, "(")
+	if !ok {
+		return p, false
+	}
+	p.kind = strings.TrimSpace(kind)
+	vals, r, ok := strings.Cut(r, ")")
+	if !ok {
+		return p, false
+	}
+	for _, s := range strings.Split(vals, ",") {
+		s = strings.TrimSpace(s)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			u, err2 := strconv.ParseInt(s, 0, 64)
+			if err2 != nil {
+				return p, false
+			}
+			v = float64(u)
+		}
+		p.vals = append(p.vals, v)
+	}
+	if f := strings.Fields(r); len(f) > 0 {
+		p.ulps, _ = strconv.ParseFloat(f[0], 64)
+	}
+	return p, p.w > 0 && p.h > 0
+}
+
+// pixels returns the pixels the probe checks (a rectangle's corners).
+func (p probe) pixels() [][2]int {
+	out := [][2]int{{p.x, p.y}}
+	if p.w > 1 || p.h > 1 {
+		out = append(out, [2]int{p.x + p.w - 1, p.y}, [2]int{p.x, p.y + p.h - 1}, [2]int{p.x + p.w - 1, p.y + p.h - 1})
+	}
+	return out
+}
+
+// check compares the probe with the render target; ran is false when the
+// probe does not apply (no target, or a format the shader's output type
+// does not produce).
+func (p probe) check(res *interp.Result) (msg string, ran bool) {
+	tg := res.Target("SV_Target0")
+	if tg == nil {
+		return "", false
+	}
+	s := tg.Elem.Scalar()
+	isFloat := s.Kind == ir.KFloat
+	if (p.kind == "rgba" || p.kind == "f32") != isFloat {
+		return "", false
+	}
+	for _, px := range p.pixels() {
+		if px[0] >= tg.Width || px[1] >= tg.Height {
+			return "", false
+		}
+		if !tg.Written[px[1]*tg.Width+px[0]] {
+			return fmt.Sprintf("pixel (%d,%d) not written", px[0], px[1]), true
+		}
+		cells := tg.Pixel(px[0], px[1])
+		for i, want := range p.vals {
+			if i >= len(cells) {
+				break
+			}
+			var got float64
+			switch s.Kind {
+			case ir.KFloat:
+				got = float64(math.Float32frombits(uint32(cells[i])))
+			case ir.KInt:
+				got = float64(int32(uint32(cells[i])))
+			default:
+				got = float64(uint32(cells[i]))
+			}
+			if p.kind == "i32" && s.Kind == ir.KUint {
+				got = float64(int32(uint32(cells[i])))
+			}
+			if p.kind == "u32" && s.Kind == ir.KInt {
+				got = float64(uint32(cells[i]))
+			}
+			tol := 0.0
+			if isFloat {
+				ulp := float64(math.Nextafter32(float32(math.Abs(want)), float32(math.Inf(1)))) - math.Abs(want)
+				tol = max(p.ulps, 1)*ulp + 1e-6 + 1e-5*math.Abs(want)
+			}
+			if math.IsNaN(want) && math.IsNaN(got) {
+				continue
+			}
+			if !(math.Abs(got-want) <= tol) && !(math.IsInf(want, 0) && got == want) {
+				return fmt.Sprintf("pixel (%d,%d) component %d = %v, want %v", px[0], px[1], i, got, want), true
+			}
+		}
+	}
+	return "", true
+}
