@@ -20,9 +20,10 @@ import (
 // compares the interpreter's results with the expected values: an
 // external check of the lowering's semantics. Tests needing other
 // resources (textures, buffers, vertex buffers, custom vertex shaders,
-// interpolated inputs) are skipped. Known deviations are expected failures
-// that the test logs; it fails if fewer than 95% of the probes run pass.
-// Set HLSL_CONFORMANCE_VERBOSE=1 to print every failing probe.
+// interpolated inputs) are skipped. The probes that fail for reasons
+// outside the lowering are listed in knownDeviations; any other failing
+// probe fails the test. Set HLSL_CONFORMANCE_VERBOSE=1 to print the
+// failing probes.
 func TestLowerVKD3DProbes(t *testing.T) {
 	dir := conformanceDir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
@@ -43,23 +44,61 @@ func TestLowerVKD3DProbes(t *testing.T) {
 		skips = append(skips, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(skips)
-	t.Logf("vkd3d pixel shader probes (shader model 6): %d draws run, %d probes passed, %d failed; skipped tests: %s",
-		st.draws, st.passed, st.failed, strings.Join(skips, ", "))
-	if verbose {
+	t.Logf("vkd3d pixel shader probes (shader model 6): %d draws run, %d probes passed, %d known deviations, %d failed; skipped tests: %s",
+		st.draws, st.passed, st.known, st.failed, strings.Join(skips, ", "))
+	if verbose || st.unexpected > 0 {
 		for _, f := range st.failures {
 			t.Log(f)
 		}
 	}
-	if total := st.passed + st.failed; total > 0 && st.passed*100 < total*95 {
+	if st.failed > 0 {
 		for _, f := range st.failures {
 			t.Log(f)
 		}
-		t.Errorf("only %d of %d probes passed (want at least 95%%)", st.passed, total)
+		t.Errorf("%d probes failed (not listed in knownDeviations)", st.failed)
 	}
+}
+
+// knownDeviations are the probes (file:line) that fail for reasons outside
+// the lowering; the test reports them as known, not as failures.
+var knownDeviations = map[string]string{
+	// Integer division by zero and INT_MIN / -1: DXC folds these undefined
+	// operations to 0; the interpreter follows D3D's run-time rule (all ones).
+	"arithmetic-int.shader_test:90":  "undefined division",
+	"arithmetic-int.shader_test:104": "undefined division",
+	"arithmetic-int.shader_test:124": "undefined division",
+	"arithmetic-uint.shader_test:41": "undefined division",
+	"arithmetic-uint.shader_test:54": "undefined division",
+	// DXC converts a matrix to a vector in column order; HLSL (and the
+	// frontend's flattening rule, and FXC) use row order.
+	"duplicate-modifiers.shader_test:12": "DXC matrix-to-vector order",
+	// Frontend: DXC prefers the intrinsic over a user function of the same
+	// signature.
+	"intrinsic-override.shader_test:51": "frontend overload resolution",
+	// Frontend: macros in #pragma pack_matrix are not expanded, and a
+	// typedef does not keep the matrix majority in effect where it was
+	// declared.
+	"majority-pragma.shader_test:95":  "frontend #pragma macro expansion",
+	"majority-pragma.shader_test:116": "frontend typedef majority",
+	// Interpreter: atan2(-0, -1) is -pi in IEEE arithmetic; GPUs give pi.
+	"inverse-trig.shader_test:196": "signed zero in atan2",
+	// Literal typing of 3000000000 + 3000000000 (marked todo by vkd3d too).
+	"sm1-const-folding.shader_test:100": "literal folding",
+	"sm1-const-folding.shader_test:112": "literal folding",
+	"sm1-const-folding.shader_test:134": "literal folding",
+	// [unroll(4)] on an 8-iteration loop: DXC runs 4 iterations.
+	"unroll.shader_test:37": "unroll(N) semantics",
+	// Multisampled render targets (sample count, positions, coverage).
+	"rt-get-sample-info.shader_test:17": "multisampling",
+	"rt-get-sample-info.shader_test:38": "multisampling",
+	"rt-get-sample-info.shader_test:41": "multisampling",
+	"coverage.shader_test:18":           "multisampling",
+	"coverage.shader_test:22":           "multisampling",
 }
 
 type probeStats struct {
 	draws, passed, failed int
+	known, unexpected     int
 	skipped               map[string]int
 	failures              []string
 }
@@ -144,16 +183,19 @@ func runProbeFile(t *testing.T, name, text string, st *probeStats) {
 			strings.HasPrefix(h, "texture") || strings.HasPrefix(h, "vb") || strings.HasPrefix(h, "input layout"):
 			resources = true
 		case h == "test":
+			sm := max(6.0, minSM)
 			switch {
 			case ps == nil:
 			case ps.skip != "":
 				st.skipped[ps.skip]++
+			case sm >= maxSM || sm >= 7:
+				st.skipped["not SM6"]++
 			case customVS:
 				st.skipped["vertex shader"]++
 			case resources && ps.usesResources():
 				st.skipped["resources"]++
 			default:
-				ps.runTest(t, fmt.Sprintf("%s:%d", name, s.line), s.body, st)
+				ps.runTest(t, name, s.line, s.body, st)
 			}
 		}
 	}
@@ -206,11 +248,16 @@ func (ps *probeShader) usesResources() bool {
 }
 
 // runTest executes one [test] section: uniforms, draws and probes.
-func (ps *probeShader) runTest(t *testing.T, where string, body []string, st *probeStats) {
+func (ps *probeShader) runTest(t *testing.T, file string, line int, body []string, st *probeStats) {
+	where := fmt.Sprintf("%s:%d", file, line)
 	// Collect the probed pixels first: only those are shaded.
-	var lines []string
+	type numbered struct {
+		text string
+		n    int
+	}
+	var lines []numbered
 	pixels := map[[2]int]bool{{0, 0}: true}
-	for _, l := range body {
+	for i, l := range body {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "%") {
 			continue
@@ -230,7 +277,7 @@ func (ps *probeShader) runTest(t *testing.T, where string, body []string, st *pr
 			}
 		}
 		l = strings.TrimSpace(strings.TrimPrefix(l, "todo "))
-		lines = append(lines, l)
+		lines = append(lines, numbered{l, line + 1 + i})
 		if p, ok := parseProbe(l); ok {
 			for _, px := range p.pixels() {
 				pixels[px] = true
@@ -238,8 +285,12 @@ func (ps *probeShader) runTest(t *testing.T, where string, body []string, st *pr
 		}
 	}
 	words := map[int]uint32{}
+	// rt is the render target: pixels a draw does not write (discard)
+	// keep their previous value.
+	rt := map[[2]int][]uint64{}
 	var res *interp.Result
-	for _, l := range lines {
+	for _, nl := range lines {
+		l := nl.text
 		switch {
 		case strings.HasPrefix(l, "uniform "):
 			if !setUniform(words, l) {
@@ -248,9 +299,6 @@ func (ps *probeShader) runTest(t *testing.T, where string, body []string, st *pr
 			}
 		case l == "draw quad":
 			in := &interp.Input{Uniforms: ps.uniforms(words)}
-			if os.Getenv("DBG") != "" {
-				t.Logf("draw %v", in.Uniforms)
-			}
 			for px := range pixels {
 				in.Pixels = append(in.Pixels, px)
 			}
@@ -266,18 +314,36 @@ func (ps *probeShader) runTest(t *testing.T, where string, body []string, st *pr
 				return
 			}
 			st.draws++
+			if tg := res.Target("SV_Target0"); tg != nil {
+				for px := range pixels {
+					if px[0] < tg.Width && px[1] < tg.Height && tg.Written[px[1]*tg.Width+px[0]] {
+						rt[px] = append([]uint64(nil), tg.Pixel(px[0], px[1])...)
+					}
+				}
+			}
 		case strings.HasPrefix(l, "probe "):
 			p, ok := parseProbe(l)
 			if !ok || res == nil {
 				continue
 			}
-			if msg, ran := p.check(res); ran {
-				if msg == "" {
-					st.passed++
-				} else {
-					st.failed++
-					st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s", where, ps.line, l, msg))
-				}
+			tg := res.Target("SV_Target0")
+			if tg == nil {
+				continue
+			}
+			msg, ran := p.check(tg, rt)
+			key := fmt.Sprintf("%s:%d", file, nl.n)
+			switch {
+			case !ran:
+			case msg == "" && knownDeviations[key] != "":
+				st.failures = append(st.failures, fmt.Sprintf("%s: %s: passes but is listed as a known deviation", key, l))
+				st.unexpected++
+			case msg == "":
+				st.passed++
+			case knownDeviations[key] != "":
+				st.known++
+			default:
+				st.failed++
+				st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s", key, ps.line, l, msg))
 			}
 		case strings.HasPrefix(l, "draw") || strings.HasPrefix(l, "dispatch"):
 			st.skipped["draw kind"]++
@@ -484,24 +550,17 @@ func (p probe) pixels() [][2]int {
 // check compares the probe with the render target; ran is false when the
 // probe does not apply (no target, or a format the shader's output type
 // does not produce).
-func (p probe) check(res *interp.Result) (msg string, ran bool) {
-	tg := res.Target("SV_Target0")
-	if tg == nil {
-		return "", false
-	}
+func (p probe) check(tg *interp.Target, rt map[[2]int][]uint64) (msg string, ran bool) {
 	s := tg.Elem.Scalar()
 	isFloat := s.Kind == ir.KFloat
 	if (p.kind == "rgba" || p.kind == "f32") != isFloat {
 		return "", false
 	}
 	for _, px := range p.pixels() {
-		if px[0] >= tg.Width || px[1] >= tg.Height {
-			return "", false
-		}
-		if !tg.Written[px[1]*tg.Width+px[0]] {
+		cells, ok := rt[px]
+		if !ok {
 			return fmt.Sprintf("pixel (%d,%d) not written", px[0], px[1]), true
 		}
-		cells := tg.Pixel(px[0], px[1])
 		for i, want := range p.vals {
 			if i >= len(cells) {
 				break

@@ -497,6 +497,10 @@ func groupLabel(g *swGroup) string {
 // delete the original bodies.
 func (p *swPlan) lower() {
 	f := p.f
+	// Re-read the selector: lowering another switch of the same round may
+	// have rerouted this switch's operand (a selector shared by CSE and
+	// defined in that switch's cloned body) since the plan was made.
+	p.sel = p.sw.Args[0]
 	p.prepareMerge()
 	loop := f.NewBlock("switch.loop")
 	body := f.NewBlock("switch.body")

@@ -1,0 +1,107 @@
+package sir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The text format, one function per "func" section:
+//
+//	func main simd8 {
+//	  reg %x 32x4 simd8@0 temp
+//	  reg %u 32x1 simd1@0 const
+//	entry:
+//	  (8@0) fadd %x.xy, %x.xy, %u.x
+//	  (8@0) fcmp.lt %f, %x.x, 0x3f800000
+//	  (8@0) brc %f, then, else
+//	}
+//
+// Registers are "reg %name <bits>x<comps> simd<width>@<start> <file>";
+// instructions start with their exec range "(width@start)", then the
+// opcode (".cond" for comparisons), the destination with its write mask
+// (omitted when full), and the sources with their swizzles (omitted when
+// identity); immediates are hex bits; "-" is the negate modifier.
+
+var compLetters = "xyzw"
+
+// String prints f in the SIR text format.
+func (f *Func) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "func %s simd%d {\n", f.Name, f.Width)
+	for _, r := range f.Regs {
+		fmt.Fprintf(&sb, "  reg %%%s %dx%d simd%s %s\n", r.Name, r.BitSize, r.Comps, r.Group, r.File)
+	}
+	for _, b := range f.Blocks {
+		fmt.Fprintf(&sb, "%s:\n", b.Name)
+		for _, in := range b.Instrs {
+			sb.WriteString("  ")
+			sb.WriteString(in.String())
+			sb.WriteByte('\n')
+		}
+	}
+	sb.WriteString("}\n")
+	return sb.String()
+}
+
+// String prints one instruction.
+func (in *Instr) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "(%s) %s", in.Exec, in.Op)
+	if in.Cond != CondNone {
+		sb.WriteString("." + in.Cond.String())
+	}
+	var parts []string
+	if in.Dst != nil {
+		parts = append(parts, in.Dst.String())
+	}
+	for _, s := range in.Srcs {
+		parts = append(parts, s.String())
+	}
+	for _, b := range in.Succs {
+		parts = append(parts, b.Name)
+	}
+	if len(parts) > 0 {
+		sb.WriteString(" " + strings.Join(parts, ", "))
+	}
+	return sb.String()
+}
+
+// String prints a destination: %reg, with ".xy" when the mask is partial.
+func (d *Dst) String() string {
+	if d.Reg == nil {
+		return "<nil>"
+	}
+	s := "%" + d.Reg.Name
+	if d.Mask != d.Reg.FullMask() {
+		s += "."
+		for i := 0; i < 4; i++ {
+			if d.Mask&(1<<i) != 0 {
+				s += string(compLetters[i])
+			}
+		}
+	}
+	return s
+}
+
+// String prints a source operand.
+func (s Src) String() string {
+	neg := ""
+	if s.Neg {
+		neg = "-"
+	}
+	if s.Reg == nil {
+		return fmt.Sprintf("%s0x%x", neg, s.Imm)
+	}
+	out := neg + "%" + s.Reg.Name
+	if s.Swizzle != nil {
+		out += "."
+		for _, c := range s.Swizzle {
+			if int(c) < len(compLetters) {
+				out += string(compLetters[c])
+			} else {
+				out += "?"
+			}
+		}
+	}
+	return out
+}

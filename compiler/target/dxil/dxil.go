@@ -1,0 +1,92 @@
+package dxil
+
+import (
+	"fmt"
+	"strings"
+
+	"passlens/compiler/ir"
+	"passlens/compiler/llvm"
+	"passlens/compiler/target"
+)
+
+func init() { target.Register("dxil", Emit) }
+
+// Emit writes a module that went through the dxil pipeline as DXIL-style
+// scalar LLVM IR. m is not modified: the back end works on a clone. It
+// lowers system-value reads and intrinsics to dx.op calls, legalizes the
+// remaining memory types (no vectors), prints with the LLVM bridge and
+// retargets the text (dxil-ms-dx triple, plain entry definitions).
+func Emit(m *ir.Module) (out *Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("dxil: internal error: %v", r)
+		}
+	}()
+	if m == nil {
+		return nil, fmt.Errorf("dxil: no module")
+	}
+	c := ir.CloneModule(m)
+	if err := lowerSysValues(c); err != nil {
+		return nil, fmt.Errorf("dxil: %w", err)
+	}
+	for _, f := range c.Funcs {
+		if err := lowerIntrinsics(f); err != nil {
+			return nil, fmt.Errorf("dxil: %w", err)
+		}
+	}
+	if err := newLegalizer(c).run(); err != nil {
+		return nil, fmt.Errorf("dxil: %w", err)
+	}
+	text, err := llvm.Export(c)
+	if err != nil {
+		return nil, fmt.Errorf("dxil: %w", err)
+	}
+	return &target.Output{Text: retarget(text), Lang: "llvm", Ext: ".ll"}, nil
+}
+
+// Output is target.Output (aliased for the signature above).
+type Output = target.Output
+
+// lowerIntrinsics rewrites every passlens intrinsic call of f into dx.op
+// calls or plain LLVM instructions (dxop.go); other imported LLVM
+// intrinsics (llvm.* outside llvm.amdgcn) are kept as they are.
+func lowerIntrinsics(f *ir.Function) error {
+	lw := &lowerer{f: f, bd: ir.NewBuilder(f)}
+	for _, b := range f.Blocks {
+		for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
+			if in.Op != ir.OpIntrinsic || in.Intr == nil {
+				continue
+			}
+			n := in.Intr.Name
+			if strings.HasPrefix(n, "dx.op.") {
+				continue
+			}
+			if strings.HasPrefix(n, "llvm.") && !strings.HasPrefix(n, "llvm.amdgcn.") && !strings.HasPrefix(n, "llvm.passlens.") {
+				continue
+			}
+			if err := lw.intrinsic(in); err != nil {
+				return fmt.Errorf("@%s: %s: %w", f.Name(), ir.InstrString(in), err)
+			}
+		}
+	}
+	return nil
+}
+
+// retarget adapts the bridge's AMDGPU-flavoured text to DXIL: the target
+// triple, and entry points defined without the amdgpu_* calling
+// conventions (DXIL entries are plain "define void @main()").
+func retarget(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "target triple = "):
+			lines[i] = "target triple = \"dxil-ms-dx\""
+		case strings.HasPrefix(l, "define "):
+			for _, cc := range []string{"amdgpu_cs ", "amdgpu_ps ", "amdgpu_vs ", "amdgpu_kernel ", "spir_kernel "} {
+				l = strings.Replace(l, "define "+cc, "define ", 1)
+			}
+			lines[i] = l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
