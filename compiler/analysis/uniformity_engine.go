@@ -63,6 +63,8 @@ type uengine struct {
 
 	divCycles []divCycle
 	scratch   []int32
+	crossing  [][]usePair // per cycle: uses leaving it (crossingUses)
+	exitIn    []int32
 	pending   []pendingExit // divergent-exit cycles whose exits are not analysed yet
 	phiCycles map[int32][]int32
 	allExits  bool
@@ -211,17 +213,6 @@ func (e *uengine) unrecorded(cy int) int {
 	return r
 }
 
-// outermostUnrecorded returns the outermost cycle around block b without a
-// divergent exit, or -1 if every cycle around b has one (then a branch in b
-// cannot add any).
-func (e *uengine) outermostUnrecorded(b int) int {
-	top := -1
-	for u := e.unrecorded(e.c.ci.CycleOf(b)); u >= 0; u = e.unrecorded(e.c.ci.Parent(u)) {
-		top = u
-	}
-	return top
-}
-
 // analyzeControl handles the divergent terminator of block b (LLVM's
 // analyzeControlDivergence).
 func (e *uengine) analyzeControl(b int) {
@@ -235,12 +226,12 @@ func (e *uengine) analyzeControl(b int) {
 	// divergent exit (LLVM maps an exit to a cycle by depth, not by
 	// containment), so they are all compared unless every cycle around b
 	// already has a divergent exit.
-	top := e.outermostUnrecorded(b)
+	allRecorded := e.unrecorded(c.ci.CycleOf(b)) < 0
 	exitTop := -1
-	if top < 0 {
+	if allRecorded {
 		exitTop = -2
 	}
-	if e.lv != nil && top < 0 {
+	if e.lv != nil && allRecorded {
 		done = e.lv.done
 		all := true
 		for _, s := range c.succ.of(b) {
@@ -387,43 +378,27 @@ func (e *uengine) analyzeCycleExit(cy, br, x int) {
 			}
 		}
 	}
-	// Blocks of the cycle that dominate an exit lie on the dominator-tree
-	// paths from the exits upwards; a reducible cycle's header dominates
-	// all of them, so the walk can stop there.
-	e.domGen++
-	if e.domGen == 0 {
-		clear(e.domStamp)
-		e.domGen = 1
-	}
-	var blocks []int32
-	header := ci.Header(cy)
-	red := ci.IsReducible(cy)
+	// Uses outside the cycle of values defined in a block that dominates an
+	// exit: of the uses leaving the cycle, those whose definition's block
+	// is a dominator-tree ancestor of an exit. Exits are sorted by their
+	// preorder number, so the test is a binary search in the definition
+	// block's subtree interval.
+	dt := c.dt
+	e.exitIn = e.exitIn[:0]
 	for _, ex := range exits {
-		for v := int(ex); v >= 0; v = c.dt.IDom(v) {
-			if e.domStamp[v] == e.domGen {
-				break
-			}
-			e.domStamp[v] = e.domGen
-			if ci.Contains(cy, v) {
-				blocks = append(blocks, int32(v))
-			}
-			if red && v == header {
-				break
-			}
+		if dt.Contains(int(ex)) {
+			e.exitIn = append(e.exitIn, dt.in[ex])
 		}
 	}
-	slices.Sort(blocks)
-	for _, bb := range blocks {
-		lo, hi := p.blockInstrs(int(bb))
-		for id := lo; id < hi; id++ {
-			for _, u := range p.users.of(int(id)) {
-				if ub := p.block[u]; ci.Contains(cy, int(ub)) {
-					continue
-				}
-				e.mark(u, ureason{kind: DivTemporal, val: id, branch: int32(br), join: int32(x), cycle: int32(cy)})
-				e.res.temporal = append(e.res.temporal, temporalTuple{id, u, int32(cy)})
-			}
+	slices.Sort(e.exitIn)
+	for _, up := range e.crossingUses()[cy] {
+		d := int(p.block[up.def])
+		i, _ := slices.BinarySearch(e.exitIn, dt.in[d])
+		if i == len(e.exitIn) || e.exitIn[i] > dt.out[d] {
+			continue
 		}
+		e.mark(up.user, ureason{kind: DivTemporal, val: up.def, branch: int32(br), join: int32(x), cycle: int32(cy)})
+		e.res.temporal = append(e.res.temporal, temporalTuple{up.def, up.user, int32(cy)})
 	}
 }
 

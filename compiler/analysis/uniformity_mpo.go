@@ -20,6 +20,8 @@ type cfgCtx struct {
 	redHeader []bool
 	// inIrreducible[b]: some cycle containing b is irreducible.
 	inIrreducible []bool
+	// irrUp[c]: the innermost irreducible cycle around (or equal to) c, -1.
+	irrUp []int32
 
 	up        [][]int32 // binary lifting over the cycle tree, built on demand
 	jump      *jumpInfo // dominator-subtree jumps, built on demand
@@ -47,34 +49,15 @@ func newCfgCtx(g *Graph) *cfgCtx {
 			c.inIrreducible[b] = irr[cy]
 		}
 	}
+	c.computeAllExits()
 	c.computeMPO()
 	return c
 }
 
 // cycleExits returns the exit blocks of cycle cy (blocks outside cy with a
 // predecessor in cy) in LLVM's order: by block in the cycle's block order,
-// then by successor order, without duplicates.
-func (c *cfgCtx) cycleExits(cy int) []int32 {
-	if c.exitsDone[cy] {
-		return c.exits[cy]
-	}
-	c.gen++
-	if c.gen == 0 {
-		clear(c.stamp)
-		c.gen = 1
-	}
-	var out []int32
-	for _, b := range c.ci.Blocks(cy) {
-		for _, s := range c.succ.of(b) {
-			if c.stamp[s] != c.gen && !c.ci.Contains(cy, int(s)) {
-				c.stamp[s] = c.gen
-				out = append(out, s)
-			}
-		}
-	}
-	c.exits[cy], c.exitsDone[cy] = out, true
-	return out
-}
+// then by successor order, without duplicates (see computeAllExits).
+func (c *cfgCtx) cycleExits(cy int) []int32 { return c.exits[cy] }
 
 // computeMPO computes LLVM's ModifiedPostOrder (GenericUniformityImpl.h):
 // a post-order of the reachable blocks in which every cycle occupies an

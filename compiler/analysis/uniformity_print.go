@@ -65,11 +65,32 @@ func (u *UniformityInfo) WriteOpt(w io.Writer) error {
 		}
 	}
 	if ts := u.TemporalDivergence(); len(ts) > 0 {
+		// The same instructions (typically big phis in a shared exit
+		// block) recur many times in the list: print each once.
+		text := map[ir.Value]string{}
+		cyc := map[int]string{}
+		get := func(v ir.Value) string {
+			s, ok := text[v]
+			if !ok {
+				s = valueText(v)
+				text[v] = s
+			}
+			return s
+		}
 		bw.WriteString("\nTEMPORAL DIVERGENCE LIST:\n")
 		for _, t := range ts {
-			bw.WriteString("Value         :" + valueText(t.Value) + "\n")
-			bw.WriteString("Used by       :  " + ir.InstrString(t.User) + "\n")
-			bw.WriteString("Outside cycle :" + u.CycleString(t.Cycle) + "\n\n")
+			c, ok := cyc[t.Cycle]
+			if !ok {
+				c = u.CycleString(t.Cycle)
+				cyc[t.Cycle] = c
+			}
+			bw.WriteString("Value         :")
+			bw.WriteString(get(t.Value))
+			bw.WriteString("\nUsed by       :")
+			bw.WriteString(get(t.User))
+			bw.WriteString("\nOutside cycle :")
+			bw.WriteString(c)
+			bw.WriteString("\n\n")
 		}
 	}
 	for _, b := range u.Func.Blocks {

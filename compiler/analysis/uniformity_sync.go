@@ -213,17 +213,23 @@ func (s *syncProp) compute(br int, done []bool, exitTop int) bool {
 	if exitTop == -2 {
 		return true
 	}
-	for cy := divCycle; cy >= 0; cy = ci.Parent(cy) {
-		if !ci.IsReducible(cy) {
-			hl := s.label[ci.Header(cy)]
-			for _, e := range c.cycleExits(cy) {
-				if s.label[e] != hl {
-					s.addExit(e)
-				}
+	if divCycle < 0 {
+		return true
+	}
+	for cy := int(c.irrUp[divCycle]); cy >= 0; {
+		hl := s.label[ci.Header(cy)]
+		for _, e := range c.cycleExits(cy) {
+			if s.label[e] != hl {
+				s.addExit(e)
 			}
 		}
 		if cy == exitTop {
 			break
+		}
+		if p := ci.Parent(cy); p >= 0 {
+			cy = int(c.irrUp[p])
+		} else {
+			cy = -1
 		}
 	}
 	return true

@@ -69,8 +69,10 @@ type lowerer struct {
 	structs     map[*StructDecl]*ir.Type // logical struct types
 	memStructs  map[*StructDecl]*ir.Type // memory-layout variants (column-major matrices transposed)
 	structNames map[string]bool
+	// globalNames holds the names of globals and functions: both are
+	// spelled @name, so they share one namespace to keep the text
+	// unambiguous.
 	globalNames map[string]bool
-	funcNames   map[string]bool
 
 	globals map[*VarDecl]*varInfo // global variables, cbuffer members, uniform entry parameters
 	funcs   map[*FuncDecl]*ir.Function
@@ -88,7 +90,7 @@ func newLowerer(prog *Program, opts Options) *lowerer {
 	return &lowerer{
 		prog: prog, opts: opts, m: ir.NewModule(baseName(prog.File)),
 		structs: map[*StructDecl]*ir.Type{}, memStructs: map[*StructDecl]*ir.Type{},
-		structNames: map[string]bool{}, globalNames: map[string]bool{}, funcNames: map[string]bool{},
+		structNames: map[string]bool{}, globalNames: map[string]bool{},
 		globals: map[*VarDecl]*varInfo{}, funcs: map[*FuncDecl]*ir.Function{},
 		counters: map[*VarDecl]*ir.Global{}, errorAt: map[Pos]bool{},
 	}
@@ -128,7 +130,7 @@ func (l *lowerer) lowerProgram() {
 	l.lowerGlobals()
 	ep := l.prog.Entry
 	if ep != nil {
-		l.funcNames[ep.Func.Name] = true // the entry function keeps its name
+		l.globalNames[ep.Func.Name] = true // the entry function keeps its name
 	}
 	funcs := l.reachableFuncs()
 	// Declare every function first so calls can refer to functions defined

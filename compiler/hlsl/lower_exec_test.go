@@ -37,6 +37,11 @@ import (
 //     passed to a function through a local alias, integer division and
 //     remainder of negative values, shifts, IncrementCounter, mul with an
 //     identity matrix, a dynamically indexed matrix row write;
+//   - split.hlsl: loop conditions that need blocks of their own (checked
+//     in lower_test.go);
+//   - ops.hlsl: operators, conversions and intrinsics on per-thread data
+//     (checked against glslangValidator and a Vulkan driver by
+//     lowertest.TestGlslangDifferential);
 //   - pixel.hlsl: clip, discard, an out parameter, an out struct and
 //     SV_Depth.
 

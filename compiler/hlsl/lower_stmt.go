@@ -186,7 +186,7 @@ func (fl *fnLowerer) loop(kind string, n Node, cond Expr, body Stmt, post Expr) 
 	}
 	if cond != nil {
 		c := fl.cond(cond)
-		if fl.b.B != condB {
+		if !split && fl.b.B != header {
 			fl.errorf(cond, "internal compiler error: loop condition evaluation left its block")
 		}
 		fl.atNode(cond)

@@ -398,3 +398,25 @@ void main() {
 		t.Errorf("sw.case1 should branch to sw.default")
 	}
 }
+
+// TestLowerSplitLoopCondition: a loop condition that needs blocks (&&, a
+// control-flow ternary) is evaluated after a header block that only
+// carries the loop_merge.
+func TestLowerSplitLoopCondition(t *testing.T) {
+	src := execShader(t, "split")
+	m := lowerSource(t, "split.hlsl", src, Options{})
+	f := m.Func("main")
+	for _, name := range []string{"for.header", "while.header"} {
+		h := f.Block(name)
+		if h == nil || h.Terminator().MergeKind != ir.MergeLoop || h.Terminator().Op != ir.OpBr || len(h.Instrs) != 1 {
+			t.Errorf("%s should hold only `loop_merge; br`:\n%s", name, f)
+		}
+	}
+	res := run(t, m, nil, interp.PolicyMaximal)
+	// i = 0..6: k counts the calls for i >= 3 (k = 1..5 at i = 3..7; the
+	// fifth call gives 5 and stops the loop at i = 7); n = 0+...+6 = 21,
+	// then 21 -> -3 in steps of 4.
+	if got := bufferText(t, res, "B", 3); got != "-3 5 7" {
+		t.Errorf("B = %s, want -3 5 7", got)
+	}
+}

@@ -19,6 +19,7 @@ type fnExporter struct {
 	skip      map[*ir.Instr]bool
 	fold      map[*ir.Instr]*ir.Instr // construct -> the cmpxchg it folds
 	asMemo    map[ir.Value]int
+	anon      map[*ir.Instr]string // helper base names of unnamed instructions
 }
 
 func (x *exporter) function(f *ir.Function) error {
@@ -239,10 +240,23 @@ func (fx *fnExporter) line(format string, args ...any) {
 func (fx *fnExporter) def(in *ir.Instr) string { return "%" + fx.local(in.Name()) + " = " }
 
 // helper names a value the exporter adds next to in.
+// helper names a temporary LLVM value that in expands to. Unnamed
+// instructions (memcpy, memset, stores) get a base name unique in the
+// function, so two of them never define the same LLVM value.
 func (fx *fnExporter) helper(in *ir.Instr, suffix string) string {
 	base := in.Name()
 	if base == "" {
-		base = "t"
+		if fx.anon == nil {
+			fx.anon = map[*ir.Instr]string{}
+		}
+		if b, ok := fx.anon[in]; ok {
+			base = b
+		} else {
+			// A counter, not Function.UniqueName: export must not touch the
+			// module, which snapshots share between goroutines.
+			base = "anon." + strconv.Itoa(len(fx.anon))
+			fx.anon[in] = base
+		}
 	}
 	return "%" + llName(base+"."+suffix)
 }

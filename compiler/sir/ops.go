@@ -28,7 +28,7 @@ const (
 	OpBr      // unconditional branch to Succs[0]
 	OpBrc     // branch to Succs[0] if the flag Srcs[0] is set, else Succs[1]
 	OpRet     // end of the shader
-	OpDiscard // kill the channels in Exec, then continue to Succs[0]
+	OpDiscard // kill the channels in Exec: they end here (no successor)
 	numOps
 )
 
@@ -95,7 +95,7 @@ func (o Op) NumSrcs() int {
 // numSuccs is the number of branch targets the op expects.
 func (o Op) numSuccs() int {
 	switch o {
-	case OpBr, OpDiscard:
+	case OpBr:
 		return 1
 	case OpBrc:
 		return 2

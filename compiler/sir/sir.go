@@ -144,6 +144,21 @@ type Instr struct {
 type Block struct {
 	Name   string
 	Instrs []*Instr
+
+	// Structure hints carried over from the passlens IR's merge annotations
+	// for structured back ends (SM3); SIR itself does not need them and the
+	// optimizations keep them unchanged.
+	Merge    *Block // selection or loop merge block
+	Continue *Block // loop continue target (set only on loop headers)
+	Loop     bool   // the block is a loop header
+	Rep      *Rep   // SM3 rep cap of the loop headed here (sm3.rep marker)
+}
+
+// Rep is the trip-count cap of an SM3 loop (passes.SM3RepIntrinsic): a
+// constant Count, or Uniform, the integer uniform whose value is the count.
+type Rep struct {
+	Count   int
+	Uniform *Reg
 }
 
 // Terminator is the block's last instruction if it is a terminator.

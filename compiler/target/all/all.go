@@ -4,6 +4,8 @@
 package all
 
 import (
+	// The SM3 back end registers target "sm3".
+	_ "passlens/compiler/target/sm3"
 	// The SPIR-V back end registers target "spirv".
 	_ "passlens/compiler/target/spirv"
 )

@@ -14,8 +14,10 @@
 //     (dxop.go), e.g. "call float @dx.op.unary.f32(i32 13, float %x)" for
 //     sin, and system values (SV_DispatchThreadID, ...) become
 //     dx.op.threadId and friends (sysvalue.go);
+//   - functions no entry point calls are dropped (prune.go) and external
+//     declarations get scalar signatures (flatten.go);
 //   - the text is written by the LLVM bridge (compiler/llvm.Export) and
-//     adjusted for the dxil target (text.go).
+//     adjusted for the dxil target (retarget in dxil.go).
 //
 // See docs/dxil.md for the full mapping and what is not produced.
 package dxil

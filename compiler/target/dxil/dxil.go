@@ -13,10 +13,13 @@ func init() { target.Register("dxil", Emit) }
 
 // Emit writes a module that went through the dxil pipeline as DXIL-style
 // scalar LLVM IR. m is not modified: the back end works on a clone. It
-// lowers system-value reads and intrinsics to dx.op calls, legalizes the
-// remaining memory types (no vectors), prints with the LLVM bridge and
-// retargets the text (dxil-ms-dx triple, plain entry definitions).
-func Emit(m *ir.Module) (out *Output, err error) {
+// drops functions no entry point calls (prune.go), gives declarations
+// scalar signatures (flatten.go), lowers system-value reads and
+// intrinsics to dx.op calls (sysvalue.go, dxop.go), legalizes the
+// remaining memory types (legalize.go: no vectors), prints with the LLVM
+// bridge and retargets the text (dxil-ms-dx triple, plain entry
+// definitions).
+func Emit(m *ir.Module) (out *target.Output, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("dxil: internal error: %v", r)
@@ -26,6 +29,8 @@ func Emit(m *ir.Module) (out *Output, err error) {
 		return nil, fmt.Errorf("dxil: no module")
 	}
 	c := ir.CloneModule(m)
+	pruneUnreachable(c)
+	flattenDeclarations(c)
 	if err := lowerSysValues(c); err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
 	}
@@ -37,15 +42,13 @@ func Emit(m *ir.Module) (out *Output, err error) {
 	if err := newLegalizer(c).run(); err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
 	}
+	nameMemOps(c)
 	text, err := llvm.Export(c)
 	if err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
 	}
 	return &target.Output{Text: retarget(text), Lang: "llvm", Ext: ".ll"}, nil
 }
-
-// Output is target.Output (aliased for the signature above).
-type Output = target.Output
 
 // lowerIntrinsics rewrites every passlens intrinsic call of f into dx.op
 // calls or plain LLVM instructions (dxop.go); other imported LLVM
@@ -70,6 +73,23 @@ func lowerIntrinsics(f *ir.Function) error {
 		}
 	}
 	return nil
+}
+
+// nameMemOps gives unnamed memset/memcpy instructions unique names: the
+// LLVM bridge names the helper values it writes for them after the
+// instruction ("%t.byte" when unnamed), which collides when a function
+// has two unnamed memsets. Void instructions print no name, so this only
+// changes the helpers' names.
+func nameMemOps(m *ir.Module) {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if (in.Op == ir.OpMemset || in.Op == ir.OpMemcpy) && in.Name() == "" {
+					in.SetName(f, "mem")
+				}
+			}
+		}
+	}
 }
 
 // retarget adapts the bridge's AMDGPU-flavoured text to DXIL: the target

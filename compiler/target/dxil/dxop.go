@@ -82,8 +82,9 @@ const (
 	barrierTGSM     = 8
 )
 
-// opClass is a DXIL operation's class: its function name is
-// "dx.op.<class>" plus the overload suffix when the class is overloaded.
+// opSpec is a DXIL operation: its opcode and its class; the function
+// called is "dx.op.<class>" plus ".<overload>" when the class is
+// overloaded on a type.
 type opSpec struct {
 	code  int
 	class string
@@ -271,6 +272,11 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 		}
 		p := lw.bd.Binary(ir.OpFMul, a[1], l, in.Name()+".p")
 		return lw.dxCall(in, opSpec{opExp, "unary", true}, rt, []ir.Value{p})
+	case "atan2":
+		if rt != ir.F32 {
+			break
+		}
+		return lw.atan2(in)
 	case "WaveGetLaneIndex":
 		return lw.dxCall(in, opSpec{opWaveGetLaneIndex, "waveGetLaneIndex", false}, nil, nil)
 	case "WaveGetLaneCount":
@@ -287,6 +293,20 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 		return lw.dxCall(in, opSpec{opWaveReadLaneFirst, "waveReadLaneFirst", true}, rt, a)
 	case "WaveReadLaneAt":
 		return lw.dxCall(in, opSpec{opWaveReadLaneAt, "waveReadLaneAt", true}, rt, a)
+	case "WaveActiveBallot":
+		// DXIL returns the mask as %dx.types.fouri32 = { i32, i32, i32, i32 };
+		// the scalarized users are extractvalues, whose index paths are
+		// the same on the struct.
+		if rt.Kind != ir.KVector || rt.Len != 4 || !rt.Elem.IsIntegral() || rt.Elem.Bits != 32 {
+			break
+		}
+		st := ir.Struct("dx.types.fouri32", []ir.Field{{Name: "x", Type: ir.I32}, {Name: "y", Type: ir.I32},
+			{Name: "z", Type: ir.I32}, {Name: "w", Type: ir.I32}})
+		if lw.f.Module != nil {
+			lw.f.Module.AddStruct(st)
+		}
+		in.SetType(st)
+		return lw.dxCall(in, opSpec{opWaveActiveBallot, "waveActiveBallot", false}, nil, a)
 	case "WaveActiveCountBits":
 		return lw.dxCall(in, opSpec{opWaveAllBitCount, "waveAllOp", false}, nil, a)
 	case "WavePrefixCountBits":
@@ -330,5 +350,37 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 // replace turns in into the binary operation op x, y (same result type).
 func (lw *lowerer) replace(in *ir.Instr, op ir.Op, x, y ir.Value) error {
 	in.Op, in.Intr, in.Args = op, nil, []ir.Value{x, y}
+	return nil
+}
+
+// atan2 expands atan2(y, x) the way DXC does: Atan(y / x), then the
+// quadrant fix-ups +pi (x < 0, y >= 0), -pi (x < 0, y < 0), and +-pi/2
+// on the y axis (x == 0).
+func (lw *lowerer) atan2(in *ir.Instr) error {
+	y, x := in.Args[0], in.Args[1]
+	n := in.Name()
+	f := func(v float64) ir.Value { return ir.ConstFloat(ir.F32, v) }
+	bd := lw.bd
+	bd.SetBefore(in)
+	q := bd.Binary(ir.OpFDiv, y, x, n+".q")
+	at := bd.Intrinsic("atan", ir.F32, []ir.Value{q}, n+".atan")
+	if err := lw.dxCall(at, opSpec{opAtan, "unary", true}, ir.F32, at.Args); err != nil {
+		return err
+	}
+	xlt := bd.Cmp(ir.PredOLT, x, f(0), n+".xlt")
+	xeq := bd.Cmp(ir.PredOEQ, x, f(0), n+".xeq")
+	yge := bd.Cmp(ir.PredOGE, y, f(0), n+".yge")
+	ylt := bd.Cmp(ir.PredOLT, y, f(0), n+".ylt")
+	ygt := bd.Cmp(ir.PredOGT, y, f(0), n+".ygt")
+	plus := bd.Binary(ir.OpFAdd, at, f(math.Pi), n+".pp")
+	minus := bd.Binary(ir.OpFSub, at, f(math.Pi), n+".mp")
+	c1 := bd.Binary(ir.OpAnd, xlt, yge, n+".c1")
+	c2 := bd.Binary(ir.OpAnd, xlt, ylt, n+".c2")
+	c3 := bd.Binary(ir.OpAnd, xeq, ygt, n+".c3")
+	c4 := bd.Binary(ir.OpAnd, xeq, ylt, n+".c4")
+	r := bd.Select(c1, plus, at, n+".r1")
+	r = bd.Select(c2, minus, r, n+".r2")
+	r = bd.Select(c3, f(math.Pi/2), r, n+".r3")
+	in.Op, in.Intr, in.Args = ir.OpSelect, nil, []ir.Value{c4, f(-math.Pi / 2), r}
 	return nil
 }

@@ -86,9 +86,12 @@ func (lz *legalizer) run() error {
 	}
 	for _, f := range lz.m.Funcs {
 		f.ReplaceUses(repl)
+		if hasVector(f.Ret) {
+			return fmt.Errorf("@%s: return type %s: DXIL has no vector values and the back end does not flatten signatures", f.Name(), f.Ret)
+		}
 		for _, p := range f.Params {
 			if hasVector(p.Type()) && p.Type().Kind != ir.KPointer {
-				return fmt.Errorf("@%s: parameter %s has vector type %s; run the scalarize pass (the dxil pipeline) first", f.Name(), p.Ref(), p.Type())
+				return fmt.Errorf("@%s: parameter %s has vector type %s: DXIL has no vector values and the back end does not flatten signatures (inline the function, or declare it with scalar parameters)", f.Name(), p.Ref(), p.Type())
 			}
 		}
 		for _, b := range f.Blocks {

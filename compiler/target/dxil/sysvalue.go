@@ -77,7 +77,7 @@ func lowerSysValues(m *ir.Module) error {
 	return nil
 }
 
-// removeDead deletes access instructions left without users.
+// removeDead deletes access and construct instructions left without users.
 func removeDead(f *ir.Function) {
 	for {
 		used := map[ir.Value]bool{}
@@ -91,7 +91,7 @@ func removeDead(f *ir.Function) {
 		changed := false
 		for _, b := range f.Blocks {
 			for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
-				if in.Op == ir.OpAccess && !used[in] {
+				if (in.Op == ir.OpAccess || in.Op == ir.OpConstruct) && !used[in] {
 					in.Remove()
 					changed = true
 				}

@@ -1,0 +1,256 @@
+// Package sm3 emits Direct3D shader model 3 assembly (ps_3_0 / vs_3_0) from
+// SIR (compiler/sir). The module must have gone through the "sm3" pipeline
+// (compiler/passes/registry.go): scalarized, integers carried as floats,
+// phis out of SSA, structured control flow with sm3.rep loop markers.
+//
+// The emitter lowers the entry point to SIR with a dispatch width of 1 (one
+// pixel or vertex), optimizes it, then walks the structured CFG (the merge
+// hints SIR keeps from the IR) printing if/else/endif, rep/endrep and
+// break_<cmp>. Registers are assigned naively: every scalar SIR temporary
+// gets its own component of an r# register, every immediate a component of
+// a def'd c# register, every uniform scalar its own c# (.x); flags are 0.0 /
+// 1.0 floats.
+package sm3
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"passlens/compiler/ir"
+	"passlens/compiler/sir"
+	"passlens/compiler/target"
+)
+
+func init() { target.Register("sm3", Emit) }
+
+// Emit compiles the module's single entry point (pixel or vertex) to SM3
+// assembly.
+func Emit(m *ir.Module) (*target.Output, error) {
+	eps := m.EntryPoints()
+	if len(eps) != 1 {
+		return nil, fmt.Errorf("sm3: want exactly one entry point, have %d", len(eps))
+	}
+	fn := eps[0]
+	profile := ""
+	switch fn.Entry.Stage {
+	case ir.StagePixel:
+		profile = "ps_3_0"
+	case ir.StageVertex:
+		profile = "vs_3_0"
+	default:
+		return nil, fmt.Errorf("sm3: %s shaders have no SM3 profile (function %s)", fn.Entry.Stage, fn.Name())
+	}
+	f, err := sir.Lower(fn, 1)
+	if err != nil {
+		return nil, fmt.Errorf("sm3: %w", err)
+	}
+	sir.Optimize(f)
+	if err := sir.Validate(f); err != nil {
+		return nil, fmt.Errorf("sm3: internal error: invalid SIR: %w", err)
+	}
+	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			for _, s := range in.Srcs {
+				if s.Reg != nil {
+					e.reads[s.Reg]++
+				}
+			}
+		}
+	}
+	if err := e.assign(); err != nil {
+		return nil, err
+	}
+	if len(f.Blocks) > 0 {
+		if err := e.walk(f.Blocks[0], loopCtx{}, nil, 0); err != nil {
+			return nil, err
+		}
+	}
+	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm"}, nil
+}
+
+type emitter struct {
+	m       *ir.Module
+	f       *sir.Func
+	profile string
+	loc     map[*sir.Reg]string // scalar register -> "r0.x", "c1.x", "v0", "oC0"
+	table   [][3]string         // header rows: name, reg, size
+	imm     map[uint32]string   // immediate bits -> "c3.y"
+	defs    []uint32            // immediates in def order
+	defBase int                 // first c# for immediates
+	repI    map[string]string   // rep key -> "i0"
+	defis   []string            // defi lines
+	body    []string
+	depth   int
+	temps   int // scalar temporaries assigned so far
+	steps   int
+	reads   map[*sir.Reg]int // read counts, for fusing compares into branches
+}
+
+// loopCtx is the innermost enclosing rep loop.
+type loopCtx struct {
+	header, merge *sir.Block
+}
+
+func (e *emitter) line(format string, args ...any) {
+	e.body = append(e.body, strings.Repeat("    ", e.depth)+fmt.Sprintf(format, args...))
+}
+
+// assign maps SIR registers onto SM3 register files.
+func (e *emitter) assign() error {
+	consts, inputs, outputs := 0, 0, 0
+	for _, r := range e.f.Regs {
+		switch r.File {
+		case sir.FileConst:
+			if r.Comps != 1 {
+				return fmt.Errorf("sm3: uniform %s: vector uniforms are not supported yet", r.Name)
+			}
+			c := fmt.Sprintf("c%d", consts)
+			consts++
+			e.loc[r] = c + ".x"
+			e.table = append(e.table, [3]string{r.Name, c, "1"})
+		case sir.FileInput:
+			v := fmt.Sprintf("v%d", inputs)
+			inputs++
+			e.loc[r] = v
+		case sir.FileOutput:
+			name, err := e.outputName(r, &outputs)
+			if err != nil {
+				return err
+			}
+			e.loc[r] = name
+		case sir.FileTemp:
+			if r.Comps != 1 {
+				return fmt.Errorf("sm3: temporary %s has %d components; SIR from the sm3 pipeline is scalar", r.Name, r.Comps)
+			}
+			n := e.temps
+			e.temps++
+			if n/4 >= 32 {
+				return fmt.Errorf("sm3: more than 128 scalar temporaries (%s); register allocation is not implemented yet", r.Name)
+			}
+			e.loc[r] = fmt.Sprintf("r%d.%c", n/4, "xyzw"[n%4])
+		}
+	}
+	e.defBase = consts
+	return nil
+}
+
+// outputName picks oC#/oPos/o# from the output global's semantic.
+func (e *emitter) outputName(r *sir.Reg, next *int) (string, error) {
+	sem := ""
+	if g := e.m.Global(r.Name); g != nil {
+		sem = strings.ToUpper(g.Semantic)
+	}
+	if e.profile == "ps_3_0" {
+		if strings.HasPrefix(sem, "SV_TARGET") || strings.HasPrefix(sem, "COLOR") {
+			idx := strings.TrimLeft(sem, "SV_TARGETCOLOR")
+			if idx == "" {
+				idx = "0"
+			}
+			return "oC" + idx, nil
+		}
+		if sem == "SV_DEPTH" || sem == "DEPTH" {
+			return "oDepth", nil
+		}
+		return "", fmt.Errorf("sm3: pixel output %s has semantic %q, which ps_3_0 cannot write", r.Name, sem)
+	}
+	if sem == "SV_POSITION" || sem == "POSITION" {
+		return "oPos", nil
+	}
+	o := fmt.Sprintf("o%d", *next)
+	*next++
+	return o, nil
+}
+
+// immediate returns the c#.comp holding the float bits v, defining it.
+func (e *emitter) immediate(bits uint32) string {
+	if s, ok := e.imm[bits]; ok {
+		return s
+	}
+	n := len(e.defs)
+	e.defs = append(e.defs, bits)
+	s := fmt.Sprintf("c%d.%c", e.defBase+n/4, "xyzw"[n%4])
+	e.imm[bits] = s
+	return s
+}
+
+func (e *emitter) src(s sir.Src) string {
+	neg := ""
+	if s.Neg {
+		neg = "-"
+	}
+	if s.IsImm() {
+		bits := uint32(s.Imm)
+		if s.ImmBits == 1 { // flags are 0.0 / 1.0
+			bits = 0
+			if s.Imm&1 != 0 {
+				bits = math.Float32bits(1)
+			}
+		}
+		return neg + e.immediate(bits)
+	}
+	l := e.loc[s.Reg]
+	if s.Reg.Comps > 1 {
+		base := strings.SplitN(l, ".", 2)[0]
+		return fmt.Sprintf("%s%s.%c", neg, base, "xyzw"[s.Comp(0)])
+	}
+	if !strings.Contains(l, ".") {
+		l += ".x"
+	}
+	return neg + l
+}
+
+func (e *emitter) dst(d *sir.Dst) string {
+	l := e.loc[d.Reg]
+	if d.Reg.Comps > 1 {
+		var m string
+		for i := 0; i < 4; i++ {
+			if d.Mask&(1<<i) != 0 {
+				m += string("xyzw"[i])
+			}
+		}
+		return strings.SplitN(l, ".", 2)[0] + "." + m
+	}
+	return l
+}
+
+func (e *emitter) text() string {
+	var sb strings.Builder
+	if len(e.table) > 0 {
+		sb.WriteString("//\n// Registers:\n//\n")
+		fmt.Fprintf(&sb, "//   %-12s %-5s %s\n", "Name", "Reg", "Size")
+		fmt.Fprintf(&sb, "//   %s %s %s\n", strings.Repeat("-", 12), strings.Repeat("-", 5), strings.Repeat("-", 4))
+		rows := append([][3]string(nil), e.table...)
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i][1] < rows[j][1] })
+		for _, r := range rows {
+			fmt.Fprintf(&sb, "//   %-12s %-5s %4s\n", r[0], r[1], r[2])
+		}
+		sb.WriteString("//\n\n")
+	}
+	sb.WriteString("    " + e.profile + "\n")
+	for i := 0; i < len(e.defs); i += 4 {
+		var vals []string
+		for j := 0; j < 4; j++ {
+			v := "0"
+			if i+j < len(e.defs) {
+				v = fmtFloat(e.defs[i+j])
+			}
+			vals = append(vals, v)
+		}
+		fmt.Fprintf(&sb, "    def c%d, %s\n", e.defBase+i/4, strings.Join(vals, ", "))
+	}
+	for _, d := range e.defis {
+		sb.WriteString("    " + d + "\n")
+	}
+	for _, l := range e.body {
+		sb.WriteString("    " + l + "\n")
+	}
+	return sb.String()
+}
+
+func fmtFloat(bits uint32) string {
+	f := math.Float32frombits(bits)
+	return fmt.Sprintf("%g", f)
+}

@@ -1,0 +1,86 @@
+package sm3
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"passlens/compiler/ir"
+	"passlens/compiler/target"
+)
+
+// testdata/*.sm3.pir are samples/sm3-loop-*.hlsl after the default sm3
+// pipeline, so these tests do not depend on the HLSL front end.
+func emitFile(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.ParseModule(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := target.Emit("sm3", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Lang != "sm3" || out.Ext != ".asm" {
+		t.Errorf("Output Lang/Ext = %q/%q", out.Lang, out.Ext)
+	}
+	return out.Text
+}
+
+var spaces = regexp.MustCompile(`[ \t]+`)
+
+// norm collapses runs of blanks so column alignment does not matter.
+func norm(s string) string { return spaces.ReplaceAllString(s, " ") }
+
+func wantLines(t *testing.T, asm string, lines ...string) {
+	t.Helper()
+	n := norm(asm)
+	for _, l := range lines {
+		if !strings.Contains(n, l) {
+			t.Errorf("missing %q in\n%s", l, asm)
+		}
+	}
+}
+
+// The seed's second loop (k < m*m): m is a float constant c0, the loop is
+// "rep i0" with "defi i0, 255, 0, 0, 0" and a break_ge exit test.
+func TestLoopMMShape(t *testing.T) {
+	asm := emitFile(t, "sm3-loop-mm.sm3.pir")
+	wantLines(t, asm,
+		"// Name Reg Size",
+		"// m c0 1",
+		"ps_3_0",
+		"defi i0, 255, 0, 0, 0",
+		"mul r", // m * m
+		"rep i0",
+		"break_ge ",
+		"endrep",
+		"mov oC0.w,",
+	)
+	if strings.Count(asm, "rep i0") != 1 || strings.Count(asm, "endrep") != 1 {
+		t.Errorf("want one rep/endrep pair:\n%s", asm)
+	}
+}
+
+// The seed's first loop with the trip count bound to the integer uniform:
+// "rep i0" on m itself, no defi, and the register table lists m in i0.
+func TestLoopMUniformRep(t *testing.T) {
+	asm := emitFile(t, "sm3-loop-m-uniform.sm3.pir")
+	wantLines(t, asm, "// m i0 1", "rep i0", "endrep")
+	if strings.Contains(asm, "defi") {
+		t.Errorf("uniform trip count should not defi i0:\n%s", asm)
+	}
+}
+
+// Without the uniform binding (what sm3-lower currently emits for k < m)
+// the loop falls back to the 255 cap.
+func TestLoopMCapped(t *testing.T) {
+	asm := emitFile(t, "sm3-loop-m.sm3.pir")
+	wantLines(t, asm, "defi i0, 255, 0, 0, 0", "rep i0", "break_ge ", "endrep")
+}

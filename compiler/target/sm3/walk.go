@@ -1,0 +1,260 @@
+package sm3
+
+import (
+	"fmt"
+	"math"
+
+	"passlens/compiler/sir"
+)
+
+// maxSteps bounds the structured walk so a CFG that is not structured the
+// way the walker expects ends in an error instead of looping.
+const maxSteps = 100000
+
+// walk prints the region starting at b until it reaches stop (the merge
+// block of the enclosing selection), a back edge to the enclosing loop
+// header, or the end of the shader.
+func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error {
+	cur := b
+	for cur != nil && cur != stop {
+		if e.steps++; e.steps > maxSteps {
+			return fmt.Errorf("sm3: control flow in %s is not structured as SM3 needs", e.f.Name)
+		}
+		if cur.Loop && cur != loop.header {
+			if err := e.rep(cur); err != nil {
+				return err
+			}
+			e.depth++
+			if err := e.walk(cur, loopCtx{header: cur, merge: cur.Merge}, nil, 0); err != nil {
+				return err
+			}
+			e.depth--
+			e.line("endrep")
+			cur = cur.Merge
+			continue
+		}
+		t := cur.Terminator()
+		if t == nil {
+			return fmt.Errorf("sm3: block %s has no terminator", cur.Name)
+		}
+		fused := e.fusable(cur, t)
+		for _, in := range cur.Instrs[:len(cur.Instrs)-1] {
+			if in == fused {
+				continue
+			}
+			if err := e.instr(in); err != nil {
+				return err
+			}
+		}
+		switch t.Op {
+		case sir.OpRet:
+			if loop.header != nil || stop != nil || e.depth > 0 {
+				return fmt.Errorf("sm3: return from inside control flow (block %s); SM3 has no early return", cur.Name)
+			}
+			return nil
+		case sir.OpDiscard:
+			e.line("texkill %s", e.src(sir.Imm32(math.Float32bits(-1))))
+			return nil
+		case sir.OpBr:
+			next := t.Succs[0]
+			switch {
+			case loop.header != nil && next == loop.header:
+				return nil // back edge: end of the rep body
+			case loop.merge != nil && next == loop.merge:
+				e.line("break")
+				return nil
+			}
+			cur = next
+		case sir.OpBrc:
+			// test(true) is the comparison suffix and operands that hold when
+			// the flag is set; test(false) when it is clear.
+			test := func(set bool) string {
+				if fused != nil {
+					c := fused.Cond
+					if !set {
+						c = invert[c]
+					}
+					return fmt.Sprintf("%s %s, %s", c, e.src(fused.Srcs[0]), e.src(fused.Srcs[1]))
+				}
+				c := "ne"
+				if !set {
+					c = "eq"
+				}
+				return fmt.Sprintf("%s %s, %s", c, e.src(t.Srcs[0]), e.src(sir.Imm32(0)))
+			}
+			tt, ff := t.Succs[0], t.Succs[1]
+			switch {
+			case loop.merge != nil && ff == loop.merge:
+				e.line("break_%s", test(false))
+				cur = tt
+			case loop.merge != nil && tt == loop.merge:
+				e.line("break_%s", test(true))
+				cur = ff
+			case cur.Merge != nil:
+				m := cur.Merge
+				e.line("if_%s", test(true))
+				e.depth++
+				if err := e.walk(tt, loop, m, 0); err != nil {
+					return err
+				}
+				e.depth--
+				if ff != m {
+					e.line("else")
+					e.depth++
+					if err := e.walk(ff, loop, m, 0); err != nil {
+						return err
+					}
+					e.depth--
+				}
+				e.line("endif")
+				cur = m
+			default:
+				return fmt.Errorf("sm3: conditional branch in block %s has no selection merge; SM3 needs structured control flow", cur.Name)
+			}
+		default:
+			return fmt.Errorf("sm3: unexpected terminator %s in block %s", t.Op, cur.Name)
+		}
+	}
+	return nil
+}
+
+// invert maps a comparison to its negation (SM3 compares are on floats;
+// NaN is not modelled).
+var invert = map[sir.Cond]sir.Cond{
+	sir.CondLT: sir.CondGE, sir.CondGE: sir.CondLT, sir.CondGT: sir.CondLE,
+	sir.CondLE: sir.CondGT, sir.CondEQ: sir.CondNE, sir.CondNE: sir.CondEQ,
+}
+
+// fusable returns the float compare in b that only feeds b's conditional
+// branch, so the branch can test it directly (break_ge a, b instead of
+// slt + break_eq).
+func (e *emitter) fusable(b *sir.Block, t *sir.Instr) *sir.Instr {
+	if t.Op != sir.OpBrc || t.Srcs[0].Reg == nil || e.reads[t.Srcs[0].Reg] != 1 {
+		return nil
+	}
+	for i, in := range b.Instrs {
+		if in.Op != sir.OpFCmp || in.Dst == nil || in.Dst.Reg != t.Srcs[0].Reg {
+			continue
+		}
+		// The operands must not be rewritten between the compare and the
+		// branch, since the branch re-reads them.
+		for _, later := range b.Instrs[i+1:] {
+			for _, s := range in.Srcs {
+				if later.Dst != nil && s.Reg != nil && later.Dst.Reg == s.Reg {
+					return nil
+				}
+			}
+		}
+		return in
+	}
+	return nil
+}
+
+// rep opens a rep loop for the loop headed by h: "rep iN" on the integer
+// uniform that is the trip count, or on a defi'd constant (255 when the IR
+// gave no cap).
+func (e *emitter) rep(h *sir.Block) error {
+	key, count := "255", 255
+	var uni *sir.Reg
+	if h.Rep != nil {
+		if h.Rep.Uniform != nil {
+			uni, key = h.Rep.Uniform, "uniform:"+h.Rep.Uniform.Name
+		} else {
+			count, key = h.Rep.Count, fmt.Sprint(h.Rep.Count)
+		}
+	}
+	if count < 0 || count > 255 {
+		return fmt.Errorf("sm3: loop %s: trip count %d is outside rep's 0..255", h.Name, count)
+	}
+	reg, ok := e.repI[key]
+	if !ok {
+		if len(e.repI) >= 16 {
+			return fmt.Errorf("sm3: loop %s: more than 16 distinct rep counts", h.Name)
+		}
+		reg = fmt.Sprintf("i%d", len(e.repI))
+		e.repI[key] = reg
+		if uni != nil {
+			e.table = append(e.table, [3]string{uni.Name, reg, "1"})
+		} else {
+			e.defis = append(e.defis, fmt.Sprintf("defi %s, %d, 0, 0, 0", reg, count))
+		}
+	}
+	e.line("rep %s", reg)
+	return nil
+}
+
+// instr prints one non-terminator SIR instruction.
+func (e *emitter) instr(in *sir.Instr) error {
+	s := make([]string, len(in.Srcs))
+	for i, x := range in.Srcs {
+		s[i] = e.src(x)
+	}
+	d := ""
+	if in.Dst != nil {
+		d = e.dst(in.Dst)
+	}
+	simple := map[sir.Op]string{
+		sir.OpMov: "mov", sir.OpFAdd: "add", sir.OpFMul: "mul", sir.OpFMad: "mad",
+		sir.OpFMin: "min", sir.OpFMax: "max", sir.OpFRcp: "rcp", sir.OpFRsq: "rsq", sir.OpFFrc: "frc",
+		sir.OpAnd: "mul", sir.OpOr: "max", // flags are 0.0 / 1.0
+	}
+	if op, ok := simple[in.Op]; ok {
+		args := append([]string{d}, s...)
+		e.line("%s %s", op, join(args))
+		return nil
+	}
+	switch in.Op {
+	case sir.OpNot:
+		e.line("add %s, %s, %s", d, neg(s[0]), e.src(sir.Imm32(math.Float32bits(1))))
+	case sir.OpSel: // cmp picks its second operand where the first is >= 0
+		e.line("cmp %s, %s, %s, %s", d, neg(s[0]), s[2], s[1])
+	case sir.OpFCmp, sir.OpICmp:
+		a, b := s[0], s[1]
+		switch in.Cond {
+		case sir.CondLT:
+			e.line("slt %s, %s, %s", d, a, b)
+		case sir.CondGE:
+			e.line("sge %s, %s, %s", d, a, b)
+		case sir.CondGT:
+			e.line("slt %s, %s, %s", d, b, a)
+		case sir.CondLE:
+			e.line("sge %s, %s, %s", d, b, a)
+		case sir.CondEQ, sir.CondNE:
+			// (a-b)^2 is 0 exactly when a == b; d = (-(a-b)^2 >= (a-b)^2).
+			e.line("add %s, %s, %s", d, a, neg(b))
+			e.line("mul %s, %s, %s", d, d, d)
+			if in.Cond == sir.CondEQ {
+				e.line("sge %s, %s, %s", d, neg(d), d)
+			} else {
+				e.line("slt %s, %s, %s", d, neg(d), d)
+			}
+		default:
+			return fmt.Errorf("sm3: comparison %s has no SM3 form", in.Cond)
+		}
+	default:
+		where := ""
+		if in.Loc != "" {
+			where = " at " + in.Loc
+		}
+		return fmt.Errorf("sm3: SIR %s%s has no SM3 instruction", in.Op, where)
+	}
+	return nil
+}
+
+func neg(s string) string {
+	if len(s) > 0 && s[0] == '-' {
+		return s[1:]
+	}
+	return "-" + s
+}
+
+func join(a []string) string {
+	out := ""
+	for i, x := range a {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
