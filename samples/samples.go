@@ -26,7 +26,7 @@ type Sample struct {
 }
 
 // Default is the sample the explorer opens when given no file.
-const Default = "wave-switch-42-ir"
+const Default = "wave-switch-42"
 
 // All returns every sample sorted by name.
 func All() []Sample {

@@ -145,7 +145,7 @@ func (m *Model) passListView(w, h int) string {
 		}
 		dur := fmtDur(s.Duration)
 		left := fmt.Sprintf(" %s %s", mark, name)
-		line := pad(left, w-lipgloss.Width(dur)-1) + dur + " "
+		line := pad(left, w-lipgloss.Width(dur)-2) + " " + dur + " "
 		if i == cur {
 			lines = append(lines, m.st.Selected.Render(pad(ansi.Strip(line), w)))
 		} else {

@@ -39,9 +39,19 @@ func newCfgCtx(g *Graph) *cfgCtx {
 	c.exits = make([][]int32, m)
 	c.exitsDone = make([]bool, m)
 	c.stamp = make([]uint32, g.Len())
-	irr := make([]bool, m)      // cycle or one of its ancestors is irreducible
+	irr := make([]bool, m) // cycle or one of its ancestors is irreducible
+	c.irrUp = make([]int32, m)
 	for cy := 0; cy < m; cy++ { // parents are numbered before children
-		irr[cy] = !c.ci.IsReducible(cy) || (c.ci.Parent(cy) >= 0 && irr[c.ci.Parent(cy)])
+		p := c.ci.Parent(cy)
+		irr[cy] = !c.ci.IsReducible(cy) || (p >= 0 && irr[p])
+		switch {
+		case !c.ci.IsReducible(cy):
+			c.irrUp[cy] = int32(cy)
+		case p >= 0:
+			c.irrUp[cy] = c.irrUp[p]
+		default:
+			c.irrUp[cy] = -1
+		}
 	}
 	c.inIrreducible = make([]bool, g.Len())
 	for b := range c.inIrreducible {

@@ -68,15 +68,16 @@ func TestGlslangDifferential(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("PASSLENS_HLSL_RANDOM")); err == nil {
 		n = v
 	}
+	genIn := &interp.Input{Buffers: []interp.BufferInput{{Name: "Out", Count: 16*genOutputs + 64}}}
 	for seed := 1; seed <= n; seed++ {
-		jobs = append(jobs, job{fmt.Sprintf("generated/%d", seed), genHLSL(uint64(seed)), nil})
+		jobs = append(jobs, job{fmt.Sprintf("generated/%d", seed), genHLSL(uint64(seed)), genIn})
 	}
 	if f := os.Getenv("PASSLENS_HLSL_FILE"); f != "" {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs = []job{{"generated/" + f, string(src), nil}}
+		jobs = []job{{"generated/" + f, string(src), &interp.Input{Buffers: []interp.BufferInput{{Name: "Out", Count: 1024}}}}}
 	}
 	dir := t.TempDir()
 	compared := 0
@@ -151,6 +152,12 @@ func TestGlslangDifferential(t *testing.T) {
 			exp := bufferBytes(b)
 			if d := firstDiff(got[k], exp, b.Elem.Scalar().Kind == ir.KFloat); d != "" {
 				t.Errorf("%s: buffer %s differs: %s", j.name, b.Name, d)
+				if os.Getenv("PASSLENS_HLSL_FILE") != "" {
+					for w := 400; w < 480 && 4*w+4 <= len(exp); w++ {
+						g, e := binary.LittleEndian.Uint32(got[k][4*w:]), binary.LittleEndian.Uint32(exp[4*w:])
+						t.Logf("word %d: driver %d interp %d", w, g, e)
+					}
+				}
 				if strings.HasPrefix(j.name, "generated/") {
 					t.Logf("%s", j.src)
 				}

@@ -30,6 +30,21 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error
 			}
 			e.depth--
 			e.line("endrep")
+			// When rep stops by itself (its count ran out) the IR would run
+			// the header once more and leave through its exit test; replay
+			// the header's instructions so the values it computes (the
+			// out-of-SSA reloads, typically) are what the merge block sees.
+			if t := cur.Terminator(); t != nil && t.Op == sir.OpBrc {
+				fused := e.fusable(cur, t)
+				for _, in := range cur.Instrs[:len(cur.Instrs)-1] {
+					if in == fused {
+						continue
+					}
+					if err := e.instr(in); err != nil {
+						return err
+					}
+				}
+			}
 			cur = cur.Merge
 			continue
 		}
