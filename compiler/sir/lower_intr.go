@@ -63,6 +63,46 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		op = OpFMax
 	case "mad":
 		op = OpFMad
+	case "abs":
+		op = OpFAbs
+	case "exp2":
+		op = OpFExp2
+	case "log2":
+		op = OpFLog2
+	case "sin":
+		op = OpFSin
+	case "cos":
+		op = OpFCos
+	case "pow":
+		op = OpFPow
+	case "sqrt": // 1 / rsqrt(x)
+		if err := need(1); err != nil {
+			return err
+		}
+		rs := tmp(".rsq")
+		emit(OpFRsq, D(rs), s[0])
+		op, s = OpFRcp, []Src{R(rs)}
+	case "fmod": // x - y*trunc(x/y), trunc(q) = q >= 0 ? floor(q) : -floor(-q)
+		if err := need(2); err != nil {
+			return err
+		}
+		rcp, q := tmp(".rcp"), tmp(".q")
+		emit(OpFRcp, D(rcp), s[1])
+		emit(OpFMul, D(q), s[0], R(rcp))
+		fq, fl := tmp(".frc"), tmp(".floor")
+		emit(OpFFrc, D(fq), R(q))
+		emit(OpFAdd, D(fl), R(q), Src{Reg: fq, Neg: true})
+		nq := Src{Reg: q, Neg: true}
+		fnq, flneg := tmp(".nfrc"), tmp(".nfloor")
+		emit(OpFFrc, D(fnq), nq)
+		emit(OpFAdd, D(flneg), nq, Src{Reg: fnq, Neg: true})
+		pos := l.f.NewReg(l.uniqueName(in.Name()+".pos"), 1, 1, l.all(), FileTemp)
+		emit(OpFCmp, D(pos), R(q), Imm32(0)).Cond = CondGE
+		tr := tmp(".trunc")
+		emit(OpSel, D(tr), R(pos), R(fl), Src{Reg: flneg, Neg: true})
+		ny := s[1]
+		ny.Neg = !ny.Neg
+		op, s = OpFMad, []Src{ny, R(tr), s[0]}
 	case "floor": // x - frac(x)
 		if err := need(1); err != nil {
 			return err

@@ -30,7 +30,7 @@ func loadPIR(t *testing.T, name string) *ir.Function {
 }
 
 func TestLowerSM3Samples(t *testing.T) {
-	for _, name := range []string{"sm3-loop-m.sm3.pir", "sm3-loop-mm.sm3.pir"} {
+	for _, name := range []string{"sm3-loop-m.sm3.pir", "sm3-loop-mm.sm3.pir", "pixel.sm3.pir"} {
 		t.Run(name, func(t *testing.T) {
 			fn := loadPIR(t, name)
 			f, err := Lower(fn, 8)
@@ -68,9 +68,9 @@ func TestLowerLoopShape(t *testing.T) {
 	text := f.String()
 	for _, want := range []string{
 		"reg %m 32x1 simd1@0 const",
-		"reg %out.SV_Target0 32x4 simd8@0 output",
-		"mov %out.SV_Target0.w,",
-		"br for.cond",
+		`reg %"out.SV_Target0" 32x4 simd8@0 output`,
+		`mov %"out.SV_Target0".w,`,
+		`br "for.cond"`,
 		"brc ",
 	} {
 		if !strings.Contains(text, want) {
@@ -88,9 +88,17 @@ func countInstrs(f *Func) int {
 }
 
 // Unsupported constructs are errors naming the construct, not panics.
-func TestLowerRejectsFmod(t *testing.T) {
-	_, err := Lower(loadPIR(t, "pixel.sm3.pir"), 8)
-	if err == nil || !strings.Contains(err.Error(), "intrinsic fmod is not supported") {
-		t.Fatalf("err = %v, want the fmod rejection", err)
+func TestLowerRejectsUnsupportedIntrinsic(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "pixel.sm3.pir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.ParseModule("pixel", []byte(strings.ReplaceAll(string(src), "fmod", "atan2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Lower(m.EntryPoints()[0], 8)
+	if err == nil || !strings.Contains(err.Error(), "intrinsic atan2 is not supported") {
+		t.Fatalf("err = %v, want the atan2 rejection", err)
 	}
 }

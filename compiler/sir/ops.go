@@ -15,6 +15,12 @@ const (
 	OpFRcp
 	OpFRsq
 	OpFFrc // fractional part
+	OpFAbs
+	OpFExp2
+	OpFLog2
+	OpFSin
+	OpFCos
+	OpFPow
 	OpIAdd
 	OpIMul
 	OpAnd
@@ -55,6 +61,12 @@ var ops = [numOps]opInfo{
 	OpFRcp:    {name: "frcp", srcs: 1, dst: true, pure: true},
 	OpFRsq:    {name: "frsq", srcs: 1, dst: true, pure: true},
 	OpFFrc:    {name: "ffrc", srcs: 1, dst: true, pure: true},
+	OpFAbs:    {name: "fabs", srcs: 1, dst: true, pure: true},
+	OpFExp2:   {name: "fexp2", srcs: 1, dst: true, pure: true},
+	OpFLog2:   {name: "flog2", srcs: 1, dst: true, pure: true},
+	OpFSin:    {name: "fsin", srcs: 1, dst: true, pure: true},
+	OpFCos:    {name: "fcos", srcs: 1, dst: true, pure: true},
+	OpFPow:    {name: "fpow", srcs: 2, dst: true, pure: true},
 	OpIAdd:    {name: "iadd", srcs: 2, dst: true, pure: true},
 	OpIMul:    {name: "imul", srcs: 2, dst: true, pure: true},
 	OpAnd:     {name: "and", srcs: 2, dst: true, pure: true},

@@ -2,6 +2,7 @@ package sir
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +21,10 @@ import (
 // instructions start with their exec range "(width@start)", then the
 // opcode (".cond" for comparisons), the destination with its write mask
 // (omitted when full), and the sources with their swizzles (omitted when
-// identity); immediates are hex bits; "-" is the negate modifier.
+// identity); immediates are hex bits (":<bits>" unless 32 bits; 1-bit
+// immediates are true/false); "-" is the negate modifier. Names other than
+// [A-Za-z0-9_$]+ are quoted Go-style, so "%\"res.x\".y" is component y of
+// the register res.x.
 
 var compLetters = "xyzw"
 
@@ -29,10 +33,10 @@ func (f *Func) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "func %s simd%d {\n", f.Name, f.Width)
 	for _, r := range f.Regs {
-		fmt.Fprintf(&sb, "  reg %%%s %dx%d simd%s %s\n", r.Name, r.BitSize, r.Comps, r.Group, r.File)
+		fmt.Fprintf(&sb, "  reg %%%s %dx%d simd%s %s\n", quote(r.Name), r.BitSize, r.Comps, r.Group, r.File)
 	}
 	for _, b := range f.Blocks {
-		fmt.Fprintf(&sb, "%s:\n", b.Name)
+		fmt.Fprintf(&sb, "%s:\n", quote(b.Name))
 		for _, in := range b.Instrs {
 			sb.WriteString("  ")
 			sb.WriteString(in.String())
@@ -58,7 +62,7 @@ func (in *Instr) String() string {
 		parts = append(parts, s.String())
 	}
 	for _, b := range in.Succs {
-		parts = append(parts, b.Name)
+		parts = append(parts, quote(b.Name))
 	}
 	if len(parts) > 0 {
 		sb.WriteString(" " + strings.Join(parts, ", "))
@@ -71,7 +75,7 @@ func (d *Dst) String() string {
 	if d.Reg == nil {
 		return "<nil>"
 	}
-	s := "%" + d.Reg.Name
+	s := "%" + quote(d.Reg.Name)
 	if d.Mask != d.Reg.FullMask() {
 		s += "."
 		for i := 0; i < 4; i++ {
@@ -90,9 +94,15 @@ func (s Src) String() string {
 		neg = "-"
 	}
 	if s.Reg == nil {
-		return fmt.Sprintf("%s0x%x", neg, s.Imm)
+		switch s.ImmBits {
+		case 1:
+			return fmt.Sprintf("%s%v", neg, s.Imm&1 != 0)
+		case 32:
+			return fmt.Sprintf("%s0x%x", neg, s.Imm)
+		}
+		return fmt.Sprintf("%s0x%x:%d", neg, s.Imm, s.ImmBits)
 	}
-	out := neg + "%" + s.Reg.Name
+	out := neg + "%" + quote(s.Reg.Name)
 	if s.Swizzle != nil {
 		out += "."
 		for _, c := range s.Swizzle {
@@ -104,4 +114,18 @@ func (s Src) String() string {
 		}
 	}
 	return out
+}
+
+// quote returns a register or block name as printed: bare when it is made of
+// letters, digits, '_' and '$', a Go-quoted string otherwise.
+func quote(n string) string {
+	if n == "" {
+		return `""`
+	}
+	for _, c := range n {
+		if !(c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return strconv.Quote(n)
+		}
+	}
+	return n
 }

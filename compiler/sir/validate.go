@@ -223,7 +223,8 @@ func (v *validator) sizes(at string, in *Instr) {
 		}
 	}
 	switch in.Op {
-	case OpFAdd, OpFMul, OpFMad, OpFMin, OpFMax, OpFRcp, OpFRsq, OpFFrc, OpFCmp:
+	case OpFAdd, OpFMul, OpFMad, OpFMin, OpFMax, OpFRcp, OpFRsq, OpFFrc, OpFCmp,
+		OpFAbs, OpFExp2, OpFLog2, OpFSin, OpFCos, OpFPow:
 		if ref != 0 && ref != 16 && ref != 32 && ref != 64 {
 			v.errf("%s: float op on %d-bit values", at, ref)
 		}

@@ -30,7 +30,11 @@ import (
 // Constant buffers are bound 8 slots above their register
 // (glslangValidator --shift-cbuffer-binding 8) so b0 and u0 do not
 // collide; buffers hold 32-bit scalars or 2/4-vectors (std430 then equals
-// the interpreter's packing).
+// the interpreter's packing). Besides fixed shaders it runs programs from
+// genHLSL (hlslgen_test.go), which avoids the places where glslang
+// differs from HLSL 2021: short-circuit evaluation of &&, || and ?: with
+// side effects, fmod of negative values (GLSL mod), integer dot products,
+// and typed buffers (texel buffers in glslang).
 func TestGlslangDifferential(t *testing.T) {
 	glslang, err := exec.LookPath("glslangValidator")
 	if err != nil {
@@ -63,8 +67,10 @@ func TestGlslangDifferential(t *testing.T) {
 		}
 		jobs = append(jobs, job{name, string(src), nil})
 	}
-	// Generated programs (PASSLENS_HLSL_RANDOM=N for more).
-	n := 24
+	// Generated programs (PASSLENS_HLSL_RANDOM=N for more; 250 agreed when
+	// this was written). PASSLENS_HLSL_FILE=path runs only that shader
+	// (with a 4096-word Out buffer), for reducing a mismatch.
+	n := 16
 	if v, err := strconv.Atoi(os.Getenv("PASSLENS_HLSL_RANDOM")); err == nil {
 		n = v
 	}
@@ -77,7 +83,7 @@ func TestGlslangDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs = []job{{"generated/" + f, string(src), &interp.Input{Buffers: []interp.BufferInput{{Name: "Out", Count: 1024}}}}}
+		jobs = []job{{"generated/" + f, string(src), &interp.Input{Buffers: []interp.BufferInput{{Name: "Out", Count: 4096}}}}}
 	}
 	dir := t.TempDir()
 	compared := 0
@@ -152,12 +158,6 @@ func TestGlslangDifferential(t *testing.T) {
 			exp := bufferBytes(b)
 			if d := firstDiff(got[k], exp, b.Elem.Scalar().Kind == ir.KFloat); d != "" {
 				t.Errorf("%s: buffer %s differs: %s", j.name, b.Name, d)
-				if os.Getenv("PASSLENS_HLSL_FILE") != "" {
-					for w := 400; w < 480 && 4*w+4 <= len(exp); w++ {
-						g, e := binary.LittleEndian.Uint32(got[k][4*w:]), binary.LittleEndian.Uint32(exp[4*w:])
-						t.Logf("word %d: driver %d interp %d", w, g, e)
-					}
-				}
 				if strings.HasPrefix(j.name, "generated/") {
 					t.Logf("%s", j.src)
 				}

@@ -144,7 +144,9 @@ func (g *hlslGen) expr(depth int, vars []string) string {
 		// Through float, exactly (values below 2^24).
 		return fmt.Sprintf("(uint)((float)(%s & 0xFFFFu) * 0.5 + (float)(%s & 0xFFu))", a, b)
 	}
-	return fmt.Sprintf("dot(uint2(%s, %s), uint2(%du, 3u))", a, b, g.r.IntN(5))
+	// (Not dot: glslangValidator folds the dot product of constant integer
+	// vectors to 0.)
+	return fmt.Sprintf("clamp(%s, %du, %s | 64u)", a, g.r.IntN(32), b)
 }
 
 // cond is a bool condition without side effects.

@@ -6,8 +6,8 @@
 // The emitter lowers the entry point to SIR with a dispatch width of 1 (one
 // pixel or vertex), optimizes it, then walks the structured CFG (the merge
 // hints SIR keeps from the IR) printing if/else/endif, rep/endrep and
-// break_<cmp>. Registers are assigned naively: every scalar SIR temporary
-// gets its own component of an r# register, every immediate a component of
+// break_<cmp>. Scalar SIR temporaries get components of r# registers from
+// sir.Allocate (shared where live ranges allow), every immediate a component of
 // a def'd c# register, every uniform scalar its own c# (.x); flags are 0.0 /
 // 1.0 floats.
 package sm3
@@ -15,7 +15,6 @@ package sm3
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"passlens/compiler/ir"
@@ -64,29 +63,36 @@ func Emit(m *ir.Module) (*target.Output, error) {
 		return nil, err
 	}
 	if len(f.Blocks) > 0 {
-		if err := e.walk(f.Blocks[0], loopCtx{}, nil, 0); err != nil {
+		if _, err := e.walk(f.Blocks[0], loopCtx{}, nil, false); err != nil {
 			return nil, err
 		}
+	}
+	if e.err != nil {
+		return nil, e.err
 	}
 	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm"}, nil
 }
 
 type emitter struct {
-	m       *ir.Module
-	f       *sir.Func
-	profile string
-	loc     map[*sir.Reg]string // scalar register -> "r0.x", "c1.x", "v0", "oC0"
-	table   [][3]string         // header rows: name, reg, size
-	imm     map[uint32]string   // immediate bits -> "c3.y"
-	defs    []uint32            // immediates in def order
-	defBase int                 // first c# for immediates
-	repI    map[string]string   // rep key -> "i0"
-	defis   []string            // defi lines
-	body    []string
-	depth   int
-	temps   int // scalar temporaries assigned so far
-	steps   int
-	reads   map[*sir.Reg]int // read counts, for fusing compares into branches
+	m          *ir.Module
+	f          *sir.Func
+	profile    string
+	loc        map[*sir.Reg]string // scalar register -> "r0.x", "c1.x", "v0", "oC0"
+	table      [][3]string         // header rows: name, reg, size
+	imm        map[uint32]string   // immediate bits -> "c3.y"
+	defs       []uint32            // immediates in def order
+	defBase    int                 // first c# for immediates
+	repI       map[string]string   // rep key -> "i0"
+	defis      []string            // defi lines
+	dcls       []string            // dcl lines
+	body       []string
+	depth      int
+	temps      int    // scalar temporaries assigned so far
+	scratch    string // a scalar temporary the emitter may clobber (scratchReg.x)
+	scratchReg string // the whole scratch register
+	steps      int
+	reads      map[*sir.Reg]int // read counts, for fusing compares into branches
+	err        error            // first operand error met while printing
 }
 
 // loopCtx is the innermost enclosing rep loop.
@@ -101,20 +107,29 @@ func (e *emitter) line(format string, args ...any) {
 // assign maps SIR registers onto SM3 register files.
 func (e *emitter) assign() error {
 	consts, inputs, outputs := 0, 0, 0
+	// Temporaries share r# components where their live ranges allow
+	// (sir.Allocate on the logical CFG: one pixel per thread, so every
+	// temporary has the same SIMD group).
+	slots, nslots := sir.Allocate(e.f)
+	if nslots > 31*4 {
+		return fmt.Errorf("sm3: %s needs %d scalar temporaries; ps_3_0/vs_3_0 have 128 (spilling is not implemented)", e.f.Name, nslots)
+	}
+	e.temps = nslots
 	for _, r := range e.f.Regs {
 		switch r.File {
 		case sir.FileConst:
-			if r.Comps != 1 {
-				return fmt.Errorf("sm3: uniform %s: vector uniforms are not supported yet", r.Name)
-			}
+			// One c# per uniform scalar or vector (components in .xyzw).
 			c := fmt.Sprintf("c%d", consts)
 			consts++
-			e.loc[r] = c + ".x"
+			e.loc[r] = c
+			if r.Comps == 1 {
+				e.loc[r] = c + ".x"
+			}
 			e.table = append(e.table, [3]string{r.Name, c, "1"})
 		case sir.FileInput:
-			v := fmt.Sprintf("v%d", inputs)
-			inputs++
-			e.loc[r] = v
+			if err := e.declareInput(r, &inputs); err != nil {
+				return err
+			}
 		case sir.FileOutput:
 			name, err := e.outputName(r, &outputs)
 			if err != nil {
@@ -125,15 +140,20 @@ func (e *emitter) assign() error {
 			if r.Comps != 1 {
 				return fmt.Errorf("sm3: temporary %s has %d components; SIR from the sm3 pipeline is scalar", r.Name, r.Comps)
 			}
-			n := e.temps
-			e.temps++
-			if n/4 >= 32 {
-				return fmt.Errorf("sm3: more than 128 scalar temporaries (%s); register allocation is not implemented yet", r.Name)
-			}
+			n := slots[r]
 			e.loc[r] = fmt.Sprintf("r%d.%c", n/4, "xyzw"[n%4])
 		}
 	}
 	e.defBase = consts
+	// A whole scratch register after the allocated ones, for operands SM3
+	// wants in a temporary (texkill's source) and for sincos, which writes
+	// .x (cos) and .y (sin) of its destination.
+	n := (e.temps + 3) / 4
+	if n >= 32 {
+		return fmt.Errorf("sm3: no temporary register left for scratch use")
+	}
+	e.scratchReg = fmt.Sprintf("r%d", n)
+	e.scratch = e.scratchReg + ".x"
 	return nil
 }
 
@@ -156,12 +176,7 @@ func (e *emitter) outputName(r *sir.Reg, next *int) (string, error) {
 		}
 		return "", fmt.Errorf("sm3: pixel output %s has semantic %q, which ps_3_0 cannot write", r.Name, sem)
 	}
-	if sem == "SV_POSITION" || sem == "POSITION" {
-		return "oPos", nil
-	}
-	o := fmt.Sprintf("o%d", *next)
-	*next++
-	return o, nil
+	return e.declareVSOutput(r, next)
 }
 
 // immediate returns the c#.comp holding the float bits v, defining it.
@@ -192,6 +207,9 @@ func (e *emitter) src(s sir.Src) string {
 		return neg + e.immediate(bits)
 	}
 	l := e.loc[s.Reg]
+	if l == "vPos" && s.Comp(0) >= 2 && e.err == nil {
+		e.err = fmt.Errorf("sm3: %s.%c: ps_3_0 vPos has only x and y", s.Reg.Name, "xyzw"[s.Comp(0)])
+	}
 	if s.Reg.Comps > 1 {
 		base := strings.SplitN(l, ".", 2)[0]
 		return fmt.Sprintf("%s%s.%c", neg, base, "xyzw"[s.Comp(0)])
@@ -222,9 +240,7 @@ func (e *emitter) text() string {
 		sb.WriteString("//\n// Registers:\n//\n")
 		fmt.Fprintf(&sb, "//   %-12s %-5s %s\n", "Name", "Reg", "Size")
 		fmt.Fprintf(&sb, "//   %s %s %s\n", strings.Repeat("-", 12), strings.Repeat("-", 5), strings.Repeat("-", 4))
-		rows := append([][3]string(nil), e.table...)
-		sort.SliceStable(rows, func(i, j int) bool { return rows[i][1] < rows[j][1] })
-		for _, r := range rows {
+		for _, r := range e.table {
 			fmt.Fprintf(&sb, "//   %-12s %-5s %4s\n", r[0], r[1], r[2])
 		}
 		sb.WriteString("//\n\n")
@@ -242,6 +258,9 @@ func (e *emitter) text() string {
 		fmt.Fprintf(&sb, "    def c%d, %s\n", e.defBase+i/4, strings.Join(vals, ", "))
 	}
 	for _, d := range e.defis {
+		sb.WriteString("    " + d + "\n")
+	}
+	for _, d := range e.dcls {
 		sb.WriteString("    " + d + "\n")
 	}
 	for _, l := range e.body {

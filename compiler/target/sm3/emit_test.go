@@ -84,3 +84,35 @@ func TestLoopMCapped(t *testing.T) {
 	asm := emitFile(t, "sm3-loop-m.sm3.pir")
 	wantLines(t, asm, "defi i0, 255, 0, 0, 0", "rep i0", "break_ge ", "endrep")
 }
+
+// A vertex shader: vs_3_0 with dcl_<usage> declarations for inputs and
+// outputs (vs_3_0 has no oPos: the position is an o# declared
+// dcl_position).
+func TestVertexDeclarations(t *testing.T) {
+	asm := emitFile(t, "vs-scale.sm3.pir")
+	wantLines(t, asm,
+		"vs_3_0",
+		"dcl_position v0",
+		"dcl_texcoord v1",
+		"dcl_position o0",
+		"dcl_texcoord o1",
+		"mul r0.x, v0.x, c0.x",
+		"mov o1.y, v1.y",
+	)
+}
+
+// Constructs SM3 cannot express are errors naming them and their location.
+func TestRejectsWithLocation(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "sir", "testdata", "pixel.sm3.pir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.ParseModule("pixel", []byte(strings.ReplaceAll(string(src), "fmod", "atan2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = target.Emit("sm3", m)
+	if err == nil || !strings.Contains(err.Error(), "intrinsic atan2") {
+		t.Fatalf("err = %v, want an atan2 rejection", err)
+	}
+}

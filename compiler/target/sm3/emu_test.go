@@ -69,12 +69,12 @@ func compare(op string, a, b float32) (bool, error) {
 	return false, fmt.Errorf("bad comparison %q", op)
 }
 
-// run executes asm with the given float constants (c#.x) and integer
+// runPS executes asm with the given float constants (c#) and integer
 // constants (i#.x) and returns oC0.
-func runPS(asm string, fconst map[string]float32, iconst map[string]int) ([4]float32, bool, error) {
+func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]float32, bool, error) {
 	e := &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}}
 	for k, v := range fconst {
-		e.freg(k)[0] = v
+		*e.freg(k) = v
 	}
 	for k, v := range iconst {
 		e.i[k] = &[4]int{v}
@@ -82,7 +82,7 @@ func runPS(asm string, fconst map[string]float32, iconst map[string]int) ([4]flo
 	var lines [][]string
 	for _, l := range strings.Split(asm, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "//") || l == "ps_3_0" {
+		if l == "" || strings.HasPrefix(l, "//") || l == "ps_3_0" || strings.HasPrefix(l, "dcl") {
 			continue
 		}
 		op, rest, _ := strings.Cut(l, " ")
@@ -225,6 +225,20 @@ func runPS(asm string, fconst map[string]float32, iconst map[string]int) ([4]flo
 					v = float32(1 / math.Sqrt(float64(s[0][k])))
 				case "frc":
 					v = s[0][k] - float32(math.Floor(float64(s[0][k])))
+				case "abs":
+					v = float32(math.Abs(float64(s[0][k])))
+				case "exp":
+					v = float32(math.Exp2(float64(s[0][k])))
+				case "log":
+					v = float32(math.Log2(math.Abs(float64(s[0][k]))))
+				case "pow":
+					v = float32(math.Pow(math.Abs(float64(s[0][k])), float64(s[1][k])))
+				case "sincos": // .x = cos, .y = sin of the source's first component
+					x := float64(s[0][0])
+					v = float32(math.Cos(x))
+					if k == 1 {
+						v = float32(math.Sin(x))
+					}
 				case "slt":
 					v = b2f(s[0][k] < s[1][k])
 				case "sge":

@@ -14,19 +14,28 @@ const maxSteps = 100000
 // walk prints the region starting at b until it reaches stop (the merge
 // block of the enclosing selection), a back edge to the enclosing loop
 // header, or the end of the shader.
-func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error {
+//
+// body is true only for the walk of a rep loop's body, which starts at the
+// loop header itself; any other arrival at the header is a back edge.
+//
+// It reports whether the region ended on a back edge, which SM3 can only
+// express at the end of a rep body (it has no continue).
+func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (backEdge bool, err error) {
 	cur := b
-	for cur != nil && cur != stop {
+	for first := true; cur != nil && cur != stop; first = false {
+		if loop.header != nil && cur == loop.header && !(body && first) {
+			return true, nil // reached the header again: a back edge
+		}
 		if e.steps++; e.steps > maxSteps {
-			return fmt.Errorf("sm3: control flow in %s is not structured as SM3 needs", e.f.Name)
+			return false, fmt.Errorf("sm3: control flow in %s is not structured as SM3 needs", e.f.Name)
 		}
 		if cur.Loop && cur != loop.header {
 			if err := e.rep(cur); err != nil {
-				return err
+				return false, err
 			}
 			e.depth++
-			if err := e.walk(cur, loopCtx{header: cur, merge: cur.Merge}, nil, 0); err != nil {
-				return err
+			if _, err := e.walk(cur, loopCtx{header: cur, merge: cur.Merge}, nil, true); err != nil {
+				return false, err
 			}
 			e.depth--
 			e.line("endrep")
@@ -41,7 +50,7 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error
 						continue
 					}
 					if err := e.instr(in); err != nil {
-						return err
+						return false, err
 					}
 				}
 			}
@@ -50,7 +59,7 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error
 		}
 		t := cur.Terminator()
 		if t == nil {
-			return fmt.Errorf("sm3: block %s has no terminator", cur.Name)
+			return false, fmt.Errorf("sm3: block %s has no terminator", cur.Name)
 		}
 		fused := e.fusable(cur, t)
 		for _, in := range cur.Instrs[:len(cur.Instrs)-1] {
@@ -58,26 +67,29 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error
 				continue
 			}
 			if err := e.instr(in); err != nil {
-				return err
+				return false, err
 			}
 		}
 		switch t.Op {
 		case sir.OpRet:
 			if loop.header != nil || stop != nil || e.depth > 0 {
-				return fmt.Errorf("sm3: return from inside control flow (block %s); SM3 has no early return", cur.Name)
+				return false, fmt.Errorf("sm3: return from inside control flow (block %s); SM3 has no early return", cur.Name)
 			}
-			return nil
+			return false, nil
 		case sir.OpDiscard:
-			e.line("texkill %s", e.src(sir.Imm32(math.Float32bits(-1))))
-			return nil
+			// texkill kills the pixel when a component of its (temporary)
+			// source is negative.
+			e.line("mov %s, %s", e.scratch, e.src(sir.Imm32(math.Float32bits(-1))))
+			e.line("texkill %s", e.scratch)
+			return false, nil
 		case sir.OpBr:
 			next := t.Succs[0]
 			switch {
 			case loop.header != nil && next == loop.header:
-				return nil // back edge: end of the rep body
+				return true, nil // back edge: end of the rep body
 			case loop.merge != nil && next == loop.merge:
 				e.line("break")
-				return nil
+				return false, nil
 			}
 			cur = next
 		case sir.OpBrc:
@@ -108,27 +120,39 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, _ int) error
 			case cur.Merge != nil:
 				m := cur.Merge
 				e.line("if_%s", test(true))
-				e.depth++
-				if err := e.walk(tt, loop, m, 0); err != nil {
-					return err
+				if err := e.arm(tt, loop, m, cur); err != nil {
+					return false, err
 				}
-				e.depth--
 				if ff != m {
 					e.line("else")
-					e.depth++
-					if err := e.walk(ff, loop, m, 0); err != nil {
-						return err
+					if err := e.arm(ff, loop, m, cur); err != nil {
+						return false, err
 					}
-					e.depth--
 				}
 				e.line("endif")
 				cur = m
 			default:
-				return fmt.Errorf("sm3: conditional branch in block %s has no selection merge; SM3 needs structured control flow", cur.Name)
+				return false, fmt.Errorf("sm3: conditional branch in block %s has no selection merge; SM3 needs structured control flow", cur.Name)
 			}
 		default:
-			return fmt.Errorf("sm3: unexpected terminator %s in block %s", t.Op, cur.Name)
+			return false, fmt.Errorf("sm3: unexpected terminator %s in block %s", t.Op, cur.Name)
 		}
+	}
+	return false, nil
+}
+
+// arm prints one side of the selection headed by sel, up to its merge m;
+// a side that loops back to the header would need a continue, which SM3
+// does not have.
+func (e *emitter) arm(b *sir.Block, loop loopCtx, m, sel *sir.Block) error {
+	e.depth++
+	defer func() { e.depth-- }()
+	back, err := e.walk(b, loop, m, false)
+	if err != nil {
+		return err
+	}
+	if back {
+		return fmt.Errorf("sm3: a branch of the selection in block %s continues loop %s; SM3 rep has no continue", sel.Name, loop.header.Name)
 	}
 	return nil
 }
@@ -147,22 +171,17 @@ func (e *emitter) fusable(b *sir.Block, t *sir.Instr) *sir.Instr {
 	if t.Op != sir.OpBrc || t.Srcs[0].Reg == nil || e.reads[t.Srcs[0].Reg] != 1 {
 		return nil
 	}
-	for i, in := range b.Instrs {
-		if in.Op != sir.OpFCmp || in.Dst == nil || in.Dst.Reg != t.Srcs[0].Reg {
-			continue
-		}
-		// The operands must not be rewritten between the compare and the
-		// branch, since the branch re-reads them.
-		for _, later := range b.Instrs[i+1:] {
-			for _, s := range in.Srcs {
-				if later.Dst != nil && s.Reg != nil && later.Dst.Reg == s.Reg {
-					return nil
-				}
-			}
-		}
-		return in
+	// Only the instruction right before the branch: the branch re-reads the
+	// compare's operands, and with registers shared between temporaries
+	// nothing may run in between.
+	if len(b.Instrs) < 2 {
+		return nil
 	}
-	return nil
+	in := b.Instrs[len(b.Instrs)-2]
+	if in.Op != sir.OpFCmp || in.Dst == nil || in.Dst.Reg != t.Srcs[0].Reg {
+		return nil
+	}
+	return in
 }
 
 // rep opens a rep loop for the loop headed by h: "rep iN" on the integer
@@ -211,7 +230,11 @@ func (e *emitter) instr(in *sir.Instr) error {
 	simple := map[sir.Op]string{
 		sir.OpMov: "mov", sir.OpFAdd: "add", sir.OpFMul: "mul", sir.OpFMad: "mad",
 		sir.OpFMin: "min", sir.OpFMax: "max", sir.OpFRcp: "rcp", sir.OpFRsq: "rsq", sir.OpFFrc: "frc",
+		sir.OpFAbs: "abs", sir.OpFExp2: "exp", sir.OpFLog2: "log", sir.OpFPow: "pow",
 		sir.OpAnd: "mul", sir.OpOr: "max", // flags are 0.0 / 1.0
+	}
+	if in.Op == sir.OpMov && d == s[0] {
+		return nil // coalesced by register allocation
 	}
 	if op, ok := simple[in.Op]; ok {
 		args := append([]string{d}, s...)
@@ -219,6 +242,13 @@ func (e *emitter) instr(in *sir.Instr) error {
 		return nil
 	}
 	switch in.Op {
+	case sir.OpFSin, sir.OpFCos: // sincos writes cos to .x, sin to .y
+		comp := "y"
+		if in.Op == sir.OpFCos {
+			comp = "x"
+		}
+		e.line("sincos %s.%s, %s", e.scratchReg, comp, s[0])
+		e.line("mov %s, %s.%s", d, e.scratchReg, comp)
 	case sir.OpNot:
 		e.line("add %s, %s, %s", d, neg(s[0]), e.src(sir.Imm32(math.Float32bits(1))))
 	case sir.OpSel: // cmp picks its second operand where the first is >= 0
