@@ -71,7 +71,7 @@ func TestGoldenScreens(t *testing.T) {
 			t.Run(name+"_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
 				t.Setenv("HOME", t.TempDir())
 				t.Setenv("XDG_CONFIG_HOME", "/xdg")
-				m := realModel(t, "samples/divergent-loop")
+				m := realModel(t, "samples/wave-switch-42")
 				tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
 				waitScreen(t, tm, "define void @main()")
 				for _, k := range splitKeys(v.keys) {

@@ -25,8 +25,8 @@ import (
 //     with one component per lane (stores use write masks);
 //   - casts are movs (SM3 carries integers as floats), fsub and fneg use the
 //     negate modifier, fdiv is frcp + fmul;
-//   - the sm3.rep loop marker is dropped (SIR keeps the loop as branches; the
-//     IR already carries the cap as code).
+//   - the sm3.rep loop marker becomes the header block's Rep; the IR's
+//     counter code dies and its "done" flag becomes the opaque Rep.Done.
 //
 // Anything else is an error naming the construct and its source location.
 func Lower(fn *ir.Function, width int) (*Func, error) {

@@ -9,8 +9,9 @@ import (
 // intrinsic lowers the intrinsics SIR has instructions for, and the sm3.rep
 // loop marker: its count becomes the block's Rep (a constant, or the
 // uniform register whose load is the count) and its "done" operand becomes
-// the immediate false, since an SM3 rep loop stops by itself; Fold and DCE
-// then remove the IR's counter code.
+// Rep.Done, an opaque flag the hardware supplies (an SM3 rep loop stops by
+// itself); DCE then removes the IR's counter code, while the exit edge
+// stays in the CFG.
 func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr) error {
 	name := "?"
 	if in.Intr != nil {
@@ -31,8 +32,9 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 			}
 			rep.Uniform = r
 		}
+		rep.Done = l.f.NewReg(l.uniqueName(b.Name+".rep.done"), 1, 1, Group{0, 1}, FileInput)
 		b.Rep = rep
-		l.imms[in.Args[1]] = Src{Imm: 0, ImmBits: 1}
+		l.imms[in.Args[1]] = R(rep.Done)
 		return nil
 	}
 	s, err := l.srcs(in)

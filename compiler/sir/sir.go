@@ -156,9 +156,15 @@ type Block struct {
 
 // Rep is the trip-count cap of an SM3 loop (passes.SM3RepIntrinsic): a
 // constant Count, or Uniform, the integer uniform whose value is the count.
+// Done is the flag that says the cap is reached: a read-only 1-bit input
+// register with no writes, whose value the hardware supplies (an SM3 rep
+// loop leaves by itself). Keeping it as an opaque flag, rather than
+// folding it to false, keeps the header's "cap reached" exit edge in the
+// CFG, so liveness and register allocation see that path.
 type Rep struct {
 	Count   int
 	Uniform *Reg
+	Done    *Reg
 }
 
 // Terminator is the block's last instruction if it is a terminator.

@@ -185,6 +185,13 @@ func TestEmulatorMatchesInterpSamples(t *testing.T) {
 			{map[string]any{"tint": []float32{1, 0.5, 0.25, 1}, "scale": float32(3)},
 				map[string][4]float32{"Colors.tint": {1, 0.5, 0.25, 1}, "Colors.scale": {3}}, [2]int{1, 1}, []float32{-0.5, 0.2}},
 		}},
+		// A loop with if/else and a break under an if (built from a
+		// for loop with "if (s > lim) break;").
+		{"break.sm3.pir", []run{
+			{map[string]any{"lim": float32(4)}, map[string][4]float32{"lim": {4}}, [2]int{0, 0}, nil},
+			{map[string]any{"lim": float32(100)}, map[string][4]float32{"lim": {100}}, [2]int{0, 0}, nil},
+			{map[string]any{"lim": float32(-1)}, map[string][4]float32{"lim": {-1}}, [2]int{0, 0}, nil},
+		}},
 		{"cos-sin.sm3.pir", []run{
 			{map[string]any{"a": []float32{0, 1, -2, 3.5}}, map[string][4]float32{"a": {0, 1, -2, 3.5}}, [2]int{0, 0}, nil},
 		}},

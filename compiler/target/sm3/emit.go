@@ -91,8 +91,9 @@ type emitter struct {
 	scratch    string // a scalar temporary the emitter may clobber (scratchReg.x)
 	scratchReg string // the whole scratch register
 	steps      int
-	reads      map[*sir.Reg]int // read counts, for fusing compares into branches
-	err        error            // first operand error met while printing
+	reads      map[*sir.Reg]int  // read counts, for fusing compares into branches
+	err        error             // first operand error met while printing
+	repDone    map[*sir.Reg]bool // sir.Rep.Done flags
 }
 
 // loopCtx is the innermost enclosing rep loop.
@@ -115,7 +116,16 @@ func (e *emitter) assign() error {
 		return fmt.Errorf("sm3: %s needs %d scalar temporaries; ps_3_0/vs_3_0 have 128 (spilling is not implemented)", e.f.Name, nslots)
 	}
 	e.temps = nslots
+	e.repDone = map[*sir.Reg]bool{}
+	for _, b := range e.f.Blocks {
+		if b.Rep != nil && b.Rep.Done != nil {
+			e.repDone[b.Rep.Done] = true
+		}
+	}
 	for _, r := range e.f.Regs {
+		if e.repDone[r] {
+			continue // reads as 0.0: rep leaves by itself (see src)
+		}
 		switch r.File {
 		case sir.FileConst:
 			// One c# per uniform scalar or vector (components in .xyzw).
@@ -205,6 +215,11 @@ func (e *emitter) src(s sir.Src) string {
 			}
 		}
 		return neg + e.immediate(bits)
+	}
+	if e.repDone[s.Reg] {
+		// The "cap reached" flag is false inside the loop: when the count
+		// runs out, rep itself leaves (and the header is replayed).
+		return neg + e.immediate(0)
 	}
 	l := e.loc[s.Reg]
 	if l == "vPos" && s.Comp(0) >= 2 && e.err == nil {

@@ -116,3 +116,18 @@ func TestRejectsWithLocation(t *testing.T) {
 		t.Fatalf("err = %v, want an atan2 rejection", err)
 	}
 }
+
+func TestRejectsComputeShader(t *testing.T) {
+	m, err := ir.ParseModule("cs.pir", []byte(`define void @main() compute numthreads(1, 1, 1) {
+entry:
+  ret
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = target.Emit("sm3", m)
+	if err == nil || !strings.Contains(err.Error(), "compute shaders have no SM3 profile") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -44,9 +44,9 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 			// the header's instructions so the values it computes (the
 			// out-of-SSA reloads, typically) are what the merge block sees.
 			if t := cur.Terminator(); t != nil && t.Op == sir.OpBrc {
-				fused := e.fusable(cur, t)
+				fused, skip := e.fusable(cur, t)
 				for _, in := range cur.Instrs[:len(cur.Instrs)-1] {
-					if in == fused {
+					if in == fused || skip[in] {
 						continue
 					}
 					if err := e.instr(in); err != nil {
@@ -61,9 +61,9 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 		if t == nil {
 			return false, fmt.Errorf("sm3: block %s has no terminator", cur.Name)
 		}
-		fused := e.fusable(cur, t)
+		fused, skip := e.fusable(cur, t)
 		for _, in := range cur.Instrs[:len(cur.Instrs)-1] {
-			if in == fused {
+			if in == fused || skip[in] {
 				continue
 			}
 			if err := e.instr(in); err != nil {
@@ -111,6 +111,10 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 			}
 			tt, ff := t.Succs[0], t.Succs[1]
 			switch {
+			case t.Srcs[0].Reg != nil && e.repDone[t.Srcs[0].Reg] && loop.merge != nil && tt == loop.merge:
+				cur = ff // the cap exit: rep leaves by itself
+			case t.Srcs[0].Reg != nil && e.repDone[t.Srcs[0].Reg] && loop.merge != nil && ff == loop.merge:
+				cur = tt
 			case loop.merge != nil && ff == loop.merge:
 				e.line("break_%s", test(false))
 				cur = tt
@@ -166,22 +170,38 @@ var invert = map[sir.Cond]sir.Cond{
 
 // fusable returns the float compare in b that only feeds b's conditional
 // branch, so the branch can test it directly (break_ge a, b instead of
-// slt + break_eq).
-func (e *emitter) fusable(b *sir.Block, t *sir.Instr) *sir.Instr {
+// slt + break_eq), and the instructions the fusion makes unnecessary. The
+// compare must be right before the branch, or separated from it only by
+// "sel %go, <rep done>, false, %cmp" (the rep cap folded into the exit test
+// by sm3-lower; the cap flag reads as false): the branch re-reads the
+// compare's operands, and with registers shared between temporaries
+// nothing else may run in between.
+func (e *emitter) fusable(b *sir.Block, t *sir.Instr) (*sir.Instr, map[*sir.Instr]bool) {
 	if t.Op != sir.OpBrc || t.Srcs[0].Reg == nil || e.reads[t.Srcs[0].Reg] != 1 {
-		return nil
+		return nil, nil
 	}
-	// Only the instruction right before the branch: the branch re-reads the
-	// compare's operands, and with registers shared between temporaries
-	// nothing may run in between.
-	if len(b.Instrs) < 2 {
-		return nil
+	n := len(b.Instrs)
+	flag := t.Srcs[0].Reg
+	var skip map[*sir.Instr]bool
+	if n >= 3 {
+		sel := b.Instrs[n-2]
+		if sel.Op == sir.OpSel && sel.Dst != nil && sel.Dst.Reg == flag &&
+			sel.Srcs[0].Reg != nil && e.repDone[sel.Srcs[0].Reg] &&
+			sel.Srcs[1].IsImm() && sel.Srcs[1].Imm == 0 &&
+			sel.Srcs[2].Reg != nil && e.reads[sel.Srcs[2].Reg] == 1 {
+			flag = sel.Srcs[2].Reg
+			skip = map[*sir.Instr]bool{sel: true}
+			n--
+		}
 	}
-	in := b.Instrs[len(b.Instrs)-2]
-	if in.Op != sir.OpFCmp || in.Dst == nil || in.Dst.Reg != t.Srcs[0].Reg {
-		return nil
+	if n < 2 {
+		return nil, nil
 	}
-	return in
+	in := b.Instrs[n-2]
+	if in.Op != sir.OpFCmp || in.Dst == nil || in.Dst.Reg != flag {
+		return nil, nil
+	}
+	return in, skip
 }
 
 // rep opens a rep loop for the loop headed by h: "rep iN" on the integer

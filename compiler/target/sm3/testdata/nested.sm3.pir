@@ -14,7 +14,6 @@ entry:
   %i.var = alloca f32
   %s.4.var = alloca f32
   %j.var = alloca f32
-  %s.5.var = alloca f32
   %t.4.var = alloca f32
   store f32 0.0, ptr<function, f32> %s.var
   store f32 0.0, ptr<function, f32> %t.var
@@ -45,55 +44,46 @@ for.cond.1:
   intr void sm3.rep(i32 255, bool %for.cond.1.rep.done)
   %for.cond.1.rep.next = fadd f32 %for.cond.1.rep.n, 1.0
   store f32 %for.cond.1.rep.next, ptr<function, f32> %for.cond.1.rep
-  loop_merge %for.end.1, %for.inc.1
-  condbr bool %for.cond.1.rep.done, %for.end.1, %for.cond.1.body
-for.cond.1.body:
   %s.4 = load ptr<function, f32> %s.4.var
   %j = load ptr<function, f32> %j.var
   %n = access ptr<uniform, %$Globals> @$Globals, i32 0
   %n.1 = load ptr<uniform, i32> %n
   %n.1.f = sitofp i32 %n.1 to f32
   %cmp.1 = fcmp olt f32 %j, %n.1.f
-  store f32 %s.4, ptr<function, f32> %s.5.var
-  condbr bool %cmp.1, %for.body.1, %for.end.1
+  %for.cond.1.rep.go = select bool %for.cond.1.rep.done, bool false, %cmp.1
+  loop_merge %for.end.1, %for.inc.1
+  condbr bool %for.cond.1.rep.go, %for.body.1, %for.end.1
 for.body.1:
   %mul = fmul f32 %i, %j
   %conv = copy f32 %mul
   %add = fadd f32 %s.4, %conv
   %lim = access ptr<uniform, %$Globals> @$Globals, i32 1
   %lim.1 = load ptr<uniform, f32> %lim
-  %cmp.2 = fcmp ogt f32 %add, %lim.1
-  selection_merge %if.end
-  condbr bool %cmp.2, %if.then, %if.end
-if.then:
-  store f32 %add, ptr<function, f32> %s.5.var
-  br %for.end.1
-if.end:
+  %min = intr f32 min(f32 %add, f32 %lim.1)
   br %for.inc.1
 for.inc.1:
   %inc = fadd f32 %j, 1.0
-  store f32 %add, ptr<function, f32> %s.4.var
+  store f32 %min, ptr<function, f32> %s.4.var
   store f32 %inc, ptr<function, f32> %j.var
   br %for.cond.1
 for.end.1:
-  %s.5 = load ptr<function, f32> %s.5.var
-  %cmp.3 = fcmp oeq f32 %i, 2.0
-  selection_merge %if.end.1
-  condbr bool %cmp.3, %if.then.1, %if.else
-if.then.1:
+  %cmp.2 = fcmp oeq f32 %i, 2.0
+  selection_merge %if.end
+  condbr bool %cmp.2, %if.then, %if.else
+if.then:
   %add.1 = fadd f32 %t, 10.0
   store f32 %add.1, ptr<function, f32> %t.4.var
-  br %if.end.1
+  br %if.end
 if.else:
   %add.2 = fadd f32 %t, 1.0
   store f32 %add.2, ptr<function, f32> %t.4.var
-  br %if.end.1
-if.end.1:
+  br %if.end
+if.end:
   %t.4 = load ptr<function, f32> %t.4.var
   br %for.inc
 for.inc:
   %inc.1 = fadd f32 %i, 1.0
-  store f32 %s.5, ptr<function, f32> %s.var
+  store f32 %s.4, ptr<function, f32> %s.var
   store f32 %t.4, ptr<function, f32> %t.var
   store f32 %inc.1, ptr<function, f32> %i.var
   br %for.cond
