@@ -90,6 +90,11 @@ type UniformityStats struct {
 	Pruned    int // propagated with pruning
 	Fallbacks int // pruned propagations repeated without pruning
 	Steps     int // blocks processed by the sync-dependence propagation
+	// BudgetSpent: the propagation exceeded its step budget, after which
+	// divergent exits of cycles nested in cycles assumed divergent are no
+	// longer searched for (they do not affect any value; see
+	// docs/analyses.md). Values, terminators and assumed cycles are exact.
+	BudgetSpent bool
 }
 
 // UniformityInfo is the result of Uniformity for one function.
@@ -108,10 +113,11 @@ type UniformityInfo struct {
 type UniformityOption func(*uniformityConfig)
 
 type uniformityConfig struct {
-	reference bool
-	noPrune   bool
-	noJumps   bool
-	order     branchOrder
+	reference  bool
+	noPrune    bool
+	noJumps    bool
+	order      branchOrder
+	stepBudget int // 0: default (8 per block and edge, plus 65536)
 	// allExits analyses the exits of every cycle with a divergent exit,
 	// even one inside a cycle assumed divergent (tests: an upper bound of
 	// the order-dependent part of LLVM's result).
@@ -153,6 +159,11 @@ func WithoutJumps() UniformityOption {
 // divergent exit (tests).
 func withAllExits() UniformityOption {
 	return func(c *uniformityConfig) { c.allExits = true }
+}
+
+// withStepBudget sets the fast engine's step budget (tests).
+func withStepBudget(n int) UniformityOption {
+	return func(c *uniformityConfig) { c.stepBudget = n }
 }
 
 // withBranchOrder selects the branch order of the fast engine (tests).

@@ -47,6 +47,12 @@ func BenchmarkUniformityDense10kPlain(b *testing.B) {
 
 func BenchmarkUniformityIrreducible2k(b *testing.B) { benchUniformity(b, irreducibleFunction(2000)) }
 
+// BenchmarkUniformityIrreducible100k is the irreducible stress shape at
+// 100k blocks, where the step budget is spent (docs/analyses.md).
+func BenchmarkUniformityIrreducible100k(b *testing.B) {
+	benchUniformity(b, irreducibleFunction(100000))
+}
+
 // TestUniformityDenseWork checks that the work of the fast engine on the
 // dense benchmark stays linear: the propagation visits a bounded number of
 // blocks per block of the function, at 10k and 100k blocks alike.

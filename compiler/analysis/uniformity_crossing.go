@@ -1,7 +1,5 @@
 package analysis
 
-import "slices"
-
 // This file finds, for every cycle at once, the CFG edges and the def-use
 // pairs that cross its boundary. Irreducible regions and loop nests can
 // nest cycles thousands deep; walking every cycle's blocks (as LLVM does for
@@ -17,54 +15,48 @@ import "slices"
 func (c *cfgCtx) computeAllExits() {
 	ci := c.ci
 	m := ci.Len()
-	n := c.g.Len()
-	pos := make([]int32, n)
-	base := int32(0)
-	for _, t := range ci.TopLevel() {
-		for i, b := range ci.Blocks(t) {
-			pos[b] = base + int32(i)
-		}
-		base += int32(len(ci.Blocks(t)))
-	}
-	type exitEdge struct {
-		pos  int32
-		succ int32 // index in the successor list
-		to   int32
-	}
-	lists := make([][]exitEdge, m)
-	for u := 0; u < n; u++ {
-		cu := ci.CycleOf(u)
-		if cu < 0 {
-			continue
-		}
-		for si, v := range c.succ.of(u) {
-			d := c.lcaDepth(cu, ci.CycleOf(int(v)))
-			for cy := cu; cy >= 0 && ci.Depth(cy) > d; cy = ci.Parent(cy) {
-				lists[cy] = append(lists[cy], exitEdge{pos[u], int32(si), v})
+	// Visiting the exiting blocks in the top-level cycles' block order and
+	// their successors in order appends to every crossed cycle's list in
+	// LLVM's order, so no sorting is needed. The lists share one array
+	// (counted, then filled); duplicates are dropped in place.
+	visit := func(emit func(cy int, v int32)) {
+		for _, t := range ci.TopLevel() {
+			for _, u := range ci.Blocks(t) {
+				cu := ci.CycleOf(u)
+				for _, v := range c.succ.of(u) {
+					d := c.lcaDepth(cu, ci.CycleOf(int(v)))
+					for cy := cu; cy >= 0 && ci.Depth(cy) > d; cy = ci.Parent(cy) {
+						emit(cy, v)
+					}
+				}
 			}
 		}
 	}
+	count := make([]int, m+1)
+	visit(func(cy int, _ int32) { count[cy+1]++ })
+	for i := 0; i < m; i++ {
+		count[i+1] += count[i]
+	}
+	all := make([]int32, count[m])
+	fill := append([]int(nil), count[:m]...)
+	visit(func(cy int, v int32) {
+		all[fill[cy]] = v
+		fill[cy]++
+	})
 	for cy := 0; cy < m; cy++ {
-		l := lists[cy]
-		slices.SortFunc(l, func(a, b exitEdge) int {
-			if a.pos != b.pos {
-				return int(a.pos - b.pos)
-			}
-			return int(a.succ - b.succ)
-		})
 		c.gen++
 		if c.gen == 0 {
 			clear(c.stamp)
 			c.gen = 1
 		}
-		var out []int32
-		for _, e := range l {
-			if c.stamp[e.to] != c.gen {
-				c.stamp[e.to] = c.gen
-				out = append(out, e.to)
+		l := all[count[cy]:count[cy]]
+		for _, v := range all[count[cy]:count[cy+1]] {
+			if c.stamp[v] != c.gen {
+				c.stamp[v] = c.gen
+				l = append(l, v)
 			}
 		}
-		c.exits[cy], c.exitsDone[cy] = out, true
+		c.exits[cy] = l[:len(l):len(l)]
 	}
 }
 
@@ -72,26 +64,44 @@ func (c *cfgCtx) computeAllExits() {
 type usePair struct{ def, user int32 }
 
 // crossingUses returns, per cycle, the uses whose definition is inside the
-// cycle and whose user is outside it (one entry per use).
+// cycle and whose user is outside it (one entry per use). The lists share
+// one array: they are counted first, then filled.
 func (e *uengine) crossingUses() [][]usePair {
 	if e.crossing != nil {
 		return e.crossing
 	}
 	c, p := e.c, e.p
 	ci := c.ci
-	e.crossing = make([][]usePair, ci.Len())
-	for id := p.nParams; id < p.numVals(); id++ {
-		d := int(p.block[id])
-		cd := ci.CycleOf(d)
-		if cd < 0 {
-			continue
-		}
-		for _, u := range p.users.of(id) {
-			depth := c.lcaDepth(cd, ci.CycleOf(int(p.block[u])))
-			for cy := cd; cy >= 0 && ci.Depth(cy) > depth; cy = ci.Parent(cy) {
-				e.crossing[cy] = append(e.crossing[cy], usePair{int32(id), u})
+	m := ci.Len()
+	visit := func(emit func(cy int, up usePair)) {
+		for id := p.nParams; id < p.numVals(); id++ {
+			d := int(p.block[id])
+			cd := ci.CycleOf(d)
+			if cd < 0 {
+				continue
+			}
+			for _, u := range p.users.of(id) {
+				depth := c.lcaDepth(cd, ci.CycleOf(int(p.block[u])))
+				for cy := cd; cy >= 0 && ci.Depth(cy) > depth; cy = ci.Parent(cy) {
+					emit(cy, usePair{int32(id), u})
+				}
 			}
 		}
+	}
+	count := make([]int, m+1)
+	visit(func(cy int, _ usePair) { count[cy+1]++ })
+	for i := 0; i < m; i++ {
+		count[i+1] += count[i]
+	}
+	all := make([]usePair, count[m])
+	fill := append([]int(nil), count[:m]...)
+	visit(func(cy int, up usePair) {
+		all[fill[cy]] = up
+		fill[cy]++
+	})
+	e.crossing = make([][]usePair, m)
+	for cy := 0; cy < m; cy++ {
+		e.crossing[cy] = all[count[cy]:count[cy+1]:count[cy+1]]
 	}
 	return e.crossing
 }

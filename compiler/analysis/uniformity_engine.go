@@ -58,8 +58,14 @@ type uengine struct {
 	wl       []int32
 	bq       blockHeap
 	recorded []bool  // per cycle: has a divergent exit
-	nu       []int32 // nearest unrecorded ancestor-or-self (compressed), see unrecorded
-	stats    *UniformityStats
+	nu       []int32 // nearest unsettled ancestor-or-self (compressed), see unrecorded
+	// settled[c]: c has a divergent exit, or (once the step budget is
+	// spent) is inside a cycle assumed divergent, where a divergent exit
+	// changes nothing but the printed list.
+	settled []bool
+	budget  int  // propagation steps before cycles inside assumed ones are settled
+	spent   bool // the budget is spent
+	stats   *UniformityStats
 
 	divCycles []divCycle
 	scratch   []int32
@@ -86,6 +92,7 @@ func runEngine(p *uprog, c *cfgCtx, cfg *uniformityConfig, stats *UniformityStat
 		sp:       newSyncProp(c),
 		res:      newUresult(p, n),
 		recorded: make([]bool, c.ci.Len()),
+		settled:  make([]bool, c.ci.Len()),
 		nu:       make([]int32, c.ci.Len()),
 		stats:    stats,
 		domStamp: make([]uint32, n),
@@ -95,6 +102,10 @@ func runEngine(p *uprog, c *cfgCtx, cfg *uniformityConfig, stats *UniformityStat
 		e.nu[i] = int32(i)
 	}
 	e.sp.jumps = !cfg.noJumps
+	e.budget = cfg.stepBudget
+	if e.budget == 0 {
+		e.budget = 8*(n+int(c.succ.start[n])) + 1<<16
+	}
 	e.bq.key = c.mpoIndex
 	e.bq.upstream = cfg.order == branchesUpstreamFirst
 	if !cfg.noPrune {
@@ -190,12 +201,13 @@ func (e *uengine) immediateExits(b int) {
 	}
 }
 
-// unrecorded returns the innermost cycle around (or equal to) cy without a
-// divergent exit, or -1. Path compression makes the walks amortized
-// near-constant although irreducible regions nest cycles very deeply.
+// unrecorded returns the innermost cycle around (or equal to) cy that is
+// not settled (see settled), or -1. Path compression makes the walks
+// amortized near-constant although irreducible regions nest cycles very
+// deeply.
 func (e *uengine) unrecorded(cy int) int {
 	r := cy
-	for r >= 0 && e.recorded[r] {
+	for r >= 0 && e.settled[r] {
 		if n := int(e.nu[r]); n != r {
 			r = n
 		} else {
@@ -221,17 +233,28 @@ func (e *uengine) analyzeControl(b int) {
 		return // unreachable, or no disjoint paths
 	}
 	e.stats.Branches++
+	if !e.spent && e.sp.steps > e.budget {
+		// Large irreducible regions: stop working out which cycles nested
+		// in a cycle assumed divergent get a divergent exit (it only
+		// changes the printed list), so that branches inside them can be
+		// skipped and pruned. See docs/analyses.md.
+		e.spent = true
+		e.stats.BudgetSpent = true
+		for _, a := range e.res.assumed {
+			e.settleInside(int(a))
+		}
+	}
 	var done []bool
 	// Exits of any cycle around b can make a cycle around b a cycle with
 	// divergent exit (LLVM maps an exit to a cycle by depth, not by
 	// containment), so they are all compared unless every cycle around b
-	// already has a divergent exit.
-	allRecorded := e.unrecorded(c.ci.CycleOf(b)) < 0
+	// is settled.
+	settled := e.unrecorded(c.ci.CycleOf(b)) < 0
 	exitTop := -1
-	if allRecorded {
+	if settled {
 		exitTop = -2
 	}
-	if e.lv != nil && allRecorded {
+	if e.lv != nil && settled {
 		done = e.lv.done
 		all := true
 		for _, s := range c.succ.of(b) {
@@ -287,6 +310,9 @@ func (e *uengine) analyzeControl(b int) {
 		if e.lv != nil {
 			e.lv.cycleAssumed(int(dc.cycle))
 		}
+		if e.spent {
+			e.settleInside(int(dc.cycle))
+		}
 	}
 	if len(exits) > 0 {
 		inner := c.ci.CycleOf(b)
@@ -341,9 +367,17 @@ func (e *uengine) propagateCycleExit(x, inner, br int) {
 		return
 	}
 	e.recorded[outer] = true
+	e.settled[outer] = true
 	e.res.divExit = append(e.res.divExit, int32(outer))
 	e.res.divExitWhy = append(e.res.divExitWhy, ureason{kind: DivTemporal, val: -1, branch: int32(br), join: int32(x), cycle: int32(outer)})
 	e.pending = append(e.pending, pendingExit{int32(outer), int32(br), int32(x)})
+}
+
+// settleInside settles every cycle inside cycle a (assumed divergent).
+func (e *uengine) settleInside(a int) {
+	for cy := a; cy < e.c.ci.Len() && e.c.ci.ContainsCycle(a, cy); cy++ { // a's subtree is a..subEnd-1
+		e.settled[cy] = true
+	}
 }
 
 // inAssumed reports whether cycle cy is inside a cycle assumed divergent.

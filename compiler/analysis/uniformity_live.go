@@ -11,20 +11,19 @@ package analysis
 //
 //   - it has a phi that is not yet divergent and is not a constant-or-undef
 //     phi (such phis are never tainted by sync dependence), or
-//   - one of its cycles is irreducible and the largest cycle a join there
-//     can make divergent (maxRes) is not yet inside a cycle assumed
-//     divergent. Every cycle getOutermostDivergentCycle can name for a join
-//     J contains J's innermost irreducible cycle and is reached from its
-//     outermost one by climbing through parents whose header does not
-//     strictly dominate J; a reducible parent's header dominates all its
-//     blocks, so the climb stops below any reducible parent not headed by J.
+//   - one of its cycles is irreducible and the outermost irreducible cycle
+//     around it (maxRes) is not yet inside a cycle assumed divergent. Every
+//     cycle getOutermostDivergentCycle can name for a join J lies between
+//     J's innermost and outermost irreducible cycles: above the outermost
+//     one every cycle is reducible and headed by another block, whose
+//     header strictly dominates J and stops the climb.
 //
 // Both conditions only ever turn false. A block is "done" when no live block
 // is reachable from it in the CFG; a branch all of whose successors are done
 // has no effect through its joins, and labels pushed into done blocks cannot
 // reach a block that matters. (A branch also acts on cycles with divergent
-// exits; the engine only prunes when every cycle around the branch already
-// has one.) Done-ness is maintained over the strongly connected components
+// exits; the engine only prunes when every cycle around the branch is
+// settled, see uengine.settled.) Done-ness is maintained over the strongly connected components
 // of the reachable CFG with counters: a component is done when it has no
 // live block and every component it has an edge to is done. The total work
 // over a whole analysis is linear in the size of the CFG.

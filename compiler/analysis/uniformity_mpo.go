@@ -23,12 +23,11 @@ type cfgCtx struct {
 	// irrUp[c]: the innermost irreducible cycle around (or equal to) c, -1.
 	irrUp []int32
 
-	up        [][]int32 // binary lifting over the cycle tree, built on demand
-	jump      *jumpInfo // dominator-subtree jumps, built on demand
-	exits     [][]int32 // per cycle, computed on demand
-	exitsDone []bool
-	stamp     []uint32 // scratch marks for exit de-duplication
-	gen       uint32
+	up    [][]int32 // binary lifting over the cycle tree, built on demand
+	jump  *jumpInfo // dominator-subtree jumps, built on demand
+	exits [][]int32 // per cycle (computeAllExits)
+	stamp []uint32  // scratch marks for exit de-duplication
+	gen   uint32
 }
 
 func newCfgCtx(g *Graph) *cfgCtx {
@@ -37,7 +36,6 @@ func newCfgCtx(g *Graph) *cfgCtx {
 	c.ci = Cycles(g)
 	m := c.ci.Len()
 	c.exits = make([][]int32, m)
-	c.exitsDone = make([]bool, m)
 	c.stamp = make([]uint32, g.Len())
 	irr := make([]bool, m) // cycle or one of its ancestors is irreducible
 	c.irrUp = make([]int32, m)
@@ -218,9 +216,10 @@ func (c *cfgCtx) extDivCycle(cy, br int) int {
 	if ci.Contains(cy, br) {
 		return -1
 	}
-	for p := ci.Parent(cy); p >= 0 && !ci.Contains(p, br); p = ci.Parent(cy) {
-		cy = p
-	}
+	// The outermost cycle containing cy but not br is cy's ancestor just
+	// below the smallest cycle containing both (binary lifting: cycles
+	// nest thousands deep in irreducible regions).
+	cy = c.ancestorAtDepth(cy, c.lcaDepth(cy, ci.CycleOf(br))+1)
 	if ci.IsReducible(cy) {
 		return -1
 	}
@@ -232,10 +231,12 @@ func (c *cfgCtx) intDivCycle(cy, br, j int) int {
 	if dt.StrictlyDominates(br, j) {
 		return -1
 	}
-	for cy >= 0 && !ci.Contains(cy, br) {
-		cy = ci.Parent(cy)
+	d := c.lcaDepth(cy, ci.CycleOf(br))
+	if d == 0 {
+		return -1
 	}
-	if cy < 0 || ci.IsReducible(cy) {
+	cy = c.ancestorAtDepth(cy, d)
+	if ci.IsReducible(cy) {
 		return -1
 	}
 	if dt.StrictlyDominates(ci.Header(cy), j) {

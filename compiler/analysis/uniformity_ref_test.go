@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"passlens/compiler/ir"
@@ -126,4 +127,50 @@ func valueKey(v ir.Value) string {
 		return ir.InstrString(in)
 	}
 	return v.Ref()
+}
+
+// TestUniformityStepBudget checks what the step budget gives up: with a
+// budget of one step, values, terminators and assumed-divergent cycles are
+// unchanged, and the only cycles with divergent exit that can be missing
+// are inside cycles assumed divergent.
+func TestUniformityStepBudget(t *testing.T) {
+	fs := randomValueFuncs(7, 800, 40, ValueOptions{})
+	m := ir.NewModule("budget")
+	spent, missing := 0, 0
+	for _, vf := range fs {
+		f := vf.BuildIR(m)
+		exact := Uniformity(f)
+		cheap := Uniformity(f, withStepBudget(1))
+		if cheap.Stats.BudgetSpent {
+			spent++
+		}
+		strip := func(ks []string) []string {
+			return slices.DeleteFunc(slices.Clone(ks), func(k string) bool {
+				return strings.HasPrefix(k, "exit ") || strings.HasPrefix(k, "temporal ")
+			})
+		}
+		if d := diffKeys(strip(resultKeys(exact)), strip(resultKeys(cheap))); len(d) > 0 {
+			t.Fatalf("%s: values differ under the step budget: %v", f.Name(), d)
+		}
+		ex := map[int]bool{}
+		for _, c := range cheap.DivergentExitCycles() {
+			ex[c] = true
+		}
+		for _, c := range exact.DivergentExitCycles() {
+			if ex[c] {
+				continue
+			}
+			missing++
+			inside := slices.ContainsFunc(exact.AssumedDivergentCycles(), func(a int) bool { return exact.Cycles.ContainsCycle(a, c) })
+			if !inside {
+				t.Fatalf("%s: budget lost the divergent exit of %s, which is not inside a cycle assumed divergent", f.Name(), exact.CycleString(c))
+			}
+		}
+		for c := range ex {
+			if !slices.Contains(exact.DivergentExitCycles(), c) {
+				t.Fatalf("%s: budget added a divergent exit to %s", f.Name(), exact.CycleString(c))
+			}
+		}
+	}
+	t.Logf("%d functions, budget spent in %d, %d divergent exits of nested cycles not reported", len(fs), spent, missing)
 }

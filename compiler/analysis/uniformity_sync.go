@@ -17,14 +17,18 @@ import "math/bits"
 //     with a possible new effect is reachable ("done" blocks, see
 //     uniformity_live.go): their labels cannot influence any block that
 //     matters, so only the part of the region that can still change the
-//     result is simulated.
+//     result is simulated;
+//   - with jumps, a block that does not dominate the branch pushes its
+//     label straight into its dominance frontier instead of through the
+//     blocks it dominates (uniformity_jump.go).
 //
-// Pruning changes one thing LLVM looks at: the number of fresh blocks, which
-// decides when propagation stops early. Stopping early at a block outside
-// every irreducible cycle is harmless (a single label cannot create a join
-// from there), so the pruned run only needs the unpruned one when it would
-// stop at a block inside an irreducible cycle after having pruned a push;
-// compute then reports failure and the caller repeats without pruning.
+// Pruning and jumps change one thing LLVM looks at: the number of fresh
+// blocks, which decides when propagation stops early. Stopping early at a
+// block outside every irreducible cycle, or not, makes no difference (a
+// single label cannot create a join from there), so a run only needs to be
+// repeated when the decision falls on a block inside an irreducible cycle
+// after a push was pruned or a subtree jumped over: compute then reports
+// failure and the caller repeats without pruning, then without jumps.
 
 // syncProp is the reusable state of the propagation.
 type syncProp struct {
