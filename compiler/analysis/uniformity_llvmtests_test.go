@@ -32,12 +32,7 @@ func llvmTestsDir() string {
 // added to (or removed from) AMDGPU's divergence tables. Each entry names a
 // function-name prefix and the intrinsic prefix it calls; the test checks the
 // call is there, and reports entries that no longer differ.
-var importerClassification = map[string][][2]string{
-	"AMDGPU/addrspacecast.ll":             {{"foo", "llvm.amdgcn.addrspacecast.nonnull"}},
-	"AMDGPU/intrinsics.ll":                {{"global_load_tr_", "llvm.amdgcn.global.load.tr"}, {"mfma_f32_16x16x128_f8f6f4_scaled", "llvm.amdgcn.mfma."}, {"mfma_f32_32x32x64_f8f6f4_scaled", "llvm.amdgcn.mfma."}},
-	"AMDGPU/llvm.amdgcn.buffer.atomic.ll": {{"buffer_atomic_", "llvm.amdgcn.buffer.atomic."}},
-	"AMDGPU/llvm.amdgcn.waterfall.ll":     {{"test_waterfall_", "llvm.amdgcn.waterfall."}},
-}
+var importerClassification = map[string][][2]string{}
 
 // knownClassification reports whether f is listed in importerClassification
 // for file rel and calls the listed intrinsic.
