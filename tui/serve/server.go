@@ -56,12 +56,13 @@ type Server struct {
 	srv   *ssh.Server
 	akeys string
 
-	mu       sync.Mutex
-	sessions map[int64]*liveSession
-	live     map[ssh.Session]*liveSession
-	closing  bool
-	drained  chan struct{} // closed when closing and no session is left
-	nextID   atomic.Int64
+	mu        sync.Mutex
+	sessions  map[int64]*liveSession
+	live      map[ssh.Session]*liveSession
+	closing   bool
+	listeners []net.Listener // listeners passed to Serve, closed by Shutdown
+	drained   chan struct{}  // closed when closing and no session is left
+	nextID    atomic.Int64
 
 	// testHook, when set, runs at the start of every explorer session (tests
 	// inject panics with it).
@@ -183,8 +184,22 @@ func (s *Server) ListenAndServe() error {
 func (s *Server) Serve(ln net.Listener) error {
 	s.log.Info("listening", "addr", ln.Addr().String(), "authorized_keys", s.akeys, "modules", s.cfg.ModulesDir,
 		"max_sessions", s.cfg.MaxSessions, "idle_timeout", s.cfg.IdleTimeout, "max_run_steps", s.cfg.MaxRunSteps)
+	// The ssh server only learns about ln inside Serve, so a Shutdown that
+	// races with the start of Serve would leave it listening forever; track
+	// the listener here and close it ourselves.
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		ln.Close()
+		return nil
+	}
+	s.listeners = append(s.listeners, ln)
+	s.mu.Unlock()
 	err := s.srv.Serve(ln)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if errors.Is(err, ssh.ErrServerClosed) || closing {
 		return nil
 	}
 	return err
@@ -207,7 +222,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		live = append(live, ls)
 	}
 	drained := s.drained
+	listeners := s.listeners
+	s.listeners = nil
 	s.mu.Unlock()
+	for _, ln := range listeners {
+		ln.Close()
+	}
 	s.log.Info("shutting down", "sessions", len(live))
 	for _, ls := range live {
 		ls.prog.send(shutdownMsg{})
