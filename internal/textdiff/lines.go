@@ -148,10 +148,12 @@ func myers(a, b []int, a0, a1, b0, b1 int) []lineOp {
 	maxD := min(n+m, myersLimit)
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
-	var trace [][]int
+	trace := make([][]int, 0, 16)
 	found := -1
 	for d := 0; d <= maxD && found < 0; d++ {
-		trace = append(trace, append([]int(nil), v...))
+		// Only diagonals -d-1..d+1 are read when backtracking from step d:
+		// keep just that window (trace[d][i] is v[off-d-1+i]).
+		trace = append(trace, append([]int(nil), v[off-d-1:off+d+2]...))
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
@@ -185,15 +187,17 @@ func myers(a, b []int, a0, a1, b0, b1 int) []lineOp {
 	var rev []lineOp
 	x, y := n, m
 	for d := found; d > 0; d-- {
-		vd := trace[d]
+		win := trace[d]
+		base := off - d - 1
+		vd := func(i int) int { return win[i-base] }
 		k := x - y
 		var pk int
-		if k == -d || (k != d && vd[off+k-1] < vd[off+k+1]) {
+		if k == -d || (k != d && vd(off+k-1) < vd(off+k+1)) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := vd[off+pk]
+		px := vd(off + pk)
 		py := px - pk
 		for x > px && y > py {
 			x--

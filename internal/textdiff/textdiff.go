@@ -98,7 +98,13 @@ func Compute(a, b string) *Diff {
 			keep[i] = true
 		}
 	}
-	d := &Diff{}
+	kept := 0
+	for _, k := range keep {
+		if k {
+			kept++
+		}
+	}
+	d := &Diff{Rows: make([]Row, 0, kept+kept/4+1)}
 	na, nb := 0, 0
 	inHunk := false
 	for i, o := range ops {
