@@ -118,4 +118,6 @@ type Driver interface {
 	// ("pir", "spvasm", "sm3", "llvm").
 	TargetCode(ctx context.Context, c *Compiled) (text, lang string, err error)
 	Policies() []string
+	// SetInput loads interpreter input from a JSON file (docs/run.md).
+	SetInput(path string) error
 }

@@ -24,11 +24,11 @@ type KeyMap struct {
 	// IR
 	Search, SearchNext, SearchPrev, Occurrences, GotoDef, FuncFilter, NextValue key.Binding
 	// Diff
-	DiffMode, NextChange, DiffBase key.Binding
+	DiffMode, NextChange, DiffBase, PinBase key.Binding
 	// Analyses
 	Uniformity, Explain, TreeKind, ExportDOT key.Binding
 	// Lanes
-	RunLanes, WaveSize, Policy, Cancel key.Binding
+	RunLanes, WaveSize, Policy, LoadInput, Cancel key.Binding
 	// Target and what-if
 	Target, Export, TogglePass, MoveUp, MoveDown, Rerun key.Binding
 	// App
@@ -84,16 +84,18 @@ func DefaultKeyMap() KeyMap {
 		DiffMode:   kb([]string{"s"}, "s", "unified / side-by-side diff"),
 		NextChange: kb([]string{"c"}, "c", "jump to the next change"),
 		DiffBase:   kb([]string{"b"}, "b", "diff against the previous / input snapshot"),
+		PinBase:    kb([]string{"B"}, "B", "diff later snapshots against this one (pin)"),
 
 		Uniformity: kb([]string{"u"}, "u", "uniformity overlay"),
 		Explain:    kb([]string{"e"}, "e", "why is the value under the cursor divergent?"),
 		TreeKind:   kb([]string{"t"}, "t", "dominator / post-dominator / cycle tree"),
 		ExportDOT:  kb([]string{"D"}, "D", "export the CFG as Graphviz DOT"),
 
-		RunLanes: kb([]string{"r"}, "r", "run the interpreter on this snapshot"),
-		WaveSize: kb([]string{"W"}, "W", "cycle wave size (4/8/16/32/64)"),
-		Policy:   kb([]string{"y"}, "y", "reconvergence policy"),
-		Cancel:   kb([]string{"esc"}, "esc", "cancel / close"),
+		RunLanes:  kb([]string{"r"}, "r", "run the interpreter on this snapshot"),
+		WaveSize:  kb([]string{"W"}, "W", "cycle wave size (4/8/16/32/64)"),
+		Policy:    kb([]string{"y"}, "y", "reconvergence policy"),
+		LoadInput: kb([]string{"i"}, "i", "load interpreter input (JSON, docs/run.md)"),
+		Cancel:    kb([]string{"esc"}, "esc", "cancel / close"),
 
 		Target:     kb([]string{"T"}, "T", "cycle target (spirv / dxil / sm3)"),
 		Export:     kb([]string{"x"}, "x", "export target code to a file"),
@@ -118,9 +120,9 @@ func (k KeyMap) Groups() []KeyGroup {
 		{"Views", []key.Binding{k.ViewIR, k.ViewDiff, k.ViewTrees, k.ViewCFG, k.ViewLanes, k.ViewTarget, k.FocusNext}},
 		{"Moving", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right}},
 		{"IR", []key.Binding{k.Search, k.SearchNext, k.SearchPrev, k.Occurrences, k.NextValue, k.GotoDef, k.FuncFilter}},
-		{"Diff", []key.Binding{k.DiffMode, k.NextChange, k.DiffBase}},
+		{"Diff", []key.Binding{k.DiffMode, k.NextChange, k.DiffBase, k.PinBase}},
 		{"Analyses", []key.Binding{k.Uniformity, k.Explain, k.TreeKind, k.ExportDOT}},
-		{"Lanes", []key.Binding{k.RunLanes, k.WaveSize, k.Policy, k.Cancel}},
+		{"Lanes", []key.Binding{k.RunLanes, k.WaveSize, k.Policy, k.LoadInput, k.Cancel}},
 		{"Target & what-if", []key.Binding{k.Target, k.Export, k.TogglePass, k.MoveUp, k.MoveDown, k.Rerun}},
 		{"App", []key.Binding{k.Record, k.OpenReplay, k.Mouse, k.Theme, k.Help, k.Quit}},
 	}

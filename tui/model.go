@@ -470,6 +470,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.setStatus("diff against the previous snapshot", false)
 		}
 		return m.showStep()
+	case key.Matches(msg, k.PinBase):
+		m.diffBase = m.step
+		m.setStatus(fmt.Sprintf("diffing against step %d (%s); b returns to the previous snapshot", m.step, m.stepName()), false)
+		return m.showStep()
+	case key.Matches(msg, k.LoadInput):
+		if m.opts.Exports != nil {
+			m.setStatus("loading files is not available in this session", true)
+			return nil
+		}
+		return m.openPrompt("input", "interpreter input JSON: ", "")
 	case key.Matches(msg, k.Uniformity):
 		m.overlay = !m.overlay
 		m.record = append(m.record, "# uniformity overlay toggled")
@@ -713,7 +723,7 @@ func (m *Model) stepLines(s *Step) []string {
 
 func (m *Model) diffKey() [2]int {
 	base := m.step - 1
-	if m.diffBase >= 0 {
+	if m.diffBase >= 0 && m.diffBase != m.step {
 		base = m.diffBase
 	}
 	if base < 0 {
@@ -1019,6 +1029,16 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 		if val != "" {
 			return m.writeFile(val, strings.Join(m.record, "\n")+"\n", false)
 		}
+	case "input":
+		if val == "" {
+			return nil
+		}
+		if err := m.drv.SetInput(val); err != nil {
+			m.setStatus(err.Error(), true)
+			return nil
+		}
+		m.record = append(m.record, "# interpreter input "+val)
+		m.setStatus("interpreter input "+val+" loaded (r runs)", false)
 	case "open":
 		if val == "" {
 			return nil

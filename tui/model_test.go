@@ -101,6 +101,7 @@ func (f *fakeDriver) Run(ctx context.Context, c *Compiled, step int, o RunOption
 	}
 	return &LanesResult{Lines: []string{fmt.Sprintf("wave %d policy %s", o.WaveSize, o.Policy), "lane 0: 1", "WaveActiveSum lanes {0,1}"}}, nil
 }
+func (f *fakeDriver) SetInput(path string) error { return nil }
 func (f *fakeDriver) TargetCode(ctx context.Context, c *Compiled) (string, string, error) {
 	return "; SPIR-V\nOpCapability Shader\n", "spvasm", nil
 }

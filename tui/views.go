@@ -143,7 +143,9 @@ func (m *Model) passListView(w, h int) string {
 		if r.last > r.first {
 			name = fmt.Sprintf("%s (+%d more)", s.Pass, r.last-r.first)
 		}
+		// A fixed-width time column, so names never shift with the timing.
 		dur := fmtDur(s.Duration)
+		dur = strings.Repeat(" ", max(0, 5-lipgloss.Width(dur))) + dur
 		left := fmt.Sprintf(" %s %s", mark, name)
 		line := pad(left, w-lipgloss.Width(dur)-2) + " " + dur + " "
 		if i == cur {
@@ -333,13 +335,22 @@ func (m *Model) buildCFG(a *Analysis) {
 	}
 	layers := cfgLayers(a)
 	var lines []string
-	sel := m.ir.cursor
-	_ = sel
+	// The block holding the IR cursor is the selected one.
+	selBlock := ""
+	for i := min(m.ir.cursor, len(m.ir.lines)-1); i >= 0; i-- {
+		if l := m.ir.lines[i]; strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " ") {
+			selBlock = strings.TrimSuffix(l, ":")
+			break
+		}
+	}
 	for li, layer := range layers {
 		var tops, mids, bots []string
 		for _, b := range layer {
 			name := a.Blocks[b]
-			wid := len(name) + 2
+			if name == selBlock {
+				name = themes.Marks.Selected + " " + name
+			}
+			wid := lipgloss.Width(name) + 2
 			tops = append(tops, "┌"+strings.Repeat("─", wid)+"┐")
 			mids = append(mids, "│ "+name+" │")
 			bots = append(bots, "└"+strings.Repeat("─", wid)+"┘")

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -53,6 +54,20 @@ func (d *Driver) Source() string { return d.src.Name }
 
 // Targets lists the targets with default pipelines.
 func (d *Driver) Targets() []string { return append([]string(nil), passes.Targets...) }
+
+// SetInput loads the interpreter input used by Run from a JSON file.
+func (d *Driver) SetInput(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	in, err := interp.ParseInput(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	d.Input = in
+	return nil
+}
 
 // Policies lists the interpreter's reconvergence policies.
 func (d *Driver) Policies() []string {
