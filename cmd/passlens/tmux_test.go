@@ -1,8 +1,8 @@
 package main
 
 import (
-	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"path/filepath"
 	"testing"
 )
@@ -11,14 +11,7 @@ import (
 // the test, elsewhere it skips with a message.
 func requireTool(t *testing.T, name, pkg string) string {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed (apt-get install -y %s); CI requires it", name, pkg)
-		}
-		t.Skipf("%s not installed (apt-get install -y %s); skipping", name, pkg)
-	}
-	return p
+	return testtool.Require(t, name, pkg)
 }
 
 // TestExplorerInTmux starts the real binary in tmux and drives it with

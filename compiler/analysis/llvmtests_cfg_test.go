@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,13 +34,7 @@ func TestLLVMTestFilesCFG(t *testing.T) {
 	if len(files) == 0 {
 		t.Skipf("no LLVM test files in %s (they are kept out of the repository; see bench/fetch-llvm-tests.md)", dir)
 	}
-	opt, err := exec.LookPath("opt-22")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("opt-22 is not installed (apt-get install -y llvm-22)")
-		}
-		t.Skip("opt-22 not installed")
-	}
+	opt := testtool.Require(t, "opt-22", "llvm-22")
 	imported, funcs, equal := 0, 0, 0
 	for _, path := range files {
 		src, _ := os.ReadFile(path)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,14 +21,7 @@ const optPasses = "print<domtree>,print<postdomtree>,print<cycles>"
 // when CI=true and is skipped otherwise.
 func requireOpt(t testing.TB) string {
 	t.Helper()
-	p, err := exec.LookPath("opt-22")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("opt-22 not found in PATH (%v): the LLVM oracle tests are mandatory in CI; install LLVM 22 (e.g. apt-get install llvm-22)", err)
-		}
-		t.Skipf("opt-22 not found in PATH (%v); skipping the LLVM oracle test (set CI=true to make this a failure)", err)
-	}
-	return p
+	return testtool.Require(t, "opt-22", "llvm-22")
 }
 
 // runOpt runs opt-22 with the printer pipeline on IR text and returns what

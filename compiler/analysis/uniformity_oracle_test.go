@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,14 +21,7 @@ import (
 // CI=true and is skipped otherwise.
 func requireOptU(t testing.TB) string {
 	t.Helper()
-	p, err := exec.LookPath("opt-22")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("opt-22 not found in PATH (%v): the uniformity oracle tests are mandatory in CI; install LLVM 22", err)
-		}
-		t.Skipf("opt-22 not found in PATH (%v); skipping (set CI=true to make this a failure)", err)
-	}
-	return p
+	return testtool.Require(t, "opt-22", "llvm-22")
 }
 
 // optUniformity runs opt-22's uniformity printer on IR text and parses it.

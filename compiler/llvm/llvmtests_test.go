@@ -3,6 +3,7 @@ package llvm
 import (
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -53,14 +54,7 @@ func llvmTestFiles(t *testing.T) (string, []string) {
 
 func requireOpt(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("opt-22")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("opt-22 is required (apt-get install llvm-22)")
-		}
-		t.Skip("opt-22 not installed")
-	}
-	return p
+	return testtool.Require(t, "opt-22", "llvm-22")
 }
 
 // optVerify runs opt-22 -passes=verify on text.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,14 +23,7 @@ import (
 // it is missing.
 func spirvTool(t *testing.T, tool string) string {
 	t.Helper()
-	p, err := exec.LookPath(tool)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is required (install SPIRV-Tools)", tool)
-		}
-		t.Skipf("%s not installed: skipping the SPIR-V validation of control flow", tool)
-	}
-	return p
+	return testtool.Require(t, tool, "spirv-tools")
 }
 
 // cfgSkeletonSPIRV writes f's control flow as a SPIR-V compute shader.

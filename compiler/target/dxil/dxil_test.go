@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -40,14 +41,7 @@ func runDXIL(t *testing.T, name string, m *ir.Module) string {
 // tool finds an LLVM tool: missing tools fail under CI=true, else skip.
 func tool(t *testing.T, name string) string {
 	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not found (required with CI=true)", name)
-		}
-		t.Skipf("%s not found; skipping the LLVM check", name)
-	}
-	return p
+	return testtool.Require(t, name, "llvm-22")
 }
 
 // checkLLVM runs llvm-as-22 and opt-22 -passes=verify over the text.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"passlens/internal/testtool"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,11 +26,7 @@ func needTool(t testing.TB, name string) string {
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	msg := fmt.Sprintf("%s not found on PATH (install spirv-tools)", name)
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testtool.Unavailable(t, fmt.Sprintf("%s is not installed (apt-get install -y spirv-tools)", name))
 	return ""
 }
 
