@@ -25,7 +25,12 @@ type Step struct {
 	Duration time.Duration
 	Allocs   uint64 // bytes allocated by the pass
 	Text     string // the whole module after this step
-	Funcs    []FuncSpan
+	// Lang is the lexer for Text ("" for the passlens IR; "sir" for the
+	// SM3 back end's SIR stages). Backend marks steps after the IR passes:
+	// they have text and diffs but no analyses or runs.
+	Lang    string
+	Backend bool
+	Funcs   []FuncSpan
 	// Lines is Text split into lines; drivers fill it off the UI thread so
 	// stepping never splits a large module while drawing (nil: the explorer
 	// splits and caches it).

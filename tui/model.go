@@ -685,7 +685,7 @@ func (m *Model) showStep() tea.Cmd {
 		return nil
 	}
 	lines := m.stepLines(s)
-	m.ir.setLines(lines, themes.PIR)
+	m.ir.setLines(lines, lexerFor(s.Lang))
 	if m.ir.occ != "" {
 		if d := m.ir.definitionLine(m.ir.occ); d >= 0 {
 			m.ir.gotoLine(d)

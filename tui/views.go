@@ -261,7 +261,11 @@ func (m *Model) diffText(d *textdiff.Diff, i, w int) string {
 	case textdiff.Del:
 		base, em = m.st.DiffDel, m.st.DiffDelEm
 	case textdiff.Same:
-		return ansiTruncate(m.st.highlight(themes.PIR, r.Text), w)
+		lexer := themes.PIR
+		if s := m.curStep(); s != nil {
+			lexer = lexerFor(s.Lang)
+		}
+		return ansiTruncate(m.st.highlight(lexer, r.Text), w)
 	}
 	var sb strings.Builder
 	pos := 0

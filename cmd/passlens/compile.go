@@ -120,6 +120,12 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if res.Err != nil {
 		return stepFailure(res.Err)
 	}
+	if dump.Active() && *tgt != "pir" && *emit != "pir" {
+		// The back end's own stages (SIR for sm3) follow the IR passes.
+		if o, err := target.Emit(*tgt, m); err == nil {
+			headless.DumpStages(stdout, o.Stages, dump)
+		}
+	}
 	if dump.Active() && *out == "" {
 		return nil
 	}

@@ -6,9 +6,11 @@ import (
 	"strings"
 )
 
-// checkCall checks a call: user functions (which take precedence over
-// intrinsics of the same name, as in DXC) with overload resolution, then
-// intrinsics.
+// checkCall checks a call: user functions with overload resolution, and
+// intrinsics. A user function named like an intrinsic is chosen only when
+// it matches strictly better than the intrinsic; on a tie (the same
+// signature) the intrinsic wins, as in DXC (DirectXShaderCompiler issue
+// 1887, vkd3d's intrinsic-override.shader_test).
 func (c *checker) checkCall(e *Call) Expr {
 	e.T = TypeError
 	bad := false
@@ -26,12 +28,11 @@ func (c *checker) checkCall(e *Call) Expr {
 		if bad {
 			return e
 		}
-		// A user function overrides an intrinsic of the same name only
-		// when it matches without changing argument shapes; otherwise the
-		// intrinsic (which matches any shape exactly) wins, as in DXC.
-		if lookupIntrinsic(e.Name) && !c.userMatchesWell(e, fs) {
-			c.checkIntrinsic(e)
-			return e
+		if lookupIntrinsic(e.Name) {
+			if in := c.tryIntrinsic(e); in != nil && !userBeatsIntrinsic(e, fs, in) {
+				c.checkIntrinsic(e)
+				return e
+			}
 		}
 		c.resolveUserCall(e, fs)
 		return e
@@ -237,19 +238,42 @@ func (c *checker) resolveUserCall(e *Call, fs []*FuncDecl) {
 	}
 }
 
-// userMatchesWell reports whether some overload in fs accepts the
-// arguments with at most scalar type conversions.
-func (c *checker) userMatchesWell(e *Call, fs []*FuncDecl) bool {
-	for _, f := range fs {
-		cd := viable(f, e.Args)
-		if cd.why != "" {
+// tryIntrinsic resolves e as an intrinsic call without reporting anything
+// or changing e; it returns nil when the intrinsic does not apply.
+func (c *checker) tryIntrinsic(e *Call) *Intrinsic {
+	saved, savedCalls := c.rep, c.intrinsicCalls[c.curFunc]
+	c.rep = newReporter(0)
+	trial := *e
+	trial.Args = append([]Expr(nil), e.Args...)
+	c.checkIntrinsic(&trial)
+	failed := c.rep.errors > 0 || trial.T.IsError()
+	c.rep = saved
+	if c.curFunc != nil {
+		c.intrinsicCalls[c.curFunc] = savedCalls
+	}
+	if failed {
+		return nil
+	}
+	return trial.Intrinsic
+}
+
+// userBeatsIntrinsic reports whether some overload in fs needs strictly
+// cheaper argument conversions than the resolved intrinsic in.
+func userBeatsIntrinsic(e *Call, fs []*FuncDecl, in *Intrinsic) bool {
+	ic := candidate{}
+	for i, a := range e.Args {
+		if i >= len(in.Params) {
+			ic.costs = append(ic.costs, 0)
 			continue
 		}
-		good := true
-		for _, k := range cd.costs {
-			good = good && k < 10
+		_, _, cost := convertible(a.Type(), in.Params[i], convImplicit, isUntypedLiteral(a))
+		if Identical(a.Type(), in.Params[i]) {
+			cost = 0
 		}
-		if good {
+		ic.costs = append(ic.costs, cost)
+	}
+	for _, f := range fs {
+		if cd := viable(f, e.Args); cd.why == "" && better(cd, ic) {
 			return true
 		}
 	}

@@ -394,8 +394,9 @@ func (p *preprocessor) lineDirective(f *ppFile, ts []token, hash token) {
 	f.lex.setLine(int(n), file)
 }
 
-// pragma runs #pragma: once and pack_matrix are honoured, a few known
-// pragmas are ignored silently, and anything else warns.
+// pragma runs #pragma: once and pack_matrix are honoured (macros in
+// pack_matrix's operands are expanded, as DXC does), a few known pragmas
+// are ignored silently, and anything else warns.
 func (p *preprocessor) pragma(f *ppFile, name token) (token, bool) {
 	ts := p.lineTokens(f)
 	if len(ts) == 0 {
@@ -405,6 +406,9 @@ func (p *preprocessor) pragma(f *ppFile, name token) (token, bool) {
 	case "once":
 		p.once[f.path] = true
 	case "pack_matrix":
+		// Like DXC (clang's pragma handler lexes with expansion), macros
+		// in the operands are expanded; the pragma name itself is not.
+		ts = append(ts[:1:1], p.expandList(ts[1:])...)
 		if len(ts) >= 4 && ts[1].is("(") && ts[3].is(")") && (ts[2].text == "row_major" || ts[2].text == "column_major") {
 			return token{kind: tPragma, text: ts[2].text, pos: ts[0].pos}, true
 		}

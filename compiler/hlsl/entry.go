@@ -81,7 +81,9 @@ type EntryPoint struct {
 	NumThreads [3]int // compute only
 	Inputs     []*EntryIO
 	Outputs    []*EntryIO
-	// Uniforms are entry parameters declared 'uniform' (part of $Globals).
+	// Uniforms are entry parameters declared 'uniform'. Like global
+	// uniforms they are members of the implicit $Globals buffer (after
+	// the global ones, with Buffer and Offset set).
 	Uniforms []*VarDecl
 }
 
@@ -153,6 +155,10 @@ func (c *checker) checkEntry() {
 				c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "uniform parameter '%s' cannot be 'out'", p.Name)
 			}
 			ep.Uniforms = append(ep.Uniforms, p)
+			if p.Buffer == nil {
+				p.Buffer = c.globals
+				c.globals.Members = append(c.globals.Members, p)
+			}
 			continue
 		}
 		if p.Dir != DirOut {

@@ -36,24 +36,8 @@ type varInfo struct {
 // lowerGlobals creates the module's globals in source order: constant
 // buffers first, then the other global variables.
 func (l *lowerer) lowerGlobals() {
-	var uniforms []*VarDecl
-	if l.prog.Entry != nil {
-		uniforms = l.prog.Entry.Uniforms
-	}
-	hasGlobals := false
 	for _, cb := range l.prog.Buffers {
-		if cb.Implicit {
-			hasGlobals = true
-			l.lowerCBuffer(cb, uniforms)
-		}
-	}
-	if !hasGlobals && len(uniforms) > 0 {
-		l.lowerCBuffer(&CBuffer{Name: "$Globals", Implicit: true}, uniforms)
-	}
-	for _, cb := range l.prog.Buffers {
-		if !cb.Implicit {
-			l.lowerCBuffer(cb, nil)
-		}
+		l.lowerCBuffer(cb)
 	}
 	for _, v := range l.prog.Globals {
 		if v.Buffer != nil || l.globals[v] != nil {
@@ -63,16 +47,18 @@ func (l *lowerer) lowerGlobals() {
 	}
 }
 
-// lowerCBuffer creates the uniform global of one constant buffer (extra
-// members are the entry point's uniform parameters, for $Globals).
-func (l *lowerer) lowerCBuffer(cb *CBuffer, extra []*VarDecl) {
-	members := append(append([]*VarDecl(nil), cb.Members...), extra...)
+// lowerCBuffer creates the uniform global of one constant buffer (for
+// $Globals the members include the entry point's uniform parameters; a
+// parameter named like a global uniform gets a suffixed field name).
+func (l *lowerer) lowerCBuffer(cb *CBuffer) {
+	members := cb.Members
 	if len(members) == 0 {
 		return
 	}
 	fields := make([]ir.Field, len(members))
+	names := map[string]bool{}
 	for i, m := range members {
-		fields[i] = ir.Field{Name: m.Name, Type: l.memType(m.Type)}
+		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type)}
 	}
 	st := ir.Struct(uniqueIn(l.structNames, cb.Name), fields)
 	l.m.AddStruct(st)

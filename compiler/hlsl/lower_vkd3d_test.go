@@ -72,14 +72,6 @@ var knownDeviations = map[string]string{
 	// DXC converts a matrix to a vector in column order; HLSL (and the
 	// frontend's flattening rule, and FXC) use row order.
 	"duplicate-modifiers.shader_test:12": "DXC matrix-to-vector order",
-	// Frontend: DXC prefers the intrinsic over a user function of the same
-	// signature.
-	"intrinsic-override.shader_test:51": "frontend overload resolution",
-	// Frontend: macros in #pragma pack_matrix are not expanded, and a
-	// typedef does not keep the matrix majority in effect where it was
-	// declared.
-	"majority-pragma.shader_test:95":  "frontend #pragma macro expansion",
-	"majority-pragma.shader_test:116": "frontend typedef majority",
 	// Interpreter: atan2(-0, -1) is -pi in IEEE arithmetic; GPUs give pi.
 	"inverse-trig.shader_test:196": "signed zero in atan2",
 	// Literal typing of 3000000000 + 3000000000 (marked todo by vkd3d too).
@@ -116,47 +108,15 @@ type probeShader struct {
 // runProbeFile walks one .shader_test file: sections in order, the
 // current pixel shader, and its [test] sections.
 func runProbeFile(t *testing.T, name, text string, st *probeStats) {
-	type section struct {
-		header string
-		line   int
-		body   []string
-	}
-	var secs []*section
-	for i, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
-			secs = append(secs, &section{header: trimmed[1 : len(trimmed)-1], line: i + 1})
-			continue
-		}
-		if len(secs) > 0 {
-			secs[len(secs)-1].body = append(secs[len(secs)-1].body, line)
-		}
-	}
 	minSM, maxSM := 0.0, 99.0
 	var features []string
 	var ps *probeShader
 	resources, customVS := false, false
-	for _, s := range secs {
+	for _, s := range splitSections(text) {
 		h := s.header
 		switch {
 		case h == "require":
-			minSM, maxSM, features = 0, 99, nil
-			for _, l := range s.body {
-				l = strings.TrimSpace(l)
-				if rest, ok := strings.CutPrefix(l, "shader model "); ok {
-					f := strings.Fields(rest)
-					if len(f) == 2 {
-						v, _ := strconv.ParseFloat(f[1], 64)
-						if f[0] == ">=" {
-							minSM = v
-						} else if f[0] == "<" {
-							maxSM = v
-						}
-					}
-				} else if l != "" && !strings.HasPrefix(l, "%") {
-					features = append(features, l)
-				}
-			}
+			minSM, maxSM, features = parseRequire(s.body)
 		case strings.HasPrefix(h, "pixel shader"):
 			ps = &probeShader{line: s.line}
 			sm := max(6.0, minSM)
@@ -168,14 +128,7 @@ func runProbeFile(t *testing.T, name, text string, st *probeStats) {
 			case strings.Contains(h, "-hex") || len(features) > 0:
 				ps.skip = "features"
 			default:
-				var src strings.Builder
-				for _, l := range s.body {
-					if !strings.HasPrefix(strings.TrimSpace(l), "%") {
-						src.WriteString(l)
-					}
-					src.WriteString("\n")
-				}
-				ps.compile(name, src.String())
+				ps.compile(name, shaderSource(s.body))
 			}
 		case strings.HasPrefix(h, "vertex shader"):
 			customVS = true
@@ -221,42 +174,101 @@ func (ps *probeShader) compile(file, src string) {
 		}
 	}
 	ps.m, ps.prog = m, prog
-	// "uniform" fills the buffer at b0: an explicit one, else $Globals,
-	// else the first constant buffer.
+	ps.cb, ps.cbVar = uniformBuffer(prog)
+}
+
+// uniformBuffer returns the constant buffer "uniform" lines fill (b0: an
+// explicit one, else $Globals, else the last constant buffer) and the
+// name of its IR global.
+func uniformBuffer(prog *Program) (*CBuffer, string) {
+	var buf *CBuffer
 	for _, cb := range prog.Buffers {
 		if r := cb.Register; r != nil && r.Index == 0 && r.Space == 0 {
-			ps.cb = cb
+			buf = cb
 		}
 	}
 	for _, cb := range prog.Buffers {
-		if ps.cb == nil && (cb.Implicit || cb == prog.Buffers[len(prog.Buffers)-1]) {
-			ps.cb = cb
+		if buf == nil && (cb.Implicit || cb == prog.Buffers[len(prog.Buffers)-1]) {
+			buf = cb
 		}
 	}
-	if ps.cb != nil {
-		ps.cbVar = ps.cb.Name // lowerCBuffer names the global after the buffer
+	if buf == nil {
+		return nil, ""
 	}
+	return buf, buf.Name // lowerCBuffer names the global after the buffer
 }
 
-func (ps *probeShader) usesResources() bool {
-	for _, g := range ps.m.Globals {
-		if g.Space == ir.SpaceStorage {
-			return true
+// vkSection is one "[header]" section of a .shader_test file.
+type vkSection struct {
+	header string
+	line   int // the header's line
+	body   []string
+}
+
+// splitSections splits a .shader_test file into its sections.
+func splitSections(text string) []*vkSection {
+	var secs []*vkSection
+	for i, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
+			secs = append(secs, &vkSection{header: trimmed[1 : len(trimmed)-1], line: i + 1})
+			continue
+		}
+		if len(secs) > 0 {
+			secs[len(secs)-1].body = append(secs[len(secs)-1].body, line)
 		}
 	}
-	return false
+	return secs
 }
 
-// runTest executes one [test] section: uniforms, draws and probes.
-func (ps *probeShader) runTest(t *testing.T, file string, line int, body []string, st *probeStats) {
-	where := fmt.Sprintf("%s:%d", file, line)
-	// Collect the probed pixels first: only those are shaded.
-	type numbered struct {
-		text string
-		n    int
+// parseRequire reads a [require] section: the shader model range
+// [minSM, maxSM) and the other requirements.
+func parseRequire(body []string) (minSM, maxSM float64, features []string) {
+	minSM, maxSM = 0, 99
+	for _, l := range body {
+		l = strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(l, "shader model "); ok {
+			f := strings.Fields(rest)
+			if len(f) == 2 {
+				v, _ := strconv.ParseFloat(f[1], 64)
+				if f[0] == ">=" {
+					minSM = v
+				} else if f[0] == "<" {
+					maxSM = v
+				}
+			}
+		} else if l != "" && !strings.HasPrefix(l, "%") {
+			features = append(features, l)
+		}
 	}
+	return minSM, maxSM, features
+}
+
+// shaderSource is a shader section's text without its comment lines
+// (line numbers kept).
+func shaderSource(body []string) string {
+	var src strings.Builder
+	for _, l := range body {
+		if !strings.HasPrefix(strings.TrimSpace(l), "%") {
+			src.WriteString(l)
+		}
+		src.WriteString("\n")
+	}
+	return src.String()
+}
+
+// numbered is a test line with its line number in the file.
+type numbered struct {
+	text string
+	n    int
+}
+
+// testLines returns the lines of a [test] section that apply to shader
+// model 6: comments dropped, "if(...)" lines for other models dropped,
+// the "if(...)", "todo"/"todo(...)" and "bug(...)" prefixes removed
+// (vkd3d's own known failures: the expected values are still the truth).
+func testLines(body []string, line int) []numbered {
 	var lines []numbered
-	pixels := map[[2]int]bool{{0, 0}: true}
 	for i, l := range body {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "%") {
@@ -278,7 +290,27 @@ func (ps *probeShader) runTest(t *testing.T, file string, line int, body []strin
 		}
 		l = strings.TrimSpace(strings.TrimPrefix(l, "todo "))
 		lines = append(lines, numbered{l, line + 1 + i})
-		if p, ok := parseProbe(l); ok {
+	}
+	return lines
+}
+
+func (ps *probeShader) usesResources() bool {
+	for _, g := range ps.m.Globals {
+		if g.Space == ir.SpaceStorage {
+			return true
+		}
+	}
+	return false
+}
+
+// runTest executes one [test] section: uniforms, draws and probes.
+func (ps *probeShader) runTest(t *testing.T, file string, line int, body []string, st *probeStats) {
+	where := fmt.Sprintf("%s:%d", file, line)
+	// Collect the probed pixels first: only those are shaded.
+	lines := testLines(body, line)
+	pixels := map[[2]int]bool{{0, 0}: true}
+	for _, nl := range lines {
+		if p, ok := parseProbe(nl.text); ok {
 			for _, px := range p.pixels() {
 				pixels[px] = true
 			}

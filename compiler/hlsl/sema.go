@@ -177,10 +177,14 @@ func (c *checker) checkProgram() {
 			c.checkFunc(d)
 		}
 	}
-	if len(c.globals.Members) > 0 {
-		layoutBuffer(c.globals)
-		c.prog.Buffers = append([]*CBuffer{c.globals}, c.prog.Buffers...)
-	}
+	// $Globals is laid out after the entry point is known: its uniform
+	// parameters join the global uniforms.
+	defer func() {
+		if len(c.globals.Members) > 0 {
+			layoutBuffer(c.globals)
+			c.prog.Buffers = append([]*CBuffer{c.globals}, c.prog.Buffers...)
+		}
+	}()
 	if c.rep.stopped() {
 		return
 	}

@@ -276,11 +276,11 @@ func (c *checker) checkLvalue(e Expr) bool {
 		case v.Mods&ModConst != 0:
 			c.errorf(e, "cannot assign to variable '%s' with const-qualified type 'const %s'", v.Name, v.Type)
 			return false
-		case v.Buffer != nil:
-			c.errorf(e, "cannot assign to uniform variable '%s': uniforms are read-only", v.Name)
-			return false
 		case v.Kind == VarParam && v.Mods&ModUniform != 0:
 			c.errorf(e, "cannot assign to uniform parameter '%s'", v.Name)
+			return false
+		case v.Buffer != nil:
+			c.errorf(e, "cannot assign to uniform variable '%s': uniforms are read-only", v.Name)
 			return false
 		case v.Type.containsResource():
 			c.errorf(e, "cannot assign to resource variable '%s'", v.Name)

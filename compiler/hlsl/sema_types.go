@@ -23,6 +23,10 @@ func (c *checker) resolveSpec(ts *TypeSpec, dims []Expr) *Type {
 	}
 	if !t.IsError() && t.IsMatrix() {
 		rm := c.rowMajor
+		// A typedef keeps the majority in effect where it was declared.
+		if fixed := c.typedefMajority[ts.Name]; fixed != 0 && ts.Struct == nil {
+			rm = fixed == ModRowMajor
+		}
 		if ts.Mods&ModRowMajor != 0 {
 			rm = true
 		} else if ts.Mods&ModColumnMajor != 0 {

@@ -64,7 +64,7 @@ func CopyProp(f *Func) bool {
 				for j := range sw {
 					sw[j] = uint8(src.Comp(old.Comp(j)))
 				}
-				u.in.Srcs[u.idx] = Src{Reg: s, Swizzle: canonSwizzle(sw, s.Comps), Neg: old.Neg}
+				u.in.Srcs[u.idx] = Src{Reg: s, Swizzle: canonSwizzle(sw, s.Comps), Neg: old.Neg, Elem: src.Elem}
 				uses[s] = append(uses[s], u)
 				changed = true
 			}

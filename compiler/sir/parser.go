@@ -141,10 +141,17 @@ func (p *parser) reg(s string) error {
 	if err != nil {
 		return p.errf("%v", err)
 	}
-	var bits, comps, width, start int
+	var bits, comps, elems, width, start int
 	var file string
-	if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%dx%d simd%d@%d %s", &bits, &comps, &width, &start, &file); err != nil {
-		return p.errf("register %s: want \"<bits>x<comps> simd<width>@<start> <file>\"", name)
+	rest = strings.TrimSpace(rest)
+	format := "%dx%d simd%d@%d %s"
+	args := []any{&bits, &comps, &width, &start, &file}
+	if i := strings.IndexByte(rest, '['); i >= 0 && i < strings.IndexByte(rest+" ", ' ') {
+		format = "%dx%d[%d] simd%d@%d %s"
+		args = []any{&bits, &comps, &elems, &width, &start, &file}
+	}
+	if _, err := fmt.Sscanf(rest, format, args...); err != nil {
+		return p.errf("register %s: want \"<bits>x<comps>[<slots>] simd<width>@<start> <file>\"", name)
 	}
 	fl, ok := fileByName[file]
 	if !ok {
@@ -153,7 +160,9 @@ func (p *parser) reg(s string) error {
 	if p.regs[name] != nil {
 		return p.errf("register %s declared twice", name)
 	}
-	p.regs[name] = p.f.NewReg(name, bits, comps, Group{start, width}, fl)
+	r := p.f.NewReg(name, bits, comps, Group{start, width}, fl)
+	r.Elems = elems
+	p.regs[name] = r
 	return nil
 }
 
@@ -303,9 +312,34 @@ func (p *parser) src(t string) (Src, error) {
 		}
 		return Src{Imm: v, ImmBits: bits, Neg: neg}, nil
 	}
+	elem := 0
+	if i := strings.IndexByte(t, '['); i >= 0 && !strings.HasPrefix(t, "%\"") {
+		j := strings.IndexByte(t, ']')
+		if j < i {
+			return Src{}, p.errf("bad slot index in %q", t)
+		}
+		n, err := strconv.Atoi(t[i+1 : j])
+		if err != nil {
+			return Src{}, p.errf("bad slot index in %q", t)
+		}
+		elem, t = n, t[:i]+t[j+1:]
+	} else if strings.HasPrefix(t, "%\"") {
+		// A quoted name: the slot index follows the closing quote.
+		if q := strings.LastIndexByte(t, '"'); q > 0 && q+1 < len(t) && t[q+1] == '[' {
+			j := strings.IndexByte(t[q:], ']')
+			if j < 0 {
+				return Src{}, p.errf("bad slot index in %q", t)
+			}
+			n, err := strconv.Atoi(t[q+2 : q+j])
+			if err != nil {
+				return Src{}, p.errf("bad slot index in %q", t)
+			}
+			elem, t = n, t[:q+1]+t[q+j+1:]
+		}
+	}
 	r, comps, err := p.regRef(t)
 	if err != nil {
 		return Src{}, err
 	}
-	return Src{Reg: r, Swizzle: comps, Neg: neg}, nil
+	return Src{Reg: r, Swizzle: comps, Neg: neg, Elem: elem}, nil
 }

@@ -17,7 +17,9 @@ import (
 //	  (8@0) brc %f, then, else
 //	}
 //
-// Registers are "reg %name <bits>x<comps> simd<width>@<start> <file>";
+// Registers are "reg %name <bits>x<comps> simd<width>@<start> <file>", with
+// "[n]" after the components for an array of n slots (read from as
+// "%name[i].x"; movidx adds a register index to i);
 // instructions start with their exec range "(width@start)", then the
 // opcode (".cond" for comparisons), the destination with its write mask
 // (omitted when full), and the sources with their swizzles (omitted when
@@ -33,7 +35,11 @@ func (f *Func) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "func %s simd%d {\n", f.Name, f.Width)
 	for _, r := range f.Regs {
-		fmt.Fprintf(&sb, "  reg %%%s %dx%d simd%s %s\n", quote(r.Name), r.BitSize, r.Comps, r.Group, r.File)
+		arr := ""
+		if r.Elems > 1 {
+			arr = fmt.Sprintf("[%d]", r.Elems)
+		}
+		fmt.Fprintf(&sb, "  reg %%%s %dx%d%s simd%s %s\n", quote(r.Name), r.BitSize, r.Comps, arr, r.Group, r.File)
 	}
 	for _, b := range f.Blocks {
 		fmt.Fprintf(&sb, "%s:\n", quote(b.Name))
@@ -103,6 +109,9 @@ func (s Src) String() string {
 		return fmt.Sprintf("%s0x%x:%d", neg, s.Imm, s.ImmBits)
 	}
 	out := neg + "%" + quote(s.Reg.Name)
+	if s.Reg.Elems > 1 || s.Elem != 0 {
+		out += fmt.Sprintf("[%d]", s.Elem)
+	}
 	if s.Swizzle != nil {
 		out += "."
 		for _, c := range s.Swizzle {

@@ -77,13 +77,21 @@ type Reg struct {
 	Comps   int    // vector components, 1..4
 	Group   Group  // SIMD range the register belongs to
 	File    File
+	// Elems is the number of consecutive vector slots of a register array
+	// (0 or 1: a single register). Only read-only registers may be arrays:
+	// a uniform matrix (one slot per row) or a uniform array, which the SM3
+	// back end maps onto consecutive c# registers. Src.Elem selects a slot.
+	Elems int
 }
+
+// Slots is the number of vector slots of r (1 unless r is an array).
+func (r *Reg) Slots() int { return max(r.Elems, 1) }
 
 // Bytes is the register's size in bytes (a 1-bit flag counts as one byte
 // per component per channel).
 func (r *Reg) Bytes() int {
 	b := (r.BitSize + 7) / 8
-	return b * r.Comps * r.Group.Width
+	return b * r.Comps * r.Group.Width * r.Slots()
 }
 
 // FullMask is the write mask covering every component of r.
@@ -102,6 +110,7 @@ type Src struct {
 	Reg     *Reg
 	Swizzle []uint8 // component read for each used component; nil = identity
 	Neg     bool    // source modifier: negate
+	Elem    int     // slot of a register array (Reg.Elems > 1)
 	Imm     uint64  // immediate bits when Reg is nil
 	ImmBits int     // immediate bit size when Reg is nil
 }
@@ -218,6 +227,10 @@ func (f *Func) All() Group { return Group{0, f.Width} }
 
 // R is a convenience source reading all components of r.
 func R(r *Reg) Src { return Src{Reg: r} }
+
+// RE is a source reading slot elem of the register array r through the
+// swizzle comps.
+func RE(r *Reg, elem int, comps ...uint8) Src { return Src{Reg: r, Elem: elem, Swizzle: comps} }
 
 // RS is a source reading r through the swizzle comps.
 func RS(r *Reg, comps ...uint8) Src { return Src{Reg: r, Swizzle: comps} }

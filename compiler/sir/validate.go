@@ -20,7 +20,8 @@ import (
 //     bit size; comparison results, select conditions and branch conditions
 //     are 1-bit flags; float ops use 16, 32 or 64 bits;
 //   - components: write masks are non-empty and inside the register,
-//     swizzles select existing components;
+//     swizzles select existing components, slots exist; only read-only
+//     registers are arrays, and movidx reads one;
 //   - shape: operand count, destination presence, condition codes and
 //     branch targets match the opcode; read-only files are never written;
 //     registers belong to the function;
@@ -45,6 +46,9 @@ func Validate(f *Func) error {
 		}
 		if r.Comps < 1 || r.Comps > 4 {
 			v.errf("func %s: register %%%s: %d components (want 1..4)", f.Name, r.Name, r.Comps)
+		}
+		if r.Elems < 0 || r.Elems > 1 && !r.File.ReadOnly() {
+			v.errf("func %s: register %%%s: %d slots; only read-only registers may be arrays", f.Name, r.Name, r.Elems)
 		}
 	}
 	if len(f.Blocks) == 0 {
@@ -181,6 +185,12 @@ func (v *validator) src(at string, in *Instr, i int, s Src) {
 	}
 	if len(s.Swizzle) > 4 {
 		v.errf("%s: operand %d: swizzle longer than 4", at, i)
+	}
+	if s.Elem < 0 || s.Elem >= r.Slots() {
+		v.errf("%s: operand %d: slot %d of %%%s, which has %d", at, i, s.Elem, r.Name, r.Slots())
+	}
+	if in.Op == OpMovIdx && i == 0 && r.Elems <= 1 {
+		v.errf("%s: movidx reads %%%s, which is not a register array", at, r.Name)
 	}
 	for _, c := range s.Swizzle {
 		if int(c) >= r.Comps {

@@ -19,6 +19,19 @@ type Output struct {
 	Lang   string // lexer name for the text: "pir", "spvasm", "sm3", "llvm"
 	Ext    string // default file extension for the text form
 	BinExt string // default file extension for the binary form
+
+	// Stages are the back end's own intermediate forms (for SM3: SIR after
+	// lowering, after each optimization and after register assignment), in
+	// order, so tools can show them as steps after the IR passes.
+	Stages []Stage
+}
+
+// Stage is one back-end intermediate form.
+type Stage struct {
+	Name    string // e.g. "sir-lower"
+	Summary string // one line: what the stage did
+	Text    string // the whole form after the stage
+	Lang    string // lexer name for Text
 }
 
 // Emitter produces code for one target from a module that went through the

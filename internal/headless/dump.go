@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 	"passlens/internal/textdiff"
 )
 
@@ -86,6 +87,30 @@ func Dumps(w io.Writer, res *pipeline.Result, d DumpMode) {
 			io.WriteString(w, textdiff.Compute(SnapshotText(snaps[i-1], d.Func), SnapshotText(s, d.Func)).Unified())
 		case d.Changed:
 			fmt.Fprintf(w, "*** IR Dump After %s%s ***\n%s\n", name, suffix, strings.TrimRight(SnapshotText(s, d.Func), "\n"))
+		}
+	}
+}
+
+// DumpStages prints a back end's intermediate forms (SIR for SM3) after the
+// IR dumps, in the same style: "*** SIR Dump After sir-lower ***".
+// With --print-changed, unchanged stages are noted as omitted; with
+// --print-after, only the named stages print. --filter-func does not apply
+// (a back end compiles one entry point).
+func DumpStages(w io.Writer, stages []target.Stage, d DumpMode) {
+	for i, s := range stages {
+		kind := strings.ToUpper(s.Lang)
+		changed := i == 0 || s.Text != stages[i-1].Text
+		switch {
+		case d.AfterAll || wants(d.After, s.Name):
+			fmt.Fprintf(w, "*** %s Dump After %s ***\n%s\n", kind, s.Name, strings.TrimRight(s.Text, "\n"))
+		case d.After != "":
+		case !changed:
+			fmt.Fprintf(w, "*** %s Dump After %s omitted because no change ***\n", kind, s.Name)
+		case d.Diff && i > 0:
+			fmt.Fprintf(w, "*** %s Dump After %s ***\n", kind, s.Name)
+			io.WriteString(w, textdiff.Compute(stages[i-1].Text, s.Text).Unified())
+		default:
+			fmt.Fprintf(w, "*** %s Dump After %s ***\n%s\n", kind, s.Name, strings.TrimRight(s.Text, "\n"))
 		}
 	}
 }

@@ -33,14 +33,23 @@ type Driver struct {
 	Input *interp.Input
 
 	mu      sync.Mutex
-	results map[*tui.Compiled]*pipeline.Result
+	results map[*tui.Compiled]*compiled
+}
+
+// compiled is what the driver keeps of one Compile: the pipeline's
+// snapshots and the back end's output (emitted once, in the command that
+// compiled, so the target pane and the back-end steps never block).
+type compiled struct {
+	res    *pipeline.Result
+	out    *target.Output
+	outErr error
 }
 
 // New returns a driver for a module loaded from src.
 // A sample's shipped input (samples/NAME.json) becomes the default
 // interpreter input.
 func New(src *load.Source, m *ir.Module) *Driver {
-	d := &Driver{src: src, mod: m, results: map[*tui.Compiled]*pipeline.Result{}}
+	d := &Driver{src: src, mod: m, results: map[*tui.Compiled]*compiled{}}
 	if src.Input != nil {
 		if in, err := interp.ParseInput(src.Input); err == nil {
 			d.Input = in
@@ -117,10 +126,41 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	for _, s := range res.Snapshots {
 		c.Steps = append(c.Steps, StepOf(s))
 	}
+	kept := &compiled{res: res}
+	if res.Err == nil {
+		if m, err := res.Final().FreshModule(); err != nil {
+			kept.outErr = err
+		} else {
+			kept.out, kept.outErr = target.Emit(tgt, m)
+		}
+		if kept.out != nil {
+			c.Steps = append(c.Steps, StageSteps(kept.out.Stages)...)
+		}
+	}
 	d.mu.Lock()
-	d.results[c] = res
+	d.results[c] = kept
 	d.mu.Unlock()
 	return c, nil
+}
+
+// StageSteps turns a back end's intermediate forms (SIR for SM3) into
+// explorer steps that follow the IR passes. They have text and diffs but
+// no analyses or interpreter runs (those work on the passlens IR).
+func StageSteps(stages []target.Stage) []tui.Step {
+	var out []tui.Step
+	prev := ""
+	for i, s := range stages {
+		st := tui.Step{Pass: s.Name, Summary: s.Summary, Text: s.Text, Lang: s.Lang, Backend: true}
+		st.Lines = tui.SplitLines(s.Text)
+		if i == 0 || s.Text != prev {
+			st.Status = tui.StepChanged
+		} else {
+			st.Status = tui.StepUnchanged
+		}
+		prev = s.Text
+		out = append(out, st)
+	}
+	return out
 }
 
 // StepOf converts a pipeline snapshot to the explorer's step.
@@ -163,12 +203,15 @@ func StepOf(s *pipeline.Snapshot) tui.Step {
 
 func (d *Driver) snapshot(c *tui.Compiled, step int) (*pipeline.Snapshot, error) {
 	d.mu.Lock()
-	res := d.results[c]
+	k := d.results[c]
 	d.mu.Unlock()
-	if res == nil || step < 0 || step >= len(res.Snapshots) {
+	if k == nil || step < 0 || step >= len(c.Steps) {
 		return nil, errors.New("no such snapshot")
 	}
-	return res.Snapshots[step], nil
+	if step >= len(k.res.Snapshots) {
+		return nil, fmt.Errorf("%s is a back-end stage (%s text): analyses and runs work on the passlens IR snapshots before it", c.Steps[step].Pass, c.Steps[step].Lang)
+	}
+	return k.res.Snapshots[step], nil
 }
 
 // Module returns the (shared, read-only) module of a step.
@@ -225,24 +268,24 @@ func (d *Driver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOp
 // TargetCode emits the final snapshot's code for the compile's target.
 func (d *Driver) TargetCode(ctx context.Context, c *tui.Compiled) (string, string, error) {
 	d.mu.Lock()
-	res := d.results[c]
+	k := d.results[c]
 	d.mu.Unlock()
-	if res == nil {
+	if k == nil {
 		return "", "", errors.New("nothing compiled")
 	}
-	if res.Err != nil {
-		return "", "", fmt.Errorf("the pipeline failed at %s; no target code", res.Err.Pass)
+	if k.res.Err != nil {
+		return "", "", fmt.Errorf("the pipeline failed at %s; no target code", k.res.Err.Pass)
 	}
-	m, err := res.Final().FreshModule()
-	if err != nil {
-		return "", "", err
+	if k.outErr != nil {
+		// The back end cannot express this module: say why and show the
+		// final IR.
+		m, err := k.res.Final().Module()
+		if err != nil {
+			return "", "", err
+		}
+		return "; " + k.outErr.Error() + "\n; the final IR of the " + c.Target + " pipeline follows\n" + m.String(), "pir", nil
 	}
-	out, err := target.Emit(c.Target, m)
-	if err != nil {
-		// No back end yet for this target: show the final IR and say so.
-		return "; " + err.Error() + "\n; the final IR of the " + c.Target + " pipeline follows\n" + m.String(), "pir", nil
-	}
-	return out.Text, out.Lang, nil
+	return k.out.Text, k.out.Lang, nil
 }
 
 // FormatLanes renders per-lane outputs, buffers and wave-op participation

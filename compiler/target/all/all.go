@@ -4,6 +4,8 @@
 package all
 
 import (
+	// The DXIL back end registers target "dxil".
+	_ "passlens/compiler/target/dxil"
 	// The SM3 back end registers target "sm3".
 	_ "passlens/compiler/target/sm3"
 	// The SPIR-V back end registers target "spirv".

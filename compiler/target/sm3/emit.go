@@ -41,11 +41,10 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	default:
 		return nil, fmt.Errorf("sm3: %s shaders have no SM3 profile (function %s)", fn.Entry.Stage, fn.Name())
 	}
-	f, err := sir.Lower(fn, 1)
+	f, stages, err := lowerSIR(fn)
 	if err != nil {
 		return nil, fmt.Errorf("sm3: %w", err)
 	}
-	sir.Optimize(f)
 	if err := sir.Validate(f); err != nil {
 		return nil, fmt.Errorf("sm3: internal error: invalid SIR: %w", err)
 	}
@@ -70,7 +69,8 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm"}, nil
+	stages = append(stages, e.allocStage())
+	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm", Stages: stages}, nil
 }
 
 type emitter struct {

@@ -36,17 +36,31 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	return &target.Output{Text: text, Binary: Bytes(words), Lang: "spvasm", Ext: ".spvasm", BinExt: ".spv"}, nil
 }
 
-// Error is a construct the back end cannot translate, located in the IR.
+// Error is a construct the back end cannot translate, located in the IR
+// and, where the IR records one, in the source.
 type Error struct {
-	Func  string // function name without @ ("" for module-level problems)
-	Block string // block name without % ("" if not in a block)
-	Instr string // the instruction as printed ("" if none)
-	Msg   string
+	File      string // the module's name (usually its source file)
+	Line, Col int    // source position (0 when unknown)
+	Func      string // function name without @ ("" for module-level problems)
+	Block     string // block name without % ("" if not in a block)
+	Instr     string // the instruction as printed ("" if none)
+	Msg       string
+}
+
+// at records a source position (ignored when unknown).
+func (e *Error) at(file string, l ir.Loc) *Error {
+	if l.Line > 0 {
+		e.File, e.Line, e.Col = file, int(l.Line), int(l.Col)
+	}
+	return e
 }
 
 func (e *Error) Error() string {
 	var sb strings.Builder
 	sb.WriteString("spirv: ")
+	if e.Line > 0 {
+		fmt.Fprintf(&sb, "%s:%d:%d: ", e.File, e.Line, e.Col)
+	}
 	if e.Func != "" {
 		sb.WriteString("@" + ir.QuoteName(e.Func))
 		if e.Block != "" {
@@ -95,6 +109,9 @@ type enc struct {
 	funcIDs  map[*ir.Function]uint32
 	fnInfo   map[*ir.Function]*funcUse
 	bindings map[[2]int]bool
+	// onlyPixel: every emitted entry point is a pixel shader, so the back
+	// end's own integer built-in inputs must be Flat.
+	onlyPixel bool
 }
 
 // funcUse records what a function's body references: interface variables

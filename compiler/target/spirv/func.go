@@ -43,6 +43,7 @@ func (fe *fn) fail(format string, args ...any) *Error {
 	}
 	if fe.curIn != nil {
 		e.Instr = ir.InstrString(fe.curIn)
+		e.at(fe.e.m.Name, fe.curIn.Loc)
 	}
 	return e
 }

@@ -156,7 +156,9 @@ func Bindings(m *ir.Module) []Binding {
 func (e *enc) declareGlobals(entries, funcs []*ir.Function) error {
 	per, all := globalsUsed(entries, funcs)
 	stages := map[*ir.Global]ir.Stage{}
+	e.onlyPixel = true
 	for _, ep := range entries {
+		e.onlyPixel = e.onlyPixel && ep.Entry.Stage == ir.StagePixel
 		for g := range per[ep] {
 			if g.Space == ir.SpaceGroupshared && ep.Entry.Stage != ir.StageCompute {
 				return &Error{Func: ep.Name(), Msg: fmt.Sprintf("groupshared @%s used by a %s entry point: Vulkan has workgroup memory only in compute shaders", g.Name(), ep.Entry.Stage)}
@@ -195,7 +197,7 @@ func (e *enc) declareGlobals(entries, funcs []*ir.Function) error {
 			if _, ok := err.(*Error); ok {
 				return err
 			}
-			return &Error{Msg: fmt.Sprintf("global @%s: %v", g.Name(), err)}
+			return (&Error{Msg: fmt.Sprintf("global @%s: %v", g.Name(), err)}).at(e.m.Name, g.Loc)
 		}
 	}
 	return nil
@@ -366,6 +368,9 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		e.globals.inst(OpVariable, e.pointerType(sc, tid), gv.id, sc)
 		e.name(gv.id, g.Name())
 		e.annots.inst(OpDecorate, gv.id, DecBuiltIn, spec.builtin)
+		if stage == ir.StagePixel && sc == SCInput && hasInt(vt) {
+			e.annots.inst(OpDecorate, gv.id, DecFlat) // VUID-StandaloneSpirv-Flat-04744
+		}
 		e.builtins[spec.builtin] = gv.id
 		gv.iface = gv.id
 		e.gvars[g] = gv
@@ -455,6 +460,9 @@ func (e *enc) builtinVar(b uint32, t *ir.Type, name string) uint32 {
 	e.globals.inst(OpVariable, e.pointerType(SCInput, tid), id, SCInput)
 	e.name(id, name)
 	e.annots.inst(OpDecorate, id, DecBuiltIn, b)
+	if e.onlyPixel && hasInt(t) {
+		e.annots.inst(OpDecorate, id, DecFlat) // VUID-StandaloneSpirv-Flat-04744
+	}
 	e.builtins[b] = id
 	return id
 }
