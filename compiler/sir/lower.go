@@ -66,6 +66,8 @@ type ptrRef struct {
 	global *ir.Global
 	alloca *ir.Instr
 	path   []int
+	dynAt  int      // position of the dynamic index in path (-1: none)
+	dyn    ir.Value // the dynamic index
 }
 
 type lowerer struct {
@@ -203,19 +205,43 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 			if !isG {
 				return locErr(in, "access chain on a pointer SIR lowering cannot resolve")
 			}
-			base = ptrRef{global: g}
+			base = ptrRef{global: g, dynAt: -1}
 		}
-		path := append([]int(nil), base.path...)
+		ref := ptrRef{global: base.global, alloca: base.alloca, path: append([]int(nil), base.path...), dynAt: base.dynAt, dyn: base.dyn}
 		for _, a := range in.Args[1:] {
 			c, ok := a.(*ir.Const)
 			if !ok {
-				return locErr(in, "dynamic index into memory (needs an address register; not supported yet)")
+				// Only uniform arrays (and matrix rows) can be indexed at
+				// run time: SM3 addresses constant registers relatively.
+				if ref.global == nil || ref.global.Space != ir.SpaceUniform {
+					return locErr(in, "dynamic index into %s (SM3 can only index constant registers at run time)", memWhat(ref))
+				}
+				if ref.dyn != nil {
+					return locErr(in, "second dynamic index into %s (SM3 has one address register per operand)", ref.global.Ref())
+				}
+				ref.dynAt, ref.dyn = len(ref.path), a
+				ref.path = append(ref.path, 0)
+				continue
 			}
-			path = append(path, int(c.Int()))
+			ref.path = append(ref.path, int(c.Int()))
 		}
-		l.ptrs[in] = ptrRef{global: base.global, alloca: base.alloca, path: path}
+		l.ptrs[in] = ref
 		return nil
 	case ir.OpLoad:
+		if ref, ok := l.ptrs[in.Args[0]]; ok && ref.global != nil && ref.global.Space == ir.SpaceUniform {
+			cr, err := l.constReg(in, ref.global, ref.path, ref.dynAt, ref.dyn)
+			if err != nil {
+				return err
+			}
+			return l.loadConst(in, cr, emit)
+		}
+		if g, ok := in.Args[0].(*ir.Global); ok && g.Space == ir.SpaceUniform {
+			cr, err := l.constReg(in, g, nil, -1, nil)
+			if err != nil {
+				return err
+			}
+			return l.loadConst(in, cr, emit)
+		}
 		dst, err := l.result(in)
 		if err != nil {
 			return err
@@ -225,9 +251,6 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 			return err
 		}
 		emit(OpMov, D(dst), src)
-		if src.Swizzle == nil && src.Reg.File == FileConst {
-			l.loads[in] = src.Reg
-		}
 		return nil
 	case ir.OpStore:
 		val, err := l.src(in, in.Args[0])
@@ -343,8 +366,6 @@ func (l *lowerer) memReg(in *ir.Instr, p ir.Value, write bool) (Src, error) {
 	g := ref.global
 	var file File
 	switch g.Space {
-	case ir.SpaceUniform:
-		file = FileConst
 	case ir.SpaceInput:
 		file = FileInput
 	case ir.SpaceOutput:
@@ -365,11 +386,7 @@ func (l *lowerer) memReg(in *ir.Instr, p ir.Value, write bool) (Src, error) {
 			if i < 0 || i >= len(t.Fields) {
 				return Src{}, locErr(in, "field index %d out of range in %s", i, g.Ref())
 			}
-			if file == FileConst && g.Name() == "$Globals" && name == g.Name() {
-				name = t.Fields[i].Name
-			} else {
-				name += "." + t.Fields[i].Name
-			}
+			name += "." + t.Fields[i].Name
 			t = t.Fields[i].Type
 		case ir.KVector:
 			lane = i
@@ -379,9 +396,6 @@ func (l *lowerer) memReg(in *ir.Instr, p ir.Value, write bool) (Src, error) {
 		}
 	}
 	comps, group := 1, l.all()
-	if file == FileConst {
-		group = Group{0, 1}
-	}
 	if lane >= 0 || t.Kind == ir.KVector {
 		vt := g.ValType
 		for _, i := range ref.path[:len(ref.path)-boolInt(lane >= 0)] {
@@ -403,6 +417,17 @@ func (l *lowerer) memReg(in *ir.Instr, p ir.Value, write bool) (Src, error) {
 		s.Swizzle = []uint8{uint8(lane)}
 	}
 	return s, nil
+}
+
+// memWhat names the memory a pointer points into, for messages.
+func memWhat(ref ptrRef) string {
+	switch {
+	case ref.global != nil:
+		return fmt.Sprintf("%s memory %s", ref.global.Space, ref.global.Ref())
+	case ref.alloca != nil:
+		return fmt.Sprintf("function variable %s", ref.alloca.Ref())
+	}
+	return "memory"
 }
 
 func boolInt(b bool) int {

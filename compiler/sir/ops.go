@@ -31,7 +31,7 @@ const (
 	OpSel // dst = flag ? a : b (Srcs: flag, a, b)
 	OpF2I // conversions: bit sizes of dst and src may differ
 	OpI2F
-	OpMovIdx // dst = Srcs[0] read from slot Srcs[0].Elem + index (Srcs[1]) of a register array
+	OpMovIdx  // dst = Srcs[0] read from slot Srcs[0].Elem + index (Srcs[1]) of a register array
 	OpBr      // unconditional branch to Succs[0]
 	OpBrc     // branch to Succs[0] if the flag Srcs[0] is set, else Succs[1]
 	OpRet     // end of the shader

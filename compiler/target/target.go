@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"passlens/compiler/ir"
 )
@@ -32,6 +33,8 @@ type Stage struct {
 	Summary string // one line: what the stage did
 	Text    string // the whole form after the stage
 	Lang    string // lexer name for Text
+
+	Duration time.Duration // wall time of the stage
 }
 
 // Emitter produces code for one target from a module that went through the

@@ -150,7 +150,7 @@ func StageSteps(stages []target.Stage) []tui.Step {
 	var out []tui.Step
 	prev := ""
 	for i, s := range stages {
-		st := tui.Step{Pass: s.Name, Summary: s.Summary, Text: s.Text, Lang: s.Lang, Backend: true}
+		st := tui.Step{Pass: s.Name, Summary: s.Summary, Text: s.Text, Lang: s.Lang, Backend: true, Duration: s.Duration}
 		st.Lines = tui.SplitLines(s.Text)
 		if i == 0 || s.Text != prev {
 			st.Status = tui.StepChanged

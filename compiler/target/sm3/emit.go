@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/sir"
@@ -58,9 +59,11 @@ func Emit(m *ir.Module) (*target.Output, error) {
 			}
 		}
 	}
+	allocStart := time.Now()
 	if err := e.assign(); err != nil {
 		return nil, err
 	}
+	allocTime := time.Since(allocStart)
 	if len(f.Blocks) > 0 {
 		if _, err := e.walk(f.Blocks[0], loopCtx{}, nil, false); err != nil {
 			return nil, err
@@ -69,7 +72,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	stages = append(stages, e.allocStage())
+	stages = append(stages, e.allocStage(allocTime))
 	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm", Stages: stages}, nil
 }
 

@@ -3,6 +3,7 @@ package sm3
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/sir"
@@ -16,13 +17,16 @@ import (
 // DCE to a fixed point, then register pruning — with one stage per
 // optimization of the first round and one for the rest.
 func lowerSIR(fn *ir.Function) (*sir.Func, []target.Stage, error) {
+	start := time.Now()
 	f, err := sir.Lower(fn, 1)
 	if err != nil {
 		return nil, nil, err
 	}
 	var stages []target.Stage
 	record := func(name, summary string) {
-		stages = append(stages, target.Stage{Name: name, Summary: summary, Text: f.String(), Lang: "sir"})
+		d := time.Since(start)
+		stages = append(stages, target.Stage{Name: name, Summary: summary, Text: f.String(), Lang: "sir", Duration: d})
+		start = time.Now()
 	}
 	record("sir-lower", "scalarized IR → SIR: logical registers, exec ranges, SIMD groups")
 	round := []struct {
@@ -52,7 +56,7 @@ func lowerSIR(fn *ir.Function) (*sir.Func, []target.Stage, error) {
 
 // allocStage is the SIR after register assignment: each register line
 // carries the SM3 register it was given.
-func (e *emitter) allocStage() target.Stage {
+func (e *emitter) allocStage(d time.Duration) target.Stage {
 	lines := strings.Split(strings.TrimSuffix(e.f.String(), "\n"), "\n")
 	for i, r := range e.f.Regs {
 		if i+1 >= len(lines) {
@@ -62,5 +66,5 @@ func (e *emitter) allocStage() target.Stage {
 			lines[i+1] = fmt.Sprintf("%-40s ; %s", lines[i+1], loc)
 		}
 	}
-	return target.Stage{Name: "sir-regalloc", Summary: "assign SM3 registers (r#, c#, v#, o#) to logical registers", Text: strings.Join(lines, "\n") + "\n", Lang: "sir"}
+	return target.Stage{Name: "sir-regalloc", Summary: "assign SM3 registers (r#, c#, v#, o#) to logical registers", Text: strings.Join(lines, "\n") + "\n", Lang: "sir", Duration: d}
 }
