@@ -34,7 +34,12 @@ type Driver struct {
 
 	mu      sync.Mutex
 	results map[*tui.Compiled]*compiled
+	order   []*tui.Compiled // compiles in results, oldest first
 }
+
+// keepCompiles is how many compiles the driver keeps for analyses, runs
+// and target code.
+const keepCompiles = 4
 
 // compiled is what the driver keeps of one Compile: the pipeline's
 // snapshots and the back end's output (emitted once, in the command that
@@ -139,6 +144,14 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	}
 	d.mu.Lock()
 	d.results[c] = kept
+	// Keep the few most recent compiles only: the explorer works on the
+	// current one, and a long session (what-if edits, target switches,
+	// SSH) must not keep every pipeline it ever ran.
+	d.order = append(d.order, c)
+	if len(d.order) > keepCompiles {
+		delete(d.results, d.order[0])
+		d.order = d.order[1:]
+	}
 	d.mu.Unlock()
 	return c, nil
 }

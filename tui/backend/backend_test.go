@@ -121,3 +121,26 @@ func TestNoStagesAndBackEndErrors(t *testing.T) {
 		}
 	}
 }
+
+// A long session does not keep every pipeline it ran: old compiles are
+// released (and say so), the newest stay usable.
+func TestOldCompilesReleased(t *testing.T) {
+	d, first := compileSample(t, "pixel", "spirv")
+	var last *tui.Compiled
+	for i := 0; i < keepCompiles+2; i++ {
+		c, err := d.Compile(context.Background(), "spirv", d.DefaultPipeline("spirv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = c
+	}
+	if len(d.results) != keepCompiles {
+		t.Errorf("driver keeps %d compiles, want %d", len(d.results), keepCompiles)
+	}
+	if _, err := d.Analyze(context.Background(), first, 1, ""); err == nil {
+		t.Error("the first compile is still kept")
+	}
+	if _, err := d.Analyze(context.Background(), last, 1, ""); err != nil {
+		t.Errorf("newest compile: %v", err)
+	}
+}

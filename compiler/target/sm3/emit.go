@@ -49,7 +49,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if err := sir.Validate(f); err != nil {
 		return nil, fmt.Errorf("sm3: internal error: invalid SIR: %w", err)
 	}
-	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}}
+	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}, cbase: map[*sir.Reg]int{}}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			for _, s := range in.Srcs {
@@ -97,6 +97,15 @@ type emitter struct {
 	reads      map[*sir.Reg]int  // read counts, for fusing compares into branches
 	err        error             // first operand error met while printing
 	repDone    map[*sir.Reg]bool // sir.Rep.Done flags
+	cbase      map[*sir.Reg]int  // const register -> its first c#
+}
+
+// maxConsts is the number of float constant registers of a profile.
+func maxConsts(profile string) int {
+	if profile == "vs_3_0" {
+		return 256
+	}
+	return 224
 }
 
 // loopCtx is the innermost enclosing rep loop.
@@ -131,14 +140,17 @@ func (e *emitter) assign() error {
 		}
 		switch r.File {
 		case sir.FileConst:
-			// One c# per uniform scalar or vector (components in .xyzw).
+			// One c# per slot of a uniform (components in .xyzw): a
+			// matrix takes a register per row (per column when
+			// column_major), an array one per element.
 			c := fmt.Sprintf("c%d", consts)
-			consts++
+			e.cbase[r] = consts
+			consts += r.Slots()
 			e.loc[r] = c
 			if r.Comps == 1 {
 				e.loc[r] = c + ".x"
 			}
-			e.table = append(e.table, [3]string{r.Name, c, "1"})
+			e.table = append(e.table, [3]string{r.Name, c, fmt.Sprint(r.Slots())})
 		case sir.FileInput:
 			if err := e.declareInput(r, &inputs); err != nil {
 				return err
@@ -156,6 +168,9 @@ func (e *emitter) assign() error {
 			n := slots[r]
 			e.loc[r] = fmt.Sprintf("r%d.%c", n/4, "xyzw"[n%4])
 		}
+	}
+	if consts > maxConsts(e.profile) {
+		return fmt.Errorf("sm3: the uniforms need %d constant registers; %s has %d", consts, e.profile, maxConsts(e.profile))
 	}
 	e.defBase = consts
 	// A whole scratch register after the allocated ones, for operands SM3
@@ -225,6 +240,12 @@ func (e *emitter) src(s sir.Src) string {
 		return neg + e.immediate(0)
 	}
 	l := e.loc[s.Reg]
+	if base, ok := e.cbase[s.Reg]; ok {
+		l = fmt.Sprintf("c%d", base+s.Elem)
+		if s.Reg.Comps == 1 {
+			l += ".x"
+		}
+	}
 	if l == "vPos" && s.Comp(0) >= 2 && e.err == nil {
 		e.err = fmt.Errorf("sm3: %s.%c: ps_3_0 vPos has only x and y", s.Reg.Name, "xyzw"[s.Comp(0)])
 	}

@@ -94,7 +94,15 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	}
 	if inst, ok := glslUnary[name]; ok && isF {
 		if name == "determinant" && !isSPIRVMatrix(at, rulePlain) {
-			return unsupported()
+			switch {
+			case at.IsScalar():
+				fe.op(OpCopyObject, tid, res, a[0])
+			case at.Kind == ir.KMatrix && at.Len == 1 && at.Cols == 1:
+				fe.op(OpCompositeExtract, tid, res, a[0], 0)
+			default:
+				return unsupported()
+			}
+			return nil
 		}
 		fe.extInst(tid, res, inst, a[0])
 		return nil
@@ -228,10 +236,12 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	case "any", "all":
 		return fe.anyAll(name, at, tid, res, a[0])
 	case "transpose":
-		if !isSPIRVMatrix(at, rulePlain) {
-			return unsupported()
+		if !isSPIRVMatrix(at, rulePlain) || !isSPIRVMatrix(t, rulePlain) {
+			return fe.transposeElems(at, t, tid, res, a[0])
 		}
 		fe.op(OpTranspose, tid, res, a[0])
+	case "f16tof32", "f32tof16":
+		return fe.halfConv(name, at, t, tid, res, a[0])
 	case "mul":
 		return fe.mul(in, tid, res, a)
 	case "WaveGetLaneIndex", "WaveGetLaneCount":
@@ -415,16 +425,16 @@ func (fe *fn) anyAll(name string, at *ir.Type, tid, res, x uint32) error {
 func (fe *fn) mul(in *ir.Instr, tid, res uint32, a []uint32) error {
 	x, y := in.Args[0].Type(), in.Args[1].Type()
 	xs, ys := x.Scalar(), y.Scalar()
-	if xs.Kind != ir.KFloat || ys.Kind != ir.KFloat {
-		if x.IsScalar() && y.IsScalar() && xs.IsIntegral() {
-			fe.op(OpIMul, tid, res, a[0], a[1])
-			return nil
-		}
-		return fe.fail("mul of %s and %s (only float vectors and matrices)", x, y)
+	if x.IsScalar() && y.IsScalar() && xs.IsIntegral() {
+		fe.op(OpIMul, tid, res, a[0], a[1])
+		return nil
 	}
 	xm, ym := x.Kind == ir.KMatrix, y.Kind == ir.KMatrix
-	if (xm && !isSPIRVMatrix(x, rulePlain)) || (ym && !isSPIRVMatrix(y, rulePlain)) {
-		return fe.fail("mul of %s and %s (matrices need 2-4 rows and columns)", x, y)
+	t := in.Type()
+	if xs.Kind != ir.KFloat || ys.Kind != ir.KFloat || (xm && !isSPIRVMatrix(x, rulePlain)) ||
+		(ym && !isSPIRVMatrix(y, rulePlain)) || (t.Kind == ir.KMatrix && !isSPIRVMatrix(t, rulePlain)) {
+		// Integer operands and matrices OpTypeMatrix cannot hold.
+		return fe.mulElems(in, tid, res, a)
 	}
 	switch {
 	case x.IsScalar() && y.IsScalar():
