@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
@@ -35,6 +36,7 @@ Flags:
   --print-changed[=diff]  print the IR (or a diff) after passes that changed it
   --print-after=PASS  print the IR after the named pass(es), comma-separated
   --filter-func=F     restrict the printing to function F
+  --time-passes       print wall time and allocations of every phase and pass to standard error
 `,
 		run: runCompile,
 	})
@@ -81,6 +83,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	afterAll := fs.Bool("print-after-all", false, "")
 	after := fs.String("print-after", "", "")
 	filter := fs.String("filter-func", "", "")
+	timePasses := fs.Bool("time-passes", false, "")
 	var changed optionalValueFlag
 	fs.Var(&changed, "print-changed", "")
 	var defs, incs multiFlag
@@ -108,11 +111,25 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, _, err := load.File(pos[0], load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
-	if err != nil {
+	var tm *passTimer
+	if *timePasses {
+		tm = &passTimer{}
+		defer tm.print(stderr)
+	}
+	var src *load.Source
+	if err := tm.phase("read", func() (err error) { src, err = load.Read(pos[0]); return err }); err != nil {
 		return err
 	}
-	res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: *verifyEach})
+	var m *ir.Module
+	if err := tm.phase("frontend ("+src.Kind+")", func() (err error) {
+		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+		return err
+	}); err != nil {
+		return err
+	}
+	res := tm.pipeline(func(o pipeline.Options) *pipeline.Result {
+		return pipeline.Run(context.Background(), m, sp, o)
+	}, pipeline.Options{Target: *tgt, VerifyEach: *verifyEach})
 	dump := headless.DumpMode{AfterAll: *afterAll, Changed: changed.set && changed.value == "", Diff: changed.value == "diff", After: *after, Func: *filter}
 	if dump.Active() {
 		headless.Dumps(stdout, res, dump)
@@ -136,8 +153,8 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	case *emit == "pir" || *tgt == "pir":
 		text = final.String()
 	default:
-		o, err := target.Emit(*tgt, final)
-		if err != nil {
+		var o *target.Output
+		if err := tm.phase("emit ("+*tgt+")", func() (err error) { o, err = target.Emit(*tgt, final); return err }); err != nil {
 			return fmt.Errorf("passlens: %v", err)
 		}
 		text, bin = o.Text, o.Binary
@@ -149,7 +166,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 			bin = nil
 		}
 	}
-	return writeOutput(*out, stdout, text, bin)
+	return tm.phase("write output", func() error { return writeOutput(*out, stdout, text, bin) })
 }
 
 func writeOutput(path string, stdout io.Writer, text string, bin []byte) error {

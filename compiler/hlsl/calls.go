@@ -218,6 +218,16 @@ func (c *checker) resolveUserCall(e *Call, fs []*FuncDecl) {
 	e.T = f.Ret
 	for i, a := range e.Args {
 		p := f.Params[i]
+		if p.Type.Kind == KindArray && p.Type.Len < 0 {
+			// Bound as is; sizeUnsizedParams completes the parameter.
+			if p.Dir != DirIn {
+				c.checkLvalue(a)
+			}
+			if !hasUnsized(c.unsizedCalls, e) {
+				c.unsizedCalls = append(c.unsizedCalls, e)
+			}
+			continue
+		}
 		if p.Dir == DirIn {
 			e.Args[i] = c.coerce(a, p.Type, fmt.Sprintf("for %s argument of '%s'", ordinal(i+1), f.Name))
 			continue
@@ -292,4 +302,8 @@ func (c *checker) checkUndefinedCalls() {
 			}
 		}
 	}
+}
+
+func hasUnsized(calls []*Call, e *Call) bool {
+	return len(calls) > 0 && calls[len(calls)-1] == e
 }

@@ -248,7 +248,20 @@ type conformanceStats struct {
 	mismatches                       []string
 }
 
-func TestConformanceVKD3D(t *testing.T) {
+// subsetUnit is a vkd3d shader unit inside the subset, with passlens's
+// verdict.
+type subsetUnit struct {
+	*shaderUnit
+	label      string // "file:line [header]"
+	key        string // "file:line"
+	expectFail bool   // vkd3d expects a compile failure at SM6
+	rejected   bool   // passlens reported an error
+	firstError string
+}
+
+// checkConformance runs the frontend over every SM6 unit, classifying
+// the ones outside the subset, and returns the units inside it.
+func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 	dir := conformanceDir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
 	if err != nil || len(files) == 0 {
@@ -256,6 +269,7 @@ func TestConformanceVKD3D(t *testing.T) {
 	}
 	verbose := os.Getenv("HLSL_CONFORMANCE_VERBOSE") != ""
 	st := conformanceStats{unsupported: map[string]int{}}
+	var subset []*subsetUnit
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -322,6 +336,15 @@ func TestConformanceVKD3D(t *testing.T) {
 				}
 			}
 			rejected := diags.HasErrors()
+			first := ""
+			for _, d := range diags {
+				if d.Severity == Error {
+					first = d.Pos.String() + ": " + d.Message
+					break
+				}
+			}
+			su := &subsetUnit{shaderUnit: u, label: label, key: fmt.Sprintf("%s:%d", u.file, u.line),
+				expectFail: fail, rejected: rejected, firstError: first}
 			switch {
 			case fail && rejected:
 				st.okRejected++
@@ -333,13 +356,6 @@ func TestConformanceVKD3D(t *testing.T) {
 					continue
 				}
 				st.falseRejected++
-				first := ""
-				for _, d := range diags {
-					if d.Severity == Error {
-						first = d.Pos.String() + ": " + d.Message
-						break
-					}
-				}
 				st.mismatches = append(st.mismatches, fmt.Sprintf("REJECTED %s: %s", label, first))
 				if verbose {
 					var b strings.Builder
@@ -353,8 +369,35 @@ func TestConformanceVKD3D(t *testing.T) {
 					st.mismatches[len(st.mismatches)-1] += "\n" + u.src
 				}
 			}
+			subset = append(subset, su)
 		}
 	}
+	return subset, st
+}
+
+// knownMismatches are the subset units whose verdict differs from DXC's,
+// with the reason; any other mismatch fails the test, and so does a listed
+// one that starts to match (the list must stay true).
+var knownMismatches = map[string]string{
+	// DXC rejects this anonymous-struct uniform (with a row_major member)
+	// and its initializer at SM6, while it accepts the named-struct and
+	// cbuffer variants in the same file; vkd3d does not say why and no
+	// DXC is available here to find the rule, so it is not guessed.
+	"default-values.shader_test:270": "DXC rejection with no known rule",
+}
+
+func TestConformanceVKD3D(t *testing.T) {
+	subset, st := checkConformance(t)
+	for _, u := range subset {
+		mismatch := u.expectFail != u.rejected
+		switch why, known := knownMismatches[u.key]; {
+		case mismatch && !known:
+			t.Errorf("%s: expected %s, passlens %s (%s)", u.label, verdict(!u.expectFail), verdict(!u.rejected), u.firstError)
+		case !mismatch && known:
+			t.Errorf("%s: matches now; remove it from knownMismatches (%s)", u.label, why)
+		}
+	}
+	verbose := os.Getenv("HLSL_CONFORMANCE_VERBOSE") != ""
 	inSubset := st.okAccepted + st.okRejected + st.falseAccepted + st.falseRejected
 	t.Logf("vkd3d HLSL conformance (shader model 6): %d shader units, %d applicable to SM6, %d not applicable",
 		st.units, st.applicable, st.notApplicable)
@@ -380,4 +423,11 @@ func TestConformanceVKD3D(t *testing.T) {
 	if matched := st.okAccepted + st.okRejected; inSubset > 0 && matched*100 < inSubset*95 {
 		t.Errorf("only %d of %d units matched expectations (want at least 95%%)", matched, inSubset)
 	}
+}
+
+func verdict(accept bool) string {
+	if accept {
+		return "accept"
+	}
+	return "reject"
 }

@@ -242,6 +242,11 @@ func convertible(from, to *Type, mode convMode, literal bool) (ok, truncates boo
 	if Identical(from, to) {
 		return true, false, 0
 	}
+	// An array binds to an unsized array parameter of its element type
+	// (either direction, for out parameters).
+	if from.Kind == KindArray && to.Kind == KindArray && (from.Len < 0) != (to.Len < 0) && Identical(from.Elem, to.Elem) {
+		return true, false, 0
+	}
 	if from.IsNumeric() && to.IsNumeric() {
 		cost = scalarCost(from.Scalar(), to.Scalar(), literal)
 		switch {

@@ -150,6 +150,10 @@ func (c *checker) checkEntry() {
 		c.warnf(numthreads, "attribute 'numthreads' ignored: it only applies to compute shaders")
 	}
 	for _, p := range f.Params {
+		if p.Type.Kind == KindArray && p.Type.Len < 0 {
+			c.errorf(p, "entry point parameter '%s' must have an explicit array size", p.Name)
+			continue
+		}
 		if p.Mods&ModUniform != 0 {
 			if p.Dir != DirIn {
 				c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "uniform parameter '%s' cannot be 'out'", p.Name)

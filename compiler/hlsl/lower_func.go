@@ -54,6 +54,10 @@ func (l *lowerer) declareFunc(fd *FuncDecl) {
 	names := make([]string, len(fd.Params))
 	types := make([]*ir.Type, len(fd.Params))
 	for i, p := range fd.Params {
+		if p.Type.Kind == KindArray && p.Type.Len < 0 {
+			l.errorf(p, "cannot lower '%s': unsized array parameter '%s' gets no size from a call", fd.Name, p.Name)
+			return
+		}
 		names[i] = p.Name
 		types[i] = l.paramType(p)
 	}

@@ -319,13 +319,13 @@ func (fl *fnLowerer) interlocked(x *Call) ir.Value {
 	var v, cmp ir.Value
 	var orig Expr
 	if op == "CompareExchange" || op == "CompareStore" {
-		cmp = fl.convert(fl.rv(rest[0]), rest[0].Type(), dt)
-		v = fl.convert(fl.rv(rest[1]), rest[1].Type(), dt)
+		cmp = fl.atomicOperand(rest[0], op, dt)
+		v = fl.atomicOperand(rest[1], op, dt)
 		if len(rest) > 2 {
 			orig = rest[2]
 		}
 	} else {
-		v = fl.convert(fl.rv(rest[0]), rest[0].Type(), dt)
+		v = fl.atomicOperand(rest[0], op, dt)
 		if len(rest) > 1 {
 			orig = rest[1]
 		}
@@ -336,6 +336,23 @@ func (fl *fnLowerer) interlocked(x *Call) ir.Value {
 		fl.storeOut(orig, old, dt)
 	}
 	return nil
+}
+
+// atomicOperand lowers a value operand of an Interlocked operation to the
+// destination's type dt. D3D takes these operands as uint (Min and Max:
+// as dt), so a floating-point argument becomes uint (Min, Max: int)
+// before it is reinterpreted as dt: InterlockedAdd(intDest, -1.0f) adds
+// (uint)-1.0f = 0, not -1 (vkd3d uav-atomics.shader_test).
+func (fl *fnLowerer) atomicOperand(e Expr, op string, dt *Type) ir.Value {
+	if ic, ok := e.(*ImplicitCast); ok && ic.X.Type().IsFloat() && ic.X.Type().IsScalar() {
+		via := TypeUint
+		if op == "Min" || op == "Max" {
+			via = TypeInt
+		}
+		v := fl.convert(fl.rv(ic.X), ic.X.Type(), via)
+		return fl.convert(v, via, dt)
+	}
+	return fl.convert(fl.rv(e), e.Type(), dt)
 }
 
 // methodCall lowers a method of a buffer object.

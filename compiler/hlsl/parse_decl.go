@@ -453,6 +453,16 @@ func (p *parser) fillRegister(r *Register, parts [][]token) {
 	}
 	if len(regs) == 2 {
 		r.Profile = regs[0][0].text
+		if len(regs[0]) != 1 || regs[0][0].kind != tIdent {
+			// FXC ignores "ps[5]"; DXC rejects it
+			// (register-reservations-profile.shader_test).
+			text := ""
+			for _, x := range regs[0] {
+				text += x.text
+			}
+			p.errorf(regs[0][0].pos, regs[0][len(regs[0])-1].end(), "invalid shader profile '%s' in register(): expected a profile name such as 'ps' or 'ps_5_0'", text)
+			return
+		}
 		regs = regs[1:]
 	}
 	if len(regs) != 1 {

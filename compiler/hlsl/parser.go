@@ -278,6 +278,12 @@ func (p *parser) isModifierAt(n int) bool {
 		return true
 	}
 	next := p.peekN(n + 1)
+	if t.text == "precise" && next.kind == tIdent && !isKeyword(next.text) {
+		// DXC reads 'precise' before an identifier as the modifier even
+		// where a typedef named precise exists ("typedef float4 precise;
+		// precise main()" is an error; precise-modifier.shader_test).
+		return true
+	}
 	return next.kind == tIdent && (p.isTypeName(next) || next.text == "struct" || p.isModifierAt(n+1))
 }
 

@@ -32,6 +32,8 @@ type checker struct {
 	// was fixed when declared (explicitly or by #pragma pack_matrix).
 	typedefMajority map[string]Modifiers
 	pragmaSeen      bool
+	// unsizedCalls are calls passing arrays to unsized array parameters.
+	unsizedCalls []*Call
 }
 
 // scope is one level of names: variables and types.
@@ -189,6 +191,7 @@ func (c *checker) checkProgram() {
 		return
 	}
 	c.checkUndefinedCalls()
+	c.sizeUnsizedParams()
 	c.checkRecursion()
 	if !c.opts.Library {
 		c.checkEntry()
@@ -245,10 +248,8 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 			c.typedefMajority[td.Name] = ModColumnMajor
 		}
 	}
-	if t.Kind == KindArray && t.Len < 0 {
-		c.errorf(td, "typedef of an unsized array is not supported")
-		t = TypeError
-	}
+	// An unsized array typedef stays unsized: each variable is sized from
+	// its initializer (sizeFromInit builds a new type).
 	td.Type = t
 	c.declareType(td.Name, t, td.P)
 }

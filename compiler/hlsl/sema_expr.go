@@ -607,7 +607,7 @@ func (c *checker) checkIndex(e *Index) Expr {
 	if t.Kind == KindArray {
 		e.T = t.Elem
 		if k, ok := constEval(e.Index); ok {
-			if n := k.asInt(); n < 0 || n >= int64(t.Len) {
+			if n := k.asInt(); n < 0 || n >= int64(t.Len) && t.Len >= 0 { // unsized parameter: not known yet
 				// DXC rejects constant out-of-bounds indexing of local
 				// arrays but accepts it on uniform arrays.
 				if isUniformAccess(e.X) {

@@ -10,12 +10,19 @@ import (
 // checkFunc checks a function declaration and its body.
 func (c *checker) checkFunc(f *FuncDecl) {
 	f.Ret = c.resolveSpec(f.RetSpec, nil)
+	if f.Ret.Kind == KindArray && f.Ret.Len < 0 {
+		c.errorf(f.RetSpec, "function '%s' cannot return an unsized array", f.Name)
+		f.Ret = TypeError
+	}
 	c.push()
 	for _, p := range f.Params {
 		c.checkVarType(p)
 		if p.Type.Kind == KindArray && p.Type.Len < 0 {
-			c.errorf(p, "parameter '%s' must have an explicit array size", p.Name)
-			p.Type = TypeError
+			// DXC (unlike FXC) accepts unsized array parameters; the size
+			// comes from the calls (sizeUnsizedParams). A private copy of
+			// the type is completed in place.
+			cp := *p.Type
+			p.Type = &cp
 		}
 		if p.Mods&(ModStatic|ModGroupshared|ModExtern) != 0 {
 			c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "invalid storage class for parameter '%s'", p.Name)
@@ -114,6 +121,70 @@ func sameSignature(a, b *FuncDecl) bool {
 		}
 	}
 	return true
+}
+
+// sizeUnsizedParams completes unsized array parameters from the calls:
+// every call must pass arrays of one length (DXC accepts unsized array
+// parameters but gives them no defined size; passlens compiles the one
+// size the program uses). An unsized parameter of the entry point, or one
+// called with several sizes, is an error.
+func (c *checker) sizeUnsizedParams() {
+	lens := map[*FuncDecl]map[int]*Call{}
+	for _, e := range c.unsizedCalls {
+		f := e.Func.Def
+		if f == nil {
+			f = e.Func
+		}
+		for i, p := range e.Func.Params {
+			if p.Type.Kind != KindArray || p.Type.Len >= 0 || i >= len(e.Args) {
+				continue
+			}
+			if t := e.Args[i].Type(); t.Kind == KindArray && t.Len > 0 {
+				if lens[f] == nil {
+					lens[f] = map[int]*Call{}
+				}
+				key := i<<20 | t.Len
+				if lens[f][key] == nil {
+					lens[f][key] = e
+				}
+			}
+		}
+	}
+	for _, fs := range c.funcs {
+		for _, f := range fs {
+			def := f.Def
+			if def == nil {
+				def = f
+			}
+			for i, p := range f.Params {
+				if p.Type.Kind != KindArray || p.Type.Len >= 0 {
+					continue
+				}
+				n, first := 0, (*Call)(nil)
+				for key, call := range lens[def] {
+					if key>>20 != i {
+						continue
+					}
+					switch {
+					case n == 0:
+						n, first = key&(1<<20-1), call
+					case key&(1<<20-1) != n:
+						if f == def {
+							if first.NamePos.Before(call.NamePos) {
+								first, call = call, first
+							}
+							c.rep.add(Diagnostic{Severity: Error, Pos: first.NamePos, End: first.NamePos.advance(len(first.Name)),
+								Message: fmt.Sprintf("unsized array parameter '%s' of '%s' is passed arrays of different sizes (not supported by passlens)", p.Name, f.Name),
+								Notes:   []Diagnostic{note(call.NamePos, "another size is passed here")}})
+						}
+					}
+				}
+				if n > 0 {
+					p.Type.Len = n
+				}
+			}
+		}
+	}
 }
 
 // checkBody checks a function body and that every path returns a value.

@@ -37,6 +37,10 @@ func (c *checker) resolveSpec(ts *TypeSpec, dims []Expr) *Type {
 	if ts.Mods&ModRowMajor != 0 && ts.Mods&ModColumnMajor != 0 {
 		c.errorf(ts, "'row_major' and 'column_major' cannot both be specified")
 	}
+	if len(dims) > 0 && t.Kind == KindArray && t.Len < 0 {
+		c.errorf(ts, "only the first array dimension can be implicit (type '%s' is an unsized array)", ts.Name)
+		return TypeError
+	}
 	return c.applyDims(t, dims)
 }
 

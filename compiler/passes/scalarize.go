@@ -79,6 +79,9 @@ const maxValueLeaves = 256
 
 func runScalarize(m *ir.Module, ctx *Context) (bool, error) {
 	changed := flattenMemory(m)
+	if flattenSignatures(m) {
+		changed = true
+	}
 	for _, f := range m.Funcs {
 		if f.IsDeclaration() {
 			continue

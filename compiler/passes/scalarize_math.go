@@ -26,6 +26,13 @@ import (
 // intrinsic. Only float and integer element types are expanded; anything
 // else is left whole.
 
+// wholeIntrinsics are the vector intrinsics scalarize expands, also when
+// their operands are scalars (one leaf each).
+var wholeIntrinsics = map[string]bool{
+	"dot": true, "length": true, "distance": true, "any": true, "all": true, "normalize": true,
+	"reflect": true, "refract": true, "mul": true, "transpose": true, "determinant": true,
+}
+
 // waveComponentwise lists wave operations that act on each component of
 // their first operand independently (the interpreter folds per component).
 var waveComponentwise = map[string]bool{
@@ -47,7 +54,14 @@ func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {
 		}
 	}
 	if !split {
-		return false
+		if compositeIntrinsics[it.Name] {
+			return s.visitComposite(in)
+		}
+		// The vector intrinsics on scalars (normalize(x), reflect(x, n),
+		// determinant(x), ...) have no DXIL operation either.
+		if !wholeIntrinsics[it.Name] || !in.HasResult() || !in.Type().IsScalar() {
+			return false
+		}
 	}
 	if it.Attrs.Has(ir.AttrElementwise) || waveComponentwise[it.Name] {
 		if it.Name == "WaveActiveAllEqual" && len(in.Args) == 1 && in.Type().IsScalar() && splittable(in.Args[0].Type()) {
@@ -98,7 +112,7 @@ func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {
 			return m.vector(r)
 		}
 	case "normalize":
-		if m.float && len(in.Args) == 1 && splittable(in.Type()) {
+		if m.float && len(in.Args) == 1 {
 			v := s.getLeavesOf(in.Args[0])
 			ln := m.sqrt(m.dot(v, v, false), false)
 			r := make([]ir.Value, len(v))
@@ -108,7 +122,7 @@ func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {
 			return m.vector(r)
 		}
 	case "reflect":
-		if m.float && len(in.Args) == 2 && splittable(in.Type()) {
+		if m.float && len(in.Args) == 2 {
 			i, n := s.getLeavesOf(in.Args[0]), s.getLeavesOf(in.Args[1])
 			t := m.mul(ir.ConstFloat(et, 2), m.dot(n, i, false), false)
 			r := make([]ir.Value, len(i))
@@ -118,7 +132,7 @@ func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {
 			return m.vector(r)
 		}
 	case "refract":
-		if m.float && len(in.Args) == 3 && splittable(in.Type()) && in.Args[2].Type().IsScalar() {
+		if m.float && len(in.Args) == 3 && in.Args[2].Type().IsScalar() {
 			i, n, eta := s.getLeavesOf(in.Args[0]), s.getLeavesOf(in.Args[1]), in.Args[2]
 			one := ir.ConstFloat(et, 1)
 			d := m.dot(n, i, false)
@@ -142,7 +156,7 @@ func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {
 			return m.mulIntrinsic()
 		}
 	case "transpose":
-		if len(in.Args) == 1 && splittable(in.Type()) {
+		if len(in.Args) == 1 {
 			t := in.Args[0].Type()
 			x := s.getLeavesOf(in.Args[0])
 			if t.Kind != ir.KMatrix {
@@ -161,6 +175,9 @@ func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {
 		t := in.Args[0].Type()
 		if len(in.Args) == 1 && t.Kind == ir.KMatrix && t.Len == t.Cols && in.Type().IsScalar() {
 			return m.done(m.determinant(s.getLeavesOf(in.Args[0]), t.Len, true))
+		}
+		if len(in.Args) == 1 && t == in.Type() && t.IsScalar() {
+			return m.done(in.Args[0]) // the determinant of a 1x1 value is itself
 		}
 	}
 	return false
@@ -187,13 +204,20 @@ func (s *scalarizer) perComponentIntrinsic(in *ir.Instr) bool {
 	}
 	out := make([]ir.Value, len(lay))
 	for i, lf := range lay {
+		args := make([]ir.Value, len(in.Args))
+		for j, a := range in.Args {
+			args[j] = s.scalarOf(a, i)
+		}
+		if compositeIntrinsics[in.Intr.Name] {
+			if v := s.expandComposite(in.Intr, args, lf.typ, baseName(in)+lf.suffix, nil, in.Loc); v != nil {
+				out[i] = v
+				continue
+			}
+		}
 		n := newInstr(s.f, ir.OpIntrinsic, lf.typ, baseName(in)+lf.suffix)
 		n.Intr = in.Intr
 		n.Loc = in.Loc
-		n.Args = make([]ir.Value, len(in.Args))
-		for j, a := range in.Args {
-			n.Args[j] = s.scalarOf(a, i)
-		}
+		n.Args = args
 		out[i] = s.emit(n)
 	}
 	s.setLeaves(in, out)
@@ -234,10 +258,10 @@ func (s *scalarizer) allEqualReduction(in *ir.Instr) bool {
 
 // anyAll expands any/all into an or/and chain of non-zero tests.
 func (s *scalarizer) anyAll(in *ir.Instr) bool {
-	if len(in.Args) != 1 || in.Type() != ir.Bool || !splittable(in.Args[0].Type()) {
+	if len(in.Args) != 1 || in.Type() != ir.Bool {
 		return false
 	}
-	ls := s.getLeaves(in.Args[0])
+	ls := s.getLeavesOf(in.Args[0])
 	op := ir.OpOr
 	if in.Intr.Name == "all" {
 		op = ir.OpAnd
@@ -369,9 +393,13 @@ func (m *mathEmitter) done(v ir.Value) bool {
 	return true
 }
 
-// vector records r as the leaves of the intrinsic's (splittable) result.
+// vector records r as the leaves of the intrinsic's (splittable) result,
+// or as its value when the result is a scalar.
 func (m *mathEmitter) vector(r []ir.Value) bool {
 	t := m.in.Type()
+	if t.IsScalar() && len(r) == 1 {
+		return m.done(r[0])
+	}
 	if !splittable(t) || len(r) != t.ScalarCount() {
 		return false
 	}

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"strings"
 	"testing"
 
 	"passlens/compiler/interp"
@@ -262,7 +263,7 @@ func TestScalarize(t *testing.T) {
 			  ret
 			}`,
 		}, {
-			name:   "seed cos(sin(a)) and a vector call boundary",
+			name:   "seed cos(sin(a)) in a function with a vector signature (flattened: scalar parameters, struct return)",
 			passes: "scalarize",
 			run:    &interp.Input{Buffers: []interp.BufferInput{{Name: "In", Data: []any{[]any{0.5, 1, 2, -3}}}}},
 			in: `
@@ -292,15 +293,13 @@ func TestScalarize(t *testing.T) {
 			want: `
 			module "t"
 
+			type %cos_sin.ret = { f32 x, f32 y, f32 z, f32 w }
+
 			@In = global storage [? x <4 x f32>] binding 0, 0 readonly kind "StructuredBuffer"
 			@Out = global storage [? x <4 x f32>] binding 0, 1 kind "RWStructuredBuffer"
 
-			define <4 x f32> @cos_sin(<4 x f32> %a) {
+			define %cos_sin.ret @cos_sin(f32 %a.x, f32 %a.y, f32 %a.z, f32 %a.w) {
 			entry:
-			  %a.x = extractvalue <4 x f32> %a, 0
-			  %a.y = extractvalue <4 x f32> %a, 1
-			  %a.z = extractvalue <4 x f32> %a, 2
-			  %a.w = extractvalue <4 x f32> %a, 3
 			  %s.x = intr f32 sin(f32 %a.x)
 			  %s.y = intr f32 sin(f32 %a.y)
 			  %s.z = intr f32 sin(f32 %a.z)
@@ -309,8 +308,8 @@ func TestScalarize(t *testing.T) {
 			  %c.y = intr f32 cos(f32 %s.y)
 			  %c.z = intr f32 cos(f32 %s.z)
 			  %c.w = intr f32 cos(f32 %s.w)
-			  %c = construct <4 x f32> (f32 %c.x, f32 %c.y, f32 %c.z, f32 %c.w)
-			  ret <4 x f32> %c
+			  %retval = construct %cos_sin.ret (f32 %c.x, f32 %c.y, f32 %c.z, f32 %c.w)
+			  ret %cos_sin.ret %retval
 			}
 
 			define void @main() compute numthreads(1, 1, 1) {
@@ -323,12 +322,11 @@ func TestScalarize(t *testing.T) {
 			  %a.y = load ptr<storage, f32> %ip.y
 			  %a.z = load ptr<storage, f32> %ip.z
 			  %a.w = load ptr<storage, f32> %ip.w
-			  %a = construct <4 x f32> (f32 %a.x, f32 %a.y, f32 %a.z, f32 %a.w)
-			  %r = call <4 x f32> @cos_sin(<4 x f32> %a)
-			  %r.x = extractvalue <4 x f32> %r, 0
-			  %r.y = extractvalue <4 x f32> %r, 1
-			  %r.z = extractvalue <4 x f32> %r, 2
-			  %r.w = extractvalue <4 x f32> %r, 3
+			  %r = call %cos_sin.ret @cos_sin(f32 %a.x, f32 %a.y, f32 %a.z, f32 %a.w)
+			  %r.x = extractvalue %cos_sin.ret %r, 0
+			  %r.y = extractvalue %cos_sin.ret %r, 1
+			  %r.z = extractvalue %cos_sin.ret %r, 2
+			  %r.w = extractvalue %cos_sin.ret %r, 3
 			  %b.x = bitcast f32 %r.x to i32
 			  %b.y = bitcast f32 %r.y to i32
 			  %b.z = bitcast f32 %r.z to i32
@@ -601,4 +599,234 @@ func TestScalarizeMemory(t *testing.T) {
 			  ret
 			}`,
 	}})
+}
+
+// TestScalarizeCompositeIntrinsics expands smoothstep, step, sign,
+// degrees, radians and ldexp (scalar and vector, float and int operands)
+// into scalar arithmetic: no call of them may remain, and the
+// interpreter's results must be bit-identical, including NaN, infinities,
+// signed zeros and the saturate edges of smoothstep.
+func TestScalarizeCompositeIntrinsics(t *testing.T) {
+	data := []any{"nan", "inf", "-inf", "-0.0", 0, 1, -1, 0.5, 2.75, -3.25, 1e-30, 7, "0x7F7FFFFF", -0.125, 0.999, 1.001}
+	ints := []any{0, 1, -1, 5, -7, 2147483647, -2147483648, 3, 0, 2, -2, 9, 4, -4, 6, -6}
+	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "In", Data: data}, {Name: "Ints", Data: ints}}}
+	src := `
+		module "t"
+
+		@In = global storage [? x f32] binding 0, 0 readonly kind "StructuredBuffer"
+		@Ints = global storage [? x i32] binding 0, 1 readonly kind "StructuredBuffer"
+		@Out = global storage [? x f32] binding 0, 2 kind "RWStructuredBuffer"
+		@OutI = global storage [? x i32] binding 0, 3 kind "RWStructuredBuffer"
+		@tid = global input <3 x u32> semantic "SV_DispatchThreadID"
+
+		define void @main() compute numthreads(16, 1, 1) {
+		entry:
+		  %id = load ptr<input, <3 x u32>> @tid
+		  %i = extractvalue <3 x u32> %id, 0
+		  %j = xor u32 %i, 5
+		  %k = xor u32 %i, 10
+		  %xa = access ptr<storage, [? x f32]> @In, u32 %i
+		  %x = load ptr<storage, f32> %xa
+		  %ya = access ptr<storage, [? x f32]> @In, u32 %j
+		  %y = load ptr<storage, f32> %ya
+		  %za = access ptr<storage, [? x f32]> @In, u32 %k
+		  %z = load ptr<storage, f32> %za
+		  %na = access ptr<storage, [? x i32]> @Ints, u32 %i
+		  %n = load ptr<storage, i32> %na
+		  %ss = intr f32 smoothstep(f32 %x, f32 %y, f32 %z)
+		  %ss1 = intr f32 smoothstep(f32 0.0, f32 1.0, f32 %x)
+		  %st = intr f32 step(f32 %x, f32 %y)
+		  %sg = intr i32 sign(f32 %x)
+		  %sn = intr i32 sign(i32 %n)
+		  %dg = intr f32 degrees(f32 %x)
+		  %rd = intr f32 radians(f32 %y)
+		  %le = intr f32 ldexp(f32 %x, f32 %y)
+		  %v = construct <3 x f32> (f32 %x, f32 %y, f32 %z)
+		  %w = construct <3 x f32> (f32 %z, f32 %x, f32 %y)
+		  %vs = intr <3 x f32> smoothstep(<3 x f32> %v, <3 x f32> %w, <3 x f32> <0.25, 0.5, 0.75>)
+		  %vt = intr <3 x f32> step(<3 x f32> %w, <3 x f32> %v)
+		  %vg = intr <3 x i32> sign(<3 x f32> %v)
+		  %vd = intr <3 x f32> degrees(<3 x f32> %w)
+		  %vr = intr <3 x f32> radians(<3 x f32> %v)
+		  %vl = intr <3 x f32> ldexp(<3 x f32> %v, <3 x f32> <1.0, -2.0, 3.0>)
+		  %s0 = fadd f32 %ss, %ss1
+		  %s1 = fadd f32 %s0, %st
+		  %s2 = fadd f32 %s1, %dg
+		  %s3 = fadd f32 %s2, %rd
+		  %s4 = fadd f32 %s3, %le
+		  %d = intr f32 dot(<3 x f32> %vs, <3 x f32> %vt)
+		  %e = intr f32 dot(<3 x f32> %vd, <3 x f32> %vr)
+		  %l = intr f32 dot(<3 x f32> %vl, <3 x f32> <1.0, 1.0, 1.0>)
+		  %s5 = fadd f32 %s4, %d
+		  %s6 = fadd f32 %s5, %e
+		  %s7 = fadd f32 %s6, %l
+		  %o = mul u32 %i, 2
+		  %op = access ptr<storage, [? x f32]> @Out, u32 %o
+		  store f32 %s7, ptr<storage, f32> %op
+		  %o1 = add u32 %o, 1
+		  %op1 = access ptr<storage, [? x f32]> @Out, u32 %o1
+		  store f32 %ss, ptr<storage, f32> %op1
+		  %gx = extractvalue <3 x i32> %vg, 0
+		  %gy = extractvalue <3 x i32> %vg, 1
+		  %g0 = mul i32 %sg, 100
+		  %g1 = mul i32 %sn, 10
+		  %g2 = add i32 %g0, %g1
+		  %g3 = add i32 %g2, %gx
+		  %g4 = mul i32 %gy, 1000
+		  %g5 = add i32 %g3, %g4
+		  %oi = access ptr<storage, [? x i32]> @OutI, u32 %i
+		  store i32 %g5, ptr<storage, i32> %oi
+		  ret
+		}`
+	m := parseIR(t, "composite", src)
+	before := mustRun(t, m, in)
+	runPasses(t, m, "scalarize,simplify", "dxil")
+	after := mustRun(t, m, in)
+	if ok, diff := before.Equal(after); !ok {
+		t.Fatalf("results differ: %s\n%s", diff, m)
+	}
+	text := m.String()
+	for name := range compositeIntrinsics {
+		if strings.Contains(text, " "+name+"(") {
+			t.Errorf("%s left after scalarize:\n%s", name, text)
+		}
+	}
+	if vs := vectorValues(m); len(vs) > 0 {
+		t.Errorf("vector values left after scalarize:\n%v", vs)
+	}
+	// DXC's shapes: smoothstep keeps a saturate, sign is zext - zext.
+	for _, w := range []string{
+		"%ss.t = intr f32 saturate(f32 %ss.q)",
+		"%sg = sub i32 %sg.p, %sg.n",
+		"%st.ge = fcmp oge f32 %y, %x",
+		"%le.e = intr f32 exp2(f32 %y)",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("missing %q in\n%s", w, text)
+		}
+	}
+}
+
+// TestScalarizeSignatures flattens the signatures of functions that keep
+// vectors, matrices and structs holding them in their parameters and
+// return types (here, as after a pipeline without inline): parameters
+// become one scalar per leaf, returns a struct of the leaves. Calls with
+// constant, constructed and loaded arguments, a constant return, an out
+// pointer and a nested call chain are executed by the interpreter before
+// and after; no vector may remain in any signature or value.
+func TestScalarizeSignatures(t *testing.T) {
+	data := []any{}
+	for i := 0; i < 32; i++ {
+		data = append(data, float64(i%9)*0.5-1.75)
+	}
+	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "In", Data: data}}}
+	src := `
+		module "t"
+
+		type %Light = { <3 x f32> dir, f32 power }
+
+		@In = global storage [? x f32] binding 0, 0 readonly kind "StructuredBuffer"
+		@Out = global storage [? x f32] binding 0, 1 kind "RWStructuredBuffer"
+		@tid = global input <3 x u32> semantic "SV_DispatchThreadID"
+
+		define <2 x 2 x f32> @rot(f32 %a, <2 x f32> %s) {
+		entry:
+		  %c = intr f32 cos(f32 %a)
+		  %n = intr f32 sin(f32 %a)
+		  %sx = extractvalue <2 x f32> %s, 0
+		  %sy = extractvalue <2 x f32> %s, 1
+		  %cx = fmul f32 %c, %sx
+		  %nx = fmul f32 %n, %sy
+		  %nn = fneg f32 %nx
+		  %r0 = construct <2 x f32> (f32 %cx, f32 %nn)
+		  %r1 = construct <2 x f32> (f32 %n, f32 %c)
+		  %m = construct <2 x 2 x f32> (<2 x f32> %r0, <2 x f32> %r1)
+		  ret <2 x 2 x f32> %m
+		}
+
+		define f32 @shade(%Light %l, <3 x f32> %n, ptr<function, <3 x f32>> %out) {
+		entry:
+		  %d = extractvalue %Light %l, 0
+		  %p = extractvalue %Light %l, 1
+		  %dn = intr f32 dot(<3 x f32> %d, <3 x f32> %n)
+		  %r = fmul f32 %dn, %p
+		  %sc = fmul <3 x f32> %n, <2.0, 2.0, 2.0>
+		  store <3 x f32> %sc, ptr<function, <3 x f32>> %out
+		  ret f32 %r
+		}
+
+		define <2 x f32> @one(<3 x f32> %v) {
+		entry:
+		  %l = intr f32 length(<3 x f32> %v)
+		  ret <2 x f32> <0.5, 0.25>
+		}
+
+		define <3 x f32> @chain(<3 x f32> %v, %Light %l) {
+		entry:
+		  %o = call <2 x f32> @one(<3 x f32> %v)
+		  %ox = extractvalue <2 x f32> %o, 1
+		  %d = extractvalue %Light %l, 0
+		  %r = fmul <3 x f32> %d, %v
+		  %s = insertelement <3 x f32> %r, f32 %ox, u32 1
+		  ret <3 x f32> %s
+		}
+
+		define void @main() compute numthreads(8, 1, 1) {
+		entry:
+		  %tmp = alloca <3 x f32>
+		  %id = load ptr<input, <3 x u32>> @tid
+		  %i = extractvalue <3 x u32> %id, 0
+		  %xa = access ptr<storage, [? x f32]> @In, u32 %i
+		  %x = load ptr<storage, f32> %xa
+		  %j = add u32 %i, 8
+		  %ya = access ptr<storage, [? x f32]> @In, u32 %j
+		  %y = load ptr<storage, f32> %ya
+		  %m = call <2 x 2 x f32> @rot(f32 %x, <2 x f32> <1.5, -0.5>)
+		  %m01 = extractvalue <2 x 2 x f32> %m, 0, 1
+		  %m10 = extractvalue <2 x 2 x f32> %m, 1, 0
+		  %v = construct <3 x f32> (f32 %x, f32 %y, f32 %m01)
+		  %l = construct %Light (<3 x f32> %v, f32 %m10)
+		  %sh = call f32 @shade(%Light %l, <3 x f32> <0.0, 1.0, 0.0>, ptr<function, <3 x f32>> %tmp)
+		  %tv = load ptr<function, <3 x f32>> %tmp
+		  %c = call <3 x f32> @chain(<3 x f32> %tv, %Light %l)
+		  %cz = extractvalue <3 x f32> %c, 2
+		  %cy = extractvalue <3 x f32> %c, 1
+		  %s0 = fadd f32 %sh, %cz
+		  %s1 = fadd f32 %s0, %cy
+		  %op = access ptr<storage, [? x f32]> @Out, u32 %i
+		  store f32 %s1, ptr<storage, f32> %op
+		  ret
+		}`
+	m := parseIR(t, "signatures", src)
+	before := mustRun(t, m, in)
+	runPasses(t, m, "scalarize,simplify", "dxil")
+	after := mustRun(t, m, in)
+	if ok, diff := before.Equal(after); !ok {
+		t.Fatalf("results differ: %s\n%s", diff, m)
+	}
+	text := m.String()
+	for _, w := range []string{
+		"type %rot.ret = { f32 e0_x, f32 e0_y, f32 e1_x, f32 e1_y }",
+		"define %rot.ret @rot(f32 %a, f32 %s.x, f32 %s.y) {",
+		"define f32 @shade(f32 %l.dir.x, f32 %l.dir.y, f32 %l.dir.z, f32 %l.power, f32 %n.x, f32 %n.y, f32 %n.z, ptr<function, <3 x f32>> %out) {",
+		"define %one.ret @one(f32 %v.x, f32 %v.y, f32 %v.z) {",
+		"ret %one.ret {0.5, 0.25}",
+		"define %chain.ret @chain(f32 %v.x, f32 %v.y, f32 %v.z, f32 %l.dir.x, f32 %l.dir.y, f32 %l.dir.z, f32 %l.power) {",
+		"call %rot.ret @rot(f32 %x, f32 1.5, f32 -0.5)",
+		"call f32 @shade(f32 %x, f32 %y, f32 %m.e0_y, f32 %m.e1_x, f32 0.0, f32 1.0, f32 0.0, ptr<function, <3 x f32>> %tmp)",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("missing %q in\n%s", w, text)
+		}
+	}
+	for _, f := range m.Funcs {
+		for _, p := range f.Params {
+			if holdsVector(p.Type()) && p.Type().Kind != ir.KPointer {
+				t.Errorf("@%s: parameter %s keeps %s", f.Name(), p.Ref(), p.Type())
+			}
+		}
+		if holdsVector(f.Ret) {
+			t.Errorf("@%s returns %s", f.Name(), f.Ret)
+		}
+	}
 }

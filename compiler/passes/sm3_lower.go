@@ -436,13 +436,40 @@ func sm3CountedLoop(li *sm3LoopInfo, l *cfConstruct) ir.Value {
 			return x
 		}
 	case *ir.Instr:
-		if x.Op == ir.OpLoad && x.Type().IsIntegral() {
-			if g, ok := x.Args[0].(*ir.Global); ok && g.Space == ir.SpaceUniform {
-				return x
-			}
+		if sm3UniformLoad(x) {
+			return x
 		}
 	}
 	return nil
+}
+
+// sm3UniformLoad reports whether x loads a scalar integer from uniform
+// memory at a constant place: the global itself or a constant access chain
+// into it (cbuffer $Globals members), which the back end binds to an
+// integer constant register.
+func sm3UniformLoad(x *ir.Instr) bool {
+	if x.Op != ir.OpLoad || !x.Type().IsIntegral() || !x.Type().IsScalar() {
+		return false
+	}
+	p := x.Args[0]
+	for {
+		switch v := p.(type) {
+		case *ir.Global:
+			return v.Space == ir.SpaceUniform
+		case *ir.Instr:
+			if v.Op != ir.OpAccess {
+				return false
+			}
+			for _, a := range v.Args[1:] {
+				if _, ok := a.(*ir.Const); !ok {
+					return false
+				}
+			}
+			p = v.Args[0]
+		default:
+			return false
+		}
+	}
 }
 
 // sm3OneTrip recognizes do{}while(false), the loop switch-to-if builds:
@@ -549,6 +576,18 @@ func sm3BackEdgeBlock(b *ir.Block, l *cfConstruct) bool {
 }
 
 // sm3MarkLoops places the rep marker and the iteration cap in every loop.
+//
+// The IR must mean what the hardware does: "rep iN" runs the loop's header
+// (and, unless the header's own test leaves, its body) at most count times,
+// and on arrival number count+1 leaves without running the header again.
+// So the cap's exit, done, must come before every header instruction whose
+// effect is observable: a side effect, or a value used after the loop. A
+// header without such instructions ("clean") keeps its code and folds done
+// into its exit test; the others are split: the header only tests done and
+// its code moves to a new block <header>.body. A clean header runs count
+// times under the hardware and count+1 times in a counted loop k < N; a
+// split one must run N+1 times, so its count is N+1 (a uniform N cannot be
+// incremented: such a loop gets the 255 cap).
 func sm3MarkLoops(f *ir.Function) (bool, error) {
 	loops, li := sm3Loops(f)
 	if len(loops) == 0 {
@@ -565,18 +604,42 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 		}
 		preds[to] = append(preds[to], from)
 	}
+	// Blocks created here stand for the header they were split from.
+	origin := map[*ir.Block]*ir.Block{}
 	for _, l := range loops {
 		h := l.header
 		c := cs.byHeader[h]
 		t := h.Terminator()
 		loc := t.Loc
+		inside := func(b *ir.Block) bool {
+			if o, ok := origin[b]; ok {
+				b = o
+			}
+			return cs.contains(c, b)
+		}
+		users := computeUsers(f)
+		sm3ReloadLiveOuts(f, h, inside, users)
+		users = computeUsers(f)
+		clean := sm3CleanHeader(h, inside, users)
+		count := l.count
+		if !clean && count != nil {
+			if cc, ok := count.(*ir.Const); ok {
+				if cc.Int() >= SM3RepCap {
+					return true, fmt.Errorf("sm3-lower: %s: loop runs %d times and its header %s has side effects or values used after the loop, so it must run %d times: more than the %d an SM3 rep loop can count",
+						sm3Where(f, t), cc.Int(), h.Ref(), cc.Int()+1, SM3RepCap)
+				}
+				count = ir.ConstInt(cc.Type(), cc.Int()+1)
+			} else {
+				count = nil // a uniform count cannot be incremented: the cap
+			}
+		}
 		name := h.Name() + ".rep"
 		counter := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, ir.F32), name)
 		counter.Loc = loc
 		insertAt(entry, 0, counter)
 		// 0 on every edge into the loop.
 		for _, p := range preds[h] {
-			if cs.contains(c, p) {
+			if inside(p) {
 				continue
 			}
 			bd := ir.NewBuilder(f)
@@ -584,47 +647,41 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 			bd.SetBeforeTerminator(p)
 			bd.Store(ir.ConstFloat(ir.F32, 0), counter)
 		}
-		sideEffects := false
-		for _, in := range h.Instrs[h.FirstNonPhi():] {
-			if in != t && in.HasSideEffects() {
-				sideEffects = true
-			}
-		}
 		bd := ir.NewBuilder(f)
 		bd.Loc = loc
 		bd.SetAfterPhis(h)
-		n := bd.Load(counter, name+".n")
-		var count ir.Value = ir.ConstInt(ir.I32, SM3RepCap)
+		var count32 ir.Value = ir.ConstInt(ir.I32, SM3RepCap)
 		var countF ir.Value = ir.ConstFloat(ir.F32, SM3RepCap)
-		if l.count != nil {
-			count = l.count
-			if cc, ok := l.count.(*ir.Const); ok {
+		if count != nil {
+			count32 = count
+			if cc, ok := count.(*ir.Const); ok {
 				countF = ir.ConstFloat(ir.F32, float64(cc.Int()))
 			} else {
 				// A load of a uniform integer: the comparison below reads
 				// it as the float it becomes (sm3IntsToFloats converts the
-				// load), the marker as the integer register.
-				countF = l.count
-				if li := l.count.(*ir.Instr); li.Block == h && indexInBlock(li) > indexInBlock(n) {
-					li.Remove()
-					bd2 := ir.NewBuilder(f)
-					bd2.SetBefore(n)
-					bd2.Insert(li)
+				// load), the marker as the integer register. It (and its
+				// access chain) must come before the marker.
+				countF = count
+				sm3Hoist(count.(*ir.Instr), h, h.FirstNonPhi())
+				bd.SetAfterPhis(h)
+				if ci := count.(*ir.Instr); ci.Block == h {
+					bd.SetBefore(h.Instrs[indexInBlock(ci)+1])
 				}
 			}
 		}
+		n := bd.Load(counter, name+".n")
 		done := bd.Cmp(ir.PredOGE, n, countF, name+".done")
-		bd.Intrinsic(SM3RepIntrinsic, ir.Void, []ir.Value{count, done}, "")
+		bd.Intrinsic(SM3RepIntrinsic, ir.Void, []ir.Value{count32, done}, "")
 		next := bd.Binary(ir.OpFAdd, n, ir.ConstFloat(ir.F32, 1), name+".next")
 		bd.Store(next, counter)
 		// Leave the loop when done.
 		bd.SetBefore(t)
 		switch {
-		case t.Op == ir.OpCondBr && t.Succs[1] == l.merge && t.Succs[0] != l.merge && !sideEffects:
+		case clean && t.Op == ir.OpCondBr && t.Succs[1] == l.merge && t.Succs[0] != l.merge:
 			t.Args[0] = bd.Select(done, ir.ConstBool(ir.Bool, false), t.Args[0], name+".go")
-		case t.Op == ir.OpCondBr && t.Succs[0] == l.merge && t.Succs[1] != l.merge && !sideEffects:
+		case clean && t.Op == ir.OpCondBr && t.Succs[0] == l.merge && t.Succs[1] != l.merge:
 			t.Args[0] = bd.Select(done, ir.ConstBool(ir.Bool, true), t.Args[0], name+".stop")
-		case t.Op == ir.OpBr && !sideEffects:
+		case clean && t.Op == ir.OpBr:
 			body := t.Succs[0]
 			nt := cfCondBr(f, done, l.merge, body)
 			nt.SetLoopMerge(l.merge, t.Continue)
@@ -636,12 +693,13 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 				phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
 			}
 		case t.Op == ir.OpBr || (t.Op == ir.OpCondBr && (t.Succs[0] == l.merge) != (t.Succs[1] == l.merge)):
-			// The header has side effects, which must not run once more
-			// when the cap stops the loop: the header only tests the cap
-			// and its code moves to a new block, where the exit test is a
-			// conditional break (no merge of its own needed).
+			// The header's code must not run once more when the cap stops
+			// the loop: the header only tests the cap and its code moves to
+			// a new block, where the exit test is a conditional break (no
+			// merge of its own needed).
 			first := indexInBlock(next) + 2 // after the counter's store
 			rest := f.NewBlockAfter(h, h.Name()+".body")
+			origin[rest] = h
 			moveTail(h, first, rest)
 			rt := rest.Terminator()
 			merge, cont := rt.Merge, rt.Continue
@@ -670,7 +728,214 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 				sm3Where(f, t), h.Ref())
 		}
 	}
-	return true, nil
+	// The cap's exits bypass code that used to dominate the loop's merge.
+	return true, sm3RouteLiveOuts(f)
+}
+
+// sm3CleanHeader reports whether h's code (after its phis, before its
+// terminator) has no side effect and no value used outside the loop, so
+// that running it once more or once less when the rep cap stops the loop
+// changes nothing.
+func sm3CleanHeader(h *ir.Block, inside func(*ir.Block) bool, users userMap) bool {
+	t := h.Terminator()
+	for _, in := range h.Instrs[h.FirstNonPhi():] {
+		if in == t {
+			continue
+		}
+		if in.HasSideEffects() {
+			return false
+		}
+		for _, u := range users[in] {
+			if !inside(u.Block) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sm3ReloadLiveOuts lets header loads of function variables be used after
+// the loop without pinning the header's last run: a use outside the loop
+// loads the variable again, right before the use. That reads the same
+// value when every store to the variable is in a block that goes on only
+// to the header (out-of-ssa's stores on the edges into a phi's block):
+// between the header's last run and the use no such block runs. With
+// loads this is what lets "for (k = 0; k < m; k++) res += k" keep an exact
+// count (rep i0 = m) after out-of-ssa.
+func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool, users userMap) {
+	t := h.Terminator()
+	for _, in := range append([]*ir.Instr(nil), h.Instrs[h.FirstNonPhi():]...) {
+		if in.Op != ir.OpLoad || in == t {
+			continue
+		}
+		v, ok := in.Args[0].(*ir.Instr)
+		if !ok || v.Op != ir.OpAlloca {
+			continue
+		}
+		var outside []*ir.Instr
+		for _, u := range uniqueUsers(users[in]) {
+			if !inside(u.Block) {
+				if u.Op == ir.OpPhi {
+					outside = nil // SSA form: not handled, the header is split
+					break
+				}
+				outside = append(outside, u)
+			}
+		}
+		if len(outside) == 0 {
+			continue
+		}
+		ok = true
+		for _, u := range uniqueUsers(users[v]) {
+			switch {
+			case u.Op == ir.OpLoad:
+			case u.Op == ir.OpStore && u.Args[1] == ir.Value(v) && u.Args[0] != ir.Value(v):
+				s := cfDistinctSuccs(u.Block)
+				ok = ok && len(s) == 1 && s[0] == h && u.Block != h
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, u := range outside {
+			ld := newInstr(f, ir.OpLoad, in.Type(), in.Name())
+			ld.Args = []ir.Value{v}
+			ld.Loc = u.Loc
+			insertAt(u.Block, indexInBlock(u), ld)
+			for i, a := range u.Args {
+				if a == ir.Value(in) {
+					u.Args[i] = ld
+				}
+			}
+		}
+	}
+}
+
+// sm3Hoist moves the uniform load x (and the access chain it loads through,
+// when that is in the same block) to position i of h, if it is in h.
+func sm3Hoist(x *ir.Instr, h *ir.Block, i int) {
+	if x.Block != h {
+		return
+	}
+	var chain []*ir.Instr
+	for p, ok := x.Args[0].(*ir.Instr); ok && p.Block == h && p.Op == ir.OpAccess; p, ok = p.Args[0].(*ir.Instr) {
+		chain = append([]*ir.Instr{p}, chain...)
+	}
+	chain = append(chain, x)
+	for _, in := range chain {
+		in.Remove()
+	}
+	for k, in := range chain {
+		insertAt(h, i+k, in)
+	}
+}
+
+// sm3RouteLiveOuts keeps f valid after the cap's exits were added: a value
+// whose definition no longer dominates a use (defined in a loop's body or
+// split header and used after the loop, which the cap's exit now reaches
+// without passing the definition) is stored to a variable %<v>.live right
+// after its definition and loaded right before the use; an access chain is
+// recomputed at the use instead. When the cap stops the loop the use reads
+// the value of the last iteration that ran: what the SM3 register holds.
+func sm3RouteLiveOuts(f *ir.Function) error {
+	entry := f.Blocks[0]
+	for round := 0; ; round++ {
+		if round > len(f.Blocks)+8 {
+			return f.Errorf("sm3-lower: could not restore dominance after adding the rep exits")
+		}
+		dt := newDomTree(f)
+		// where returns the block and position a use is evaluated at.
+		where := func(u *ir.Instr, k int) (*ir.Block, int) {
+			if u.Op == ir.OpPhi {
+				b := u.PhiBlocks[k]
+				return b, len(b.Instrs)
+			}
+			return u.Block, indexInBlock(u)
+		}
+		type def struct {
+			d    *ir.Instr
+			uses []cfUse
+		}
+		var defs []*def
+		byDef := map[*ir.Instr]*def{}
+		for _, b := range f.Blocks {
+			if !dt.reachable(b) {
+				continue
+			}
+			for _, in := range b.Instrs {
+				for k, a := range in.Args {
+					d, ok := a.(*ir.Instr)
+					if !ok || d.Block == nil || !dt.reachable(d.Block) {
+						continue
+					}
+					ub, ui := where(in, k)
+					if !dt.reachable(ub) {
+						continue
+					}
+					if ub == d.Block {
+						if d.Op == ir.OpPhi || indexInBlock(d) < ui {
+							continue
+						}
+					} else if dt.dominates(d.Block, ub) {
+						continue
+					}
+					e := byDef[d]
+					if e == nil {
+						e = &def{d: d}
+						byDef[d] = e
+						defs = append(defs, e)
+					}
+					e.uses = append(e.uses, cfUse{in, k})
+				}
+			}
+		}
+		if len(defs) == 0 {
+			return nil
+		}
+		for _, e := range defs {
+			d := e.d
+			if d.Type().Kind == ir.KPointer {
+				if d.Op != ir.OpAccess {
+					return f.Errorf("sm3-lower: cannot carry pointer %s (%s) past the rep exit of a loop", d.Ref(), d.Op)
+				}
+				for _, u := range e.uses {
+					ub, ui := where(u.in, u.arg)
+					c := cloneInstr(f, d)
+					if u.in.Op == ir.OpPhi {
+						ui = len(ub.Instrs) - 1 // before the terminator
+					}
+					insertAt(ub, ui, c)
+					c.Block = ub
+					u.in.Args[u.arg] = c
+				}
+				continue
+			}
+			a := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, d.Type()), d.Name()+".live")
+			a.Loc = d.Loc
+			insertAt(entry, 0, a)
+			st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
+			st.Args = []ir.Value{d, a}
+			st.Loc = d.Loc
+			at := indexInBlock(d) + 1
+			if d.Op == ir.OpPhi {
+				at = d.Block.FirstNonPhi()
+			}
+			insertAt(d.Block, at, st)
+			for _, u := range e.uses {
+				ub, ui := where(u.in, u.arg)
+				if u.in.Op == ir.OpPhi {
+					ui = len(ub.Instrs) - 1 // before the terminator
+				}
+				ld := newInstr(f, ir.OpLoad, d.Type(), d.Name())
+				ld.Args = []ir.Value{a}
+				ld.Loc = u.in.Loc
+				insertAt(ub, ui, ld)
+				u.in.Args[u.arg] = ld
+			}
+		}
+	}
 }
 
 // ---- integers as floats ----

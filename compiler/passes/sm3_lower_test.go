@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -264,5 +265,130 @@ func TestSM3PipelineRandom(t *testing.T) {
 				cfSameRun(t, m, stripRepMarkers(cur), in)
 			}
 		}
+	}
+}
+
+// sm3TripSrc is "for (k = 0; k < N; k++) body" counting its body runs in
+// Out[0] and, with effects, its header runs in Out[1]; Out[2] is k after
+// the loop. N is the constant n, or with n < 0 the uniform m, loaded in
+// the header as the HLSL front end does.
+func sm3TripSrc(n int, effects bool) string {
+	bound, load := fmt.Sprint(n), ""
+	if n < 0 {
+		bound, load = "%m", "  %m = load ptr<uniform, i32> @m\n"
+	}
+	header := ""
+	if effects {
+		header = "  %h = load ptr<storage, i32> %p1\n  %h1 = add i32 %h, 1\n  store i32 %h1, ptr<storage, i32> %p1\n"
+	}
+	return `@m = global uniform i32 binding 0, 0 kind "cbuffer"
+@Out = global storage [? x i32] binding 0, 1 kind "RWStructuredBuffer"
+
+define void @main() compute numthreads(1, 1, 1) {
+entry:
+  %p0 = access ptr<storage, [? x i32]> @Out, i32 0
+  %p1 = access ptr<storage, [? x i32]> @Out, i32 1
+  %p2 = access ptr<storage, [? x i32]> @Out, i32 2
+  br %loop
+loop:
+  %k = phi i32 [0, %entry], [%k.next, %body]
+` + header + load + `  %more = icmp slt i32 %k, ` + bound + `
+  loop_merge %exit, %body
+  condbr bool %more, %body, %exit
+body:
+  %b = load ptr<storage, i32> %p0
+  %b1 = add i32 %b, 1
+  store i32 %b1, ptr<storage, i32> %p0
+  %k.next = add i32 %k, 1
+  br %loop
+exit:
+  store i32 %k, ptr<storage, i32> %p2
+  ret
+}
+`
+}
+
+// TestSM3RepTripCounts runs counted loops k < N through sm3-lower (alone on
+// SSA, and after out-of-ssa as the sm3 pipeline does) and checks exact
+// iteration counts three ways: the original program, sm3-lower's output
+// (its own counter code, markers stripped) and SM3RepModel, the executable
+// model of "rep iN" (the loop leaves on arrival count+1 before any header
+// code runs). The body runs N times and k ends at N; a header with side
+// effects runs N+1 times, so its rep count is N+1 (N = 255 is rejected: rep
+// counts at most 255), and a uniform N with such a header gets the 255 cap.
+func TestSM3RepTripCounts(t *testing.T) {
+	type want struct {
+		rep                  string // rep count operand
+		body, header, kAfter int32  // after sm3-lower, for every m tried
+	}
+	run := func(t *testing.T, m *ir.Module, mv int) []int32 {
+		t.Helper()
+		in := &interp.Input{Dispatch: [3]int{1, 1, 1}, Uniforms: map[string]any{"m": mv},
+			Buffers: []interp.BufferInput{{Name: "Out", Count: 3}}}
+		return cfOutI32(t, cfRun(t, m, in, interp.PolicyMaximal), "Out", 3)
+	}
+	for _, pipe := range []string{"sm3-lower", "out-of-ssa,sm3-lower"} {
+		for _, tc := range []struct {
+			n       int // < 0: the uniform m
+			effects bool
+			ms      []int // values of m tried (uniform loops)
+			rep     string
+		}{
+			{n: 0, rep: "0"}, {n: 1, rep: "1"}, {n: 2, rep: "2"}, {n: 255, rep: "255"},
+			{n: 0, effects: true, rep: "1"}, {n: 1, effects: true, rep: "2"}, {n: 2, effects: true, rep: "3"}, {n: 254, effects: true, rep: "255"},
+			{n: -1, ms: []int{0, 1, 2, 255, 300}, rep: "%m"},
+			{n: -1, effects: true, ms: []int{0, 1, 2, 254, 255, 300}, rep: "255"},
+		} {
+			name := fmt.Sprintf("%s/n=%d/effects=%v", pipe, tc.n, tc.effects)
+			t.Run(name, func(t *testing.T) {
+				orig := cfParse(t, "trip", sm3TripSrc(tc.n, tc.effects))
+				low := orig
+				for _, p := range strings.Split(pipe, ",") {
+					low, _ = cfApply(t, Lookup(p), low, "")
+				}
+				if got := strings.Join(sm3RepCounts(low.Func("main")), ","); got != tc.rep {
+					t.Errorf("rep count %q, want %q", got, tc.rep)
+				}
+				model, err := SM3RepModel(low)
+				if err != nil {
+					t.Fatalf("model: %v\n%s", err, low)
+				}
+				ms := tc.ms
+				if tc.n >= 0 {
+					ms = []int{0}
+				}
+				for _, mv := range ms {
+					n := tc.n
+					if n < 0 {
+						n = mv
+					}
+					headers := int32(0)
+					if tc.effects {
+						headers = int32(n + 1)
+					}
+					exact := []int32{int32(n), headers, int32(n)}
+					if got := run(t, orig, mv); !slices.Equal(got, exact) {
+						t.Fatalf("m=%d: original computes %v, want %v", mv, got, exact)
+					}
+					// The 255 cap: a loop that needs its header 256 or more
+					// times stops after 255 runs of header and body.
+					want := exact
+					if tc.rep == "255" && tc.n < 0 && n >= 255 {
+						want = []int32{255, 255, 255}
+					}
+					if got := run(t, stripRepMarkers(low), mv); !slices.Equal(got, want) {
+						t.Errorf("m=%d: sm3-lower output computes %v, want %v", mv, got, want)
+					}
+					if got := run(t, model, mv); !slices.Equal(got, want) {
+						t.Errorf("m=%d: rep model computes %v, want %v\n%s", mv, got, want, model)
+					}
+				}
+			})
+		}
+	}
+	// A header with effects that must run 256 times cannot be a rep loop.
+	m := cfParse(t, "trip", sm3TripSrc(255, true))
+	if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), "must run 256 times") {
+		t.Errorf("255 iterations with header effects: error %v, want a rejection", err)
 	}
 }

@@ -30,6 +30,7 @@ type progGen struct {
 	depth   int
 	loops   []loopLabels // enclosing loops (innermost last)
 	inSw    int          // >0 inside a switch (no loop break/continue there)
+	sm3     bool         // stay within what SM3 (sm3-lower) can express exactly
 }
 
 type loopLabels struct{ cont, exit string }
@@ -39,7 +40,22 @@ type loopLabels struct{ cont, exit string }
 const Vars = 3
 
 func Program(seed uint64) (src string, threads int) {
-	g := &progGen{r: rand.New(rand.NewPCG(seed, 0x5eed)), nvars: Vars}
+	return (&progGen{r: rand.New(rand.NewPCG(seed, 0x5eed)), nvars: Vars}).program(seed)
+}
+
+// SM3Program writes a random program like Program that shader model 3
+// can run exactly (sm3-lower carries integers as floats): no wave
+// operations, no xor/or, constant shifts, masks of the form 2^k - 1,
+// differences taken as |a - b| (u32 never wraps below zero), and every
+// operation's result masked to 20 bits with mul's second operand below 16,
+// so values stay far below 2^24. The differential test checks the sm3
+// pipeline on these (Program's wave operations and bitwise operations end
+// that pipeline at sm3-lower).
+func SM3Program(seed uint64) (src string, threads int) {
+	return (&progGen{r: rand.New(rand.NewPCG(seed, 0x5e3d)), nvars: Vars, sm3: true}).program(seed)
+}
+
+func (g *progGen) program(seed uint64) (src string, threads int) {
 	g.threads = []int{8, 16, 32}[g.r.IntN(3)]
 	g.printf("module \"gen-%d.pir\"\n\n", seed)
 	g.printf("@in = global storage [? x u32] binding 0, 0 readonly kind \"StructuredBuffer\"\n")
@@ -92,6 +108,9 @@ func (g *progGen) load(k int) string {
 
 // binop emits a defined binary operation of a and b.
 func (g *progGen) binop(a, b string) string {
+	if g.sm3 {
+		return g.sm3binop(a, b)
+	}
 	r := g.fresh("%e")
 	switch g.r.IntN(9) {
 	case 0:
@@ -121,6 +140,37 @@ func (g *progGen) binop(a, b string) string {
 	return r
 }
 
+// sm3binop emits a binary operation of a and b that SM3 computes exactly,
+// its result masked to 20 bits.
+func (g *progGen) sm3binop(a, b string) string {
+	r := g.fresh("%e")
+	switch g.r.IntN(8) {
+	case 0:
+		g.printf("  %s = add u32 %s, %s\n", r, a, b)
+	case 1:
+		c, hi, lo := g.fresh("%c"), g.fresh("%hi"), g.fresh("%lo")
+		g.printf("  %s = icmp ult u32 %s, %s\n  %s = select bool %s, u32 %s, %s\n  %s = select bool %s, u32 %s, %s\n  %s = sub u32 %s, %s\n",
+			c, a, b, hi, c, b, a, lo, c, a, b, r, hi, lo)
+	case 2:
+		m := g.fresh("%m")
+		g.printf("  %s = and u32 %s, 15\n  %s = mul u32 %s, %s\n", m, b, r, a, m)
+	case 3:
+		g.printf("  %s = shl u32 %s, %d\n", r, a, g.r.IntN(4))
+	case 4:
+		g.printf("  %s = lshr u32 %s, %d\n", r, a, g.r.IntN(5))
+	case 5, 6:
+		m, d := g.fresh("%m"), g.fresh("%d")
+		op := []string{"udiv", "urem"}[g.r.IntN(2)]
+		g.printf("  %s = and u32 %s, 7\n  %s = add u32 %s, 1\n  %s = %s u32 %s, %s\n", m, b, d, m, r, op, a, d)
+	default:
+		c := g.fresh("%c")
+		g.printf("  %s = icmp ult u32 %s, %s\n  %s = select bool %s, u32 %s, %s\n", c, a, b, r, c, a, b)
+	}
+	k := g.fresh("%k")
+	g.printf("  %s = and u32 %s, 1048575\n", k, r)
+	return k
+}
+
 // expr emits a random u32 expression.
 func (g *progGen) expr() string {
 	switch g.r.IntN(6) {
@@ -140,13 +190,22 @@ func (g *progGen) cond() string {
 	c := g.fresh("%c")
 	a := g.expr()
 	m := g.fresh("%m")
-	g.printf("  %s = and u32 %s, %d\n", m, a, 1+g.r.IntN(7))
+	mask := 1 + g.r.IntN(7)
+	if g.sm3 {
+		mask = []int{1, 3, 7}[g.r.IntN(3)]
+	}
+	g.printf("  %s = and u32 %s, %d\n", m, a, mask)
 	g.printf("  %s = icmp %s u32 %s, %d\n", c, []string{"eq", "ne", "ult", "ugt"}[g.r.IntN(4)], m, g.r.IntN(4))
 	return c
 }
 
 // waveStmt assigns a wave operation's result to a variable.
 func (g *progGen) waveStmt() {
+	if g.sm3 {
+		// SM3 has no waves: an assignment instead.
+		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", g.expr(), g.r.IntN(g.nvars))
+		return
+	}
 	k := g.r.IntN(g.nvars)
 	x := g.load(g.r.IntN(g.nvars))
 	r := g.fresh("%w")

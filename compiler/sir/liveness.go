@@ -16,6 +16,46 @@ type RegSet map[*Reg]bool
 // (inputs, constants) count too, so their live ranges are visible; output
 // registers are live at every ret.
 func ComputeLiveness(f *Func) *Liveness {
+	return computeLiveness(f, (*Block).Succs)
+}
+
+// PhysicalSuccs are a block's successors on the physical CFG: the paths
+// some channel group may take when the channels diverge. A SIMD machine
+// runs the blocks of a divergent region one after the other in layout
+// order, with the channels that did not take a block masked off, so
+// besides its logical successors every block that does not end the shader
+// (ret) also flows into the next block in layout order: the end of an
+// if's then-arm runs on into the else-arm, a break's block runs on into
+// the rest of the loop body. (Discard ends only its own channels.)
+func PhysicalSuccs(f *Func) func(*Block) []*Block {
+	next := map[*Block]*Block{}
+	for i, b := range f.Blocks[:max(len(f.Blocks)-1, 0)] {
+		next[b] = f.Blocks[i+1]
+	}
+	return func(b *Block) []*Block {
+		succs := b.Succs()
+		t := b.Terminator()
+		n := next[b]
+		if n == nil || t == nil || t.Op == OpRet {
+			return succs
+		}
+		for _, s := range succs {
+			if s == n {
+				return succs
+			}
+		}
+		return append(append([]*Block(nil), succs...), n)
+	}
+}
+
+// ComputePhysicalLiveness is liveness on the physical CFG (PhysicalSuccs):
+// what a register of one SIMD group must keep while channels of another
+// group run other blocks.
+func ComputePhysicalLiveness(f *Func) *Liveness {
+	return computeLiveness(f, PhysicalSuccs(f))
+}
+
+func computeLiveness(f *Func, succsOf func(*Block) []*Block) *Liveness {
 	l := &Liveness{In: map[*Block]RegSet{}, Out: map[*Block]RegSet{}}
 	use := map[*Block]RegSet{}
 	kill := map[*Block]RegSet{}
@@ -41,13 +81,12 @@ func ComputeLiveness(f *Func) *Liveness {
 		use[b], kill[b] = u, k
 		l.In[b], l.Out[b] = RegSet{}, RegSet{}
 	}
-	c := buildCFG(f)
 	for changed := true; changed; {
 		changed = false
-		for i := len(c.rpo) - 1; i >= 0; i-- {
-			b := c.rpo[i]
+		for i := len(f.Blocks) - 1; i >= 0; i-- {
+			b := f.Blocks[i]
 			out := l.Out[b]
-			for _, s := range b.Succs() {
+			for _, s := range succsOf(b) {
 				for r := range l.In[s] {
 					if !out[r] {
 						out[r] = true

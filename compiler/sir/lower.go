@@ -288,6 +288,12 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 	case ir.OpDiscard:
 		emit(OpDiscard, nil)
 		return nil
+	case ir.OpUnreachable:
+		// Never executed; ending the channels is as good as anything
+		// and keeps the block well-formed (typically a folded branch's
+		// dead arm, which Fold then disconnects).
+		emit(OpDiscard, nil)
+		return nil
 	}
 	s, err := l.srcs(in)
 	if err != nil {

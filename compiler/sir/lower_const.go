@@ -68,16 +68,13 @@ func (l *lowerer) constReg(in *ir.Instr, g *ir.Global, path []int, dynAt int, dy
 	name := g.Name()
 	rest := path
 	if t.Kind == ir.KStruct && len(path) > 0 && dynAt != 0 {
-		// A member of a cbuffer (or $Globals) is its own variable.
+		// A member of a cbuffer (or $Globals) is its own variable, named
+		// as fxc's constant table names it.
 		i := path[0]
 		if i < 0 || i >= len(t.Fields) {
 			return constRef{}, locErr(in, "field index %d out of range in %s", i, g.Ref())
 		}
-		if g.Name() == "$Globals" {
-			name = t.Fields[i].Name
-		} else {
-			name += "." + t.Fields[i].Name
-		}
+		name = t.Fields[i].Name // members of cbuffers are global names in HLSL
 		t, rest, dynAt = t.Fields[i].Type, path[1:], dynAt-1
 	}
 	ref := constRef{lane: -1}

@@ -114,6 +114,43 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		neg := R(fr)
 		neg.Neg = true
 		op, s = OpFAdd, []Src{s[0], neg}
+	case "clamp": // min(max(x, lo), hi)
+		if err := need(3); err != nil {
+			return err
+		}
+		lo := tmp(".max")
+		emit(OpFMax, D(lo), s[0], s[1])
+		op, s = OpFMin, []Src{R(lo), s[2]}
+	case "ceil": // x + frac(-x)
+		if err := need(1); err != nil {
+			return err
+		}
+		fr := tmp(".frc")
+		nx := s[0]
+		nx.Neg = !nx.Neg
+		emit(OpFFrc, D(fr), nx)
+		op, s = OpFAdd, []Src{s[0], R(fr)}
+	case "step": // x >= edge ? 1 : 0, step(edge, x)
+		if err := need(2); err != nil {
+			return err
+		}
+		ge := l.f.NewReg(l.uniqueName(in.Name()+".ge"), 1, 1, l.all(), FileTemp)
+		emit(OpFCmp, D(ge), s[1], s[0]).Cond = CondGE
+		op, s = OpSel, []Src{R(ge), one, Imm32(0)}
+	case "exp": // exp2(x * log2(e))
+		if err := need(1); err != nil {
+			return err
+		}
+		t := tmp(".scaled")
+		emit(OpFMul, D(t), s[0], Imm32(math.Float32bits(float32(math.Log2E))))
+		op, s = OpFExp2, []Src{R(t)}
+	case "log": // log2(x) * ln(2)
+		if err := need(1); err != nil {
+			return err
+		}
+		t := tmp(".log2")
+		emit(OpFLog2, D(t), s[0])
+		op, s = OpFMul, []Src{R(t), Imm32(math.Float32bits(float32(math.Ln2)))}
 	case "saturate": // min(max(x, 0), 1)
 		if err := need(1); err != nil {
 			return err

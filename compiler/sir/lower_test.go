@@ -1,6 +1,7 @@
 package sir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,5 +101,54 @@ func TestLowerRejectsUnsupportedIntrinsic(t *testing.T) {
 	_, err = Lower(m.EntryPoints()[0], 8)
 	if err == nil || !strings.Contains(err.Error(), "intrinsic atan2 is not supported") {
 		t.Fatalf("err = %v, want the atan2 rejection", err)
+	}
+}
+
+// samples/vertex.hlsl after the sm3 pipeline: the row_major float4x4 in its
+// cbuffer becomes one const register array of 4 slots (one per row) of 4
+// components, and each scalar load of row r, column c reads slot r through
+// swizzle c — what the IR's access path says.
+func TestLowerMatrixUniform(t *testing.T) {
+	fn := loadPIR(t, "vertex.sm3.pir")
+	f, err := Lower(fn, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(f); err != nil {
+		t.Fatal(err)
+	}
+	var m *Reg
+	for _, r := range f.Regs {
+		if r.File == FileConst {
+			if m != nil {
+				t.Fatalf("two const registers %s and %s; want one for the matrix", m.Name, r.Name)
+			}
+			m = r
+		}
+	}
+	if m == nil || m.Name != "worldViewProj" || m.Elems != 4 || m.Comps != 4 || m.Group.Width != 1 {
+		t.Fatalf("matrix register %+v; want worldViewProj, 4 slots of 4 components, uniform", m)
+	}
+	// IR: %worldViewProj.1.<row>.<col> = load of access @Transform, 0, row, col.
+	reads := 0
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != OpMov || len(in.Srcs) != 1 || in.Srcs[0].Reg != m {
+				continue
+			}
+			var row, col int
+			var comp byte
+			if _, err := fmt.Sscanf(in.Dst.Reg.Name, "worldViewProj.1.%d.%c", &row, &comp); err != nil {
+				t.Fatalf("unexpected destination %s", in.Dst.Reg.Name)
+			}
+			col = strings.IndexByte("xyzw", comp)
+			if s := in.Srcs[0]; s.Elem != row || s.Comp(0) != col {
+				t.Errorf("%s reads slot %d component %d; want %d, %d", in, s.Elem, s.Comp(0), row, col)
+			}
+			reads++
+		}
+	}
+	if reads != 16 {
+		t.Errorf("%d matrix reads, want 16", reads)
 	}
 }

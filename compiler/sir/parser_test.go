@@ -72,3 +72,48 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// Register arrays (uniform matrices and arrays) print their slot count and
+// slot reads, movidx its index operand; all of it parses back.
+func TestParseRegisterArrays(t *testing.T) {
+	src := `func main simd1 {
+  reg %M 32x4[4] simd1@0 const
+  reg %"arr.x" 32x1[3] simd1@0 const
+  reg %i 32x1 simd1@0 temp
+  reg %d 32x1 simd1@0 temp
+entry:
+  (1@0) mov %i, %M[2].z
+  (1@0) movidx %d, %"arr.x"[1], %i
+  (1@0) fadd %d, -%M[3].w, %"arr.x"[0]
+  (1@0) ret
+}
+`
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(f); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.String(); got != src {
+		t.Fatalf("got\n%s\nwant\n%s", got, src)
+	}
+	if s := f.Blocks[0].Instrs[1].Srcs[0]; s.Elem != 1 || s.Reg.Elems != 3 {
+		t.Errorf("movidx source slot %d of %d, want 1 of 3", s.Elem, s.Reg.Elems)
+	}
+	// A slot beyond the array, an array in a writable file and movidx on a
+	// plain register are invalid.
+	for _, bad := range []struct{ from, to, want string }{
+		{"%M[3].w", "%M[4].w", "slot 4 of %M"},
+		{"%i 32x1 simd1@0 temp", "%i 32x1[2] simd1@0 temp", "only read-only registers may be arrays"},
+		{`%"arr.x"[1], %i`, `%i, %i`, "not a register array"},
+	} {
+		g, err := Parse(strings.Replace(src, bad.from, bad.to, 1))
+		if err == nil {
+			err = Validate(g)
+		}
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s -> %s: error %v, want %q", bad.from, bad.to, err, bad.want)
+		}
+	}
+}

@@ -1,24 +1,22 @@
 package sir
 
-// Interference builds the interference graph of f's temporaries.
+// Interference builds the interference graph of f's temporaries: two
+// temporaries interfere when one is written while the other is live.
 //
-// Two temporaries with the same bit size and the same SIMD group interfere
-// when one is written while the other is live on the logical CFG (the
-// liveness of ComputeLiveness). As the SIR design notes explain, the logical
-// CFG is only sound for such pairs: registers of different SIMD groups (or
-// sizes) may be written by channels that the logical CFG says are on
-// another path, so they would need liveness on the physical CFG (every
-// channel group walks both sides of a divergent branch). This
-// implementation takes the conservative end of that: temporaries whose
-// (bit size, SIMD group) differ always interfere.
-// TODO: physical-CFG liveness for mixed-group pairs.
+// Which liveness counts follows the SIR design notes: for two registers of
+// the same bit size and the same SIMD group the logical CFG is enough (a
+// write by the channels on one path cannot clobber the value the other
+// channels hold, because the write is masked to the same channels the
+// other register belongs to); for registers of different bit sizes or SIMD
+// groups it is not — channels of one group may run blocks the logical CFG
+// says are on another path — so such pairs interfere when one is written
+// while the other is live on the physical CFG (PhysicalSuccs: divergent
+// regions run one after the other in layout order).
 func Interference(f *Func) map[*Reg]RegSet {
 	g := map[*Reg]RegSet{}
-	var temps []*Reg
 	for _, r := range f.Regs {
 		if r.File == FileTemp {
 			g[r] = RegSet{}
-			temps = append(temps, r)
 		}
 	}
 	add := func(a, b *Reg) {
@@ -27,36 +25,49 @@ func Interference(f *Func) map[*Reg]RegSet {
 			g[b][a] = true
 		}
 	}
-	for i, a := range temps {
-		for _, b := range temps[i+1:] {
-			if a.BitSize != b.BitSize || a.Group != b.Group {
-				add(a, b)
+	sameClass := func(a, b *Reg) bool { return a.BitSize == b.BitSize && a.Group == b.Group }
+	scan := func(l *Liveness, mixed bool) {
+		for _, b := range f.Blocks {
+			live := RegSet{}
+			for r := range l.Out[b] {
+				live[r] = true
+			}
+			for i := len(b.Instrs) - 1; i >= 0; i-- {
+				in := b.Instrs[i]
+				if in.Dst != nil && in.Dst.Reg != nil {
+					d := in.Dst.Reg
+					for r := range live {
+						if sameClass(d, r) != mixed {
+							add(d, r)
+						}
+					}
+					if isFullWrite(in) {
+						delete(live, d)
+					}
+				}
+				for _, s := range in.Srcs {
+					if s.Reg != nil {
+						live[s.Reg] = true
+					}
+				}
 			}
 		}
 	}
-	l := ComputeLiveness(f)
-	for _, b := range f.Blocks {
-		live := RegSet{}
-		for r := range l.Out[b] {
-			live[r] = true
+	scan(ComputeLiveness(f), false)
+	mixed := false
+	var first *Reg
+	for _, a := range f.Regs {
+		if a.File != FileTemp {
+			continue
 		}
-		for i := len(b.Instrs) - 1; i >= 0; i-- {
-			in := b.Instrs[i]
-			if in.Dst != nil && in.Dst.Reg != nil {
-				d := in.Dst.Reg
-				for r := range live {
-					add(d, r)
-				}
-				if isFullWrite(in) {
-					delete(live, d)
-				}
-			}
-			for _, s := range in.Srcs {
-				if s.Reg != nil {
-					live[s.Reg] = true
-				}
-			}
+		if first == nil {
+			first = a
+		} else if !sameClass(a, first) {
+			mixed = true
 		}
+	}
+	if mixed {
+		scan(ComputePhysicalLiveness(f), true)
 	}
 	return g
 }

@@ -68,11 +68,24 @@ func lowerIntrinsics(f *ir.Function) error {
 				continue
 			}
 			if err := lw.intrinsic(in); err != nil {
-				return fmt.Errorf("@%s: %s: %w", f.Name(), ir.InstrString(in), err)
+				return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), ir.InstrString(in), err)
 			}
 		}
 	}
 	return nil
+}
+
+// where returns "file:line:col: " for an instruction that carries a source
+// location (HLSL input), else "".
+func where(f *ir.Function, in *ir.Instr) string {
+	if in == nil || in.Loc.Line <= 0 {
+		return ""
+	}
+	file := "<input>"
+	if f != nil && f.Module != nil && f.Module.Name != "" {
+		file = f.Module.Name
+	}
+	return fmt.Sprintf("%s:%d:%d: ", file, in.Loc.Line, in.Loc.Col)
 }
 
 // nameMemOps gives unnamed memset/memcpy instructions unique names: the

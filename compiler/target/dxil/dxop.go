@@ -64,6 +64,8 @@ const (
 	opWaveActiveOp             = 119
 	opWaveActiveBit            = 120
 	opWavePrefixOp             = 121
+	opLegacyF32ToF16           = 130
+	opLegacyF16ToF32           = 131
 	opWaveAllBitCount          = 135
 	opWavePrefixBitCount       = 136
 )
@@ -277,6 +279,15 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 			break
 		}
 		return lw.atan2(in)
+	case "f32tof16":
+		// The half's bits in the low 16 bits of a uint.
+		if arg0() == ir.F32 && rt.IsIntegral() && rt.Bits == 32 {
+			return lw.dxCall(in, opSpec{opLegacyF32ToF16, "legacyF32ToF16", false}, nil, a)
+		}
+	case "f16tof32":
+		if rt == ir.F32 && arg0().IsIntegral() && arg0().Bits == 32 {
+			return lw.dxCall(in, opSpec{opLegacyF16ToF32, "legacyF16ToF32", false}, nil, a)
+		}
 	case "WaveGetLaneIndex":
 		return lw.dxCall(in, opSpec{opWaveGetLaneIndex, "waveGetLaneIndex", false}, nil, nil)
 	case "WaveGetLaneCount":
@@ -344,7 +355,19 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 		c := int64(name[len(name)-1] - 'x')
 		return lw.dxCall(in, opSpec{opGroupID, "groupId", true}, rt, []ir.Value{ir.ConstInt(ir.I32, c)})
 	}
+	if expandedByScalarize[name] {
+		return fmt.Errorf("no DXIL operation for intrinsic %s with result type %s (the scalarize pass expands it into scalar arithmetic: run the dxil pipeline)", name, rt)
+	}
 	return fmt.Errorf("no DXIL operation for intrinsic %s with result type %s", name, rt)
+}
+
+// expandedByScalarize names the intrinsics that DXIL has no operation for
+// and that the scalarize pass expands (compiler/passes/scalarize_math.go,
+// scalarize_composite.go).
+var expandedByScalarize = map[string]bool{
+	"smoothstep": true, "step": true, "sign": true, "degrees": true, "radians": true, "ldexp": true,
+	"dot": true, "length": true, "distance": true, "any": true, "all": true, "cross": true,
+	"normalize": true, "reflect": true, "refract": true, "mul": true, "transpose": true, "determinant": true,
 }
 
 // replace turns in into the binary operation op x, y (same result type).

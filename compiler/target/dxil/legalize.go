@@ -110,13 +110,13 @@ func (lz *legalizer) instr(f *ir.Function, in *ir.Instr) error {
 	if t != nil && t.Kind == ir.KPointer {
 		in.SetType(lz.memType(t))
 	} else if t != nil && hasVector(t) {
-		return fmt.Errorf("@%s: %s: vector value survived scalarization (type %s); DXIL has no vector values",
-			f.Name(), ir.InstrString(in), t)
+		return fmt.Errorf("%s@%s: %s: vector value survived scalarization (type %s); DXIL has no vector values",
+			where(f, in), f.Name(), ir.InstrString(in), t)
 	}
 	for _, a := range in.Args {
 		if c, ok := a.(*ir.Const); ok && hasVector(c.Type()) {
-			return fmt.Errorf("@%s: %s: vector constant operand %s; DXIL has no vector values",
-				f.Name(), ir.InstrString(in), c.Ref())
+			return fmt.Errorf("%s@%s: %s: vector constant operand %s; DXIL has no vector values",
+				where(f, in), f.Name(), ir.InstrString(in), c.Ref())
 		}
 	}
 	return nil

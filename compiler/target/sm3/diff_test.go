@@ -179,11 +179,11 @@ func TestEmulatorMatchesInterpSamples(t *testing.T) {
 	}{
 		{"pixel.sm3.pir", []run{
 			{map[string]any{"tint": []float32{1, 0.5, 0.25, 1}, "scale": float32(2)},
-				map[string][4]float32{"Colors.tint": {1, 0.5, 0.25, 1}, "Colors.scale": {2}}, [2]int{3, 5}, []float32{0.3, 0.2}},
+				map[string][4]float32{"tint": {1, 0.5, 0.25, 1}, "scale": {2}}, [2]int{3, 5}, []float32{0.3, 0.2}},
 			{map[string]any{"tint": []float32{1, 0.5, 0.25, 1}, "scale": float32(2)},
-				map[string][4]float32{"Colors.tint": {1, 0.5, 0.25, 1}, "Colors.scale": {2}}, [2]int{2, 5}, []float32{0.3, 0.9}},
+				map[string][4]float32{"tint": {1, 0.5, 0.25, 1}, "scale": {2}}, [2]int{2, 5}, []float32{0.3, 0.9}},
 			{map[string]any{"tint": []float32{1, 0.5, 0.25, 1}, "scale": float32(3)},
-				map[string][4]float32{"Colors.tint": {1, 0.5, 0.25, 1}, "Colors.scale": {3}}, [2]int{1, 1}, []float32{-0.5, 0.2}},
+				map[string][4]float32{"tint": {1, 0.5, 0.25, 1}, "scale": {3}}, [2]int{1, 1}, []float32{-0.5, 0.2}},
 		}},
 		// A loop with if/else and a break under an if (built from a
 		// for loop with "if (s > lim) break;").

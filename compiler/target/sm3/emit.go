@@ -40,7 +40,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	case ir.StageVertex:
 		profile = "vs_3_0"
 	default:
-		return nil, fmt.Errorf("sm3: %s shaders have no SM3 profile (function %s)", fn.Entry.Stage, fn.Name())
+		return nil, fmt.Errorf("sm3: %s%s shaders have no SM3 profile (entry point %s; SM3 has only ps_3_0 and vs_3_0)", firstLoc(fn), fn.Entry.Stage, fn.Ref())
 	}
 	f, stages, err := lowerSIR(fn)
 	if err != nil {
@@ -49,7 +49,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if err := sir.Validate(f); err != nil {
 		return nil, fmt.Errorf("sm3: internal error: invalid SIR: %w", err)
 	}
-	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}, cbase: map[*sir.Reg]int{}}
+	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}, cbase: map[*sir.Reg]int{}, boolReg: map[*sir.Reg]string{}}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			for _, s := range in.Srcs {
@@ -63,6 +63,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if err := e.assign(); err != nil {
 		return nil, err
 	}
+	e.findCounterLoops()
 	allocTime := time.Since(allocStart)
 	if len(f.Blocks) > 0 {
 		if _, err := e.walk(f.Blocks[0], loopCtx{}, nil, false); err != nil {
@@ -74,6 +75,24 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	}
 	stages = append(stages, e.allocStage(allocTime))
 	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm", Stages: stages}, nil
+}
+
+// firstLoc is "line:col: " of the earliest source location in fn (where
+// its body starts), or "" when it has none.
+func firstLoc(fn *ir.Function) string {
+	best := ir.Loc{}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			l := in.Loc
+			if l.Line > 0 && (best.Line == 0 || l.Line < best.Line || l.Line == best.Line && l.Col < best.Col) {
+				best = l
+			}
+		}
+	}
+	if best.Line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d: ", best.Line, best.Col)
 }
 
 type emitter struct {
@@ -94,10 +113,14 @@ type emitter struct {
 	scratch    string // a scalar temporary the emitter may clobber (scratchReg.x)
 	scratchReg string // the whole scratch register
 	steps      int
-	reads      map[*sir.Reg]int  // read counts, for fusing compares into branches
-	err        error             // first operand error met while printing
-	repDone    map[*sir.Reg]bool // sir.Rep.Done flags
-	cbase      map[*sir.Reg]int  // const register -> its first c#
+	reads      map[*sir.Reg]int          // read counts, for fusing compares into branches
+	err        error                     // first operand error met while printing
+	repDone    map[*sir.Reg]bool         // sir.Rep.Done flags
+	cbase      map[*sir.Reg]int          // const register -> its first c#
+	boolReg    map[*sir.Reg]string       // bool uniform -> its b# (if b#)
+	aLoops     map[*sir.Block]bool       // loop headers emitted as "loop aL"
+	aLIndex    map[*sir.Instr]*sir.Block // movidx reads addressed by aL, and their loop
+	curLoop    *sir.Block                // innermost loop being printed
 }
 
 // maxConsts is the number of float constant registers of a profile.
@@ -277,10 +300,14 @@ func (e *emitter) text() string {
 	var sb strings.Builder
 	if len(e.table) > 0 {
 		sb.WriteString("//\n// Registers:\n//\n")
-		fmt.Fprintf(&sb, "//   %-12s %-5s %s\n", "Name", "Reg", "Size")
-		fmt.Fprintf(&sb, "//   %s %s %s\n", strings.Repeat("-", 12), strings.Repeat("-", 5), strings.Repeat("-", 4))
+		w := 12
 		for _, r := range e.table {
-			fmt.Fprintf(&sb, "//   %-12s %-5s %4s\n", r[0], r[1], r[2])
+			w = max(w, len(r[0]))
+		}
+		fmt.Fprintf(&sb, "//   %-*s %-5s %s\n", w, "Name", "Reg", "Size")
+		fmt.Fprintf(&sb, "//   %s %s %s\n", strings.Repeat("-", w), strings.Repeat("-", 5), strings.Repeat("-", 4))
+		for _, r := range e.table {
+			fmt.Fprintf(&sb, "//   %-*s %-5s %4s\n", w, r[0], r[1], r[2])
 		}
 		sb.WriteString("//\n\n")
 	}

@@ -7,16 +7,23 @@ import (
 	"strings"
 )
 
-// emulator runs the subset of ps_3_0 assembly this back end emits, for one
-// pixel with uniform inputs: def/defi, mov/add/mul/mad/min/max/rcp/rsq/frc,
-// slt/sge/cmp, rep/endrep, break_<cmp>, if_<cmp>/else/endif, texkill. It is
-// test code: an independent reading of the text, so a wrong register
-// assignment or swizzle in the emitter shows up as a wrong result.
+// emulator runs the subset of ps_3_0 / vs_3_0 assembly this back end emits,
+// for one pixel or vertex: def/defi/defb, mov/add/mul/mad/min/max/rcp/rsq/
+// frc/abs/exp/log/pow/sincos/dp3/dp4, slt/sge/cmp, mova and relative
+// constant addressing (c5[a0.x], c5[aL]), rep/endrep, loop aL/endloop,
+// break, break_<cmp>, if_<cmp>/if b#/else/endif, texkill. It is test code:
+// an independent reading of the text, so a wrong register assignment,
+// swizzle or control-flow shape in the emitter shows up as a wrong result.
 type emulator struct {
-	f      map[string]*[4]float32 // r#, c#, v#, o*
+	f      map[string]*[4]float32 // r#, c#, v#, vPos, o#, oC#, a0
 	i      map[string]*[4]int
+	b      map[string]bool
+	aL     int
 	killed bool
 }
+
+// emuError is how operand errors leave the instruction loop.
+type emuError struct{ err error }
 
 func (e *emulator) freg(name string) *[4]float32 {
 	r := e.f[name]
@@ -27,13 +34,30 @@ func (e *emulator) freg(name string) *[4]float32 {
 	return r
 }
 
-// operand reads a source like "-r1.y" as four components.
-func (e *emulator) operand(s string) ([4]float32, error) {
+// operand reads a source like "-r1.y" or "c4[a0.x].z" as four components.
+func (e *emulator) operand(s string) [4]float32 {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	name, sw, _ := strings.Cut(s, ".")
-	if sw == "" {
-		sw = "xyzw"
+	name, sw := s, "xyzw"
+	if i := strings.LastIndexByte(s, '.'); i >= 0 && !strings.HasSuffix(s, "]") {
+		name, sw = s[:i], s[i+1:]
+	}
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		// Relative addressing: c<base>[a0.x] or c<base>[aL].
+		base, err := strconv.Atoi(name[1:i])
+		if err != nil || name[0] != 'c' {
+			panic(emuError{fmt.Errorf("bad relative operand %q", s)})
+		}
+		var off int
+		switch name[i+1 : len(name)-1] {
+		case "a0.x":
+			off = int(e.freg("a0")[0])
+		case "aL":
+			off = e.aL
+		default:
+			panic(emuError{fmt.Errorf("bad address register in %q", s)})
+		}
+		name = fmt.Sprintf("c%d", base+off)
 	}
 	r := e.freg(name)
 	var out [4]float32
@@ -41,48 +65,71 @@ func (e *emulator) operand(s string) ([4]float32, error) {
 		c := sw[min(i, len(sw)-1)]
 		k := strings.IndexByte("xyzw", c)
 		if k < 0 {
-			return out, fmt.Errorf("bad swizzle %q", s)
+			panic(emuError{fmt.Errorf("bad swizzle %q", s)})
 		}
 		out[i] = r[k]
 		if neg {
 			out[i] = -out[i]
 		}
 	}
-	return out, nil
+	return out
 }
 
-func compare(op string, a, b float32) (bool, error) {
+func compare(op string, a, b float32) bool {
 	switch op {
 	case "lt":
-		return a < b, nil
+		return a < b
 	case "ge":
-		return a >= b, nil
+		return a >= b
 	case "gt":
-		return a > b, nil
+		return a > b
 	case "le":
-		return a <= b, nil
+		return a <= b
 	case "eq":
-		return a == b, nil
+		return a == b
 	case "ne":
-		return a != b, nil
+		return a != b
 	}
-	return false, fmt.Errorf("bad comparison %q", op)
+	panic(emuError{fmt.Errorf("bad comparison %q", op)})
 }
 
 // runPS executes asm with the given float constants (c#) and integer
-// constants (i#.x) and returns oC0.
+// constants (i#.x) and returns oC0 and whether the pixel was killed.
 func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]float32, bool, error) {
-	e := &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}}
-	for k, v := range fconst {
+	e, err := runSM3(asm, fconst, iconst, nil)
+	if err != nil {
+		return [4]float32{}, false, err
+	}
+	return *e.freg("oC0"), e.killed, nil
+}
+
+// runSM3 executes asm with the given register contents (c#, v#, vPos),
+// integer constants (i#.x) and boolean constants (b#), and returns the
+// machine state.
+func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bconst map[string]bool) (e *emulator, err error) {
+	e = &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}, b: map[string]bool{}}
+	for k, v := range fregs {
 		*e.freg(k) = v
 	}
 	for k, v := range iconst {
 		e.i[k] = &[4]int{v}
 	}
+	for k, v := range bconst {
+		e.b[k] = v
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ee, ok := r.(emuError)
+			if !ok {
+				panic(r)
+			}
+			err = ee.err
+		}
+	}()
 	var lines [][]string
 	for _, l := range strings.Split(asm, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "//") || l == "ps_3_0" || strings.HasPrefix(l, "dcl") {
+		if l == "" || strings.HasPrefix(l, "//") || l == "ps_3_0" || l == "vs_3_0" || strings.HasPrefix(l, "dcl") {
 			continue
 		}
 		op, rest, _ := strings.Cut(l, " ")
@@ -94,42 +141,60 @@ func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]
 		}
 		lines = append(lines, args)
 	}
-	// Match rep/endrep and if/else/endif.
+	// Match rep/loop with their ends and if/else/endif.
 	match := map[int]int{}
 	var stack []int
 	for pc, l := range lines {
 		switch {
-		case l[0] == "rep" || strings.HasPrefix(l[0], "if_"):
+		case l[0] == "rep" || l[0] == "loop" || l[0] == "if" || strings.HasPrefix(l[0], "if_"):
 			stack = append(stack, pc)
 		case l[0] == "else":
 			if len(stack) == 0 {
-				return [4]float32{}, false, fmt.Errorf("unmatched else")
+				return nil, fmt.Errorf("unmatched else")
 			}
 			match[stack[len(stack)-1]] = pc
 			stack[len(stack)-1] = pc
-		case l[0] == "endrep" || l[0] == "endif":
+		case l[0] == "endrep" || l[0] == "endloop" || l[0] == "endif":
 			if len(stack) == 0 {
-				return [4]float32{}, false, fmt.Errorf("unmatched %s", l[0])
+				return nil, fmt.Errorf("unmatched %s", l[0])
+			}
+			open := lines[stack[len(stack)-1]][0]
+			if (l[0] == "endrep") != (open == "rep") || (l[0] == "endloop") != (open == "loop") {
+				return nil, fmt.Errorf("%s closes %s", l[0], open)
 			}
 			match[stack[len(stack)-1]] = pc
 			match[pc] = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 		}
 	}
-	type loop struct{ start, left int }
+	if len(stack) > 0 {
+		return nil, fmt.Errorf("unclosed %s", lines[stack[len(stack)-1]][0])
+	}
+	type loop struct {
+		start, left int
+		aL, step    int
+		savedAL     int
+	}
 	var loops []loop
+	leave := func() int {
+		top := loops[len(loops)-1]
+		loops = loops[:len(loops)-1]
+		if lines[top.start][0] == "loop" {
+			e.aL = top.savedAL
+		}
+		return match[top.start]
+	}
 	steps := 0
 	for pc := 0; pc < len(lines); pc++ {
 		if steps++; steps > 1_000_000 {
-			return [4]float32{}, false, fmt.Errorf("step limit")
+			return nil, fmt.Errorf("step limit")
 		}
 		l := lines[pc]
 		src := func(i int) [4]float32 {
-			v, err := e.operand(l[i])
-			if err != nil {
-				panic(err)
+			if i >= len(l) {
+				panic(emuError{fmt.Errorf("%s: missing operand %d", l[0], i)})
 			}
-			return v
+			return e.operand(l[i])
 		}
 		switch op := l[0]; {
 		case op == "def":
@@ -137,7 +202,7 @@ func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]
 			for k := 0; k < 4; k++ {
 				v, err := strconv.ParseFloat(l[2+k], 32)
 				if err != nil {
-					return [4]float32{}, false, err
+					return nil, err
 				}
 				r[k] = float32(v)
 			}
@@ -147,38 +212,48 @@ func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]
 				r[k], _ = strconv.Atoi(l[2+k])
 			}
 			e.i[l[1]] = &r
+		case op == "defb":
+			e.b[l[1]] = l[2] == "true"
 		case op == "rep":
 			n := e.i[l[1]]
 			if n == nil || n[0] <= 0 {
 				pc = match[pc]
 				continue
 			}
-			loops = append(loops, loop{pc, n[0]})
-		case op == "endrep":
+			loops = append(loops, loop{start: pc, left: n[0]})
+		case op == "loop": // loop aL, i#: count i#.x, start i#.y, step i#.z
+			n := e.i[l[2]]
+			if l[1] != "aL" || n == nil {
+				return nil, fmt.Errorf("bad loop %v", l)
+			}
+			if n[0] <= 0 {
+				pc = match[pc]
+				continue
+			}
+			loops = append(loops, loop{start: pc, left: n[0], step: n[2], savedAL: e.aL})
+			e.aL = n[1]
+		case op == "endrep" || op == "endloop":
 			top := &loops[len(loops)-1]
 			if top.left--; top.left > 0 {
 				pc = top.start
+				if op == "endloop" {
+					e.aL += top.step
+				}
 			} else {
-				loops = loops[:len(loops)-1]
+				leave()
 			}
 		case strings.HasPrefix(op, "break_"):
-			ok, err := compare(op[6:], src(1)[0], src(2)[0])
-			if err != nil {
-				return [4]float32{}, false, err
-			}
-			if ok {
-				pc = match[loops[len(loops)-1].start]
-				loops = loops[:len(loops)-1]
+			if compare(op[6:], src(1)[0], src(2)[0]) {
+				pc = leave()
 			}
 		case op == "break":
-			pc = match[loops[len(loops)-1].start]
-			loops = loops[:len(loops)-1]
-		case strings.HasPrefix(op, "if_"):
-			ok, err := compare(op[3:], src(1)[0], src(2)[0])
-			if err != nil {
-				return [4]float32{}, false, err
+			pc = leave()
+		case op == "if": // if b#
+			if !e.b[l[1]] {
+				pc = match[pc]
 			}
-			if !ok {
+		case strings.HasPrefix(op, "if_"):
+			if !compare(op[3:], src(1)[0], src(2)[0]) {
 				pc = match[pc] // to else (then continue after it) or endif
 			}
 		case op == "else":
@@ -203,18 +278,25 @@ func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]
 				s = append(s, src(i))
 			}
 			d := e.freg(name)
+			var out [4]float32
 			for _, c := range mask {
 				k := strings.IndexRune("xyzw", c)
 				var v float32
 				switch op {
 				case "mov":
 					v = s[0][k]
+				case "mova": // rounds to the nearest integer
+					v = float32(math.Floor(float64(s[0][k]) + 0.5))
 				case "add":
 					v = s[0][k] + s[1][k]
 				case "mul":
 					v = s[0][k] * s[1][k]
 				case "mad":
 					v = s[0][k]*s[1][k] + s[2][k]
+				case "dp3":
+					v = s[0][0]*s[1][0] + s[0][1]*s[1][1] + s[0][2]*s[1][2]
+				case "dp4":
+					v = s[0][0]*s[1][0] + s[0][1]*s[1][1] + s[0][2]*s[1][2] + s[0][3]*s[1][3]
 				case "min":
 					v = min(s[0][k], s[1][k])
 				case "max":
@@ -249,13 +331,19 @@ func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]
 						v = s[1][k]
 					}
 				default:
-					return [4]float32{}, false, fmt.Errorf("emulator: unknown instruction %q", op)
+					return nil, fmt.Errorf("emulator: unknown instruction %q", op)
 				}
-				d[k] = v
+				out[k] = v
+			}
+			// All components are computed from the sources before any is
+			// written (d may also be a source).
+			for _, c := range mask {
+				k := strings.IndexRune("xyzw", c)
+				d[k] = out[k]
 			}
 		}
 	}
-	return *e.freg("oC0"), e.killed, nil
+	return e, nil
 }
 
 func b2f(b bool) float32 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"passlens/compiler/ir"
 	"passlens/compiler/sir"
 )
 
@@ -30,15 +31,19 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 			return false, fmt.Errorf("sm3: control flow in %s is not structured as SM3 needs", e.f.Name)
 		}
 		if cur.Loop && cur != loop.header {
-			if err := e.rep(cur); err != nil {
+			end, err := e.rep(cur)
+			if err != nil {
 				return false, err
 			}
 			e.depth++
+			saved := e.curLoop
+			e.curLoop = cur
 			if _, err := e.walk(cur, loopCtx{header: cur, merge: cur.Merge}, nil, true); err != nil {
 				return false, err
 			}
+			e.curLoop = saved
 			e.depth--
-			e.line("endrep")
+			e.line("%s", end)
 			// When rep stops by itself (its count ran out) the IR would run
 			// the header once more and leave through its exit test; replay
 			// the header's instructions so the values it computes (the
@@ -123,7 +128,11 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 				cur = ff
 			case cur.Merge != nil:
 				m := cur.Merge
-				e.line("if_%s", test(true))
+				if b := e.boolRegister(fused); b != "" {
+					e.line("if %s", b)
+				} else {
+					e.line("if_%s", test(true))
+				}
 				if err := e.arm(tt, loop, m, cur); err != nil {
 					return false, err
 				}
@@ -204,10 +213,12 @@ func (e *emitter) fusable(b *sir.Block, t *sir.Instr) (*sir.Instr, map[*sir.Inst
 	return in, skip
 }
 
-// rep opens a rep loop for the loop headed by h: "rep iN" on the integer
-// uniform that is the trip count, or on a defi'd constant (255 when the IR
-// gave no cap).
-func (e *emitter) rep(h *sir.Block) error {
+// rep opens the loop headed by h and returns its closing line: "rep iN" on
+// the integer uniform that is the trip count, or on a defi'd constant (255
+// when the IR gave no cap); "loop aL, iN" (defi iN, count, 0, 1) instead
+// when a uniform array is indexed by the loop's counter, which aL then
+// equals (see findCounterLoops).
+func (e *emitter) rep(h *sir.Block) (string, error) {
 	key, count := "255", 255
 	var uni *sir.Reg
 	if h.Rep != nil {
@@ -218,23 +229,112 @@ func (e *emitter) rep(h *sir.Block) error {
 		}
 	}
 	if count < 0 || count > 255 {
-		return fmt.Errorf("sm3: loop %s: trip count %d is outside rep's 0..255", h.Name, count)
+		return "", fmt.Errorf("sm3: loop %s: trip count %d is outside rep's 0..255", h.Name, count)
+	}
+	useAL := e.aLoops[h] && uni == nil
+	if useAL {
+		key = "loop:" + key
 	}
 	reg, ok := e.repI[key]
 	if !ok {
 		if len(e.repI) >= 16 {
-			return fmt.Errorf("sm3: loop %s: more than 16 distinct rep counts", h.Name)
+			return "", fmt.Errorf("sm3: loop %s: more than 16 distinct loop counts", h.Name)
 		}
 		reg = fmt.Sprintf("i%d", len(e.repI))
 		e.repI[key] = reg
-		if uni != nil {
+		switch {
+		case uni != nil:
 			e.table = append(e.table, [3]string{uni.Name, reg, "1"})
-		} else {
+		case useAL:
+			e.defis = append(e.defis, fmt.Sprintf("defi %s, %d, 0, 1, 0", reg, count))
+		default:
 			e.defis = append(e.defis, fmt.Sprintf("defi %s, %d, 0, 0, 0", reg, count))
 		}
 	}
+	if useAL {
+		e.line("loop aL, %s", reg)
+		return "endloop", nil
+	}
 	e.line("rep %s", reg)
-	return nil
+	return "endrep", nil
+}
+
+// findCounterLoops finds the movidx reads whose index is the iteration
+// number of their loop, so ps_3_0 can address c#[aL] in a "loop aL" (count,
+// start 0, step 1) instead of a select chain. The loop headed by h must
+// have a constant count and a counter variable V written exactly twice:
+// "mov V, 0" in the block that enters the loop (with "br h"), and
+// "mov V, Y" with "fadd Y, X, 1.0" in the loop's continue block (which
+// every iteration that goes round passes once: SM3 loops have no continue),
+// where X is the header's "mov X, V". Then X equals aL in the body. The
+// movidx must read X directly and lie outside the header, which the walker
+// replays after the loop ends.
+func (e *emitter) findCounterLoops() {
+	e.aLoops = map[*sir.Block]bool{}
+	e.aLIndex = map[*sir.Instr]*sir.Block{}
+	writes := map[*sir.Reg][]*sir.Instr{}
+	where := map[*sir.Instr]*sir.Block{}
+	for _, b := range e.f.Blocks {
+		for _, in := range b.Instrs {
+			where[in] = b
+			if in.Dst != nil {
+				writes[in.Dst.Reg] = append(writes[in.Dst.Reg], in)
+			}
+		}
+	}
+	one := uint64(math.Float32bits(1))
+	isMov := func(in *sir.Instr) bool {
+		return in.Op == sir.OpMov && len(in.Srcs) == 1 && !in.Srcs[0].Neg && in.Dst.Mask == in.Dst.Reg.FullMask()
+	}
+	counter := map[*sir.Reg]*sir.Block{} // X -> its loop header
+	for _, h := range e.f.Blocks {
+		if !h.Loop || h.Continue == nil || h.Rep != nil && h.Rep.Uniform != nil {
+			continue
+		}
+		for _, x := range h.Instrs {
+			if !isMov(x) || x.Dst.Reg.File != sir.FileTemp || len(writes[x.Dst.Reg]) != 1 {
+				continue
+			}
+			v := x.Srcs[0].Reg
+			if v == nil || v.File != sir.FileTemp || v.Comps != 1 || len(writes[v]) != 2 {
+				continue
+			}
+			okInit, okStep := false, false
+			for _, w := range writes[v] {
+				b := where[w]
+				if !isMov(w) {
+					break
+				}
+				src := w.Srcs[0]
+				if src.IsImm() && src.Imm == 0 && b != h && b != h.Continue && b.Terminator() != nil &&
+					b.Terminator().Op == sir.OpBr && b.Terminator().Succs[0] == h {
+					okInit = true
+				}
+				if b == h.Continue && src.Reg != nil && len(writes[src.Reg]) == 1 {
+					y := writes[src.Reg][0]
+					if y.Op == sir.OpFAdd && !y.Srcs[0].Neg && !y.Srcs[1].Neg &&
+						(y.Srcs[0].Reg == x.Dst.Reg && y.Srcs[1].IsImm() && y.Srcs[1].Imm == one ||
+							y.Srcs[1].Reg == x.Dst.Reg && y.Srcs[0].IsImm() && y.Srcs[0].Imm == one) {
+						okStep = true
+					}
+				}
+			}
+			if okInit && okStep {
+				counter[x.Dst.Reg] = h
+			}
+		}
+	}
+	for _, b := range e.f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != sir.OpMovIdx || in.Srcs[1].Reg == nil || in.Srcs[1].Neg || in.Srcs[1].Comp(0) != 0 {
+				continue
+			}
+			if h, ok := counter[in.Srcs[1].Reg]; ok && b != h {
+				e.aLoops[h] = true
+				e.aLIndex[in] = h
+			}
+		}
+	}
 }
 
 // instr prints one non-terminator SIR instruction.
@@ -269,6 +369,8 @@ func (e *emitter) instr(in *sir.Instr) error {
 		}
 		e.line("sincos %s.%s, %s", e.scratchReg, comp, s[0])
 		e.line("mov %s, %s.%s", d, e.scratchReg, comp)
+	case sir.OpMovIdx:
+		return e.movIdx(in, d, s[1])
 	case sir.OpNot:
 		e.line("add %s, %s, %s", d, neg(s[0]), e.src(sir.Imm32(math.Float32bits(1))))
 	case sir.OpSel: // cmp picks its second operand where the first is >= 0
@@ -322,4 +424,91 @@ func join(a []string) string {
 		out += x
 	}
 	return out
+}
+
+// movIdx reads slot Elem+index of a constant register array. vs_3_0 has an
+// address register: mova a0.x (rounding to the nearest integer) and a
+// relative operand c<base>[a0.x]. ps_3_0 has none outside loop/aL, so the
+// read becomes a select chain over the slots: the index is copied to the
+// scratch register first (the destination may share a register with it),
+// then each slot k replaces the result where (index - k)^2 == 0.
+func (e *emitter) movIdx(in *sir.Instr, d, idx string) error {
+	arr := in.Srcs[0]
+	base, ok := e.cbase[arr.Reg]
+	if !ok {
+		return fmt.Errorf("sm3: movidx from %s, which is not a constant register array", arr.Reg.Name)
+	}
+	sw := ""
+	if arr.Reg.Comps > 1 {
+		sw = "." + string("xyzw"[arr.Comp(0)])
+	} else {
+		sw = ".x"
+	}
+	neg := ""
+	if arr.Neg {
+		neg = "-"
+	}
+	if h, ok := e.aLIndex[in]; ok && e.curLoop == h {
+		e.line("mov %s, %sc%d[aL]%s", d, neg, base+arr.Elem, sw)
+		return nil
+	}
+	if e.profile == "vs_3_0" {
+		e.line("mova a0.x, %s", idx)
+		e.line("mov %s, %sc%d[a0.x]%s", d, neg, base+arr.Elem, sw)
+		return nil
+	}
+	i, t := e.scratchReg+".w", e.scratchReg+".z"
+	e.line("mov %s, %s", i, idx)
+	e.line("mov %s, %sc%d%s", d, neg, base+arr.Elem, sw)
+	for k := 1; arr.Elem+k < arr.Reg.Slots(); k++ {
+		e.line("add %s, %s, %s", t, i, e.src(sir.Imm32(math.Float32bits(float32(-k)))))
+		e.line("mul %s, %s, %s", t, t, t)
+		e.line("cmp %s, -%s, %sc%d%s, %s", d, t, neg, base+arr.Elem+k, sw, d)
+	}
+	return nil
+}
+
+// boolRegister returns the b# register for a branch on a bool uniform (the
+// compare "fcmp.ne <uniform>, 0" SIR lowering makes of its load), binding
+// the uniform to the next b# on first use, or "" when cmp is something
+// else. "if b#" is how SM3 branches on a bool constant; the uniform keeps
+// its c# as well when other code reads its value.
+func (e *emitter) boolRegister(cmp *sir.Instr) string {
+	if cmp == nil || cmp.Cond != sir.CondNE || cmp.Srcs[0].Neg || !cmp.Srcs[1].IsImm() || cmp.Srcs[1].Imm != 0 {
+		return ""
+	}
+	r := cmp.Srcs[0].Reg
+	if r == nil || r.File != sir.FileConst || r.Slots() != 1 || r.Comps != 1 || !e.isBoolUniform(r.Name) {
+		return ""
+	}
+	if b, ok := e.boolReg[r]; ok {
+		return b
+	}
+	if len(e.boolReg) >= 16 {
+		return ""
+	}
+	b := fmt.Sprintf("b%d", len(e.boolReg))
+	e.boolReg[r] = b
+	e.table = append(e.table, [3]string{r.Name, b, "1"})
+	return b
+}
+
+// isBoolUniform reports whether the uniform variable name (a cbuffer or
+// $Globals member, or a uniform global) has type bool.
+func (e *emitter) isBoolUniform(name string) bool {
+	for _, g := range e.m.Globals {
+		if g.Space != ir.SpaceUniform {
+			continue
+		}
+		if g.ValType.Kind == ir.KStruct {
+			for _, f := range g.ValType.Fields {
+				if f.Name == name {
+					return f.Type.Kind == ir.KBool
+				}
+			}
+		} else if g.Name() == name {
+			return g.ValType.Kind == ir.KBool
+		}
+	}
+	return false
 }

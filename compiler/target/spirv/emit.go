@@ -59,7 +59,10 @@ func (e *Error) Error() string {
 	var sb strings.Builder
 	sb.WriteString("spirv: ")
 	if e.Line > 0 {
-		fmt.Fprintf(&sb, "%s:%d:%d: ", e.File, e.Line, e.Col)
+		if e.File != "" {
+			sb.WriteString(e.File + ":")
+		}
+		fmt.Fprintf(&sb, "%d:%d: ", e.Line, e.Col)
 	}
 	if e.Func != "" {
 		sb.WriteString("@" + ir.QuoteName(e.Func))
@@ -112,6 +115,8 @@ type enc struct {
 	// onlyPixel: every emitted entry point is a pixel shader, so the back
 	// end's own integer built-in inputs must be Flat.
 	onlyPixel bool
+	depthMode uint32 // DepthGreater/DepthLess from SV_DepthGreaterEqual/LessEqual (0: none)
+	wrappers  map[wrapKey]uint32
 }
 
 // funcUse records what a function's body references: interface variables
@@ -175,7 +180,7 @@ func Assemble(m *ir.Module, opts Options) (words []uint32, err error) {
 		types: map[typeKey]uint32{}, roots: map[*ir.Global]uint32{}, consts: map[string]uint32{},
 		undefs: map[uint32]uint32{}, fnTypes: map[string]uint32{}, gvars: map[*ir.Global]*gvar{},
 		builtins: map[uint32]uint32{}, funcIDs: map[*ir.Function]uint32{}, fnInfo: map[*ir.Function]*funcUse{},
-		bindings: map[[2]int]bool{}}
+		bindings: map[[2]int]bool{}, wrappers: map[wrapKey]uint32{}}
 	entries, err := e.pickEntries()
 	if err != nil {
 		return nil, err
@@ -306,6 +311,9 @@ func (e *enc) entryPoint(f *ir.Function) {
 		e.modes.inst(OpExecutionMode, fid, ModeOriginUpperLeft)
 		if id, ok := e.builtins[BuiltInFragDepth]; ok && iface[id] {
 			e.modes.inst(OpExecutionMode, fid, ModeDepthReplacing)
+			if e.depthMode != 0 {
+				e.modes.inst(OpExecutionMode, fid, e.depthMode)
+			}
 		}
 	}
 }

@@ -56,21 +56,27 @@ type shadow struct {
 type builtinSpec struct {
 	builtin uint32
 	t       *ir.Type
+	cap     uint32 // capability the built-in needs (0: Shader)
+	mode    uint32 // execution mode the built-in implies (0: none)
 }
 
 // systemValues maps (stage, direction, upper-case semantic) to built-ins.
 var systemValues = map[string]builtinSpec{
-	"compute in SV_DISPATCHTHREADID": {BuiltInGlobalInvocationID, ir.Vec(ir.U32, 3)},
-	"compute in SV_GROUPTHREADID":    {BuiltInLocalInvocationID, ir.Vec(ir.U32, 3)},
-	"compute in SV_GROUPID":          {BuiltInWorkgroupID, ir.Vec(ir.U32, 3)},
-	"compute in SV_GROUPINDEX":       {BuiltInLocalInvocationIndex, ir.U32},
-	"pixel in SV_POSITION":           {BuiltInFragCoord, ir.Vec(ir.F32, 4)},
-	"pixel in SV_ISFRONTFACE":        {BuiltInFrontFacing, ir.Bool},
-	"pixel in SV_SAMPLEINDEX":        {BuiltInSampleID, ir.U32},
-	"pixel out SV_DEPTH":             {BuiltInFragDepth, ir.F32},
-	"vertex in SV_VERTEXID":          {BuiltInVertexIndex, ir.U32},
-	"vertex in SV_INSTANCEID":        {BuiltInInstanceIndex, ir.U32},
-	"vertex out SV_POSITION":         {BuiltInPosition, ir.Vec(ir.F32, 4)},
+	"compute in SV_DISPATCHTHREADID":     {builtin: BuiltInGlobalInvocationID, t: ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPTHREADID":        {builtin: BuiltInLocalInvocationID, t: ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPID":              {builtin: BuiltInWorkgroupID, t: ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPINDEX":           {builtin: BuiltInLocalInvocationIndex, t: ir.U32},
+	"pixel in SV_POSITION":               {builtin: BuiltInFragCoord, t: ir.Vec(ir.F32, 4)},
+	"pixel in SV_ISFRONTFACE":            {builtin: BuiltInFrontFacing, t: ir.Bool},
+	"pixel in SV_SAMPLEINDEX":            {builtin: BuiltInSampleID, t: ir.U32},
+	"pixel in SV_RENDERTARGETARRAYINDEX": {BuiltInLayer, ir.U32, CapGeometry, 0},
+	"pixel in SV_VIEWPORTARRAYINDEX":     {BuiltInViewportIndex, ir.U32, CapMultiViewport, 0},
+	"pixel out SV_DEPTH":                 {BuiltInFragDepth, ir.F32, 0, 0},
+	"pixel out SV_DEPTHGREATEREQUAL":     {BuiltInFragDepth, ir.F32, 0, ModeDepthGreater},
+	"pixel out SV_DEPTHLESSEQUAL":        {BuiltInFragDepth, ir.F32, 0, ModeDepthLess},
+	"vertex in SV_VERTEXID":              {builtin: BuiltInVertexIndex, t: ir.U32},
+	"vertex in SV_INSTANCEID":            {builtin: BuiltInInstanceIndex, t: ir.U32},
+	"vertex out SV_POSITION":             {builtin: BuiltInPosition, t: ir.Vec(ir.F32, 4)},
 }
 
 // globalsUsed returns, per entry point, the globals its call tree uses,
@@ -203,6 +209,14 @@ func (e *enc) declareGlobals(entries, funcs []*ir.Function) error {
 	return nil
 }
 
+// wrapKey identifies a wrapper Block struct: the buffer's type, layout
+// and whether it is read-only.
+type wrapKey struct {
+	t    *ir.Type
+	rule layoutRule
+	ro   bool
+}
+
 func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 	rule := ruleOf(g.Space)
 	sc := scStorage(g.Space)
@@ -214,10 +228,15 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 	var root uint32
 	var err error
 	nmembers := 1
+	ro := g.ReadOnly && g.Space == ir.SpaceStorage
+	// Buffers of the same non-struct type share one wrapper Block struct
+	// (as in DXC's output); a struct-typed buffer's struct is its Block.
+	wkey := wrapKey{t, rule, ro}
+	shared := false
 	if t.Kind == ir.KStruct {
 		root, err = e.structType(t, rule, true)
 		nmembers = len(t.Fields)
-	} else {
+	} else if root, shared = e.wrappers[wkey]; !shared {
 		var mt uint32
 		if mt, err = e.typeID(t, rule); err == nil {
 			root = e.id()
@@ -225,16 +244,19 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 			e.name(root, "type."+g.Name())
 			e.memberName(root, 0, g.Name())
 			e.annots.inst(OpMemberDecorate, root, 0, DecOffset, 0)
-			gv.wrapped = true
+			e.wrappers[wkey] = root
 		}
 	}
+	gv.wrapped = t.Kind != ir.KStruct
 	if err != nil {
 		return err
 	}
-	e.annots.inst(OpDecorate, root, DecBlock)
-	if g.ReadOnly && g.Space == ir.SpaceStorage {
-		for i := 0; i < nmembers; i++ {
-			e.annots.inst(OpMemberDecorate, root, uint32(i), DecNonWritable)
+	if !shared {
+		e.annots.inst(OpDecorate, root, DecBlock)
+		if ro {
+			for i := 0; i < nmembers; i++ {
+				e.annots.inst(OpMemberDecorate, root, uint32(i), DecNonWritable)
+			}
 		}
 	}
 	gv.root = root
@@ -338,6 +360,12 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		if spec.builtin == BuiltInSampleID {
 			e.capability(CapSampleRateShading)
 		}
+		if spec.cap != 0 {
+			e.capability(spec.cap)
+		}
+		if spec.mode != 0 {
+			e.depthMode = spec.mode
+		}
 		vt := g.ValType
 		if !builtinCompatible(vt, spec.t) {
 			if g.Space == ir.SpaceOutput {
@@ -376,7 +404,10 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		e.gvars[g] = gv
 		return nil
 	}
-	if strings.HasPrefix(sem, "SV_") && !(strings.HasPrefix(sem, "SV_TARGET") && stage == ir.StagePixel && dir == "out") {
+	// SV_Target outputs of pixel shaders and SV_Position inputs of vertex
+	// shaders are ordinary Locations.
+	if strings.HasPrefix(sem, "SV_") && !(strings.HasPrefix(sem, "SV_TARGET") && stage == ir.StagePixel && dir == "out") &&
+		!(sem == "SV_POSITION" && stage == ir.StageVertex && dir == "in") {
 		return fmt.Errorf("system-value semantic %s is not supported for a %s %sput in SPIR-V", g.Semantic, stage, dir)
 	}
 	if hasBool(g.ValType) {

@@ -463,9 +463,14 @@ func (fe *fn) mul(in *ir.Instr, tid, res uint32, a []uint32) error {
 
 // barrier lowers the HLSL barriers as DXC does.
 func (fe *fn) barrier(name string) error {
+	// Device-memory barriers without a group sync are valid in every
+	// stage (without workgroup memory outside compute); the others need
+	// a workgroup.
+	compute := true
 	for st := range fe.e.stagesOf(fe.f) {
-		if st != ir.StageCompute {
-			return fe.fail("%s in a function a %s entry point calls: barriers need a compute shader", name, st)
+		compute = compute && st == ir.StageCompute
+		if st != ir.StageCompute && name != "DeviceMemoryBarrier" && name != "AllMemoryBarrier" {
+			return fe.fail("%s in a function a %s entry point calls: group barriers need a compute shader", name, st)
 		}
 	}
 	e := fe.e
@@ -477,6 +482,9 @@ func (fe *fn) barrier(name string) error {
 		mem, sem = ScopeDevice, SemAcquireRelease|SemUniformMemory|SemImageMemory
 	default:
 		mem, sem = ScopeDevice, SemAcquireRelease|SemUniformMemory|SemWorkgroupMemory|SemImageMemory
+		if !compute {
+			sem &^= SemWorkgroupMemory
+		}
 	}
 	if len(name) > len("WithGroupSync") && name[len(name)-len("WithGroupSync"):] == "WithGroupSync" {
 		fe.body.inst(OpControlBarrier, e.uintConst(ScopeWorkgroup), e.uintConst(mem), e.uintConst(sem))

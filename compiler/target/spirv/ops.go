@@ -134,6 +134,9 @@ func (fe *fn) arith(in *ir.Instr) error {
 			if !ok {
 				return fe.fail("%s on %s", op, t)
 			}
+			if op == ir.OpShl || op == ir.OpLShr || op == ir.OpAShr {
+				a[1] = fe.shiftAmount(in.Args[1], a[1])
+			}
 			if (op == ir.OpUDiv || op == ir.OpURem) && s.Kind == ir.KInt {
 				ut := e.unsignedTwin(t)
 				x := fe.op(OpBitcast, ut, 0, a[0])
@@ -340,4 +343,30 @@ func (fe *fn) cast(in *ir.Instr, x, tid, res uint32) error {
 		return fe.fail("unknown cast %s", in.Op)
 	}
 	return nil
+}
+
+// shiftAmount masks a shift amount to the operand width, as the IR (and
+// D3D) define shifts; SPIR-V leaves amounts >= the width undefined. A
+// constant amount is masked at compile time (no instruction when already
+// in range), others get an OpBitwiseAnd, as DXC emits.
+func (fe *fn) shiftAmount(v ir.Value, id uint32) uint32 {
+	t := v.Type()
+	bits := uint64(t.Scalar().Bits)
+	if c, ok := v.(*ir.Const); ok && !c.Undef {
+		inRange := true
+		if t.IsScalar() {
+			inRange = c.Zero || c.Bits&(bits-1) == c.Bits
+		} else if !c.Zero {
+			for _, el := range c.Elems {
+				inRange = inRange && (el.Zero || el.Bits&(bits-1) == el.Bits)
+			}
+		}
+		if inRange {
+			return id
+		}
+		if t.IsScalar() {
+			return fe.e.constOf(ir.ConstInt(t, int64(c.Bits&(bits-1))))
+		}
+	}
+	return fe.op(OpBitwiseAnd, fe.e.mustType(t, rulePlain), 0, id, fe.e.constOf(ir.ConstInt(t, int64(bits-1))))
 }

@@ -184,6 +184,7 @@ const (
 const (
 	CapMatrix                    = 0
 	CapShader                    = 1
+	CapGeometry                  = 2
 	CapFloat16                   = 9
 	CapFloat64                   = 10
 	CapInt64                     = 11
@@ -191,6 +192,7 @@ const (
 	CapInt16                     = 22
 	CapSampleRateShading         = 35
 	CapInt8                      = 39
+	CapMultiViewport             = 57
 	CapGroupNonUniform           = 61
 	CapGroupNonUniformVote       = 62
 	CapGroupNonUniformArithmetic = 63
@@ -209,6 +211,8 @@ const (
 const (
 	ModeOriginUpperLeft = 7
 	ModeDepthReplacing  = 12
+	ModeDepthGreater    = 14
+	ModeDepthLess       = 15
 	ModeLocalSize       = 17
 )
 
@@ -251,6 +255,8 @@ const (
 // Built-ins.
 const (
 	BuiltInPosition                  = 0
+	BuiltInLayer                     = 9
+	BuiltInViewportIndex             = 10
 	BuiltInFragCoord                 = 15
 	BuiltInFrontFacing               = 17
 	BuiltInSampleID                  = 18

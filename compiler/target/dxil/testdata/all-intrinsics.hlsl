@@ -62,6 +62,8 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   r.z += determinant(float2x2(a.xy, b.zw)) + determinant(float4x4(a, b, p, a.wzyx));
   r.xyz += cross(a.xyz, b.xyz) + normalize(p.xyz) + reflect(a.xyz, normalize(b.xyz));
   r.xyz += refract(normalize(a.xyz), normalize(b.xyz), 0.7);
+  r.z += normalize(x) + reflect(x, y) + refract(x, y, 0.5) + determinant(y) + dot(x, y) + length(y);
+  r.w += distance(x, y) + mul(x, y) + transpose(x) + (any(x) ? 1.0 : 0.0) + (all(y) ? 2.0 : 0.0);
   r += mul(float4x4(a, b, p, a.yzwx), b) + mul(a, float4x4(b, p, a, b.wxyz)) + mul(x, b);
   float2x2 m = mul(rot(x), rot(y));
   r.xy += mul(m, a.xy);
@@ -72,6 +74,7 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   r.xyz += orient(a.xyz, b.xyz, l);
   r.w += l;
   r += mul(rot(b.z), a.zw).xyxy;
+  r += f16tof32(uint4(abs(a) * 9000)) + f16tof32(f32tof16(b));
   OutF[tid.x] = r;
 
   // Integer and bit intrinsics.
@@ -106,6 +109,7 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   InterlockedExchange(Counter[5], tid.x, prev);
   uint cmp;
   InterlockedCompareExchange(Counter[6], 0, tid.x + 1, cmp);
+  InterlockedCompareStore(Counter[7], 0, tid.x + 100);
   InterlockedAdd(Counter[0], 1);
   AllMemoryBarrierWithGroupSync();
   DeviceMemoryBarrier();

@@ -35,6 +35,7 @@ body:
   store f32 %k.next, ptr<function, f32> %k.var
   br %loop
 exit:
-  store <4 x f32> %res, ptr<output, <4 x f32>> @color
+  %res_1 = load ptr<function, <4 x f32>> %res.var
+  store <4 x f32> %res_1, ptr<output, <4 x f32>> @color
   ret
 }

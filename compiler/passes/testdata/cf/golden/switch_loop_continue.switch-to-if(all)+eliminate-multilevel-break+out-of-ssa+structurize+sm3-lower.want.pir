@@ -128,7 +128,8 @@ loop.cont:
 loop.exit:
   %i.idx.1 = fptosi f32 %i to i32
   %out.p = access ptr<storage, [? x i32]> @Out, i32 %i.idx.1
-  %acc.i = fptosi f32 %acc to i32
-  store i32 %acc.i, ptr<storage, i32> %out.p
+  %acc_1 = load ptr<function, f32> %acc.var
+  %acc_1.i = fptosi f32 %acc_1 to i32
+  store i32 %acc_1.i, ptr<storage, i32> %out.p
   ret
 }

@@ -1,0 +1,292 @@
+package dxil
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"passlens/compiler/hlsl"
+	"passlens/compiler/pipeline"
+)
+
+// TestVKD3DThroughDXIL runs every vkd3d shader unit that applies to shader
+// model 6, is not expected to fail, and that the HLSL frontend accepts and
+// lowers, through the default dxil pipeline and Emit. Each unit either
+// emits LLVM text that llvm-as-22 and opt-22 -passes=verify accept and
+// that mentions no vector type, or is rejected with an error that names
+// its source location (file:line:col) or the function and instruction it
+// concerns; rejections are counted by reason. An invalid output, an
+// internal error (recovered panic) or an unlocated rejection fails the
+// test. The unit splitting follows compiler/hlsl/conformance_test.go. Set
+// DXIL_VKD3D_VERBOSE=1 to list the rejections.
+func TestVKD3DThroughDXIL(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "..", "shared", "conformance", "vkd3d", "hlsl")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.shader_test"))
+	if len(files) == 0 {
+		t.Skipf("no vkd3d .shader_test files in %s", dir)
+	}
+	as, opt := tool(t, "llvm-as-22"), tool(t, "opt-22")
+	spec, err := pipeline.Default("dxil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verbose := os.Getenv("DXIL_VKD3D_VERBOSE") != ""
+	tmp := t.TempDir()
+	var units, accepted, emitted, invalid int
+	rejected := map[string]int{}
+	var notes []string
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		for _, u := range splitUnits(name, string(data)) {
+			sm := max(6.0, u.minSM)
+			if sm >= u.maxSM || sm >= 7 || unitExpectsFailure(u.header, sm) || strings.Contains(u.header, "-hex") {
+				continue
+			}
+			opts := hlsl.Options{Entry: "main"}
+			switch u.stage {
+			case "pixel":
+				opts.Stage = hlsl.StagePixel
+			case "vertex":
+				opts.Stage = hlsl.StageVertex
+			case "compute":
+				opts.Stage = hlsl.StageCompute
+			default:
+				continue
+			}
+			for _, o := range u.options {
+				if o == "row-major" {
+					opts.RowMajor = true
+				}
+			}
+			units++
+			prog, diags := hlsl.Frontend(u.file, []byte(u.src), opts)
+			if diags.HasErrors() {
+				continue
+			}
+			m, ld := hlsl.Lower(prog, opts)
+			if m == nil || ld.HasErrors() {
+				continue
+			}
+			accepted++
+			label := fmt.Sprintf("%s:%d [%s]", u.file, u.line, u.header)
+			res := pipeline.Run(context.Background(), m, spec, pipeline.Options{Target: "dxil", VerifyEach: true})
+			if res.Err != nil {
+				if res.Err.Kind == pipeline.KindVerify || res.Err.Kind == pipeline.KindPanic {
+					t.Errorf("%s: dxil pipeline broke the module: %v", label, res.Err)
+					continue
+				}
+				rejected["pipeline: "+firstWords(res.Err.Error())]++
+				notes = append(notes, label+": "+res.Err.Error())
+				continue
+			}
+			out, err := Emit(m)
+			if err != nil {
+				msg := err.Error()
+				if strings.Contains(msg, "internal error") || !locatedError.MatchString(msg) {
+					t.Errorf("%s: emit error without a location: %v", label, err)
+				}
+				rejected[dxilReason(msg)]++
+				notes = append(notes, label+": "+msg)
+				continue
+			}
+			f := filepath.Join(tmp, fmt.Sprintf("u%d.ll", emitted+len(notes)))
+			if err := os.WriteFile(f, []byte(out.Text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bad := vectorType.MatchString(out.Text)
+			if o, err := exec.Command(as, "-o", os.DevNull, f).CombinedOutput(); err != nil {
+				bad = true
+				t.Errorf("%s: llvm-as-22 rejects the output: %s", label, o)
+			}
+			if o, err := exec.Command(opt, "-passes=verify", "-disable-output", f).CombinedOutput(); err != nil {
+				bad = true
+				t.Errorf("%s: opt-22 -passes=verify rejects the output: %s", label, o)
+			}
+			if bad {
+				invalid++
+				continue
+			}
+			emitted++
+		}
+	}
+	var rs []string
+	total := 0
+	for r, n := range rejected {
+		rs = append(rs, fmt.Sprintf("%s=%d", r, n))
+		total += n
+	}
+	sort.Strings(rs)
+	t.Logf("vkd3d through dxil: %d SM6 units; %d accepted and lowered by the HLSL frontend; %d emitted and verified by llvm-as-22 and opt-22; %d rejected with a located error [%s]; %d invalid outputs",
+		units, accepted, emitted, total, strings.Join(rs, ", "), invalid)
+	if verbose {
+		for _, n := range notes {
+			t.Log(n)
+		}
+	}
+	if accepted == 0 {
+		t.Fatal("no unit was accepted by the frontend")
+	}
+}
+
+// locatedError matches an error that names a source position
+// (file:line:col) or a function and instruction (@f: %x = ...).
+var locatedError = regexp.MustCompile(`\.\w+:\d+:\d+: |@[\w.$]+: `)
+
+// dxilReason classifies a back-end rejection for the summary.
+func dxilReason(msg string) string {
+	for _, r := range []string{"vector value survived", "vector constant", "return type", "parameter", "no DXIL overload", "initializer"} {
+		if strings.Contains(msg, r) {
+			return r
+		}
+	}
+	if i := strings.Index(msg, "no DXIL operation for intrinsic "); i >= 0 {
+		return "no DXIL operation for " + strings.Fields(msg[i+len("no DXIL operation for intrinsic "):])[0]
+	}
+	return firstWords(msg)
+}
+
+func firstWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 6 {
+		f = f[:6]
+	}
+	return strings.Join(f, " ")
+}
+
+// shaderUnit is one shader section of a .shader_test file (the format is
+// described in ../shared/conformance/README.md).
+type shaderUnit struct {
+	file, header, stage, src string
+	line                     int
+	minSM, maxSM             float64
+	options                  []string
+}
+
+// splitUnits splits a .shader_test file into shader units, applying
+// [require] shader-model ranges and options to the shaders that follow.
+func splitUnits(name, text string) []*shaderUnit {
+	var units []*shaderUnit
+	minSM, maxSM := 0.0, 99.0
+	var options []string
+	var cur *shaderUnit
+	inRequire := false
+	var body strings.Builder
+	flush := func() {
+		if cur != nil {
+			cur.src = body.String()
+			units = append(units, cur)
+		}
+		cur = nil
+		body.Reset()
+	}
+	for i, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
+			flush()
+			header := trimmed[1 : len(trimmed)-1]
+			inRequire = header == "require"
+			if inRequire {
+				minSM, maxSM, options = 0, 99, nil
+				continue
+			}
+			for _, stage := range []string{"pixel", "vertex", "compute", "geometry", "hull", "domain", "effect"} {
+				if strings.HasPrefix(header, stage) {
+					cur = &shaderUnit{file: name, line: i + 2, stage: stage, header: header, minSM: minSM, maxSM: maxSM, options: options}
+				}
+			}
+			continue
+		}
+		if inRequire {
+			if rest, ok := strings.CutPrefix(trimmed, "shader model "); ok {
+				if f := strings.Fields(rest); len(f) == 2 {
+					v, _ := strconv.ParseFloat(f[1], 64)
+					switch f[0] {
+					case ">=":
+						minSM = v
+					case "<":
+						maxSM = v
+					}
+				}
+			} else if rest, ok := strings.CutPrefix(trimmed, "options:"); ok {
+				options = append(options, strings.Fields(rest)...)
+			}
+			continue
+		}
+		if cur != nil {
+			if strings.HasPrefix(trimmed, "%") {
+				body.WriteString("\n") // keep line numbers
+				continue
+			}
+			body.WriteString(line)
+			body.WriteString("\n")
+		}
+	}
+	flush()
+	return units
+}
+
+// unitExpectsFailure reports whether a header such as "pixel shader
+// fail(sm<4 | sm>=6)" marks the shader as failing at shader model sm.
+func unitExpectsFailure(header string, sm float64) bool {
+	depth, start := 0, 0
+	var words []string
+	for i := 0; i <= len(header); i++ {
+		if i == len(header) || header[i] == ' ' && depth == 0 {
+			if i > start {
+				words = append(words, header[start:i])
+			}
+			start = i + 1
+			continue
+		}
+		switch header[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+	}
+	for _, w := range words {
+		if w == "fail" {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(w, "fail("); ok {
+			return smCond(strings.TrimSuffix(rest, ")"), sm)
+		}
+	}
+	return false
+}
+
+// smCond evaluates "sm>=6", "sm<4 | sm>=6", "msl & sm>=6" at sm (backend
+// and feature names are false).
+func smCond(cond string, sm float64) bool {
+	for _, alt := range strings.Split(cond, "|") {
+		all := true
+		for _, term := range strings.Split(alt, "&") {
+			term = strings.TrimSpace(term)
+			ok := false
+			for _, op := range []string{">=", "<=", "<", ">", "=="} {
+				if rest, found := strings.CutPrefix(term, "sm"+op); found {
+					v, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+					ok = map[string]bool{">=": sm >= v, "<=": sm <= v, "<": sm < v, ">": sm > v, "==": sm == v}[op]
+					break
+				}
+			}
+			all = all && ok
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}

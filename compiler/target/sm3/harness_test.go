@@ -1,0 +1,333 @@
+package sm3
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+	"passlens/compiler/load"
+	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
+)
+
+// This file is the differential harness: a module runs on compiler/interp
+// (the reference) and, after the default sm3 pipeline and this back end, on
+// the SM3 emulator (emu_test.go), with the same random uniforms and stage
+// inputs; the outputs must agree.
+
+// loadSource runs a frontend on src (HLSL or .pir by kind).
+func loadSource(name, kind string, src []byte) (*ir.Module, error) {
+	return load.Module(&load.Source{Name: name, Path: name, Kind: kind, Text: src}, load.Options{})
+}
+
+// compileSM3 runs the default sm3 pipeline on m (in place) and emits SM3.
+func compileSM3(m *ir.Module) (string, error) {
+	spec, err := pipeline.Default("sm3")
+	if err != nil {
+		return "", err
+	}
+	res := pipeline.Run(context.Background(), m, spec, pipeline.Options{Target: "sm3", VerifyEach: true})
+	if res.Err != nil {
+		msg := res.Err.Error()
+		if res.Err.Err != nil {
+			msg = res.Err.Err.Error()
+		}
+		return "", fmt.Errorf("%s", msg)
+	}
+	out, err := target.Emit("sm3", m)
+	if err != nil {
+		return "", err
+	}
+	return out.Text, nil
+}
+
+// valueGen makes random values for uniforms and inputs: floats are small
+// multiples of 1/4 (exact in float32, so both sides compute the same bits
+// where the operations are exact), integers small and non-negative (they
+// also serve as loop counts), bools either way.
+type valueGen struct{ r *rand.Rand }
+
+func (g valueGen) scalar(k ir.Kind) (any, float32) {
+	switch k {
+	case ir.KBool:
+		b := g.r.IntN(2) == 1
+		return b, b2f(b)
+	case ir.KInt, ir.KUint:
+		n := g.r.IntN(6)
+		return n, float32(n)
+	}
+	f := float32(g.r.IntN(33)-16) / 4
+	return f, f
+}
+
+// value returns the interpreter value of type t and its constant-register
+// slots as SIR lays them out (lower_const.go's rules, restated here).
+func (g valueGen) value(t *ir.Type) (any, [][4]float32) {
+	switch t.Kind {
+	case ir.KVector:
+		vals := make([]any, t.Len)
+		var slot [4]float32
+		for i := range vals {
+			vals[i], slot[i] = g.scalar(t.Elem.Kind)
+		}
+		return vals, [][4]float32{slot}
+	case ir.KMatrix:
+		rows := make([]any, t.Len)
+		var slots [][4]float32
+		for i := range rows {
+			v, s := g.value(ir.Vec(t.Elem, t.Cols))
+			rows[i], slots = v, append(slots, s...)
+		}
+		return rows, slots
+	case ir.KArray:
+		elems := make([]any, t.Len)
+		var slots [][4]float32
+		for i := range elems {
+			v, s := g.value(t.Elem)
+			elems[i], slots = v, append(slots, s...)
+		}
+		return elems, slots
+	case ir.KStruct:
+		fields := map[string]any{}
+		var slots [][4]float32
+		for _, f := range t.Fields {
+			v, s := g.value(f.Type)
+			fields[f.Name], slots = v, append(slots, s...)
+		}
+		return fields, slots
+	}
+	v, f := g.scalar(t.Kind)
+	return v, [][4]float32{{f}}
+}
+
+// diffCase is one run: the interpreter's verdict and the emulator's.
+type diffCase struct {
+	interpIn *interp.Input
+	fregs    map[string][4]float32 // emulator registers
+	iconst   map[string]int
+	bconst   map[string]bool
+	killed   bool // set by runDiff: the emulator discarded the pixel
+}
+
+// prepare makes random inputs for module m (before the pipeline) and binds
+// them to the registers the assembly's header and dcl lines name.
+func prepare(m *ir.Module, asm string, r *rand.Rand) (*diffCase, error) {
+	g := valueGen{r}
+	eps := m.EntryPoints()
+	if len(eps) != 1 {
+		return nil, fmt.Errorf("want one entry point")
+	}
+	stage := eps[0].Entry.Stage
+	c := &diffCase{interpIn: &interp.Input{Uniforms: map[string]any{}}, fregs: map[string][4]float32{}, iconst: map[string]int{}, bconst: map[string]bool{}}
+	// Uniform variables by the name the register table uses.
+	vars := map[string][][4]float32{}
+	for _, gl := range m.Globals {
+		if gl.Space != ir.SpaceUniform {
+			continue
+		}
+		if gl.ValType.Kind == ir.KStruct {
+			for _, f := range gl.ValType.Fields {
+				v, s := g.value(f.Type)
+				c.interpIn.Uniforms[f.Name] = v
+				vars[f.Name] = s
+			}
+			continue
+		}
+		v, s := g.value(gl.ValType)
+		c.interpIn.Uniforms[gl.Name()] = v
+		vars[gl.Name()] = s
+	}
+	for _, row := range tableRows(asm) {
+		s, ok := vars[row.name]
+		if !ok {
+			return nil, fmt.Errorf("register table names %q, which is no uniform", row.name)
+		}
+		if len(s) != row.size {
+			return nil, fmt.Errorf("register table gives %s %d registers, its type needs %d", row.name, row.size, len(s))
+		}
+		var base int
+		fmt.Sscanf(row.reg[1:], "%d", &base)
+		switch row.reg[0] {
+		case 'c':
+			for i, v := range s {
+				c.fregs[fmt.Sprintf("c%d", base+i)] = v
+			}
+		case 'i':
+			c.iconst[row.reg] = int(s[0][0])
+		case 'b':
+			c.bconst[row.reg] = s[0][0] != 0
+		}
+	}
+	// Stage inputs through the dcl lines.
+	regOf := map[string]string{} // semantic key -> v#
+	for _, l := range strings.Split(asm, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
+			regOf[strings.TrimPrefix(f[0], "dcl_")] = f[1]
+		}
+	}
+	vertex := map[string]any{}
+	px := [2]int{r.IntN(8), r.IntN(8)}
+	for _, gl := range m.Globals {
+		if gl.Space != ir.SpaceInput {
+			continue
+		}
+		usage, index := splitSemantic(gl.Semantic)
+		if stage == ir.StagePixel && usage == "position" {
+			c.fregs["vPos"] = [4]float32{float32(px[0]) + 0.5, float32(px[1]) + 0.5}
+			continue
+		}
+		v, s := g.value(gl.ValType)
+		if reg, ok := regOf[usage+index]; ok {
+			c.fregs[reg] = s[0]
+		}
+		if stage == ir.StageVertex {
+			vertex[gl.Semantic] = v
+		} else {
+			if c.interpIn.Inputs == nil {
+				c.interpIn.Inputs = map[string]interp.LaneInput{}
+			}
+			c.interpIn.Inputs[gl.Semantic] = interp.LaneInput{Value: v}
+		}
+	}
+	switch stage {
+	case ir.StagePixel:
+		c.interpIn.Pixels = [][2]int{px}
+	case ir.StageVertex:
+		c.interpIn.Vertices = []map[string]any{vertex}
+	}
+	return c, nil
+}
+
+type tableRow struct {
+	name, reg string
+	size      int
+}
+
+// tableRows reads the register table of the header comment.
+func tableRows(asm string) []tableRow {
+	var rows []tableRow
+	for _, l := range strings.Split(asm, "\n") {
+		if !strings.HasPrefix(l, "//") {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(l, "//"))
+		if len(f) != 3 || f[0] == "Name" || strings.HasPrefix(f[0], "-") {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(f[2], "%d", &n); err != nil {
+			continue
+		}
+		rows = append(rows, tableRow{f[0], f[1], n})
+	}
+	return rows
+}
+
+// outputsOf reads the emulator's outputs by semantic: oC#/oDepth for pixel
+// shaders, o# through their dcl lines for vertex shaders.
+func outputsOf(e *emulator, asm string) map[string][4]float32 {
+	out := map[string][4]float32{}
+	for name, r := range e.f {
+		if strings.HasPrefix(name, "oC") {
+			out["target"+name[2:]] = *r
+		}
+	}
+	for _, l := range strings.Split(asm, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "o") {
+			out[strings.TrimPrefix(f[0], "dcl_")] = *e.freg(f[1])
+		}
+	}
+	return out
+}
+
+// semKey is the key outputsOf uses for an output semantic.
+func semKey(stage ir.Stage, sem string) string {
+	usage, index := splitSemantic(sem)
+	if stage == ir.StagePixel && (usage == "target" || usage == "color") {
+		if index == "" {
+			index = "0"
+		}
+		return "target" + index
+	}
+	return usage + index
+}
+
+// close reports whether two floats agree to within rounding.
+func closeTo(a, b float32) bool {
+	if a == b || math.IsNaN(float64(a)) && math.IsNaN(float64(b)) {
+		return true
+	}
+	d := math.Abs(float64(a) - float64(b))
+	return d <= 1e-4*math.Max(1, math.Abs(float64(b)))
+}
+
+// runDiff runs one case on both sides; ref is the module the interpreter
+// runs (not put through the pipeline). It returns "" when they agree.
+func runDiff(ref *ir.Module, asm string, c *diffCase) (string, error) {
+	stage := ref.EntryPoints()[0].Entry.Stage
+	res, err := interp.Run(ref, c.interpIn, interp.Options{WaveSize: 4})
+	if err != nil {
+		return "", fmt.Errorf("interp: %w", err)
+	}
+	e, err := runSM3(asm, c.fregs, c.iconst, c.bconst)
+	if err != nil {
+		return "", fmt.Errorf("emulator: %w", err)
+	}
+	c.killed = e.killed
+	got := outputsOf(e, asm)
+	var diffs []string
+	if stage == ir.StagePixel {
+		for _, tg := range res.Targets {
+			px := c.interpIn.Pixels[0]
+			wantKilled := !tg.Written[px[1]*tg.Width+px[0]]
+			if wantKilled != e.killed {
+				return fmt.Sprintf("killed: emulator %v, interp %v", e.killed, wantKilled), nil
+			}
+			if wantKilled {
+				continue
+			}
+			cells := tg.Pixel(px[0], px[1])
+			g := got[semKey(stage, tg.Semantic)]
+			for i, cell := range cells {
+				w := cellFloat(tg.Elem, cell)
+				if !closeTo(g[i], w) {
+					diffs = append(diffs, fmt.Sprintf("%s[%d]: emulator %v, interp %v", tg.Semantic, i, g[i], w))
+				}
+			}
+		}
+	} else {
+		for _, lane := range res.Lanes {
+			for _, o := range lane.Outputs {
+				g := got[semKey(stage, o.Semantic)]
+				for i, cell := range o.Cells {
+					w := cellFloat(o.Type, cell)
+					if i < 4 && !closeTo(g[i], w) {
+						diffs = append(diffs, fmt.Sprintf("%s[%d]: emulator %v, interp %v", o.Semantic, i, g[i], w))
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(diffs)
+	return strings.Join(diffs, "; "), nil
+}
+
+// cellFloat reads an interpreter cell of (scalar kind of) t as SM3 sees it.
+func cellFloat(t *ir.Type, cell uint64) float32 {
+	switch t.Scalar().Kind {
+	case ir.KInt:
+		return float32(int32(uint32(cell)))
+	case ir.KUint:
+		return float32(uint32(cell))
+	case ir.KBool:
+		return b2f(cell&1 != 0)
+	}
+	return math.Float32frombits(uint32(cell))
+}
