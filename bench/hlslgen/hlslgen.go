@@ -26,6 +26,11 @@ type Config struct {
 	Lines int
 	// Seed selects the program; 0 is a valid seed.
 	Seed uint64
+	// IndexInSwitch allows dynamically indexed array reads and writes
+	// (arr[h & 3u] += tid) inside switch cases. Off in Default: with it,
+	// switch-to-if can leave a pointer phi that the SPIR-V back end
+	// rejects (seed 4 at 3,000 lines reproduces it; BENCHMARKS.md).
+	IndexInSwitch bool
 }
 
 // Stats describes a generated shader.
@@ -45,7 +50,7 @@ const numStructs = 8
 
 // Generate returns the shader's source and its statistics.
 func Generate(cfg Config) ([]byte, Stats) {
-	g := &gen{rng: rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15))}
+	g := &gen{rng: rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15)), indexInSwitch: cfg.IndexInSwitch}
 	var head strings.Builder
 	g.header(&head)
 	lines := strings.Count(head.String(), "\n")
@@ -75,6 +80,9 @@ type gen struct {
 	sb    *strings.Builder
 	depth int // indentation level
 	block int // counter for unique local names within a function
+
+	indexInSwitch bool
+	inSwitch      bool // writing a switch case body
 }
 
 func (g *gen) line(format string, args ...any) {
@@ -274,9 +282,11 @@ func (g *gen) switchStmt(k int) {
 			g.line("acc += WaveActiveSum(acc) * %s;", g.cst())
 		}
 		n := 1 + g.rng.IntN(2)
+		g.inSwitch = true
 		for i := 0; i < n; i++ {
 			g.simple(k)
 		}
+		g.inSwitch = false
 		if c == cases-1 || g.rng.IntN(2) == 0 {
 			g.line("break;")
 		}
@@ -287,7 +297,14 @@ func (g *gen) switchStmt(k int) {
 
 // simple writes one simple statement.
 func (g *gen) simple(k int) {
-	switch g.rng.IntN(16) {
+	c := g.rng.IntN(16)
+	if g.inSwitch && !g.indexInSwitch {
+		// Statements 8, 13, 14 and 15 index arrays dynamically.
+		for c == 8 || c >= 13 {
+			c = g.rng.IntN(16)
+		}
+	}
+	switch c {
 	case 0:
 		g.line("acc.x += %s;", g.cst())
 	case 1:

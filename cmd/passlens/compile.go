@@ -151,7 +151,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	var bin []byte
 	switch {
 	case *emit == "pir" || *tgt == "pir":
-		text = final.String()
+		tm.phase("print IR", func() error { text = final.String(); return nil })
 	default:
 		var o *target.Output
 		if err := tm.phase("emit ("+*tgt+")", func() (err error) { o, err = target.Emit(*tgt, final); return err }); err != nil {

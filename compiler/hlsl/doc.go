@@ -16,7 +16,8 @@
 //
 // Program.Decls keeps the declarations in source order; the checker also
 // fills Program.Globals (every global variable), Program.Buffers (constant
-// buffers; the implicit $Globals first), Program.Funcs (function
+// buffers; the implicit $Globals first, holding the global uniforms and
+// then the entry point's 'uniform' parameters), Program.Funcs (function
 // definitions in order) and Program.Entry (stage, numthreads, flattened
 // inputs/outputs with semantics and field paths).
 //
@@ -38,6 +39,11 @@
 // initializers are flattened *InitList nodes whose components fill the
 // target type in order. Switch statements are grouped into CaseClauses with
 // constant values. Every node has Pos/End source positions.
+//
+// Calls follow DXC: a user function named like an intrinsic is chosen only
+// when it matches strictly better (the intrinsic wins a tie). Unsized
+// array parameters (float a[]) are accepted as DXC does and sized from
+// the calls, which must agree on one size.
 //
 // Recursion, unsupported types (half, double, min16*, 64-bit, textures,
 // samplers) and stage-specific misuse are rejected with clear errors. A

@@ -18,12 +18,15 @@ import (
 // subset can run — "draw quad" with the default vertex shader, constants
 // set with "uniform", render target values checked with "probe" — and
 // compares the interpreter's results with the expected values: an
-// external check of the lowering's semantics. Tests needing other
-// resources (textures, buffers, vertex buffers, custom vertex shaders,
-// interpolated inputs) are skipped. The probes that fail for reasons
-// outside the lowering are listed in knownDeviations; any other failing
-// probe fails the test. Set HLSL_CONFORMANCE_VERBOSE=1 to print the
-// failing probes.
+// external check of the lowering's semantics. Buffers declared by [srv N]
+// and [uav N] sections are bound as for compute shaders
+// (lower_vkd3d_compute_test.go) and "probe uav" lines checked; a shader
+// writing a UAV shades the whole 640x480 target (skipped with -short).
+// Tests needing other resources (textures, vertex buffers, custom vertex
+// shaders, depth/stencil targets, interpolated inputs) are skipped. The
+// probes that fail for reasons outside the lowering are listed in
+// knownDeviations; any other failing probe fails the test. Set
+// HLSL_CONFORMANCE_VERBOSE=1 to print the failing and known probes.
 func TestLowerVKD3DProbes(t *testing.T) {
 	dir := conformanceDir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
@@ -147,6 +150,8 @@ func runProbeFile(name, text string, st *probeStats) {
 			}
 		case strings.HasPrefix(h, "vertex shader"):
 			customVS = true
+		case strings.HasPrefix(h, "compute shader") || strings.HasPrefix(h, "effect"):
+			ps = nil // the [test] sections that follow are not pixel tests
 		case strings.HasPrefix(h, "srv ") || strings.HasPrefix(h, "uav "):
 			resources.declare(h, s.body)
 		case h == "dsv":
@@ -442,6 +447,7 @@ func (ps *probeShader) runTest(file string, line int, body []string, bound []*bo
 				st.passed++
 			case knownDeviations[key] != "":
 				st.known++
+				st.failures = append(st.failures, fmt.Sprintf("%s: %s: %s [known: %s]", key, l, msg, knownDeviations[key]))
 			default:
 				st.failed++
 				st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s", key, ps.line, l, msg))

@@ -38,7 +38,13 @@ import (
 //     intrinsics (cross, normalize, reflect, refract, mul, transpose,
 //     determinant) are expanded into scalar operations in exactly the
 //     order of their definitions in the interpreter (scalarize_math.go),
-//     so results stay bit-identical;
+//     so results stay bit-identical, on scalar operands too;
+//   - the composite intrinsics DXIL has no operation for (smoothstep,
+//     step, sign, degrees, radians, ldexp) are expanded as DXC expands
+//     them, bit-identically (scalarize_composite.go);
+//   - defined functions other than entry points get scalar signatures:
+//     parameters holding vectors become one parameter per leaf, such a
+//     return type a struct of the leaves (scalarize_signature.go);
 //   - loads and stores of splittable types — the seed's three cases,
 //     vectors, aggregates of vectors and plain aggregates — become one
 //     access chain and one scalar load or store per leaf; memcpy becomes
@@ -49,12 +55,11 @@ import (
 // Values whose type is not splittable (large arrays) are left as they are.
 //
 // Vectors remain only at boundaries whose type is fixed by something else:
-// call arguments and results (after inline there are none), function
-// return values (an entry point's return is a stage output), intrinsics
-// that produce a vector from scalars (WaveActiveBallot's uint4), and the
-// declared types of uniform, storage, input and output globals (accessed
-// per component). A value needed whole there is rebuilt with construct
-// right before its use.
+// calls of declarations (external functions), an entry point's return
+// value (a stage output), intrinsics that produce a vector from scalars
+// (WaveActiveBallot's uint4), and the declared types of uniform, storage,
+// input and output globals (accessed per component). A value needed whole
+// there is rebuilt with construct right before its use.
 var Scalarize = &Pass{
 	Name:    "scalarize",
 	Summary: "split vector and aggregate values, loads, stores and intrinsics into scalars (DXIL)",
@@ -63,7 +68,9 @@ leaves (%v.x, %v.y, %m.0.1, %s.field, %a.0) and rewrites arithmetic,
 comparisons, selects, casts, phis, elementwise intrinsics and per-component
 wave ops per leaf; expands dot/length/distance/any/all, cross, normalize,
 reflect, refract, mul, transpose and determinant into scalar ops in the
-interpreter's order; turns vector and aggregate loads, stores, memcpy and
+interpreter's order, and smoothstep, step, sign, degrees, radians and ldexp
+as DXC does; gives non-entry functions scalar signatures (one parameter per
+leaf, struct returns); turns vector and aggregate loads, stores, memcpy and
 memset into per-leaf access chains and scalar memory ops; flattens allocas
 and private/groupshared globals holding vectors to scalar layout. Values
 taken apart after being built are forwarded, leaving no extract/insert

@@ -7,7 +7,8 @@ import (
 // Memory flattening for scalarize: function allocas and private and
 // groupshared globals whose types contain vectors or matrices are retyped
 // with every vector <N x T> replaced by the array [N x T] and every matrix
-// <R x C x T> by [R x [C x T]] (structs get a flattened copy named
+// <R x C x T> by [R x [C x T]] ([R x T] for one column, whose rows are
+// scalars) (structs get a flattened copy named
 // `<name>.flat`). The layout is the seed's "scalar layout": the same
 // scalars in the same order, now addressed one by one (`sharedData[1].y`
 // stays `access @sharedData, 1, 1`, a pointer to f32), so that no memory
@@ -35,7 +36,9 @@ func (fl *flattener) flatType(t *ir.Type) *ir.Type {
 	case ir.KVector:
 		r = ir.Array(t.Elem, t.Len)
 	case ir.KMatrix:
-		r = ir.Array(ir.Array(t.Elem, t.Cols), t.Len)
+		// A row is the matrix's element type (ir.Type.ElemType): the
+		// scalar itself when there is one column.
+		r = ir.Array(fl.flatType(ir.Vec(t.Elem, t.Cols)), t.Len)
 	case ir.KArray:
 		e := fl.flatType(t.Elem)
 		if e == t.Elem {

@@ -22,8 +22,9 @@ import (
 //   - such a return type becomes a struct of the leaves,
 //     `type %<fn>.ret = { f32 x, f32 y, ... }` (one scalar leaf is
 //     returned as that scalar): LLVM returns aggregates by value, which
-//     keeps the result in SSA form, where DXC's own choice for library
-//     functions, an sret pointer, would send it through memory;
+//     keeps the result in SSA form (an out pointer parameter would send
+//     it through memory), the same shape DXIL uses for dx.op results with
+//     several values (%dx.types.ResRet, %dx.types.fouri32);
 //   - every call passes the leaves of its arguments and rebuilds the
 //     returned value from the struct's fields (forwarded likewise).
 //

@@ -830,3 +830,43 @@ func TestScalarizeSignatures(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarizeOneColumnMatrix: the rows of a one-column matrix are
+// scalars (<2 x 1 x f32> row 0 is an f32), so its flattened memory is
+// [2 x f32], not [2 x [1 x f32]] — a vkd3d shader (cf-cond-types,
+// `static const float1x1 f; if (f);`) once made scalarize load an f32
+// through a pointer to [1 x f32].
+func TestScalarizeOneColumnMatrix(t *testing.T) {
+	src := `
+		module "t"
+
+		@f = global private <2 x 1 x f32> = <1.5, -2.0>
+		@Out = global storage [? x f32] binding 0, 0 kind "RWStructuredBuffer"
+
+		define void @main() compute numthreads(1, 1, 1) {
+		entry:
+		  %m = load ptr<private, <2 x 1 x f32>> @f
+		  %r0 = extractvalue <2 x 1 x f32> %m, 0
+		  %r1 = extractvalue <2 x 1 x f32> %m, 1
+		  %p = access ptr<private, <2 x 1 x f32>> @f, i32 1
+		  store f32 4.0, ptr<private, f32> %p
+		  %m2 = load ptr<private, <2 x 1 x f32>> @f
+		  %q1 = extractvalue <2 x 1 x f32> %m2, 1
+		  %s = fadd f32 %r0, %r1
+		  %s2 = fadd f32 %s, %q1
+		  %o = access ptr<storage, [? x f32]> @Out, i32 0
+		  store f32 %s2, ptr<storage, f32> %o
+		  ret
+		}`
+	m := parseIR(t, "one-column", src)
+	in := &interp.Input{}
+	before := mustRun(t, m, in)
+	runPasses(t, m, "scalarize,simplify", "dxil")
+	after := mustRun(t, m, in)
+	if ok, diff := before.Equal(after); !ok {
+		t.Fatalf("results differ: %s\n%s", diff, m)
+	}
+	if got := m.Global("f").ValType.String(); got != "[2 x f32]" {
+		t.Errorf("flattened type %s, want [2 x f32]\n%s", got, m)
+	}
+}

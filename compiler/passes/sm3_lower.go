@@ -40,22 +40,41 @@ instructions (seed sm1-3-lowering-and-structurizer.txt). This pass:
     "intr void sm3.rep(i32 count, bool done)" at the top of its header and
     materializes the hardware's iteration cap in the IR: a counter variable
     <header>.rep set to 0 on entry, incremented on each arrival at the
-    header, and done = (counter >= count), which also leaves the loop. The
-    back end emits "defi iN, count" (or binds a uniform integer to iN) and
-    "rep iN", and treats done as the rep instruction's own exit. The count
-    is the exact trip count when the loop is a counted loop k = 0; k < N;
-    k++ with N an integer constant (at most 255) or a uniform integer (the
-    seed's "rep i0" with i0 = m), 1 for the one-trip do{}while(false)
-    loops of switch-to-if; otherwise it is 255, the seed's
-    "defi i0, 255 + break_ge" policy: such a loop runs its body at most 255
-    times and then stops, whatever its own condition says (a loop that
-    needs 256 iterations stops after 255 - documented, tested behaviour);
+    header, and done = (counter >= count), which leaves the loop. The back
+    end emits "defi iN, count" (or binds a uniform integer to iN) and
+    "rep iN", and treats done as the rep instruction's own exit. rep runs
+    the header at most count times: on arrival count+1 the loop ends
+    without running the header again. So done must come before every
+    header instruction whose effect shows (a side effect, or a value used
+    after the loop): a header without such code folds done into its exit
+    test; any other header is split, testing only done, its code moved to
+    <header>.body. Header loads of variables used after the loop are loaded
+    again where used when that reads the same value (the variable is only
+    stored in blocks that go on to the header only, as out-of-ssa's copies
+    are), which keeps most headers clean. Values the cap's exit now
+    bypasses reach their uses through variables %<v>.live (when the cap
+    stops a loop they hold the last iteration's value, as registers do).
+    The count is the exact trip count when the loop is a counted loop
+    k = 0; k < N; k++ with N an integer constant (at most 255) or a uniform
+    integer (the seed's "rep i0" with i0 = m), N + 1 when its header is
+    split (it runs N + 1 times; a uniform N then gets the cap, a constant
+    255 is rejected), 1 for the one-trip do{}while(false) loops of
+    switch-to-if; otherwise it is 255, the seed's "defi i0, 255 + break_ge"
+    policy: such a loop runs its body at most 255 times and then stops,
+    whatever its own condition says (a loop that needs 256 iterations
+    stops after 255 - documented, tested behaviour). SM3RepModel runs the
+    output as the hardware would, for tests;
   - rejects, naming the construct and its source position: wave operations
     and barriers (no waves in SM3), atomics, bit reinterpretation
     (asfloat/asint), bit-counting intrinsics, switches (lower them first
     with switch-to-if<all>), integer parameters of non-entry functions
     (inline first), integer struct fields in function memory (run sroa
-    first) and constant trip counts above 255.`,
+    first) and constant trip counts above 255 (255 for a split header).
+
+Integer results are exact while every integer value stays strictly within
++-2^24 and nothing wraps (no u32 below zero, no mul or shl past 2^32);
+programs leaving that domain are outside SM3's semantics (the
+differential test classifies them with a probe run).`,
 	Targets: []string{"sm3"},
 	Run:     runSM3Lower,
 }

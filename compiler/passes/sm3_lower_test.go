@@ -249,6 +249,7 @@ func cfReadGolden(t *testing.T, name string) string {
 // stay far below 2^24, so the float-carried results must be bit-identical
 // after every step. The random CFGs come out of structurize as one
 // dispatcher loop capped at 255 iterations; their fuel keeps them below it.
+// The final output is also run as SM3RepModel.
 func TestSM3PipelineRandom(t *testing.T) {
 	n := 80
 	if testing.Short() {
@@ -264,6 +265,12 @@ func TestSM3PipelineRandom(t *testing.T) {
 				cur, _ = cfApply(t, Lookup(name), cur, strings.TrimSuffix(opt, ">"))
 				cfSameRun(t, m, stripRepMarkers(cur), in)
 			}
+			// And as SM3's rep instruction runs the loops.
+			model, err := SM3RepModel(cur)
+			if err != nil {
+				t.Fatalf("seed %d: rep model: %v", seed, err)
+			}
+			cfSameRun(t, m, model, in)
 		}
 	}
 }

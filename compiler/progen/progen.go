@@ -48,7 +48,9 @@ func Program(seed uint64) (src string, threads int) {
 // operations, no xor/or, constant shifts, masks of the form 2^k - 1,
 // differences taken as |a - b| (u32 never wraps below zero), and every
 // operation's result masked to 20 bits with mul's second operand below 16,
-// so values stay far below 2^24. The differential test checks the sm3
+// so values stay far below 2^24. Some loop headers have a side effect and
+// some loops' counters are used after the loop, which decides how
+// sm3-lower caps them. The differential test checks the sm3
 // pipeline on these (Program's wave operations and bitwise operations end
 // that pipeline at sm3-lower).
 func SM3Program(seed uint64) (src string, threads int) {
@@ -314,7 +316,15 @@ func (g *progGen) loopStmt() {
 	h, body, cont, exit := g.fresh("loop.head"), g.fresh("loop.body"), g.fresh("loop.cont"), g.fresh("loop.exit")
 	g.printf("  %s = alloca u32\n  store u32 0, ptr<function, u32> %s\n  br %%%s\n%s:\n", iv, iv, h, h)
 	cur, c := g.fresh("%iv"), g.fresh("%lc")
-	g.printf("  %s = load ptr<function, u32> %s\n  %s = icmp ult u32 %s, %d\n", cur, iv, c, cur, 1+g.r.IntN(5))
+	g.printf("  %s = load ptr<function, u32> %s\n", cur, iv)
+	if g.sm3 && g.r.IntN(3) == 0 {
+		// A header with a side effect (it runs once more than the body):
+		// SM3's rep must run it exactly that often.
+		hv, hv1, hv2, k := g.fresh("%hv"), g.fresh("%hv"), g.fresh("%hv"), g.r.IntN(g.nvars)
+		g.printf("  %s = load ptr<function, u32> %%v%d\n  %s = add u32 %s, 1\n  %s = and u32 %s, 1048575\n  store u32 %s, ptr<function, u32> %%v%d\n",
+			hv, k, hv1, hv, hv2, hv1, hv2, k)
+	}
+	g.printf("  %s = icmp ult u32 %s, %d\n", c, cur, 1+g.r.IntN(5))
 	g.printf("  loop_merge %%%s, %%%s\n  condbr bool %s, %%%s, %%%s\n%s:\n", exit, cont, c, body, exit, body)
 	// The counter also feeds the body.
 	v := g.r.IntN(g.nvars)
@@ -332,6 +342,10 @@ func (g *progGen) loopStmt() {
 	nx, nv := g.fresh("%in"), g.fresh("%inx")
 	g.printf("%s:\n  %s = load ptr<function, u32> %s\n  %s = add u32 %s, 1\n", cont, nx, iv, nv, nx)
 	g.printf("  store u32 %s, ptr<function, u32> %s\n  br %%%s\n%s:\n", nv, iv, h, exit)
+	if g.sm3 && g.r.IntN(3) == 0 {
+		// The header's counter used after the loop.
+		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", cur, g.r.IntN(g.nvars))
+	}
 }
 
 func (g *progGen) switchStmt() {

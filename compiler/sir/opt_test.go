@@ -212,3 +212,111 @@ entry:
   (8@0) ret
 }`)
 }
+
+// fmul + fadd becomes fmad when the product is read once and its operands
+// cannot change in between; a negated read negates the first factor. A
+// product read twice, or one whose operand is a multiply-written variable,
+// stays.
+func TestFuseMad(t *testing.T) {
+	src := `func main simd1 {
+  reg %u 32x4 simd1@0 const
+  reg %v 32x1 simd1@0 temp
+  reg %p 32x1 simd1@0 temp
+  reg %q 32x1 simd1@0 temp
+  reg %r 32x1 simd1@0 temp
+  reg %s 32x1 simd1@0 temp
+  reg %o 32x4 simd1@0 output
+entry:
+  (1@0) mov %v, %u.x
+  (1@0) fmul %p, %u.y, 0x40000000
+  (1@0) fadd %o.x, %u.z, -%p
+  (1@0) fmul %q, %u.y, %u.z
+  (1@0) fadd %o.y, %q, %q
+  (1@0) fmul %r, %v, %u.w
+  (1@0) mov %v, %u.y
+  (1@0) fadd %o.z, %r, %v
+  (1@0) fmul %s, %u.x, %u.x
+  (1@0) fadd %o.w, %s, 0x3f800000
+  (1@0) ret
+}
+`
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !FuseMad(f) {
+		t.Fatal("FuseMad reported no change")
+	}
+	DCE(f)
+	checkText(t, f, `
+func main simd1 {
+  reg %u 32x4 simd1@0 const
+  reg %v 32x1 simd1@0 temp
+  reg %p 32x1 simd1@0 temp
+  reg %q 32x1 simd1@0 temp
+  reg %r 32x1 simd1@0 temp
+  reg %s 32x1 simd1@0 temp
+  reg %o 32x4 simd1@0 output
+entry:
+  (1@0) mov %v, %u.x
+  (1@0) fmad %o.x, -%u.y, 0x40000000, %u.z
+  (1@0) fmul %q, %u.y, %u.z
+  (1@0) fadd %o.y, %q, %q
+  (1@0) fmul %r, %v, %u.w
+  (1@0) mov %v, %u.y
+  (1@0) fadd %o.z, %r, %v
+  (1@0) fmad %o.w, %u.x, %u.x, 0x3f800000
+  (1@0) ret
+}`)
+}
+
+// An invariant product in an inner loop leaves both loops (innermost
+// first, then out of the outer one); a computation on the loop counter,
+// and one on a register written inside the loop, stay.
+func TestHoistInvariants(t *testing.T) {
+	src := `func main simd1 {
+  reg %u 32x4 simd1@0 const
+  reg %i 32x1 simd1@0 temp
+  reg %j 32x1 simd1@0 temp
+  reg %p 32x1 simd1@0 temp
+  reg %q 32x1 simd1@0 temp
+  reg %c 1x1 simd1@0 temp
+  reg %d 1x1 simd1@0 temp
+  reg %o 32x4 simd1@0 output
+entry:
+  (1@0) mov %i, 0x0
+  (1@0) br outer
+outer:
+  (1@0) fcmp.lt %c, %i, %u.x
+  (1@0) brc %c, pre, done
+pre:
+  (1@0) mov %j, 0x0
+  (1@0) br inner
+inner:
+  (1@0) fmul %p, %u.y, %u.z
+  (1@0) fadd %q, %j, %p
+  (1@0) mov %o.x, %q
+  (1@0) fadd %j, %j, 0x3f800000
+  (1@0) fcmp.lt %d, %j, %p
+  (1@0) brc %d, inner, latch
+latch:
+  (1@0) fadd %i, %i, 0x3f800000
+  (1@0) br outer
+done:
+  (1@0) ret
+}
+`
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Hoist(f) {
+		t.Fatal("Hoist reported no change")
+	}
+	checkText(t, f, strings.Replace(strings.Replace(src,
+		"  (1@0) fmul %p, %u.y, %u.z\n", "", 1),
+		"entry:\n  (1@0) mov %i, 0x0\n", "entry:\n  (1@0) mov %i, 0x0\n  (1@0) fmul %p, %u.y, %u.z\n", 1))
+	if Hoist(f) {
+		t.Error("a second Hoist moved more")
+	}
+}

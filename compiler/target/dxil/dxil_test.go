@@ -221,9 +221,17 @@ entry:
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An instruction from HLSL carries its source position; the error
+	// names it.
+	for _, in := range m.Funcs[0].Blocks[0].Instrs {
+		if in.Op == ir.OpIntrinsic {
+			in.Loc = ir.Loc{Line: 7, Col: 12}
+		}
+	}
 	_, err = Emit(m)
-	if err == nil || !strings.Contains(err.Error(), "smoothstep") {
-		t.Errorf("error %v, want one naming smoothstep", err)
+	if err == nil || !strings.Contains(err.Error(), "smoothstep") || !strings.Contains(err.Error(), "m:7:12: @main: %r = intr f32 smoothstep") ||
+		!strings.Contains(err.Error(), "scalarize pass expands it") {
+		t.Errorf("error %v, want one naming smoothstep, its position and the scalarize pass", err)
 	}
 }
 
@@ -275,6 +283,62 @@ entry:
 		"call i32 @dx.op.waveGetLaneIndex(i32 111)",
 		"call i32 @dx.op.flattenedThreadIdInGroup.i32(i32 96)",
 		"fsub float %a, %cl",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("missing %q in\n%s", w, text)
+		}
+	}
+}
+
+// The seed's library function `export float4 fn(float4 a)` (a module
+// without entry points keeps its functions): scalarize flattens the
+// signature as DXC's SROA_Parameter_HLSL does — four scalar parameters,
+// the result returned as a struct of four floats (calls are covered by
+// TestAllIntrinsicsDifferential).
+func TestSeedLibraryFunction(t *testing.T) {
+	text := seed(t, "library")
+	for _, w := range []string{
+		"%fn.ret = type { float, float, float, float }",
+		"define %fn.ret @fn(float %a.x, float %a.y, float %a.z, float %a.w) {",
+		"ret %fn.ret %retval",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("missing %q in\n%s", w, text)
+		}
+	}
+	want(t, "library", text, `= call float @dx\.op\.unary\.f32\(i32 13, float %`, 4)
+	want(t, "library", text, `= call float @dx\.op\.unary\.f32\(i32 12, float %`, 4)
+}
+
+// An external function (a declaration, which inline cannot remove) with
+// vector parameters and a vector result gets a scalar signature: four
+// float parameters and a struct result read with extractvalue.
+func TestDeclarationSignature(t *testing.T) {
+	src := `module "m"
+@a = global uniform <4 x f32> kind "cbuffer"
+@out = global output <4 x f32> semantic "SV_Target0"
+declare <4 x f32> @ext(<4 x f32> %v, f32 %k)
+define void @main() pixel {
+entry:
+  %a = load ptr<uniform, <4 x f32>> @a
+  %r = call <4 x f32> @ext(<4 x f32> %a, f32 2.0)
+  %s = fadd <4 x f32> %r, %a
+  store <4 x f32> %s, ptr<output, <4 x f32>> @out
+  ret
+}
+`
+	m, err := ir.ParseModule("m.pir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := runDXIL(t, "declaration", m)
+	checkScalar(t, "declaration", text)
+	checkLLVM(t, "declaration", text)
+	for _, w := range []string{
+		"declare %ext.ret @ext(float, float, float, float, float)",
+		"%ext.ret = type { float, float, float, float }",
+		"= call %ext.ret @ext(float %a.x_1, float %a.y_1, float %a.z_1, float %a.w_1, float 2.0e+00)",
+		"= extractvalue %ext.ret %r, 3",
 	} {
 		if !strings.Contains(text, w) {
 			t.Errorf("missing %q in\n%s", w, text)

@@ -11,12 +11,28 @@ import (
 // becomes N parameters of type T, and every call passes the elements —
 // the components of a vector constant, the operands of the construct that
 // built the vector, or else extractvalues of it. Constructs left without
-// users are deleted afterwards. Vector results are not flattened (the
-// legalizer reports them).
+// users are deleted afterwards. A <N x T> result becomes the struct
+// %<name>.ret of N fields T, as scalarize does for defined functions: the
+// scalarized callers read it with extractvalue, whose index paths are the
+// same on the struct (a result used whole stays a vector, which the
+// legalizer reports).
 func flattenDeclarations(m *ir.Module) {
 	repl := map[*ir.Function]*ir.Function{}
 	for i, f := range m.Funcs {
-		if !f.IsDeclaration() || !hasVectorParam(f) {
+		if !f.IsDeclaration() {
+			continue
+		}
+		if f.Ret != nil && f.Ret.Kind == ir.KVector && onlyExtracted(m, f) {
+			fields := make([]ir.Field, f.Ret.Len)
+			for k := range fields {
+				fields[k] = ir.Field{Name: "e" + strconv.Itoa(k), Type: f.Ret.Elem}
+			}
+			st := ir.Struct(f.Name()+".ret", fields)
+			m.AddStruct(st)
+			setCallTypes(m, f, st)
+			f.Ret = st
+		}
+		if !hasVectorParam(f) {
 			continue
 		}
 		var names []string
@@ -116,4 +132,44 @@ func hasVectorParam(f *ir.Function) bool {
 		}
 	}
 	return false
+}
+
+// onlyExtracted reports whether every call of f has its result used only
+// by extractvalue.
+func onlyExtracted(m *ir.Module, f *ir.Function) bool {
+	calls := map[ir.Value]bool{}
+	for _, g := range m.Funcs {
+		for _, b := range g.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall && in.Callee == f {
+					calls[in] = true
+				}
+			}
+		}
+	}
+	for _, g := range m.Funcs {
+		for _, b := range g.Blocks {
+			for _, in := range b.Instrs {
+				for k, a := range in.Args {
+					if calls[a] && (in.Op != ir.OpExtractValue || k != 0) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// setCallTypes gives every call of f the result type t.
+func setCallTypes(m *ir.Module, f *ir.Function, t *ir.Type) {
+	for _, g := range m.Funcs {
+		for _, b := range g.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall && in.Callee == f && in.HasResult() {
+					in.SetType(t)
+				}
+			}
+		}
+	}
 }

@@ -36,7 +36,8 @@ func (lz *legalizer) memType(t *ir.Type) *ir.Type {
 	case ir.KVector:
 		r = ir.Array(lz.memType(t.Elem), t.Len)
 	case ir.KMatrix:
-		r = ir.Array(ir.Array(lz.memType(t.Elem), t.Cols), t.Len)
+		// Rows as the IR types them: a scalar when there is one column.
+		r = ir.Array(lz.memType(ir.Vec(t.Elem, t.Cols)), t.Len)
 	case ir.KArray:
 		n := t.Len
 		if n < 0 {

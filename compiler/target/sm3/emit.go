@@ -6,10 +6,13 @@
 // The emitter lowers the entry point to SIR with a dispatch width of 1 (one
 // pixel or vertex), optimizes it, then walks the structured CFG (the merge
 // hints SIR keeps from the IR) printing if/else/endif, rep/endrep and
-// break_<cmp>. Scalar SIR temporaries get components of r# registers from
-// sir.Allocate (shared where live ranges allow), every immediate a component of
-// a def'd c# register, every uniform scalar its own c# (.x); flags are 0.0 /
-// 1.0 floats.
+// break_<cmp> (loop aL/endloop when a uniform array is indexed by the loop
+// counter). Scalar SIR temporaries get components of r# registers from
+// sir.Allocate (shared where live ranges allow), every immediate a
+// component of a def'd c# register, every uniform variable consecutive c#
+// registers (one per slot of its SIR register array: a matrix row, an array
+// element), listed in the header's register table; flags are 0.0 / 1.0
+// floats. docs/sm3.md describes the mapping.
 package sm3
 
 import (
@@ -50,6 +53,8 @@ func Emit(m *ir.Module) (*target.Output, error) {
 		return nil, fmt.Errorf("sm3: internal error: invalid SIR: %w", err)
 	}
 	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}, cbase: map[*sir.Reg]int{}, boolReg: map[*sir.Reg]string{}}
+	e.def = map[*sir.Reg]*sir.Instr{}
+	writes := map[*sir.Reg]int{}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			for _, s := range in.Srcs {
@@ -57,6 +62,15 @@ func Emit(m *ir.Module) (*target.Output, error) {
 					e.reads[s.Reg]++
 				}
 			}
+			if in.Dst != nil {
+				writes[in.Dst.Reg]++
+				e.def[in.Dst.Reg] = in
+			}
+		}
+	}
+	for r, n := range writes {
+		if n != 1 {
+			delete(e.def, r)
 		}
 	}
 	allocStart := time.Now()
@@ -121,6 +135,7 @@ type emitter struct {
 	aLoops     map[*sir.Block]bool       // loop headers emitted as "loop aL"
 	aLIndex    map[*sir.Instr]*sir.Block // movidx reads addressed by aL, and their loop
 	curLoop    *sir.Block                // innermost loop being printed
+	def        map[*sir.Reg]*sir.Instr   // the write of each register written once
 }
 
 // maxConsts is the number of float constant registers of a profile.

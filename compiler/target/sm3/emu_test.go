@@ -292,11 +292,11 @@ func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bcon
 				case "mul":
 					v = s[0][k] * s[1][k]
 				case "mad":
-					v = s[0][k]*s[1][k] + s[2][k]
+					v = float32(s[0][k]*s[1][k]) + s[2][k] // rounded twice, as the IR computes it
 				case "dp3":
-					v = s[0][0]*s[1][0] + s[0][1]*s[1][1] + s[0][2]*s[1][2]
+					v = float32(s[0][0]*s[1][0]) + float32(s[0][1]*s[1][1]) + float32(s[0][2]*s[1][2])
 				case "dp4":
-					v = s[0][0]*s[1][0] + s[0][1]*s[1][1] + s[0][2]*s[1][2] + s[0][3]*s[1][3]
+					v = float32(s[0][0]*s[1][0]) + float32(s[0][1]*s[1][1]) + float32(s[0][2]*s[1][2]) + float32(s[0][3]*s[1][3])
 				case "min":
 					v = min(s[0][k], s[1][k])
 				case "max":

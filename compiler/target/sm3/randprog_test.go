@@ -197,6 +197,7 @@ int n;
 bool flag;
 float arr[4];
 row_major float4x4 M;
+float4x3 N;
 
 struct VOut {
   float4 pos : SV_Position;
@@ -224,7 +225,7 @@ VOut main(float4 p : POSITION, float2 uv : TEXCOORD0) {
 // the address register (mova a0.x, c#[a0.x]).
 func TestRandomVertexPrograms(t *testing.T) {
 	const programs, runsEach = 60, 3
-	compiled, agreed, runs, mova := 0, 0, 0, 0
+	compiled, agreed, runs, mova, aL := 0, 0, 0, 0, 0
 	for seed := uint64(1); seed <= programs; seed++ {
 		src := randomVertexShader(seed)
 		m, err := loadSource(fmt.Sprintf("vrand-%d.hlsl", seed), "hlsl", []byte(src))
@@ -239,6 +240,9 @@ func TestRandomVertexPrograms(t *testing.T) {
 		compiled++
 		if strings.Contains(asm, "mova a0.x") {
 			mova++
+		}
+		if strings.Contains(asm, "[aL]") {
+			aL++
 		}
 		r := rand.New(rand.NewPCG(seed, 98))
 		for i := 0; i < runsEach; i++ {
@@ -257,7 +261,7 @@ func TestRandomVertexPrograms(t *testing.T) {
 			agreed++
 		}
 	}
-	t.Logf("random vertex programs: %d/%d compiled (%d use mova); %d/%d emulator runs agree with the interpreter", compiled, programs, mova, agreed, runs)
+	t.Logf("random vertex programs: %d/%d compiled (%d use mova, %d c#[aL]); %d/%d emulator runs agree with the interpreter", compiled, programs, mova, aL, agreed, runs)
 	if mova < 5 {
 		t.Errorf("only %d vertex programs index a uniform array with mova", mova)
 	}

@@ -14,8 +14,8 @@ import (
 // SIR text after each step so the explorer can show the back end's work
 // as steps after the IR passes (issue: "SIR stages appear as snapshots").
 // The optimizations run as sir.Optimize runs them — fold, copy-prop, CSE,
-// DCE to a fixed point, then register pruning — with one stage per
-// optimization of the first round and one for the rest.
+// mad fusion, DCE to a fixed point, then register pruning — with one stage
+// per optimization of the first round and one for the rest.
 func lowerSIR(fn *ir.Function) (*sir.Func, []target.Stage, error) {
 	start := time.Now()
 	f, err := sir.Lower(fn, 1)
@@ -38,19 +38,14 @@ func lowerSIR(fn *ir.Function) (*sir.Func, []target.Stage, error) {
 		{"sir-cse", "reuse identical pure instructions", sir.CSE},
 		{"sir-dce", "delete instructions whose results are unused", sir.DCE},
 	}
-	changed := false
 	for _, p := range round {
-		if p.run(f) {
-			changed = true
-		}
+		p.run(f)
 		record(p.name, p.summary)
 	}
-	if changed {
-		sir.Optimize(f) // the remaining rounds to a fixed point
-	} else {
-		sir.PruneRegs(f)
-	}
-	record("sir-optimize", "fold, copy-prop, CSE and DCE to a fixed point; prune unused registers")
+	// The remaining rounds to a fixed point, with mad fusion (which the
+	// stages above do not show on their own), then register pruning.
+	sir.Optimize(f)
+	record("sir-optimize", "fold, copy-prop, CSE, mad fusion and DCE to a fixed point; prune unused registers")
 	return f, stages, nil
 }
 

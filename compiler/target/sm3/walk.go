@@ -84,8 +84,10 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 		case sir.OpDiscard:
 			// texkill kills the pixel when a component of its (temporary)
 			// source is negative.
-			e.line("mov %s, %s", e.scratch, e.src(sir.Imm32(math.Float32bits(-1))))
-			e.line("texkill %s", e.scratch)
+			// All four components are set to -1 (fxc writes texkill on a
+			// whole register).
+			e.line("mov %s, %s", e.scratchReg, e.src(sir.Imm32(math.Float32bits(-1))))
+			e.line("texkill %s", e.scratchReg)
 			return false, nil
 		case sir.OpBr:
 			next := t.Succs[0]
@@ -128,7 +130,11 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 				cur = ff
 			case cur.Merge != nil:
 				m := cur.Merge
-				if b := e.boolRegister(fused); b != "" {
+				cmp := fused
+				if cmp == nil && t.Srcs[0].Reg != nil && !t.Srcs[0].Neg {
+					cmp = e.def[t.Srcs[0].Reg] // a compare hoisted out of a loop
+				}
+				if b := e.boolRegister(cmp); b != "" {
 					e.line("if %s", b)
 				} else {
 					e.line("if_%s", test(true))
@@ -474,7 +480,7 @@ func (e *emitter) movIdx(in *sir.Instr, d, idx string) error {
 // else. "if b#" is how SM3 branches on a bool constant; the uniform keeps
 // its c# as well when other code reads its value.
 func (e *emitter) boolRegister(cmp *sir.Instr) string {
-	if cmp == nil || cmp.Cond != sir.CondNE || cmp.Srcs[0].Neg || !cmp.Srcs[1].IsImm() || cmp.Srcs[1].Imm != 0 {
+	if cmp == nil || cmp.Op != sir.OpFCmp || cmp.Cond != sir.CondNE || cmp.Srcs[0].Neg || !cmp.Srcs[1].IsImm() || cmp.Srcs[1].Imm != 0 {
 		return ""
 	}
 	r := cmp.Srcs[0].Reg

@@ -110,7 +110,7 @@ func glslangError(out string) string {
 
 // sizeRow is one compared shader.
 type sizeRow struct {
-	name, stage string
+	name, stage  string
 	ours, theirs sizeStats
 }
 

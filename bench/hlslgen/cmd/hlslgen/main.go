@@ -16,12 +16,13 @@ func main() {
 	lines := flag.Int("lines", hlslgen.Default.Lines, "approximate number of lines")
 	seed := flag.Uint64("seed", hlslgen.Default.Seed, "program seed")
 	out := flag.String("o", "", "output file (default standard output)")
+	idx := flag.Bool("index-in-switch", false, "allow dynamically indexed arrays in switch cases (reproduces a switch-to-if pointer-phi bug)")
 	flag.Parse()
 	if *lines <= 0 || flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "usage: hlslgen [-lines N] [-seed S] [-o FILE]")
 		os.Exit(2)
 	}
-	src, st := hlslgen.Generate(hlslgen.Config{Lines: *lines, Seed: *seed})
+	src, st := hlslgen.Generate(hlslgen.Config{Lines: *lines, Seed: *seed, IndexInSwitch: *idx})
 	var err error
 	if *out == "" {
 		_, err = os.Stdout.Write(src)

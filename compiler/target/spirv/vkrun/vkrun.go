@@ -1,6 +1,6 @@
-// Package vkrun executes SPIR-V compute shaders on a real Vulkan driver
-// (Mesa's lavapipe on CI) so tests can compare passlens's SPIR-V with the
-// interpreter. It needs no cgo: a small C program (csrc/runner.c, embedded) is
+// Package vkrun executes SPIR-V compute shaders, and fragment shaders in a
+// one-triangle draw, on a real Vulkan driver (Mesa's lavapipe on CI) so
+// tests can compare passlens's SPIR-V with the interpreter. It needs no cgo: a small C program (csrc/runner.c, embedded) is
 // compiled with the system C compiler against libvulkan on first use and
 // cached; each run writes a job file, runs the program and reads the
 // buffers back.
@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,13 +33,33 @@ type Buffer struct {
 	Data         []byte // initial contents; the run returns the final ones
 }
 
-// Job is one compute dispatch.
+// Job is one compute dispatch, or a draw when Draw is set (SPIRV and Entry
+// are then the fragment shader).
 type Job struct {
 	SPIRV   []uint32
 	Entry   string
 	Groups  [3]int
 	Buffers []Buffer
+	Draw    *Draw
 }
+
+// Draw is one triangle (vertices 0, 1, 2, no vertex buffers) drawn over a
+// Width x Height viewport into Targets R32G32B32A32_SFLOAT color
+// attachments (fragment outputs at Locations 0..Targets-1), cleared to
+// zero; no culling, depth test, blending or multisampling. A vertex shader
+// that maps SV_VertexID to a triangle covering the viewport shades every
+// pixel once, at its centre.
+type Draw struct {
+	Vertex      []uint32 // vertex shader SPIR-V
+	VertexEntry string
+	Width       int
+	Height      int
+	Targets     int
+}
+
+// Pixels is one render target read back: Width*Height RGBA float32
+// pixels, row-major from the top-left.
+type Pixels []float32
 
 // Info describes the device the runner uses.
 type Info struct {
@@ -124,11 +145,23 @@ func DeviceInfo() (*Info, error) {
 	return &Info{Device: string(m[1]), SubgroupSize: n, API: string(m[3])}, nil
 }
 
-// Run executes a job and returns each buffer's final contents.
+// Run executes a job and returns each buffer's final contents (for a
+// draw, RunDraw also returns the render targets).
 func Run(job Job) ([][]byte, error) {
+	bufs, _, err := RunDraw(job)
+	return bufs, err
+}
+
+// RunDraw executes a job and returns each buffer's final contents and,
+// for a draw, each render target.
+func RunDraw(job Job) ([][]byte, []Pixels, error) {
 	bin, err := runner()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	d := job.Draw
+	if d != nil && (d.Width <= 0 || d.Height <= 0 || d.Width > 4096 || d.Height > 4096 || d.Targets < 0 || d.Targets > 8) {
+		return nil, nil, fmt.Errorf("vkrun: bad draw %dx%d with %d targets", d.Width, d.Height, d.Targets)
 	}
 	var w bytes.Buffer
 	put := func(v uint32) { binary.Write(&w, binary.LittleEndian, v) }
@@ -137,13 +170,21 @@ func Run(job Job) ([][]byte, error) {
 			w.WriteByte(0)
 		}
 	}
-	for _, g := range job.Groups {
-		put(uint32(max(g, 1)))
+	if d == nil {
+		put(0)
+		for _, g := range job.Groups {
+			put(uint32(max(g, 1)))
+		}
+	} else {
+		put(1)
+		put(uint32(d.Width))
+		put(uint32(d.Height))
+		put(uint32(d.Targets))
 	}
 	put(uint32(len(job.Buffers)))
 	for _, b := range job.Buffers {
 		if b.Set < 0 || b.Binding < 0 {
-			return nil, fmt.Errorf("vkrun: buffer with set %d binding %d", b.Set, b.Binding)
+			return nil, nil, fmt.Errorf("vkrun: buffer with set %d binding %d", b.Set, b.Binding)
 		}
 		put(uint32(b.Set))
 		put(uint32(b.Binding))
@@ -163,36 +204,60 @@ func Run(job Job) ([][]byte, error) {
 	put(uint32(len(job.Entry)))
 	w.WriteString(job.Entry)
 	pad(len(job.Entry))
+	if d != nil {
+		put(uint32(len(d.Vertex)))
+		for _, x := range d.Vertex {
+			put(x)
+		}
+		put(uint32(len(d.VertexEntry)))
+		w.WriteString(d.VertexEntry)
+		pad(len(d.VertexEntry))
+	}
 
 	dir, err := os.MkdirTemp("", "vkrun")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	jf, of := filepath.Join(dir, "job"), filepath.Join(dir, "out")
 	if err := os.WriteFile(jf, w.Bytes(), 0o644); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if out, err := exec.Command(bin, jf, of).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("vkrun: %v: %s", err, bytes.TrimSpace(out))
+		return nil, nil, fmt.Errorf("vkrun: %v: %s", err, bytes.TrimSpace(out))
 	}
 	data, err := os.ReadFile(of)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res := make([][]byte, len(job.Buffers))
 	pos := 0
 	for i := range res {
 		if pos+4 > len(data) {
-			return nil, fmt.Errorf("vkrun: output truncated")
+			return nil, nil, fmt.Errorf("vkrun: output truncated")
 		}
 		n := int(binary.LittleEndian.Uint32(data[pos:]))
 		pos += 4
 		if pos+n > len(data) {
-			return nil, fmt.Errorf("vkrun: output truncated")
+			return nil, nil, fmt.Errorf("vkrun: output truncated")
 		}
 		res[i] = append([]byte(nil), data[pos:pos+n]...)
 		pos += (n + 3) &^ 3
 	}
-	return res, nil
+	var pix []Pixels
+	if d != nil {
+		n := d.Width * d.Height * 4
+		for i := 0; i < d.Targets; i++ {
+			if pos+4*n > len(data) {
+				return nil, nil, fmt.Errorf("vkrun: output truncated")
+			}
+			p := make(Pixels, n)
+			for k := range p {
+				p[k] = math.Float32frombits(binary.LittleEndian.Uint32(data[pos+4*k:]))
+			}
+			pix = append(pix, p)
+			pos += 4 * n
+		}
+	}
+	return res, pix, nil
 }

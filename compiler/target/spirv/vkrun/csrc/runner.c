@@ -1,15 +1,22 @@
-// vkrun: runs one compute shader on a Vulkan device and dumps its buffers.
+// vkrun: runs one compute shader, or draws one full-viewport triangle with
+// a vertex and a fragment shader, on a Vulkan device and dumps its buffers
+// (and render targets).
 //
 //   runner --info            prints "device=<name> subgroup=<size>"
 //   runner JOB OUT           runs the job file, writes the buffers to OUT
 //
-// Job file (little-endian uint32 words): groups x y z; buffer count; per
-// buffer: set, binding, kind (0 storage, 1 uniform), byte size, then the
-// bytes padded to a word; SPIR-V word count and words; entry point name
-// length and bytes (padded). OUT holds, per buffer, its byte size and
-// bytes (padded). Buffers live in host-visible coherent memory. The device
-// is the first whose name contains $VKRUN_DEVICE (default "llvmpipe"),
-// else the first device.
+// Job file (little-endian uint32 words): mode (0 dispatch, 1 draw); for a
+// dispatch, groups x y z; for a draw, width, height, target count; buffer
+// count; per buffer: set, binding, kind (0 storage, 1 uniform), byte size,
+// then the bytes padded to a word; SPIR-V word count and words; entry
+// point name length and bytes (padded); for a draw, the vertex shader's
+// SPIR-V and entry point the same way (the first module is the fragment
+// shader). OUT holds, per buffer, its byte size and bytes (padded), then
+// for a draw each R32G32B32A32_SFLOAT target (cleared to zero, Location i)
+// as width*height*16 bytes, row-major. Buffers live in host-visible
+// coherent memory. The device is the first whose name contains
+// $VKRUN_DEVICE (default "llvmpipe"), else the first device; every feature
+// it supports is enabled.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +103,170 @@ static uint32_t subgroup_size(void) {
 	return sg.subgroupSize;
 }
 
+// Target is one color attachment and the host-visible buffer it is
+// copied to.
+typedef struct {
+	VkImage image;
+	VkImageView view;
+	VkDeviceMemory mem, bufmem;
+	VkBuffer buf;
+	void *map;
+} Target;
+
+static uint32_t mem_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits, uint32_t want) {
+	for (uint32_t t = 0; t < mp->memoryTypeCount; t++)
+		if ((bits & (1u << t)) && (mp->memoryTypes[t].propertyFlags & want) == want) return t;
+	die("no suitable memory type");
+	return 0;
+}
+
+// make_targets creates the color attachments, their read-back buffers, a
+// render pass that clears them to zero and leaves them ready for a copy,
+// and the framebuffer.
+static VkRenderPass make_targets(VkDevice dev, const VkPhysicalDeviceMemoryProperties *mp, Target *t, uint32_t n,
+                                 uint32_t w, uint32_t h, VkFramebuffer *fb) {
+	VkAttachmentDescription ad[8];
+	VkAttachmentReference ar[8];
+	VkImageView views[8];
+	for (uint32_t i = 0; i < n; i++) {
+		VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+		ici.imageType = VK_IMAGE_TYPE_2D;
+		ici.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+		ici.extent.width = w;
+		ici.extent.height = h;
+		ici.extent.depth = 1;
+		ici.mipLevels = 1;
+		ici.arrayLayers = 1;
+		ici.samples = VK_SAMPLE_COUNT_1_BIT;
+		ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+		ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+		ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+		CHECK(vkCreateImage(dev, &ici, NULL, &t[i].image));
+		VkMemoryRequirements req;
+		vkGetImageMemoryRequirements(dev, t[i].image, &req);
+		VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+		mai.allocationSize = req.size;
+		mai.memoryTypeIndex = mem_type(mp, req.memoryTypeBits, 0);
+		CHECK(vkAllocateMemory(dev, &mai, NULL, &t[i].mem));
+		CHECK(vkBindImageMemory(dev, t[i].image, t[i].mem, 0));
+		VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+		vci.image = t[i].image;
+		vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+		vci.format = ici.format;
+		vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+		vci.subresourceRange.levelCount = 1;
+		vci.subresourceRange.layerCount = 1;
+		CHECK(vkCreateImageView(dev, &vci, NULL, &t[i].view));
+		views[i] = t[i].view;
+
+		VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+		bci.size = (VkDeviceSize)w * h * 16;
+		bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+		CHECK(vkCreateBuffer(dev, &bci, NULL, &t[i].buf));
+		vkGetBufferMemoryRequirements(dev, t[i].buf, &req);
+		mai.allocationSize = req.size;
+		mai.memoryTypeIndex = mem_type(mp, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+		CHECK(vkAllocateMemory(dev, &mai, NULL, &t[i].bufmem));
+		CHECK(vkBindBufferMemory(dev, t[i].buf, t[i].bufmem, 0));
+		CHECK(vkMapMemory(dev, t[i].bufmem, 0, VK_WHOLE_SIZE, 0, &t[i].map));
+
+		memset(&ad[i], 0, sizeof ad[i]);
+		ad[i].format = ici.format;
+		ad[i].samples = VK_SAMPLE_COUNT_1_BIT;
+		ad[i].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+		ad[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+		ad[i].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+		ad[i].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+		ad[i].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+		ad[i].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+		ar[i].attachment = i;
+		ar[i].layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+	}
+	VkSubpassDescription sd = {0};
+	sd.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+	sd.colorAttachmentCount = n;
+	sd.pColorAttachments = ar;
+	// Make the attachment writes visible to the copy after the pass.
+	VkSubpassDependency dep = {0};
+	dep.srcSubpass = 0;
+	dep.dstSubpass = VK_SUBPASS_EXTERNAL;
+	dep.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+	dep.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+	dep.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+	dep.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+	VkRenderPassCreateInfo rpci = {VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+	rpci.attachmentCount = n;
+	rpci.pAttachments = ad;
+	rpci.subpassCount = 1;
+	rpci.pSubpasses = &sd;
+	rpci.dependencyCount = 1;
+	rpci.pDependencies = &dep;
+	VkRenderPass rp;
+	CHECK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
+	VkFramebufferCreateInfo fci = {VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+	fci.renderPass = rp;
+	fci.attachmentCount = n;
+	fci.pAttachments = views;
+	fci.width = w;
+	fci.height = h;
+	fci.layers = 1;
+	CHECK(vkCreateFramebuffer(dev, &fci, NULL, fb));
+	return rp;
+}
+
+// graphics_pipeline builds a pipeline without vertex buffers: triangle
+// list, the whole viewport, no culling, one sample, no blending.
+static VkPipeline graphics_pipeline(VkDevice dev, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
+                                    const char *ventry, VkShaderModule fs, const char *fentry, uint32_t n,
+                                    uint32_t w, uint32_t h) {
+	VkPipelineShaderStageCreateInfo st[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+	                                         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
+	st[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+	st[0].module = vs;
+	st[0].pName = ventry;
+	st[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+	st[1].module = fs;
+	st[1].pName = fentry;
+	VkPipelineVertexInputStateCreateInfo vi = {VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+	VkPipelineInputAssemblyStateCreateInfo ia = {VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+	ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+	VkViewport vp = {0, 0, (float)w, (float)h, 0, 1};
+	VkRect2D sc = {{0, 0}, {w, h}};
+	VkPipelineViewportStateCreateInfo vps = {VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+	vps.viewportCount = 1;
+	vps.pViewports = &vp;
+	vps.scissorCount = 1;
+	vps.pScissors = &sc;
+	VkPipelineRasterizationStateCreateInfo rs = {VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+	rs.polygonMode = VK_POLYGON_MODE_FILL;
+	rs.cullMode = VK_CULL_MODE_NONE;
+	rs.frontFace = VK_FRONT_FACE_CLOCKWISE;
+	rs.lineWidth = 1;
+	VkPipelineMultisampleStateCreateInfo ms = {VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+	ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+	VkPipelineColorBlendAttachmentState cba[8];
+	memset(cba, 0, sizeof cba);
+	for (uint32_t i = 0; i < n; i++)
+		cba[i].colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+	VkPipelineColorBlendStateCreateInfo cb = {VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+	cb.attachmentCount = n;
+	cb.pAttachments = cba;
+	VkGraphicsPipelineCreateInfo gci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+	gci.stageCount = 2;
+	gci.pStages = st;
+	gci.pVertexInputState = &vi;
+	gci.pInputAssemblyState = &ia;
+	gci.pViewportState = &vps;
+	gci.pRasterizationState = &rs;
+	gci.pMultisampleState = &ms;
+	gci.pColorBlendState = &cb;
+	gci.layout = layout;
+	gci.renderPass = rp;
+	VkPipeline p;
+	CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gci, NULL, &p));
+	return p;
+}
+
 int main(int argc, char **argv) {
 	if (argc == 2 && strcmp(argv[1], "--info") == 0) {
 		pick_device();
@@ -113,7 +284,18 @@ int main(int argc, char **argv) {
 	if (fread(file, 1, fsize, f) != fsize) die("cannot read job file");
 	fclose(f);
 
-	uint32_t groups[3] = {rd(), rd(), rd()};
+	uint32_t mode = rd();
+	uint32_t groups[3] = {1, 1, 1}, width = 0, height = 0, ntargets = 0;
+	if (mode == 0) {
+		groups[0] = rd();
+		groups[1] = rd();
+		groups[2] = rd();
+	} else {
+		width = rd();
+		height = rd();
+		ntargets = rd();
+		if (width == 0 || height == 0 || width > 4096 || height > 4096 || ntargets > 8) die("bad draw size");
+	}
 	uint32_t nbuf = rd();
 	Buf *bufs = calloc(nbuf ? nbuf : 1, sizeof *bufs);
 	uint32_t maxset = 0;
@@ -130,6 +312,15 @@ int main(int argc, char **argv) {
 	uint32_t nlen = rd();
 	char *entry = calloc(nlen + 1, 1);
 	memcpy(entry, rdbytes(nlen), nlen);
+	uint32_t vwords = 0, *vcode = NULL;
+	char *ventry = NULL;
+	if (mode != 0) {
+		vwords = rd();
+		vcode = (uint32_t *)rdbytes(vwords * 4);
+		uint32_t vlen = rd();
+		ventry = calloc(vlen + 1, 1);
+		memcpy(ventry, rdbytes(vlen), vlen);
+	}
 
 	pick_device();
 	uint32_t nq = 0;
@@ -137,18 +328,21 @@ int main(int argc, char **argv) {
 	VkQueueFamilyProperties *qf = calloc(nq, sizeof *qf);
 	vkGetPhysicalDeviceQueueFamilyProperties(phys, &nq, qf);
 	uint32_t family = UINT32_MAX;
+	VkQueueFlags qwant = mode == 0 ? VK_QUEUE_COMPUTE_BIT : VK_QUEUE_GRAPHICS_BIT;
 	for (uint32_t i = 0; i < nq; i++)
-		if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+		if (qf[i].queueFlags & qwant) {
 			family = i;
 			break;
 		}
-	if (family == UINT32_MAX) die("no compute queue");
+	if (family == UINT32_MAX) die("no suitable queue");
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
 	qci.queueFamilyIndex = family;
 	qci.queueCount = 1;
 	qci.pQueuePriorities = &prio;
-	VkPhysicalDeviceFeatures feats = {0};
+	VkPhysicalDeviceFeatures feats;
+	vkGetPhysicalDeviceFeatures(phys, &feats);
+	feats.robustBufferAccess = VK_FALSE; // out-of-bounds behaviour stays the driver's
 	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
 	dci.queueCreateInfoCount = 1;
 	dci.pQueueCreateInfos = &qci;
@@ -199,7 +393,7 @@ int main(int argc, char **argv) {
 			lb[n].binding = bufs[i].binding;
 			lb[n].descriptorType = bufs[i].kind ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 			lb[n].descriptorCount = 1;
-			lb[n].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+			lb[n].stageFlags = mode == 0 ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS;
 			n++;
 		}
 		VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -219,14 +413,27 @@ int main(int argc, char **argv) {
 	smci.pCode = code;
 	VkShaderModule sm;
 	CHECK(vkCreateShaderModule(dev, &smci, NULL, &sm));
-	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-	cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-	cpci.stage.module = sm;
-	cpci.stage.pName = entry;
-	cpci.layout = playout;
 	VkPipeline pipe;
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
+	Target *targets = NULL;
+	VkRenderPass rpass = VK_NULL_HANDLE;
+	VkFramebuffer fb = VK_NULL_HANDLE;
+	if (mode == 0) {
+		VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+		cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+		cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+		cpci.stage.module = sm;
+		cpci.stage.pName = entry;
+		cpci.layout = playout;
+		CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
+	} else {
+		smci.codeSize = vwords * 4;
+		smci.pCode = vcode;
+		VkShaderModule vsm;
+		CHECK(vkCreateShaderModule(dev, &smci, NULL, &vsm));
+		targets = calloc(ntargets ? ntargets : 1, sizeof *targets);
+		rpass = make_targets(dev, &mp, targets, ntargets, width, height, &fb);
+		pipe = graphics_pipeline(dev, playout, rpass, vsm, ventry, sm, entry, ntargets, width, height);
+	}
 
 	VkDescriptorSet *sets = calloc(nsets ? nsets : 1, sizeof *sets);
 	if (nsets) {
@@ -270,13 +477,44 @@ int main(int argc, char **argv) {
 	VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
 	CHECK(vkBeginCommandBuffer(cb, &bi));
-	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-	if (nsets) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, playout, 0, nsets, sets, 0, NULL);
-	vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
-	VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-	mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-	mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+	if (mode == 0) {
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+		if (nsets) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, playout, 0, nsets, sets, 0, NULL);
+		vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
+		VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+		mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+		mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+	} else {
+		VkClearValue clears[8];
+		memset(clears, 0, sizeof clears);
+		VkRenderPassBeginInfo rpbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+		rpbi.renderPass = rpass;
+		rpbi.framebuffer = fb;
+		rpbi.renderArea.extent.width = width;
+		rpbi.renderArea.extent.height = height;
+		rpbi.clearValueCount = ntargets;
+		rpbi.pClearValues = clears;
+		vkCmdBeginRenderPass(cb, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+		if (nsets) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, playout, 0, nsets, sets, 0, NULL);
+		vkCmdDraw(cb, 3, 1, 0, 0);
+		vkCmdEndRenderPass(cb);
+		// The render pass leaves the targets in TRANSFER_SRC_OPTIMAL.
+		for (uint32_t i = 0; i < ntargets; i++) {
+			VkBufferImageCopy r = {0};
+			r.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+			r.imageSubresource.layerCount = 1;
+			r.imageExtent.width = width;
+			r.imageExtent.height = height;
+			r.imageExtent.depth = 1;
+			vkCmdCopyImageToBuffer(cb, targets[i].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, targets[i].buf, 1, &r);
+		}
+		VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+		mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+		mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+	}
 	CHECK(vkEndCommandBuffer(cb));
 	VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
 	si.commandBufferCount = 1;
@@ -293,6 +531,7 @@ int main(int argc, char **argv) {
 		uint32_t zero = 0;
 		fwrite(&zero, 1, ((sz + 3u) & ~3u) - sz, o);
 	}
+	for (uint32_t i = 0; i < ntargets; i++) fwrite(targets[i].map, 1, (size_t)width * height * 16, o);
 	fclose(o);
 	return 0;
 }

@@ -1,0 +1,446 @@
+package spirv
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"passlens/compiler/hlsl"
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+	"passlens/compiler/load"
+	"passlens/compiler/target/spirv/vkrun"
+	"passlens/samples"
+)
+
+// Pixel shaders on lavapipe: passlens's fragment shader is drawn over a
+// small viewport by one triangle that covers it (vertex shader generated
+// in HLSL and compiled by passlens too, so the vertex path runs as well),
+// into R32G32B32A32_SFLOAT targets, and every written component is
+// compared with the interpreter's render targets for the same rectangle.
+// Interpolated inputs are affine functions of the pixel position, which
+// the interpreter's bilinear corners reproduce exactly; uniforms hold
+// fixed small values. Floats must be equal up to a small relative
+// tolerance (lavapipe's transcendental functions and interpolation are not
+// correctly rounded); the exact matches are counted.
+
+const pixelW, pixelH = 8, 8
+
+// leafScalars returns the scalar type of each cell of t, in cell order
+// (the order of leafOffsets).
+func leafScalars(t *ir.Type, out []*ir.Type) []*ir.Type {
+	switch t.Kind {
+	case ir.KVector:
+		for i := 0; i < t.Len; i++ {
+			out = append(out, t.Elem)
+		}
+	case ir.KMatrix:
+		for i := 0; i < t.Len; i++ {
+			out = leafScalars(rowType(t), out)
+		}
+	case ir.KArray:
+		for i := 0; i < t.Len; i++ {
+			out = leafScalars(t.Elem, out)
+		}
+	case ir.KStruct:
+		for _, f := range t.Fields {
+			out = leafScalars(f.Type, out)
+		}
+	default:
+		out = append(out, t)
+	}
+	return out
+}
+
+// uniformValue is the fixed bit pattern of cell k of a uniform.
+func uniformValue(s *ir.Type, k int) uint32 {
+	switch s.Kind {
+	case ir.KFloat:
+		return math.Float32bits(float32((k*7)%13-6) * 0.25)
+	case ir.KInt:
+		return uint32(int32((k*5)%11 - 5))
+	case ir.KBool:
+		return uint32(k % 2)
+	}
+	return uint32((k * 5) % 11)
+}
+
+// varying is a non-system-value pixel shader input.
+type varying struct {
+	g       *ir.Global
+	corners [4][]float64 // tl, tr, bl, br per component (floats)
+	value   []int64      // constant value per component (integers)
+}
+
+// pixelPlan describes how to run a pixel shader, or why it cannot be.
+type pixelPlan struct {
+	skip     string
+	entry    *ir.Function
+	varyings []*varying
+	targets  int // color attachments (highest SV_Target location + 1)
+}
+
+// planPixel checks that m's single pixel entry point uses only what the
+// draw provides: SV_Position and float/int varyings in, float SV_Target
+// out, uniform buffers, no wave operations (the driver's lane packing of
+// pixels is its own).
+func planPixel(m *ir.Module) pixelPlan {
+	var p pixelPlan
+	eps := m.EntryPoints()
+	if len(eps) != 1 || eps[0].Entry.Stage != ir.StagePixel {
+		return pixelPlan{skip: "not one pixel entry point"}
+	}
+	p.entry = eps[0]
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Intr != nil && (strings.HasPrefix(in.Intr.Name, "Wave") || strings.HasPrefix(in.Intr.Name, "Quad")) {
+					return pixelPlan{skip: "wave operations"}
+				}
+			}
+		}
+	}
+	for _, g := range m.Globals {
+		sem := strings.ToUpper(g.Semantic)
+		switch g.Space {
+		case ir.SpaceStorage:
+			return pixelPlan{skip: "storage buffers"}
+		case ir.SpaceInput:
+			if sem == "SV_POSITION" {
+				continue
+			}
+			if strings.HasPrefix(sem, "SV_") {
+				return pixelPlan{skip: "input " + g.Semantic}
+			}
+			s := g.ValType.Scalar()
+			if g.ValType.Kind != ir.KVector && !g.ValType.IsScalar() || s.Bits != 32 || s.Kind == ir.KBool {
+				return pixelPlan{skip: "input of type " + g.ValType.String()}
+			}
+			v := &varying{g: g}
+			i := len(p.varyings)
+			for c := 0; c < g.ValType.Lanes(); c++ {
+				if s.Kind == ir.KFloat && !g.Flat {
+					tl := float64(i)*0.125 + float64(c)*0.5 - 1
+					tr := tl + 1 + 0.5*float64(c)
+					bl := tl - 0.75 + 0.25*float64(i)
+					for k, x := range []float64{tl, tr, bl, tr + bl - tl} {
+						v.corners[k] = append(v.corners[k], x)
+					}
+				} else {
+					v.value = append(v.value, int64(3*i+c+1))
+				}
+			}
+			p.varyings = append(p.varyings, v)
+		case ir.SpaceOutput:
+			n, ok := strings.CutPrefix(sem, "SV_TARGET")
+			if !ok {
+				return pixelPlan{skip: "output " + g.Semantic}
+			}
+			loc := 0
+			if n != "" {
+				loc, _ = strconv.Atoi(n)
+			}
+			if s := g.ValType.Scalar(); g.ValType.Kind != ir.KVector && !g.ValType.IsScalar() || s.Kind != ir.KFloat || s.Bits != 32 {
+				return pixelPlan{skip: "non-float render target"}
+			}
+			p.targets = max(p.targets, loc+1)
+		}
+	}
+	if p.targets == 0 {
+		return pixelPlan{skip: "no render target"}
+	}
+	return p
+}
+
+// hlslVector spells a 32-bit scalar or vector type in HLSL.
+func hlslVector(t *ir.Type) string {
+	name := map[ir.Kind]string{ir.KFloat: "float", ir.KInt: "int", ir.KUint: "uint"}[t.Scalar().Kind]
+	if t.Kind == ir.KVector {
+		name += strconv.Itoa(t.Len)
+	}
+	return name
+}
+
+// vertexShader compiles the vertex shader of a plan: vertex i at
+// p = ((i << 1) & 2, i & 2) in viewport units, position p * 2 - 1, and each
+// varying the affine function of p that matches its corners (or its
+// constant), in the pixel shader's input order so that the Locations
+// match.
+func vertexShader(t *testing.T, p pixelPlan) []uint32 {
+	t.Helper()
+	var sb strings.Builder
+	sb.WriteString("struct VSOut {\n  float4 pos : SV_Position;\n")
+	for i, v := range p.varyings {
+		mod := ""
+		if v.value != nil {
+			mod = "nointerpolation "
+		}
+		fmt.Fprintf(&sb, "  %s%s v%d : V%d;\n", mod, hlslVector(v.g.ValType), i, i)
+	}
+	sb.WriteString("};\nVSOut main(uint id : SV_VertexID) {\n  VSOut o;\n  float2 p = float2((id << 1) & 2, id & 2);\n  o.pos = float4(p * 2 - 1, 0, 1);\n")
+	for i, v := range p.varyings {
+		ty := hlslVector(v.g.ValType)
+		if v.value != nil {
+			fmt.Fprintf(&sb, "  o.v%d = %s(%s);\n", i, ty, joinNums(v.value))
+			continue
+		}
+		c := v.corners
+		fmt.Fprintf(&sb, "  o.v%d = %s(%s) + %s(%s) * p.x + %s(%s) * p.y;\n", i, ty, joinFloats(c[0]),
+			ty, joinFloats(sub(c[1], c[0])), ty, joinFloats(sub(c[2], c[0])))
+	}
+	sb.WriteString("  return o;\n}\n")
+	src := sb.String()
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StageVertex}
+	prog, diags := hlsl.Frontend("vs.hlsl", []byte(src), opts)
+	if diags.HasErrors() {
+		t.Fatalf("vertex shader: %v\n%s", diags, src)
+	}
+	m, ld := hlsl.Lower(prog, opts)
+	if m == nil || ld.HasErrors() {
+		t.Fatalf("vertex shader: %v\n%s", ld, src)
+	}
+	if err := runSpirvPipeline(m); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Assemble(m, Options{})
+	if err != nil {
+		t.Fatalf("vertex shader: %v\n%s", err, src)
+	}
+	return w
+}
+
+func sub(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = a[i] - b[i]
+	}
+	return out
+}
+
+func joinFloats(xs []float64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, strconv.FormatFloat(x, 'f', -1, 64))
+	}
+	return strings.Join(s, ", ")
+}
+
+func joinNums(xs []int64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, strconv.FormatInt(x, 10))
+	}
+	return strings.Join(s, ", ")
+}
+
+// jsonList turns numbers into interpreter input values.
+func jsonList(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return out
+}
+
+// pixelStats counts compared components.
+type pixelStats struct {
+	exact, close int
+}
+
+// closeF32 reports whether the device's value is acceptably near the
+// interpreter's: equal, both NaN, both zero or denormal (lavapipe flushes
+// denormals), or within a relative 2^-16 (absolute near zero).
+func closeF32(got, want float32) bool {
+	if got == want || got != got && want != want {
+		return true
+	}
+	tiny := float32(1.0 / (1 << 30) / (1 << 30) / (1 << 30) / (1 << 30)) // 2^-120
+	if abs32(got) < tiny && abs32(want) < tiny {
+		return true
+	}
+	if math.IsInf(float64(got), 0) || math.IsInf(float64(want), 0) {
+		return false
+	}
+	return abs32(got-want) <= max(1, abs32(want))/(1<<16)
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// runPixel draws m (after the spirv pipeline) and compares the targets
+// with the interpreter's. It returns a description of the first
+// difference ("").
+func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelStats) (string, error) {
+	in := &interp.Input{Rect: &interp.Rect{Width: pixelW, Height: pixelH}, Uniforms: map[string]any{}, Inputs: map[string]interp.LaneInput{}}
+	for _, v := range p.varyings {
+		if v.value != nil {
+			vals := make([]any, len(v.value))
+			for i, x := range v.value {
+				vals[i] = json.Number(strconv.FormatInt(x, 10))
+			}
+			if len(vals) == 1 {
+				in.Inputs[v.g.Semantic] = interp.LaneInput{Value: vals[0]}
+			} else {
+				in.Inputs[v.g.Semantic] = interp.LaneInput{Value: vals}
+			}
+			continue
+		}
+		var cs []any
+		for _, c := range v.corners {
+			if len(c) == 1 {
+				cs = append(cs, jsonList(c)[0])
+			} else {
+				cs = append(cs, jsonList(c))
+			}
+		}
+		in.Inputs[v.g.Semantic] = interp.LaneInput{Corners: cs}
+	}
+	binds := map[*ir.Global]Binding{}
+	for _, b := range Bindings(m) {
+		binds[b.Global] = b
+	}
+	job := vkrun.Job{Entry: p.entry.Name(), Draw: &vkrun.Draw{Vertex: vertexShader(t, p), VertexEntry: "main",
+		Width: pixelW, Height: pixelH, Targets: p.targets}}
+	for _, g := range m.Globals {
+		if g.Space != ir.SpaceUniform {
+			continue
+		}
+		l, err := typeLayout(g.ValType, ruleStd140)
+		if err != nil {
+			return "", err
+		}
+		offs, err := leafOffsets(g.ValType, ruleStd140, 0, nil)
+		if err != nil {
+			return "", err
+		}
+		leaves := leafScalars(g.ValType, nil)
+		data := make([]byte, max(l.Size, 16))
+		cells := make([]any, len(offs))
+		for k, off := range offs {
+			v := uniformValue(leaves[k], k)
+			binary.LittleEndian.PutUint32(data[off:], v)
+			cells[k] = fmt.Sprintf("0x%x", v)
+		}
+		in.Uniforms[g.Name()] = cells
+		b := binds[g]
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
+	}
+	res, err := interp.Run(m, in, interp.Options{})
+	if err != nil {
+		return "", fmt.Errorf("interp: %w", err)
+	}
+	words, err := Assemble(m, Options{})
+	if err != nil {
+		return "", err
+	}
+	job.SPIRV = words
+	_, pix, err := vkrun.RunDraw(job)
+	if err != nil {
+		return "", err
+	}
+	for _, tg := range res.Targets {
+		n, _ := strings.CutPrefix(strings.ToUpper(tg.Semantic), "SV_TARGET")
+		loc, _ := strconv.Atoi(n)
+		lanes := tg.Elem.Lanes()
+		for y := 0; y < tg.Height; y++ {
+			for x := 0; x < tg.Width; x++ {
+				want := tg.Pixel(x, y)
+				for c := 0; c < lanes; c++ {
+					w := math.Float32frombits(uint32(want[c]))
+					g := pix[loc][(y*pixelW+x)*4+c]
+					switch {
+					case math.Float32bits(g) == math.Float32bits(w):
+						st.exact++
+					case closeF32(g, w):
+						st.close++
+					default:
+						return fmt.Sprintf("%s pixel (%d, %d) component %d: device %g, interpreter %g", tg.Semantic, x, y, c, g, w), nil
+					}
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// TestLavapipePixel runs every HLSL sample with a pixel entry point and
+// every vkd3d pixel shader that the draw can feed on lavapipe and compares
+// the render targets with the interpreter's. Shaders that need more
+// (other system values, storage buffers, wave operations, integer
+// targets) are counted by reason.
+func TestLavapipePixel(t *testing.T) {
+	needDevice(t)
+	type item struct {
+		name string
+		m    *ir.Module
+	}
+	var items []item
+	for _, s := range samples.All() {
+		if !strings.HasSuffix(s.File, ".hlsl") {
+			continue
+		}
+		m, _, err := load.File("samples/"+s.Name, load.Options{})
+		if err != nil || len(m.EntryPoints()) != 1 || m.EntryPoints()[0].Entry.Stage != ir.StagePixel {
+			continue
+		}
+		items = append(items, item{"samples/" + s.Name, m})
+	}
+	nSamples := len(items)
+	if _, err := os.Stat(vkd3dDir(t)); err == nil && os.Getenv("SPIRV_PIXEL_VKD3D") != "0" {
+		mods, _ := loadVKD3D(t)
+		for _, vm := range mods {
+			items = append(items, item{vm.label, vm.m})
+		}
+	}
+	skipped := map[string]int{}
+	var st pixelStats
+	ran, agree, sampleRan := 0, 0, 0
+	for i, it := range items {
+		if err := runSpirvPipeline(it.m); err != nil {
+			skipped["pipeline fails"]++
+			continue
+		}
+		p := planPixel(it.m)
+		if p.skip == "" {
+			if _, err := Assemble(it.m, Options{}); err != nil {
+				p.skip = "back end rejects"
+			}
+		}
+		if p.skip != "" {
+			if i < nSamples {
+				t.Logf("%s: not run: %s", it.name, p.skip)
+			}
+			skipped[p.skip]++
+			continue
+		}
+		ran++
+		if i < nSamples {
+			sampleRan++
+		}
+		diff, err := runPixel(t, it.name, it.m, p, &st)
+		if err != nil {
+			t.Errorf("%s: %v", it.name, err)
+			continue
+		}
+		if diff != "" {
+			t.Errorf("%s: %s", it.name, diff)
+			continue
+		}
+		agree++
+	}
+	var why []string
+	for k, n := range skipped {
+		why = append(why, fmt.Sprintf("%s=%d", k, n))
+	}
+	sort.Strings(why)
+	t.Logf("pixel shaders on lavapipe (%dx%d): %d run (%d samples), %d agree with the interpreter; components: %d bit-exact, %d within 2^-16; not run: %s",
+		pixelW, pixelH, ran, sampleRan, agree, st.exact, st.close, strings.Join(why, ", "))
+	if sampleRan == 0 {
+		t.Error("no pixel sample ran")
+	}
+}
