@@ -76,7 +76,8 @@ timed() {
 	local label=$1
 	shift
 	local n
-	n=$(($(wc -l <"$out/$label.times" 2>/dev/null || echo 0) + 1))
+	n=1
+	[ -f "$out/$label.times" ] && n=$(($(wc -l <"$out/$label.times") + 1))
 	if ! /usr/bin/time -f '%e %U %S %M' -o "$out/time.tmp" "$@" 2>"$out/$label.stderr.$n" >/dev/null; then
 		echo "$label failed (run $n):" >&2
 		grep -v '^Command exited' "$out/$label.stderr.$n" | head -5 | cut -c1-240 >&2

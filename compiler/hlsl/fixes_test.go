@@ -237,7 +237,7 @@ func TestVKD3DConformanceFixes(t *testing.T) {
 		{"typedef float4 arrtype[];\narrtype f() { float4 r[1] = {0, 0, 0, 0}; return r; }\nfloat4 main() : sv_target { return 0; }", "cannot return an unsized array"},
 		// 'precise' before an identifier is the modifier, even when a
 		// typedef named precise exists.
-		{"precise float4 var;\ntypedef float4 precise;\nprecise main() : sv_target { return var; }", "error"},
+		{"precise float4 var;\ntypedef float4 precise;\nprecise main() : sv_target { return var; }", "unknown type name 'main'"},
 		{"float4 precise;\nprecise float4 var;\nfloat4 main() : sv_target { return precise; }", ""},
 		// A subscripted profile in register() is rejected.
 		{"float a : register(ps[5], c1);\nfloat4 main() : sv_target { return a; }", "invalid shader profile 'ps[5]'"},

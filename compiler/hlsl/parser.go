@@ -355,7 +355,7 @@ func (p *parser) parseTopLevel() []Decl {
 	mods := p.parseModifiers()
 	if !p.isTypeStart() {
 		t := p.tok()
-		if t.kind == tIdent && !isKeyword(t.text) && (p.peekN(1).kind == tIdent) {
+		if t.kind == tIdent && !isKeyword(t.text) && (p.peekN(1).kind == tIdent || mods != 0 && p.peekN(1).is("(")) {
 			p.errorf(t.pos, t.end(), "unknown type name '%s'", t.text)
 		} else {
 			p.errorf(t.pos, t.end(), "expected a declaration")

@@ -75,7 +75,7 @@ func checkScalar(t *testing.T, name, text string) {
 // TestSamples emits every sample that loads and checks the text with
 // llvm-as-22 and opt-22. Samples whose HLSL front end or lowering is not
 // available are skipped; any other load error fails.
-func TestSamples(t *testing.T) {
+func TestDXILSamples(t *testing.T) {
 	n := 0
 	for _, s := range samples.All() {
 		m, _, err := load.File(s.File, load.Options{})
@@ -132,7 +132,7 @@ func want(t *testing.T, name, text, re string, n int) {
 
 // The seed's "DXIL OP CallInst example": four scalar Sin then four scalar
 // Cos dx.op calls, declared once.
-func TestSeedCosSin(t *testing.T) {
+func TestDXILSeedCosSin(t *testing.T) {
 	text := seed(t, "cos-sin")
 	want(t, "cos-sin", text, `= call float @dx\.op\.unary\.f32\(i32 13, float %`, 4)
 	want(t, "cos-sin", text, `= call float @dx\.op\.unary\.f32\(i32 12, float %`, 4)
@@ -145,7 +145,7 @@ func TestSeedCosSin(t *testing.T) {
 }
 
 // "Example 3 add and mul": per-element fadd and fmul.
-func TestSeedAddMul(t *testing.T) {
+func TestDXILSeedAddMul(t *testing.T) {
 	text := seed(t, "add-mul")
 	want(t, "add-mul", text, `= fadd float `, 8)
 	want(t, "add-mul", text, `= fmul float `, 4)
@@ -153,7 +153,7 @@ func TestSeedAddMul(t *testing.T) {
 
 // "BitCast": asfloat is a per-element bitcast i32 -> float, the value
 // conversion a per-element sitofp.
-func TestSeedBitcast(t *testing.T) {
+func TestDXILSeedBitcast(t *testing.T) {
 	text := seed(t, "bitcast")
 	want(t, "bitcast", text, `= bitcast i32 %\S+ to float`, 4)
 	want(t, "bitcast", text, `= sitofp i32 %\S+ to float`, 4)
@@ -163,7 +163,7 @@ func TestSeedBitcast(t *testing.T) {
 // "Store example": six scalar float stores into the groupshared array,
 // the thread id read with dx.op.threadId, the barrier as dx.op.barrier
 // (GroupMemoryBarrierWithGroupSync: TGSM fence | sync = 9).
-func TestSeedGroupsharedStore(t *testing.T) {
+func TestDXILSeedGroupsharedStore(t *testing.T) {
 	text := seed(t, "groupshared-store")
 	want(t, "groupshared-store", text, `store float \S+, ptr addrspace\(3\) %`, 6)
 	want(t, "groupshared-store", text, `call i32 @dx\.op\.threadId\.i32\(i32 93, i32 0\)`, 1)
@@ -174,7 +174,7 @@ func TestSeedGroupsharedStore(t *testing.T) {
 }
 
 // Emit leaves its input untouched (it works on a clone).
-func TestEmitDoesNotModifyInput(t *testing.T) {
+func TestDXILEmitDoesNotModifyInput(t *testing.T) {
 	src, _ := os.ReadFile("testdata/cos-sin.pir")
 	m, err := ir.ParseModule("cos-sin.pir", src)
 	if err != nil {
@@ -192,7 +192,7 @@ func TestEmitDoesNotModifyInput(t *testing.T) {
 
 // A vector value that survived the pipeline is an error naming the
 // instruction, not silently emitted.
-func TestVectorValueIsAnError(t *testing.T) {
+func TestDXILVectorValueIsAnError(t *testing.T) {
 	src, _ := os.ReadFile("testdata/add-mul.pir")
 	m, err := ir.ParseModule("add-mul.pir", src)
 	if err != nil {
@@ -205,7 +205,7 @@ func TestVectorValueIsAnError(t *testing.T) {
 }
 
 // Intrinsics without a DXIL operation fail with a clear error.
-func TestUnknownIntrinsic(t *testing.T) {
+func TestDXILUnknownIntrinsic(t *testing.T) {
 	src := `module "m"
 @a = global uniform f32 kind "cbuffer"
 @out = global output f32 semantic "SV_Target0"
@@ -236,7 +236,7 @@ entry:
 }
 
 // The intrinsic mapping: opcode numbers from DXIL's OpCode enum.
-func TestIntrinsicMapping(t *testing.T) {
+func TestDXILIntrinsicMapping(t *testing.T) {
 	src := `module "m"
 @a = global uniform f32 kind "cbuffer"
 @u = global uniform u32 kind "cbuffer"
@@ -294,8 +294,8 @@ entry:
 // without entry points keeps its functions): scalarize flattens the
 // signature as DXC's SROA_Parameter_HLSL does — four scalar parameters,
 // the result returned as a struct of four floats (calls are covered by
-// TestAllIntrinsicsDifferential).
-func TestSeedLibraryFunction(t *testing.T) {
+// TestDXILAllIntrinsicsDifferential).
+func TestDXILSeedLibraryFunction(t *testing.T) {
 	text := seed(t, "library")
 	for _, w := range []string{
 		"%fn.ret = type { float, float, float, float }",
@@ -313,7 +313,7 @@ func TestSeedLibraryFunction(t *testing.T) {
 // An external function (a declaration, which inline cannot remove) with
 // vector parameters and a vector result gets a scalar signature: four
 // float parameters and a struct result read with extractvalue.
-func TestDeclarationSignature(t *testing.T) {
+func TestDXILDeclarationSignature(t *testing.T) {
 	src := `module "m"
 @a = global uniform <4 x f32> kind "cbuffer"
 @out = global output <4 x f32> semantic "SV_Target0"

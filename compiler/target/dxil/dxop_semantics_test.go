@@ -99,14 +99,14 @@ func unlowerDXOps(m *ir.Module) error {
 // over this test's domain; everything else must be bit-identical.
 var ulpBounds = map[int]int64{0: 16, 1: 2, 2: 2, 3: 16, 4: 2} // exp log log10 pow atan2
 
-// TestDXOpSemantics lowers testdata/dxop-semantics.hlsl (one intrinsic per
+// TestDXILOpSemantics lowers testdata/dxop-semantics.hlsl (one intrinsic per
 // output slot) with the back end's intrinsic lowering, maps every dx.op
 // call back through DXIL's opcode table and runs both modules on the
 // interpreter. Results must be bit-identical, except the transcendental
 // expansions (exp, log, log10, pow, atan2), whose error in ulps must stay
 // within ulpBounds. A wrong opcode (floor for ceil, signed for unsigned
 // max, a wrong wave kind or barrier mode) makes it fail.
-func TestDXOpSemantics(t *testing.T) {
+func TestDXILOpSemantics(t *testing.T) {
 	const n = 64
 	xs, ys := make([]any, n), make([]any, n)
 	for i := 0; i < n; i++ {

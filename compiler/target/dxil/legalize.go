@@ -86,6 +86,7 @@ func (lz *legalizer) run() error {
 		repl[g] = ng
 	}
 	for _, f := range lz.m.Funcs {
+		lz.params(f, repl)
 		f.ReplaceUses(repl)
 		if hasVector(f.Ret) {
 			return fmt.Errorf("@%s: return type %s: DXIL has no vector values and the back end does not flatten signatures", f.Name(), f.Ret)
@@ -139,4 +140,35 @@ func hasVector(t *ir.Type) bool {
 		}
 	}
 	return false
+}
+
+// params gives pointer parameters legal pointee types (an HLSL out float4
+// is a ptr<function, <4 x f32>>): Param types are fixed at creation, so
+// the function gets new parameters of the same names, recorded in repl.
+func (lz *legalizer) params(f *ir.Function, repl map[ir.Value]ir.Value) {
+	changed := false
+	names := make([]string, len(f.Params))
+	types := make([]*ir.Type, len(f.Params))
+	for i, p := range f.Params {
+		names[i], types[i] = p.Name(), p.Type()
+		if p.Type().Kind == ir.KPointer {
+			if t := lz.memType(p.Type()); t != p.Type() {
+				types[i], changed = t, true
+			}
+		}
+	}
+	if !changed {
+		return
+	}
+	// A detached function makes the Param values (names are f's already).
+	tmp := (*ir.Module)(nil).NewFunction("", nil, names, types)
+	for i, np := range tmp.Params {
+		old := f.Params[i]
+		np.SetName(old.Name())
+		np.Func, np.Index, np.Uniform = f, i, old.Uniform
+		if np.Type() != old.Type() {
+			repl[old] = np
+		}
+		f.Params[i] = np
+	}
 }

@@ -10,13 +10,13 @@ import (
 	"passlens/compiler/pipeline"
 )
 
-// TestRandomModules runs random valid modules through the dxil pipeline
+// TestDXILRandomModules runs random valid modules through the dxil pipeline
 // and the back end: Emit must never hit an internal error (a recovered
 // panic), and every output it produces must be vector-free LLVM that
 // llvm-as-22 and opt-22 accept. Errors for constructs DXIL cannot express
 // (a vector surviving in a signature, an intrinsic without a DXIL
 // operation) are allowed but counted.
-func TestRandomModules(t *testing.T) {
+func TestDXILRandomModules(t *testing.T) {
 	spec, err := pipeline.Default("dxil")
 	if err != nil {
 		t.Fatal(err)

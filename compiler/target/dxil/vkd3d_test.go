@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
 )
 
@@ -41,11 +42,55 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 	}
 	verbose := os.Getenv("DXIL_VKD3D_VERBOSE") != ""
 	tmp := t.TempDir()
-	var units, accepted, emitted, invalid, unchecked int
+	var units, parsed, accepted, emitted, invalid, unchecked int
 	type toolJob struct{ label, file string }
 	var jobs []toolJob
 	rejected := map[string]int{}
 	var notes []string
+	noInline, err := pipeline.Parse("sroa,simplify,scalarize,simplify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withCalls, withCallsOK int
+	// try runs one module through a pipeline and Emit; it queues the text
+	// for the tools and reports whether it was emitted.
+	try := func(m *ir.Module, sp pipeline.Spec, label, prefix string) bool {
+		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: "dxil", VerifyEach: true})
+		if res.Err != nil {
+			if res.Err.Kind == pipeline.KindVerify || res.Err.Kind == pipeline.KindPanic {
+				t.Errorf("%s: dxil pipeline broke the module: %v", label, res.Err)
+				return false
+			}
+			rejected[prefix+"pipeline: "+firstWords(res.Err.Error())]++
+			notes = append(notes, label+": "+res.Err.Error())
+			return false
+		}
+		out, err := Emit(m)
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "internal error") || !locatedError.MatchString(msg) {
+				t.Errorf("%s: emit error without a location: %v", label, err)
+			}
+			rejected[prefix+dxilReason(msg)]++
+			notes = append(notes, label+": "+msg)
+			return false
+		}
+		f := filepath.Join(tmp, fmt.Sprintf("u%d.ll", len(jobs)+unchecked))
+		if err := os.WriteFile(f, []byte(out.Text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if vectorType.MatchString(out.Text) {
+			t.Errorf("%s: vector type in the output", label)
+			invalid++
+			return false
+		}
+		if testing.Short() && (len(jobs)+unchecked)%8 != 0 {
+			unchecked++ // -short: the tools check every 8th output only
+			return true
+		}
+		jobs = append(jobs, toolJob{label, f})
+		return true
+	}
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -78,46 +123,23 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 			if diags.HasErrors() {
 				continue
 			}
+			parsed++
 			m, ld := hlsl.Lower(prog, opts)
 			if m == nil || ld.HasErrors() {
 				continue
 			}
 			accepted++
 			label := fmt.Sprintf("%s:%d [%s]", u.file, u.line, u.header)
-			res := pipeline.Run(context.Background(), m, spec, pipeline.Options{Target: "dxil", VerifyEach: true})
-			if res.Err != nil {
-				if res.Err.Kind == pipeline.KindVerify || res.Err.Kind == pipeline.KindPanic {
-					t.Errorf("%s: dxil pipeline broke the module: %v", label, res.Err)
-					continue
+			if hasHelpers(m) {
+				// The same unit without inline: its helper functions keep
+				// their calls, so scalarize flattens their signatures.
+				withCalls++
+				c := ir.CloneModule(m)
+				if try(c, noInline, label+" (no inline)", "no inline: ") {
+					withCallsOK++
 				}
-				rejected["pipeline: "+firstWords(res.Err.Error())]++
-				notes = append(notes, label+": "+res.Err.Error())
-				continue
 			}
-			out, err := Emit(m)
-			if err != nil {
-				msg := err.Error()
-				if strings.Contains(msg, "internal error") || !locatedError.MatchString(msg) {
-					t.Errorf("%s: emit error without a location: %v", label, err)
-				}
-				rejected[dxilReason(msg)]++
-				notes = append(notes, label+": "+msg)
-				continue
-			}
-			f := filepath.Join(tmp, fmt.Sprintf("u%d.ll", len(jobs)))
-			if err := os.WriteFile(f, []byte(out.Text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if vectorType.MatchString(out.Text) {
-				t.Errorf("%s: vector type in the output", label)
-				invalid++
-				continue
-			}
-			if testing.Short() && accepted%8 != 0 {
-				unchecked++ // -short: the tools check every 8th unit only
-				continue
-			}
-			jobs = append(jobs, toolJob{label, f})
+			try(m, spec, label, "")
 		}
 	}
 	// The tools run in parallel: two processes per unit dominate the time.
@@ -160,8 +182,9 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 		total += n
 	}
 	sort.Strings(rs)
-	t.Logf("vkd3d through dxil: %d SM6 units; %d accepted and lowered by the HLSL frontend; %d emitted and verified by llvm-as-22 and opt-22 (%d more emitted, not checked with the tools under -short); %d rejected with a located error [%s]; %d invalid outputs",
-		units, accepted, emitted, unchecked, total, strings.Join(rs, ", "), invalid)
+	t.Logf("vkd3d through dxil: %d SM6 units; %d accepted by the HLSL frontend, %d of them lowered; %d of these also run without inline (they have helper functions), %d of them emitted", units, parsed, accepted, withCalls, withCallsOK)
+	t.Logf("  %d outputs emitted and verified by llvm-as-22 and opt-22 (%d more emitted, not checked with the tools under -short); %d rejected with a located error [%s]; %d invalid outputs",
+		emitted, unchecked, total, strings.Join(rs, ", "), invalid)
 	if verbose {
 		for _, n := range notes {
 			t.Log(n)
@@ -318,6 +341,16 @@ func smCond(cond string, sm float64) bool {
 			all = all && ok
 		}
 		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHelpers reports whether m defines a function besides its entry points.
+func hasHelpers(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		if !f.IsDeclaration() && f.Entry == nil {
 			return true
 		}
 	}

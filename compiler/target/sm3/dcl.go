@@ -37,16 +37,34 @@ func (e *emitter) semanticOf(r *sir.Reg) string {
 }
 
 // declareInput assigns an input register and records its dcl line: vPos for
-// a pixel shader's SV_Position, v# with dcl_<usage> otherwise.
+// a pixel shader's VPOS (and, plus half a pixel, SV_Position), v# with
+// dcl_<usage> otherwise.
 func (e *emitter) declareInput(r *sir.Reg, next *int) error {
 	usage, index := splitSemantic(e.semanticOf(r))
 	if !usages[usage] {
-		return fmt.Errorf("sm3: input %s has semantic %q, which has no SM3 declaration", r.Name, e.semanticOf(r))
+		return fmt.Errorf("sm3: %sinput %s has semantic %q, which has no SM3 declaration", e.globalLoc(r), r.Name, e.semanticOf(r))
 	}
-	if e.profile == "ps_3_0" && usage == "position" {
+	if e.profile == "ps_3_0" && (usage == "position" || usage == "vpos") {
 		// vPos has only x and y; src() rejects reads of z and w.
+		e.vpos = r
 		e.loc[r] = "vPos"
 		e.dcls = append(e.dcls, "dcl vPos.xy")
+		if usage == "vpos" {
+			return nil
+		}
+		// D3D9 puts pixel centres at integer coordinates: vPos of the
+		// top-left pixel is (0, 0), where SV_Position is (0.5, 0.5). The
+		// shader reads a copy with the half pixel added.
+		x, err := e.newFlag("the pixel position")
+		if err != nil {
+			return err
+		}
+		if _, err := e.newFlag("the pixel position"); err != nil {
+			return err
+		}
+		reg, _, _ := strings.Cut(x, ".")
+		e.loc[r] = reg
+		e.vposCopy = reg // assign prints the add once immediates have their c#
 		return nil
 	}
 	v := fmt.Sprintf("v%d", *next)
@@ -60,10 +78,19 @@ func (e *emitter) declareInput(r *sir.Reg, next *int) error {
 func (e *emitter) declareVSOutput(r *sir.Reg, next *int) (string, error) {
 	usage, index := splitSemantic(e.semanticOf(r))
 	if !usages[usage] {
-		return "", fmt.Errorf("sm3: output %s has semantic %q, which has no SM3 declaration", r.Name, e.semanticOf(r))
+		return "", fmt.Errorf("sm3: %soutput %s has semantic %q, which has no SM3 declaration", e.globalLoc(r), r.Name, e.semanticOf(r))
 	}
 	o := fmt.Sprintf("o%d", *next)
 	*next++
 	e.dcls = append(e.dcls, fmt.Sprintf("dcl_%s%s %s", usage, index, o))
 	return o, nil
+}
+
+// globalLoc is "line:col: " of the declaration of the global a SIR
+// register came from, or "".
+func (e *emitter) globalLoc(r *sir.Reg) string {
+	if g := e.m.Global(r.Name); g != nil && g.Loc.Line > 0 {
+		return fmt.Sprintf("%d:%d: ", g.Loc.Line, g.Loc.Col)
+	}
+	return ""
 }

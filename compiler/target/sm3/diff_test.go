@@ -226,7 +226,7 @@ func TestEmulatorMatchesInterpSamples(t *testing.T) {
 				want[i] = math.Float32frombits(uint32(cell))
 			}
 			fc, ic := uniformsFromTable(out.Text, r.regs)
-			fc["vPos"] = [4]float32{float32(r.pixel[0]) + 0.5, float32(r.pixel[1]) + 0.5}
+			fc["vPos"] = [4]float32{float32(r.pixel[0]), float32(r.pixel[1])} // D3D9: centres at integers
 			if r.uv != nil {
 				fc["v0"] = [4]float32{r.uv[0], r.uv[1]}
 			}

@@ -18,6 +18,7 @@ package sm3
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -87,6 +88,10 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
+	if e.retFlag != "" {
+		// The early-return flag starts clear.
+		e.body = append([]string{fmt.Sprintf("mov %s, %s", e.retFlag, e.src(sir.Imm32(0)))}, e.body...)
+	}
 	stages = append(stages, e.allocStage(allocTime))
 	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm", Stages: stages}, nil
 }
@@ -136,6 +141,12 @@ type emitter struct {
 	aLIndex    map[*sir.Instr]*sir.Block // movidx reads addressed by aL, and their loop
 	curLoop    *sir.Block                // innermost loop being printed
 	def        map[*sir.Reg]*sir.Instr   // the write of each register written once
+	contFlags  int                       // continue flags allocated so far
+	retFlag    string                    // the early-return flag, once needed
+	retSets    int                       // early returns printed so far
+	cur        *sir.Instr                // the instruction being printed (for messages)
+	vpos       *sir.Reg                  // the pixel position input, if read
+	vposCopy   string                    // the register holding vPos + 0.5
 }
 
 // maxConsts is the number of float constant registers of a profile.
@@ -149,6 +160,16 @@ func maxConsts(profile string) int {
 // loopCtx is the innermost enclosing rep loop.
 type loopCtx struct {
 	header, merge *sir.Block
+	cont          *sir.Block // the loop's continue block (nil: the header)
+	st            *loopState
+}
+
+// loopState is what the walk of one loop body learns: the register
+// component of its continue flag, once a continue needs one, and how many
+// continues it has printed.
+type loopState struct {
+	flag string
+	sets int // continues printed so far
 }
 
 func (e *emitter) line(format string, args ...any) {
@@ -172,23 +193,25 @@ func (e *emitter) assign() error {
 			e.repDone[b.Rep.Done] = true
 		}
 	}
+	// One c# per slot of a uniform (components in .xyzw): a matrix takes
+	// a register per row (per column when column_major), an array one per
+	// element. As fxc does, the uniforms the code reads get registers in
+	// declaration order; one only used as a rep count lives in its i#.
+	for _, r := range e.constsInDeclOrder() {
+		c := fmt.Sprintf("c%d", consts)
+		e.cbase[r] = consts
+		consts += r.Slots()
+		e.loc[r] = c
+		if r.Comps == 1 {
+			e.loc[r] = c + ".x"
+		}
+		e.table = append(e.table, [3]string{r.Name, c, fmt.Sprint(r.Slots())})
+	}
 	for _, r := range e.f.Regs {
 		if e.repDone[r] {
 			continue // reads as 0.0: rep leaves by itself (see src)
 		}
 		switch r.File {
-		case sir.FileConst:
-			// One c# per slot of a uniform (components in .xyzw): a
-			// matrix takes a register per row (per column when
-			// column_major), an array one per element.
-			c := fmt.Sprintf("c%d", consts)
-			e.cbase[r] = consts
-			consts += r.Slots()
-			e.loc[r] = c
-			if r.Comps == 1 {
-				e.loc[r] = c + ".x"
-			}
-			e.table = append(e.table, [3]string{r.Name, c, fmt.Sprint(r.Slots())})
 		case sir.FileInput:
 			if err := e.declareInput(r, &inputs); err != nil {
 				return err
@@ -211,6 +234,9 @@ func (e *emitter) assign() error {
 		return fmt.Errorf("sm3: the uniforms need %d constant registers; %s has %d", consts, e.profile, maxConsts(e.profile))
 	}
 	e.defBase = consts
+	if e.vposCopy != "" {
+		e.line("add %s.xy, vPos, %s", e.vposCopy, e.src(sir.Imm32(math.Float32bits(0.5))))
+	}
 	// A whole scratch register after the allocated ones, for operands SM3
 	// wants in a temporary (texkill's source) and for sincos, which writes
 	// .x (cos) and .y (sin) of its destination.
@@ -221,6 +247,41 @@ func (e *emitter) assign() error {
 	e.scratchReg = fmt.Sprintf("r%d", n)
 	e.scratch = e.scratchReg + ".x"
 	return nil
+}
+
+// constsInDeclOrder lists the const registers some instruction reads, in
+// the order their uniforms are declared (globals, and members of a cbuffer
+// in order); registers the module does not name come last.
+func (e *emitter) constsInDeclOrder() []*sir.Reg {
+	order := map[string]int{}
+	for _, g := range e.m.Globals {
+		if g.Space != ir.SpaceUniform {
+			continue
+		}
+		if g.ValType.Kind == ir.KStruct {
+			for _, f := range g.ValType.Fields {
+				if _, ok := order[f.Name]; !ok {
+					order[f.Name] = len(order)
+				}
+			}
+		} else if _, ok := order[g.Name()]; !ok {
+			order[g.Name()] = len(order)
+		}
+	}
+	var regs []*sir.Reg
+	for _, r := range e.f.Regs {
+		if r.File == sir.FileConst && e.reads[r] > 0 {
+			regs = append(regs, r)
+		}
+	}
+	rank := func(r *sir.Reg) int {
+		if i, ok := order[r.Name]; ok {
+			return i
+		}
+		return len(order) + r.ID
+	}
+	sort.SliceStable(regs, func(i, j int) bool { return rank(regs[i]) < rank(regs[j]) })
+	return regs
 }
 
 // outputName picks oC#/oPos/o# from the output global's semantic.
@@ -240,7 +301,7 @@ func (e *emitter) outputName(r *sir.Reg, next *int) (string, error) {
 		if sem == "SV_DEPTH" || sem == "DEPTH" {
 			return "oDepth", nil
 		}
-		return "", fmt.Errorf("sm3: pixel output %s has semantic %q, which ps_3_0 cannot write", r.Name, sem)
+		return "", fmt.Errorf("sm3: %spixel output %s has semantic %q, which ps_3_0 cannot write", e.globalLoc(r), r.Name, sem)
 	}
 	return e.declareVSOutput(r, next)
 }
@@ -284,8 +345,8 @@ func (e *emitter) src(s sir.Src) string {
 			l += ".x"
 		}
 	}
-	if l == "vPos" && s.Comp(0) >= 2 && e.err == nil {
-		e.err = fmt.Errorf("sm3: %s.%c: ps_3_0 vPos has only x and y", s.Reg.Name, "xyzw"[s.Comp(0)])
+	if s.Reg == e.vpos && s.Comp(0) >= 2 && e.err == nil {
+		e.err = fmt.Errorf("sm3: %sread of %s.%c: ps_3_0 vPos has only x and y", instrLoc(e.cur), s.Reg.Name, "xyzw"[s.Comp(0)])
 	}
 	if s.Reg.Comps > 1 {
 		base := strings.SplitN(l, ".", 2)[0]

@@ -179,7 +179,7 @@ func prepare(m *ir.Module, asm string, r *rand.Rand) (*diffCase, error) {
 		}
 		usage, index := splitSemantic(gl.Semantic)
 		if stage == ir.StagePixel && usage == "position" {
-			c.fregs["vPos"] = [4]float32{float32(px[0]) + 0.5, float32(px[1]) + 0.5}
+			c.fregs["vPos"] = [4]float32{float32(px[0]), float32(px[1])} // D3D9: centres at integers
 			continue
 		}
 		v, s := g.value(gl.ValType)

@@ -50,6 +50,27 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
   }
   return float4(a, c, 0, 1);
 }`,
+		// continue (a flag cleared each iteration guards the rest of the
+		// body) and early returns, inside and outside loops (a flag breaks
+		// out of every loop and guards the rest of the shader).
+		`float lim;
+int n;
+float4 main(float2 uv : TEXCOORD0) : SV_Target {
+  float a = 0;
+  for (int i = 0; i < 8; i++) {
+    if ((float)i > uv.x * 4) continue;
+    a += 1;
+    for (int j = 0; j < n; j++) {
+      if ((float)j > uv.y) continue;
+      if (a > lim * 3) return float4(a, (float)j, 2, 2);
+      a += 0.5;
+    }
+  }
+  if (a > lim) return float4(1, 1, 1, 1);
+  a = a * 2;
+  if (a < uv.y) return float4(a, 3, 3, 3);
+  return float4(a, 0, 0, 1);
+}`,
 	}
 	for k, src := range shaders {
 		m, err := loadSource(fmt.Sprintf("loop%d.hlsl", k), "hlsl", []byte(src))
@@ -61,7 +82,7 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
 			t.Fatalf("shader %d: %v", k, err)
 		}
 		r := rand.New(rand.NewPCG(uint64(k), 5))
-		for i := 0; i < 40; i++ {
+		for i := 0; i < 60; i++ {
 			ref, _ := loadSource("loop.hlsl", "hlsl", []byte(src))
 			c, err := prepare(ref, asm, r)
 			if err != nil {

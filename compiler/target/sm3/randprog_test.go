@@ -2,10 +2,10 @@ package sm3
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
-	"os"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,7 +13,7 @@ import (
 // hlslGen writes random SM3-compatible pixel shaders: float and int
 // arithmetic kept within ±2^24 (values clamped), if/else, counted loops
 // (constant counts, and an int uniform count that becomes rep i#), break,
-// discard, a bool uniform condition, dynamic indexing of a uniform array
+// continue, early return, discard, a bool uniform condition, dynamic indexing of a uniform array
 // by a loop counter, and uniforms of scalar, vector, matrix and array
 // types. Operations are exact on dyadic values or monotone (no division),
 // so the interpreter and the emulator compute the same bits and take the
@@ -109,8 +109,12 @@ func (g *hlslGen) stmt() {
 		}
 		g.line("k = clamp(k + %s, -50, 50);", inc[g.r.IntN(len(inc))])
 	case 5:
-		if len(g.loops) > 0 {
+		if len(g.loops) > 0 && g.r.IntN(2) == 0 {
 			g.line("if (%s) break;", g.cond(1))
+		} else if len(g.loops) > 0 && g.r.IntN(2) == 0 {
+			g.line("if (%s) continue;", g.cond(1))
+		} else if !g.vs && g.r.IntN(2) == 0 {
+			g.line("if (%s) return float4(c, a, b, 0.5);", g.cond(1))
 		} else if !g.vs && g.r.IntN(3) == 0 {
 			g.line("if (%s) discard;", g.cond(1))
 		} else {
@@ -291,6 +295,12 @@ func TestRandomPrograms(t *testing.T) {
 				seen[name]++
 			}
 		}
+		if strings.Contains(src, "continue;") {
+			seen["continue (source)"]++
+		}
+		if strings.Contains(src, "return float4(c, a, b, 0.5)") {
+			seen["early return (source)"]++
+		}
 		r := rand.New(rand.NewPCG(seed, 99))
 		for i := 0; i < runsEach; i++ {
 			ref, _ := loadSource("rand.hlsl", "hlsl", []byte(src))
@@ -313,24 +323,16 @@ func TestRandomPrograms(t *testing.T) {
 	}
 	t.Logf("random programs: %d/%d compiled; %d/%d emulator runs agree with the interpreter (%d discarded the pixel)", compiled, programs, agreed, runs, killed)
 	t.Logf("programs using: %v", seen)
-	for name := range features {
+	for _, name := range append(slices.Collect(maps.Keys(features)), "continue (source)", "early return (source)") {
 		if seen[name] < 5 {
 			t.Errorf("only %d programs use %s: the generator no longer covers it", seen[name], name)
 		}
 	}
 	for i, f := range failures {
-		if i == 500 {
-			t.Errorf("... and %d more failures", len(failures)-5)
+		if i == 10 {
+			t.Errorf("... and %d more failures", len(failures)-10)
 			break
 		}
 		t.Error(f)
 	}
-}
-
-func TestDumpRandom(t *testing.T) {
-	if os.Getenv("SM3_DUMP") == "" {
-		t.Skip("set SM3_DUMP=seed")
-	}
-	seed, _ := strconv.Atoi(os.Getenv("SM3_DUMP"))
-	fmt.Println(randomPixelShader(uint64(seed)))
 }

@@ -3,6 +3,7 @@ package sm3
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/sir"
@@ -27,10 +28,15 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 		if loop.header != nil && cur == loop.header && !(body && first) {
 			return true, nil // reached the header again: a back edge
 		}
+		if loop.cont != nil && cur == loop.cont && stop != nil && stop != loop.cont {
+			// A selection arm reached the continue block: a continue.
+			return false, e.setContinue(loop)
+		}
 		if e.steps++; e.steps > maxSteps {
 			return false, fmt.Errorf("sm3: control flow in %s is not structured as SM3 needs", e.f.Name)
 		}
 		if cur.Loop && cur != loop.header {
+			rets := e.retSets
 			end, err := e.rep(cur)
 			if err != nil {
 				return false, err
@@ -38,8 +44,18 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 			e.depth++
 			saved := e.curLoop
 			e.curLoop = cur
-			if _, err := e.walk(cur, loopCtx{header: cur, merge: cur.Merge}, nil, true); err != nil {
+			inner := loopCtx{header: cur, merge: cur.Merge, st: &loopState{}}
+			if cur.Continue != cur {
+				inner.cont = cur.Continue
+			}
+			mark := len(e.body)
+			if _, err := e.walk(cur, inner, nil, true); err != nil {
 				return false, err
+			}
+			if f := inner.st.flag; f != "" {
+				// Every iteration starts with the continue flag clear.
+				reset := strings.Repeat("    ", e.depth) + fmt.Sprintf("mov %s, %s", f, e.src(sir.Imm32(0)))
+				e.body = append(e.body[:mark], append([]string{reset}, e.body[mark:]...)...)
 			}
 			e.curLoop = saved
 			e.depth--
@@ -60,6 +76,19 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 				}
 			}
 			cur = cur.Merge
+			if e.retSets != rets {
+				// A return inside the loop set the return flag and broke
+				// out: leave the enclosing loop too, or skip the rest of
+				// the shader's code where the flag is set.
+				if loop.header != nil {
+					e.line("break_ne %s, %s", e.retFlag, e.src(sir.Imm32(0)))
+					continue
+				}
+				if cur == stop {
+					break
+				}
+				return e.guard(e.retFlag, cur, loop, stop)
+			}
 			continue
 		}
 		t := cur.Terminator()
@@ -77,8 +106,17 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 		}
 		switch t.Op {
 		case sir.OpRet:
-			if loop.header != nil || stop != nil || e.depth > 0 {
-				return false, fmt.Errorf("sm3: return from inside control flow (block %s); SM3 has no early return", cur.Name)
+			if loop.header == nil && stop == nil {
+				return false, nil // the end of the shader (perhaps inside a guard)
+			}
+			// An early return: SM3 has none, so set the return flag (and
+			// leave the loop); the code after the enclosing constructs runs
+			// only where the flag is clear.
+			if err := e.setReturn(); err != nil {
+				return false, err
+			}
+			if loop.header != nil {
+				e.line("break")
 			}
 			return false, nil
 		case sir.OpDiscard:
@@ -139,6 +177,7 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 				} else {
 					e.line("if_%s", test(true))
 				}
+				sets, rets := loop.st.count(), e.retSets
 				if err := e.arm(tt, loop, m, cur); err != nil {
 					return false, err
 				}
@@ -150,8 +189,37 @@ func (e *emitter) walk(b *sir.Block, loop loopCtx, stop *sir.Block, body bool) (
 				}
 				e.line("endif")
 				cur = m
+				if e.retSets != rets && loop.header == nil && m != stop {
+					// An arm returned (outside loops): guard the rest.
+					return e.guard(e.retFlag, m, loop, stop)
+				}
+				if loop.st.count() == sets {
+					break
+				}
+				// An arm continued the loop: the rest of the body, up to
+				// the continue block (or the enclosing region's end), runs
+				// only where the continue flag is clear.
+				end := stop
+				if end == nil {
+					end = loop.cont
+				}
+				if m == end || m == loop.header {
+					break
+				}
+				e.line("if_eq %s, %s", loop.st.flag, e.src(sir.Imm32(0)))
+				e.depth++
+				back, err := e.walk(m, loop, end, false)
+				e.depth--
+				if err != nil {
+					return false, err
+				}
+				e.line("endif")
+				if end == stop || end == nil {
+					return back, nil
+				}
+				cur = end
 			default:
-				return false, fmt.Errorf("sm3: conditional branch in block %s has no selection merge; SM3 needs structured control flow", cur.Name)
+				return false, fmt.Errorf("sm3: %sconditional branch in block %s has no selection merge; SM3 needs structured control flow", instrLoc(t), cur.Name)
 			}
 		default:
 			return false, fmt.Errorf("sm3: unexpected terminator %s in block %s", t.Op, cur.Name)
@@ -171,9 +239,82 @@ func (e *emitter) arm(b *sir.Block, loop loopCtx, m, sel *sir.Block) error {
 		return err
 	}
 	if back {
-		return fmt.Errorf("sm3: a branch of the selection in block %s continues loop %s; SM3 rep has no continue", sel.Name, loop.header.Name)
+		if loop.cont != nil {
+			return fmt.Errorf("sm3: %sa branch of the selection in block %s goes back to loop %s without its continue block %s", blockLoc(sel), sel.Name, loop.header.Name, loop.cont.Name)
+		}
+		return e.setContinue(loop) // a continue in a loop without a continue block
 	}
 	return nil
+}
+
+// guard prints the region from b to stop inside "if_eq flag, 0": the code
+// an early return (flag set) skips.
+func (e *emitter) guard(flag string, b *sir.Block, loop loopCtx, stop *sir.Block) (bool, error) {
+	e.line("if_eq %s, %s", flag, e.src(sir.Imm32(0)))
+	e.depth++
+	back, err := e.walk(b, loop, stop, false)
+	e.depth--
+	if err != nil {
+		return false, err
+	}
+	e.line("endif")
+	return back, nil
+}
+
+// setReturn sets the return flag, allocating it (cleared at the start of
+// the shader) on first use.
+func (e *emitter) setReturn() error {
+	if e.retFlag == "" {
+		f, err := e.newFlag("the return flag")
+		if err != nil {
+			return err
+		}
+		e.retFlag = f
+	}
+	e.line("mov %s, %s", e.retFlag, e.src(sir.Imm32(math.Float32bits(1))))
+	e.retSets++
+	return nil
+}
+
+// newFlag allocates a register component for a control-flow flag, after
+// the scratch register.
+func (e *emitter) newFlag(what string) (string, error) {
+	n := (e.temps+3)/4 + 1 + e.contFlags/4
+	if n >= 32 {
+		return "", fmt.Errorf("sm3: no temporary register left for %s", what)
+	}
+	f := fmt.Sprintf("r%d.%c", n, "xyzw"[e.contFlags%4])
+	e.contFlags++
+	return f, nil
+}
+
+// setContinue prints a continue: SM3 loops have none, so it sets the
+// loop's continue flag (a register component of its own, cleared at the
+// top of every iteration), and the walk guards the rest of the body with
+// "if_eq flag, 0".
+func (e *emitter) setContinue(loop loopCtx) error {
+	if loop.st == nil {
+		return fmt.Errorf("sm3: continue outside a loop")
+	}
+	if loop.st.flag == "" {
+		f, err := e.newFlag("the continue flag of loop " + loop.header.Name)
+		if err != nil {
+			return err
+		}
+		loop.st.flag = f
+	}
+	e.line("mov %s, %s", loop.st.flag, e.src(sir.Imm32(math.Float32bits(1))))
+	loop.st.sets++
+	return nil
+}
+
+// count is the number of continues of the loop printed so far (0 outside
+// loops).
+func (s *loopState) count() int {
+	if s == nil {
+		return 0
+	}
+	return s.sets
 }
 
 // invert maps a comparison to its negation (SM3 compares are on floats;
@@ -235,7 +376,7 @@ func (e *emitter) rep(h *sir.Block) (string, error) {
 		}
 	}
 	if count < 0 || count > 255 {
-		return "", fmt.Errorf("sm3: loop %s: trip count %d is outside rep's 0..255", h.Name, count)
+		return "", fmt.Errorf("sm3: %sloop %s: trip count %d is outside rep's 0..255", blockLoc(h), h.Name, count)
 	}
 	useAL := e.aLoops[h] && uni == nil
 	if useAL {
@@ -244,7 +385,7 @@ func (e *emitter) rep(h *sir.Block) (string, error) {
 	reg, ok := e.repI[key]
 	if !ok {
 		if len(e.repI) >= 16 {
-			return "", fmt.Errorf("sm3: loop %s: more than 16 distinct loop counts", h.Name)
+			return "", fmt.Errorf("sm3: %sloop %s: more than 16 distinct loop counts", blockLoc(h), h.Name)
 		}
 		reg = fmt.Sprintf("i%d", len(e.repI))
 		e.repI[key] = reg
@@ -345,6 +486,7 @@ func (e *emitter) findCounterLoops() {
 
 // instr prints one non-terminator SIR instruction.
 func (e *emitter) instr(in *sir.Instr) error {
+	e.cur = in
 	s := make([]string, len(in.Srcs))
 	for i, x := range in.Srcs {
 		s[i] = e.src(x)
@@ -402,7 +544,7 @@ func (e *emitter) instr(in *sir.Instr) error {
 				e.line("slt %s, %s, %s", d, neg(d), d)
 			}
 		default:
-			return fmt.Errorf("sm3: comparison %s has no SM3 form", in.Cond)
+			return fmt.Errorf("sm3: %scomparison %s has no SM3 form", instrLoc(in), in.Cond)
 		}
 	default:
 		where := ""
@@ -517,4 +659,22 @@ func (e *emitter) isBoolUniform(name string) bool {
 		}
 	}
 	return false
+}
+
+// instrLoc is "line:col: " of a SIR instruction's source location, or "".
+func instrLoc(in *sir.Instr) string {
+	if in == nil || in.Loc == "" {
+		return ""
+	}
+	return in.Loc + ": "
+}
+
+// blockLoc is instrLoc of the first instruction of b that has a location.
+func blockLoc(b *sir.Block) string {
+	for _, in := range b.Instrs {
+		if in.Loc != "" {
+			return in.Loc + ": "
+		}
+	}
+	return ""
 }

@@ -282,6 +282,10 @@ func (e *enc) plainVar(g *ir.Global) error {
 			return err
 		}
 		ops = append(ops, e.constOf(g.Init))
+	} else if g.Space == ir.SpacePrivate {
+		// HLSL statics without an initializer are zero (and the IR reads
+		// them as zero); a Private variable without one is undefined.
+		ops = append(ops, e.nullConst(tid))
 	}
 	e.globals.inst(OpVariable, ops...)
 	e.name(gv.id, g.Name())

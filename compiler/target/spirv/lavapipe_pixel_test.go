@@ -58,17 +58,19 @@ func leafScalars(t *ir.Type, out []*ir.Type) []*ir.Type {
 	return out
 }
 
-// uniformValue is the fixed bit pattern of cell k of a uniform.
+// uniformValue is the fixed bit pattern of cell k of a uniform: floats
+// in [1, 2.5] and integers 1 or 2, so that uniforms used as array
+// indices, loop counts or float-to-unsigned conversions stay away from
+// the cases SPIR-V leaves undefined and the IR defines (out-of-bounds
+// indices, negative to unsigned).
 func uniformValue(s *ir.Type, k int) uint32 {
 	switch s.Kind {
 	case ir.KFloat:
-		return math.Float32bits(float32((k*7)%13-6) * 0.25)
-	case ir.KInt:
-		return uint32(int32((k*5)%11 - 5))
+		return math.Float32bits(float32((k*3)%7+4) * 0.25)
 	case ir.KBool:
 		return uint32(k % 2)
 	}
-	return uint32((k * 5) % 11)
+	return uint32(k%2 + 1)
 }
 
 // varying is a non-system-value pixel shader input.
@@ -253,10 +255,23 @@ type pixelStats struct {
 	exact, close int
 }
 
+// pixelKnown are vkd3d shaders (file:line) whose results depend on what
+// the IR defines and SPIR-V leaves undefined.
+var pixelKnown = map[string]string{
+	// apples[i - 10]: a negative index reads zero in the IR (D3D's
+	// robust access), anything on the device.
+	"non-const-indexing.shader_test:206": "out-of-bounds index",
+}
+
+// fastMath are intrinsics whose lavapipe implementation is an
+// approximation with a relative error near 1e-4 (acos(0.25) = 1.3179688
+// instead of 1.3181161): their shaders get a tolerance of 2^-10.
+var fastMath = map[string]bool{"acos": true, "asin": true, "atan": true, "atan2": true}
+
 // closeF32 reports whether the device's value is acceptably near the
 // interpreter's: equal, both NaN, both zero or denormal (lavapipe flushes
-// denormals), or within a relative 2^-16 (absolute near zero).
-func closeF32(got, want float32) bool {
+// denormals), or within a relative tol (absolute near zero).
+func closeF32(got, want, tol float32) bool {
 	if got == want || got != got && want != want {
 		return true
 	}
@@ -267,15 +282,16 @@ func closeF32(got, want float32) bool {
 	if math.IsInf(float64(got), 0) || math.IsInf(float64(want), 0) {
 		return false
 	}
-	return abs32(got-want) <= max(1, abs32(want))/(1<<16)
+	return abs32(got-want) <= max(1, abs32(want))*tol
 }
 
 func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 
 // runPixel draws m (after the spirv pipeline) and compares the targets
 // with the interpreter's. It returns a description of the first
-// difference ("").
-func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelStats) (string, error) {
+// difference (""). perturb, if set, changes the interpreter's input only
+// (the negative control).
+func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelStats, perturb func(*interp.Input)) (string, error) {
 	in := &interp.Input{Rect: &interp.Rect{Width: pixelW, Height: pixelH}, Uniforms: map[string]any{}, Inputs: map[string]interp.LaneInput{}}
 	for _, v := range p.varyings {
 		if v.value != nil {
@@ -330,6 +346,9 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 		b := binds[g]
 		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
 	}
+	if perturb != nil {
+		perturb(in)
+	}
 	res, err := interp.Run(m, in, interp.Options{})
 	if err != nil {
 		return "", fmt.Errorf("interp: %w", err)
@@ -342,6 +361,16 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 	_, pix, err := vkrun.RunDraw(job)
 	if err != nil {
 		return "", err
+	}
+	tol := float32(1.0 / (1 << 16))
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.Intr != nil && fastMath[in.Intr.Name] {
+					tol = 1.0 / (1 << 10)
+				}
+			}
+		}
 	}
 	for _, tg := range res.Targets {
 		n, _ := strings.CutPrefix(strings.ToUpper(tg.Semantic), "SV_TARGET")
@@ -356,7 +385,7 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 					switch {
 					case math.Float32bits(g) == math.Float32bits(w):
 						st.exact++
-					case closeF32(g, w):
+					case closeF32(g, w, tol):
 						st.close++
 					default:
 						return fmt.Sprintf("%s pixel (%d, %d) component %d: device %g, interpreter %g", tg.Semantic, x, y, c, g, w), nil
@@ -391,15 +420,23 @@ func TestLavapipePixel(t *testing.T) {
 		items = append(items, item{"samples/" + s.Name, m})
 	}
 	nSamples := len(items)
-	if _, err := os.Stat(vkd3dDir(t)); err == nil && os.Getenv("SPIRV_PIXEL_VKD3D") != "0" {
+	// A draw costs 0.1-0.4 s on lavapipe: by default every 8th vkd3d
+	// shader runs; SPIRV_PIXEL_VKD3D=all runs all of them.
+	every := 8
+	if os.Getenv("SPIRV_PIXEL_VKD3D") == "all" {
+		every = 1
+	}
+	if _, err := os.Stat(vkd3dDir(t)); err == nil {
 		mods, _ := loadVKD3D(t)
-		for _, vm := range mods {
-			items = append(items, item{vm.label, vm.m})
+		for i, vm := range mods {
+			if i%every == 0 {
+				items = append(items, item{vm.label, vm.m})
+			}
 		}
 	}
 	skipped := map[string]int{}
 	var st pixelStats
-	ran, agree, sampleRan := 0, 0, 0
+	ran, agree, sampleRan, knownDiff := 0, 0, 0, 0
 	for i, it := range items {
 		if err := runSpirvPipeline(it.m); err != nil {
 			skipped["pipeline fails"]++
@@ -422,25 +459,76 @@ func TestLavapipePixel(t *testing.T) {
 		if i < nSamples {
 			sampleRan++
 		}
-		diff, err := runPixel(t, it.name, it.m, p, &st)
+		diff, err := runPixel(t, it.name, it.m, p, &st, nil)
 		if err != nil {
 			t.Errorf("%s: %v", it.name, err)
 			continue
 		}
-		if diff != "" {
+		key, _, _ := strings.Cut(it.name, " ")
+		switch why, known := pixelKnown[key]; {
+		case diff != "" && known:
+			knownDiff++
+			t.Logf("%s: known difference (%s): %s", it.name, why, diff)
+		case diff != "":
 			t.Errorf("%s: %s", it.name, diff)
-			continue
+		case known:
+			t.Errorf("%s: listed as a known difference (%s) but agrees: update pixelKnown", it.name, why)
+		default:
+			agree++
 		}
-		agree++
 	}
 	var why []string
 	for k, n := range skipped {
 		why = append(why, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(why)
-	t.Logf("pixel shaders on lavapipe (%dx%d): %d run (%d samples), %d agree with the interpreter; components: %d bit-exact, %d within 2^-16; not run: %s",
-		pixelW, pixelH, ran, sampleRan, agree, st.exact, st.close, strings.Join(why, ", "))
+	t.Logf("pixel shaders on lavapipe (%dx%d): %d run (%d samples), %d agree with the interpreter, %d known differences; components: %d bit-exact, %d within tolerance; not run: %s",
+		pixelW, pixelH, ran, sampleRan, agree, knownDiff, st.exact, st.close, strings.Join(why, ", "))
 	if sampleRan == 0 {
 		t.Error("no pixel sample ran")
+	}
+}
+
+// TestLavapipePixelDetectsDifferences is the negative control: the
+// comparison must notice a changed interpolated input and a changed
+// uniform.
+func TestLavapipePixelDetectsDifferences(t *testing.T) {
+	needDevice(t)
+	m, _, err := load.File("samples/pixel", load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := runSpirvPipeline(m); err != nil {
+		t.Fatal(err)
+	}
+	p := planPixel(m)
+	if p.skip != "" || len(p.varyings) == 0 {
+		t.Fatalf("samples/pixel cannot be drawn (%q) or has no varyings", p.skip)
+	}
+	perturbs := map[string]func(*interp.Input){
+		"corners": func(in *interp.Input) {
+			for k, li := range in.Inputs {
+				if li.Corners != nil {
+					li.Corners[0], li.Corners[3] = li.Corners[3], li.Corners[0]
+					in.Inputs[k] = li
+				}
+			}
+		},
+		"uniform": func(in *interp.Input) {
+			for _, v := range in.Uniforms {
+				cells := v.([]any)
+				cells[0] = "0x40000000" // tint.r = 2
+			}
+		},
+	}
+	for name, f := range perturbs {
+		var st pixelStats
+		diff, err := runPixel(t, "pixel", m, p, &st, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff == "" {
+			t.Errorf("a changed %s went unnoticed", name)
+		}
 	}
 }

@@ -137,15 +137,31 @@ func (fe *fn) arith(in *ir.Instr) error {
 			if op == ir.OpShl || op == ir.OpLShr || op == ir.OpAShr {
 				a[1] = fe.shiftAmount(in.Args[1], a[1])
 			}
+			isDiv := op == ir.OpUDiv || op == ir.OpURem || op == ir.OpSDiv || op == ir.OpSRem
+			var zero uint32 // the divisor-is-zero condition, when it can be
+			if isDiv && !nonzeroConst(in.Args[1]) {
+				// The IR (like D3D) defines x / 0 and x % 0 as all ones;
+				// SPIR-V leaves division by zero undefined: divide by 1
+				// instead and select all ones.
+				zero = fe.op(OpIEqual, e.mustType(ir.BoolOf(t), rulePlain), 0, a[1], e.constOf(ir.ConstInt(t, 0)))
+				a[1] = fe.op(OpSelect, tid, 0, zero, e.constOf(ir.ConstInt(t, 1)), a[1])
+			}
+			out := res
+			if zero != 0 {
+				out = e.id()
+			}
 			if (op == ir.OpUDiv || op == ir.OpURem) && s.Kind == ir.KInt {
 				ut := e.unsignedTwin(t)
 				x := fe.op(OpBitcast, ut, 0, a[0])
 				y := fe.op(OpBitcast, ut, 0, a[1])
 				r := fe.op(code, ut, 0, x, y)
-				fe.op(OpBitcast, tid, res, r)
-				return nil
+				fe.op(OpBitcast, tid, out, r)
+			} else {
+				fe.op(code, tid, out, a[0], a[1])
 			}
-			fe.op(code, tid, res, a[0], a[1])
+			if zero != 0 {
+				fe.op(OpSelect, tid, res, zero, e.constOf(ir.ConstInt(t, -1)), out)
+			}
 		case s.Kind == ir.KFloat:
 			code, ok := floatBinOps[op]
 			if !ok {
@@ -369,4 +385,21 @@ func (fe *fn) shiftAmount(v ir.Value, id uint32) uint32 {
 		}
 	}
 	return fe.op(OpBitwiseAnd, fe.e.mustType(t, rulePlain), 0, id, fe.e.constOf(ir.ConstInt(t, int64(bits-1))))
+}
+
+// nonzeroConst reports whether v is a constant with no zero component.
+func nonzeroConst(v ir.Value) bool {
+	c, ok := v.(*ir.Const)
+	if !ok || c.Undef || c.Zero {
+		return false
+	}
+	if len(c.Elems) == 0 {
+		return c.Type().IsScalar() && c.Bits != 0
+	}
+	for _, el := range c.Elems {
+		if !nonzeroConst(el) {
+			return false
+		}
+	}
+	return true
 }

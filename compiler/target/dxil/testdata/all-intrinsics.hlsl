@@ -15,9 +15,10 @@ float4 mix4(float4 a, float4 b, float t) {
   return lerp(a, b, t) + smoothstep(a, b, t.xxxx);
 }
 
-float3 orient(float3 a, float3 b, out float len) {
+float3 orient(float3 a, float3 b, out float len, inout float2 ab) {
   float3 c = cross(a, b);
   len = length(c);
+  ab = ab * 0.5 + float2(dot(a, b), distance(a, b));
   return reflect(normalize(a + 1.5), float3(0, 1, 0)) + c;
 }
 
@@ -71,8 +72,9 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   r += float4(isinf(a / b)) + 4.0 * float4(isnan(a - a));
   r += mix4(a, b, y);
   float l;
-  r.xyz += orient(a.xyz, b.xyz, l);
-  r.w += l;
+  float2 ab = b.wz;
+  r.xyz += orient(a.xyz, b.xyz, l, ab);
+  r.w += l + ab.x - ab.y;
   r += mul(rot(b.z), a.zw).xyxy;
   r += f16tof32(uint4(abs(a) * 9000)) + f16tof32(f32tof16(b));
   OutF[tid.x] = r;
