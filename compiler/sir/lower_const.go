@@ -59,6 +59,8 @@ type constRef struct {
 	lane   int
 	dyn    ir.Value
 	stride int
+	reach  int // slots from the indexed array's first one to its end
+	start  int // the indexed array's first slot
 }
 
 // constReg resolves a pointer into uniform memory: g with the index path
@@ -83,9 +85,9 @@ func (l *lowerer) constReg(in *ir.Instr, g *ir.Global, path []int, dynAt int, dy
 		if k == dynAt {
 			switch vt.Kind {
 			case ir.KArray:
-				ref.dyn, ref.stride, vt = dyn, constSlots(vt.Elem), vt.Elem
+				ref.dyn, ref.stride, ref.reach, ref.start, vt = dyn, constSlots(vt.Elem), constSlots(vt), ref.slot, vt.Elem
 			case ir.KMatrix:
-				ref.dyn, ref.stride, vt = dyn, 1, ir.Vec(vt.Elem, vt.Cols)
+				ref.dyn, ref.stride, ref.reach, ref.start, vt = dyn, 1, vt.Len, ref.slot, ir.Vec(vt.Elem, vt.Cols)
 			default:
 				return constRef{}, locErr(in, "dynamic index into %s in %s (only arrays and matrix rows of uniforms can be indexed dynamically)", vt, g.Ref())
 			}
@@ -177,7 +179,8 @@ func (l *lowerer) loadConst(in *ir.Instr, ref constRef, emit func(Op, *Dst, ...S
 		emit(OpFMul, D(scaled), idx, Imm32(f32bits(float32(ref.stride))))
 		idx = R(scaled)
 	}
-	emit(OpMovIdx, D(dst), s, idx)
+	// The index reaches up to the end of the indexed array (or matrix).
+	emit(OpMovIdx, D(dst), s, idx, Imm32(uint32(ref.start+ref.reach-ref.slot)))
 	return nil
 }
 

@@ -31,7 +31,7 @@ const (
 	OpSel // dst = flag ? a : b (Srcs: flag, a, b)
 	OpF2I // conversions: bit sizes of dst and src may differ
 	OpI2F
-	OpMovIdx  // dst = Srcs[0] read from slot Srcs[0].Elem + index (Srcs[1]) of a register array
+	OpMovIdx  // dst = Srcs[0] read from slot Srcs[0].Elem + index (Srcs[1]) of a register array; Srcs[2]: immediate count of the slots from Srcs[0].Elem the index may reach
 	OpBr      // unconditional branch to Succs[0]
 	OpBrc     // branch to Succs[0] if the flag Srcs[0] is set, else Succs[1]
 	OpRet     // end of the shader
@@ -78,7 +78,7 @@ var ops = [numOps]opInfo{
 	OpSel:     {name: "sel", srcs: 3, dst: true, pure: true},
 	OpF2I:     {name: "f2i", srcs: 1, dst: true, pure: true, conv: true},
 	OpI2F:     {name: "i2f", srcs: 1, dst: true, pure: true, conv: true},
-	OpMovIdx:  {name: "movidx", srcs: 2, dst: true, pure: true},
+	OpMovIdx:  {name: "movidx", srcs: 3, dst: true, pure: true},
 	OpBr:      {name: "br", term: true},
 	OpBrc:     {name: "brc", srcs: 1, term: true},
 	OpRet:     {name: "ret", term: true},

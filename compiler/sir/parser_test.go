@@ -83,7 +83,7 @@ func TestParseRegisterArrays(t *testing.T) {
   reg %d 32x1 simd1@0 temp
 entry:
   (1@0) mov %i, %M[2].z
-  (1@0) movidx %d, %"arr.x"[1], %i
+  (1@0) movidx %d, %"arr.x"[1], %i, 0x2
   (1@0) fadd %d, -%M[3].w, %"arr.x"[0]
   (1@0) ret
 }
@@ -107,6 +107,7 @@ entry:
 		{"%M[3].w", "%M[4].w", "slot 4 of %M"},
 		{"%i 32x1 simd1@0 temp", "%i 32x1[2] simd1@0 temp", "only read-only registers may be arrays"},
 		{`%"arr.x"[1], %i`, `%i, %i`, "not a register array"},
+		{`%i, 0x2`, `%i, 0x3`, "movidx slot count"},
 	} {
 		g, err := Parse(strings.Replace(src, bad.from, bad.to, 1))
 		if err == nil {

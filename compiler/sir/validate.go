@@ -192,6 +192,11 @@ func (v *validator) src(at string, in *Instr, i int, s Src) {
 	if in.Op == OpMovIdx && i == 0 && r.Elems <= 1 {
 		v.errf("%s: movidx reads %%%s, which is not a register array", at, r.Name)
 	}
+	if in.Op == OpMovIdx && i == 0 && len(in.Srcs) == 3 {
+		if c := in.Srcs[2]; !c.IsImm() || c.Imm < 1 || s.Elem+int(c.Imm) > r.Slots() {
+			v.errf("%s: movidx slot count must be an immediate from 1 to the %d slots after slot %d of %%%s", at, r.Slots()-s.Elem, s.Elem, r.Name)
+		}
+	}
 	for _, c := range s.Swizzle {
 		if int(c) >= r.Comps {
 			v.errf("%s: operand %d: swizzle selects component %d of %%%s, which has %d", at, i, c, r.Name, r.Comps)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
 )
@@ -25,7 +26,9 @@ import (
 // emits LLVM text that llvm-as-22 and opt-22 -passes=verify accept and
 // that mentions no vector type, or is rejected with an error that names
 // its source location (file:line:col) or the function and instruction it
-// concerns; rejections are counted by reason. An invalid output, an
+// concerns; rejections are counted by reason. Units the interpreter runs
+// with its default input must give bit-identical results before and after
+// the pipeline. An invalid output, an
 // internal error (recovered panic) or an unlocated rejection fails the
 // test. The unit splitting follows compiler/hlsl/conformance_test.go. Set
 // DXIL_VKD3D_VERBOSE=1 to list the rejections.
@@ -54,7 +57,12 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 	var withCalls, withCallsOK int
 	// try runs one module through a pipeline and Emit; it queues the text
 	// for the tools and reports whether it was emitted.
+	var ran, same int
 	try := func(m *ir.Module, sp pipeline.Spec, label, prefix string) bool {
+		// The interpreter's results (default input) before and after the
+		// pipeline must be bit-identical, when the unit runs at all.
+		iopts := interp.Options{WaveSize: 4, MaxSteps: 1_000_000}
+		before, ierr := interp.Run(ir.CloneModule(m), &interp.Input{}, iopts)
 		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: "dxil", VerifyEach: true})
 		if res.Err != nil {
 			if res.Err.Kind == pipeline.KindVerify || res.Err.Kind == pipeline.KindPanic {
@@ -64,6 +72,17 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 			rejected[prefix+"pipeline: "+firstWords(res.Err.Error())]++
 			notes = append(notes, label+": "+res.Err.Error())
 			return false
+		}
+		if ierr == nil {
+			ran++
+			after, err := interp.Run(m, &interp.Input{}, iopts)
+			if err != nil {
+				t.Errorf("%s: runs before the pipeline, not after: %v", label, err)
+			} else if ok, diff := before.Equal(after); !ok {
+				t.Errorf("%s: results differ after the dxil pipeline: %s", label, diff)
+			} else {
+				same++
+			}
 		}
 		out, err := Emit(m)
 		if err != nil {
@@ -183,6 +202,7 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 	}
 	sort.Strings(rs)
 	t.Logf("vkd3d through dxil: %d SM6 units; %d accepted by the HLSL frontend, %d of them lowered; %d of these also run without inline (they have helper functions), %d of them emitted", units, parsed, accepted, withCalls, withCallsOK)
+	t.Logf("  interpreter (default input): %d of %d runnable pipeline runs bit-identical before and after", same, ran)
 	t.Logf("  %d outputs emitted and verified by llvm-as-22 and opt-22 (%d more emitted, not checked with the tools under -short); %d rejected with a located error [%s]; %d invalid outputs",
 		emitted, unchecked, total, strings.Join(rs, ", "), invalid)
 	if verbose {

@@ -195,17 +195,21 @@ func (e *emitter) assign() error {
 	}
 	// One c# per slot of a uniform (components in .xyzw): a matrix takes
 	// a register per row (per column when column_major), an array one per
-	// element. As fxc does, the uniforms the code reads get registers in
-	// declaration order; one only used as a rep count lives in its i#.
-	for _, r := range e.constsInDeclOrder() {
+	// element. As fxc does (vkd3d's sm1-const-allocation tests record its
+	// rules), only the used size is reserved — the slots up to the last one
+	// read, or up to the end of an array read with a dynamic index — and
+	// the uniforms are allocated by decreasing used size, then declaration
+	// order; one only used as a rep count lives in its i#.
+	used := e.usedSlots()
+	for _, r := range e.constsInAllocOrder(used) {
 		c := fmt.Sprintf("c%d", consts)
 		e.cbase[r] = consts
-		consts += r.Slots()
+		consts += used[r]
 		e.loc[r] = c
 		if r.Comps == 1 {
 			e.loc[r] = c + ".x"
 		}
-		e.table = append(e.table, [3]string{r.Name, c, fmt.Sprint(r.Slots())})
+		e.table = append(e.table, [3]string{r.Name, c, fmt.Sprint(used[r])})
 	}
 	for _, r := range e.f.Regs {
 		if e.repDone[r] {
@@ -249,10 +253,32 @@ func (e *emitter) assign() error {
 	return nil
 }
 
-// constsInDeclOrder lists the const registers some instruction reads, in
-// the order their uniforms are declared (globals, and members of a cbuffer
-// in order); registers the module does not name come last.
-func (e *emitter) constsInDeclOrder() []*sir.Reg {
+// usedSlots is the used size of each const register: one past the last
+// slot read (movidx reads reach to the end of the indexed array).
+func (e *emitter) usedSlots() map[*sir.Reg]int {
+	used := map[*sir.Reg]int{}
+	for _, b := range e.f.Blocks {
+		for _, in := range b.Instrs {
+			for i, s := range in.Srcs {
+				if s.Reg == nil || s.Reg.File != sir.FileConst {
+					continue
+				}
+				n := s.Elem + 1
+				if in.Op == sir.OpMovIdx && i == 0 {
+					n = s.Elem + int(in.Srcs[2].Imm)
+				}
+				used[s.Reg] = max(used[s.Reg], n)
+			}
+		}
+	}
+	return used
+}
+
+// constsInAllocOrder lists the const registers some instruction reads by
+// decreasing used size, then in the order their uniforms are declared
+// (globals, and members of a cbuffer in order); registers the module does
+// not name come last.
+func (e *emitter) constsInAllocOrder(used map[*sir.Reg]int) []*sir.Reg {
 	order := map[string]int{}
 	for _, g := range e.m.Globals {
 		if g.Space != ir.SpaceUniform {
@@ -280,7 +306,12 @@ func (e *emitter) constsInDeclOrder() []*sir.Reg {
 		}
 		return len(order) + r.ID
 	}
-	sort.SliceStable(regs, func(i, j int) bool { return rank(regs[i]) < rank(regs[j]) })
+	sort.SliceStable(regs, func(i, j int) bool {
+		if used[regs[i]] != used[regs[j]] {
+			return used[regs[i]] > used[regs[j]]
+		}
+		return rank(regs[i]) < rank(regs[j])
+	})
 	return regs
 }
 

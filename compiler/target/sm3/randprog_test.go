@@ -162,8 +162,8 @@ var features = map[string]*regexp.Regexp{
 	"texkill":                    regexp.MustCompile(`texkill `),
 	"uniform array select chain": regexp.MustCompile(`cmp r\d+\.[xyzw], -r\d+\.z, c`),
 	"uniform array c#[aL]":       regexp.MustCompile(`c\d+\[aL\]`),
-	"matrix rows":                regexp.MustCompile(`(?m)^//\s+M\s+c\d+\s+4$`),
-	"column_major 4x3":           regexp.MustCompile(`(?m)^//\s+N\s+c\d+\s+3$`),
+	"matrix rows":                regexp.MustCompile(`(?m)^//\s+M\s+c\d+\s+[1-4]$`),
+	"column_major 4x3":           regexp.MustCompile(`(?m)^//\s+N\s+c\d+\s+[1-3]$`),
 	"if b# on a bool":            regexp.MustCompile(`(?m)^\s+if b\d+$`),
 }
 

@@ -608,7 +608,7 @@ func (e *emitter) movIdx(in *sir.Instr, d, idx string) error {
 	i, t := e.scratchReg+".w", e.scratchReg+".z"
 	e.line("mov %s, %s", i, idx)
 	e.line("mov %s, %sc%d%s", d, neg, base+arr.Elem, sw)
-	for k := 1; arr.Elem+k < arr.Reg.Slots(); k++ {
+	for k := 1; k < int(in.Srcs[2].Imm); k++ {
 		e.line("add %s, %s, %s", t, i, e.src(sir.Imm32(math.Float32bits(float32(-k)))))
 		e.line("mul %s, %s, %s", t, t, t)
 		e.line("cmp %s, -%s, %sc%d%s, %s", d, t, neg, base+arr.Elem+k, sw, d)

@@ -128,9 +128,10 @@ func planPixel(m *ir.Module) pixelPlan {
 			i := len(p.varyings)
 			for c := 0; c < g.ValType.Lanes(); c++ {
 				if s.Kind == ir.KFloat && !g.Flat {
-					tl := float64(i)*0.125 + float64(c)*0.5 - 1
+					// From slightly negative at the left to positive.
+					tl := float64(i)*0.125 + float64(c)*0.25 - 0.25
 					tr := tl + 1 + 0.5*float64(c)
-					bl := tl - 0.75 + 0.25*float64(i)
+					bl := tl + 0.5 - 0.25*float64(i)
 					for k, x := range []float64{tl, tr, bl, tr + bl - tl} {
 						v.corners[k] = append(v.corners[k], x)
 					}
@@ -250,9 +251,10 @@ func jsonList(xs []float64) []any {
 	return out
 }
 
-// pixelStats counts compared components.
+// pixelStats counts compared components and shaded pixels.
 type pixelStats struct {
-	exact, close int
+	exact, close       int
+	written, discarded int
 }
 
 // pixelKnown are vkd3d shaders (file:line) whose results depend on what
@@ -378,6 +380,11 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 		lanes := tg.Elem.Lanes()
 		for y := 0; y < tg.Height; y++ {
 			for x := 0; x < tg.Width; x++ {
+				if tg.Written[y*tg.Width+x] {
+					st.written++
+				} else {
+					st.discarded++
+				}
 				want := tg.Pixel(x, y)
 				for c := 0; c < lanes; c++ {
 					w := math.Float32frombits(uint32(want[c]))
@@ -482,10 +489,10 @@ func TestLavapipePixel(t *testing.T) {
 		why = append(why, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(why)
-	t.Logf("pixel shaders on lavapipe (%dx%d): %d run (%d samples), %d agree with the interpreter, %d known differences; components: %d bit-exact, %d within tolerance; not run: %s",
-		pixelW, pixelH, ran, sampleRan, agree, knownDiff, st.exact, st.close, strings.Join(why, ", "))
-	if sampleRan == 0 {
-		t.Error("no pixel sample ran")
+	t.Logf("pixel shaders on lavapipe (%dx%d): %d run (%d samples), %d agree with the interpreter, %d known differences; components: %d bit-exact, %d within tolerance; target pixels: %d written, %d discarded; not run: %s",
+		pixelW, pixelH, ran, sampleRan, agree, knownDiff, st.exact, st.close, st.written, st.discarded, strings.Join(why, ", "))
+	if sampleRan == 0 || st.written == 0 {
+		t.Errorf("%d pixel samples ran, %d pixels written", sampleRan, st.written)
 	}
 }
 
@@ -526,6 +533,9 @@ func TestLavapipePixelDetectsDifferences(t *testing.T) {
 		diff, err := runPixel(t, "pixel", m, p, &st, f)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if st.written == 0 {
+			t.Fatalf("%s: no pixel written", name)
 		}
 		if diff == "" {
 			t.Errorf("a changed %s went unnoticed", name)

@@ -1,0 +1,481 @@
+package sm3
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The vkd3d HLSL conformance tests (read from ../shared/conformance beside
+// the checkout, never copied into the repository) as shader model 3: every
+// pixel shader whose [require] range contains 3, that vkd3d does not expect
+// to fail at sm<4 and that needs no features, is compiled for ps_3_0; its
+// [test] sections are followed with sm=3 ("if(sm<4)" lines apply),
+// "uniform" lines fill the float constants c# the way the D3D9 runner does
+// (offset N in 32-bit words is c[N/4], component N%4, with registers
+// allocated in declaration order as fxc does), "draw quad" runs the
+// emulator on each probed pixel and "probe" lines are checked — external
+// expected values for the whole path, frontend to assembly. Tests needing
+// anything else (textures, vertex buffers, custom vertex shaders, inputs
+// other than the position, integer uniform types) are skipped and counted.
+
+func vkd3dHLSLDir(t *testing.T) string {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "conformance", "vkd3d", "hlsl"))
+	if err == nil {
+		_, err = os.Stat(dir)
+	}
+	if err != nil {
+		t.Skipf("vkd3d conformance data not found at %s: %v", dir, err)
+	}
+	return dir
+}
+
+type vkSec struct {
+	header string
+	line   int
+	body   []string
+}
+
+func vkSections(text string) []*vkSec {
+	var out []*vkSec
+	for i, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(l, "[") && strings.HasSuffix(t, "]") {
+			out = append(out, &vkSec{header: t[1 : len(t)-1], line: i + 1})
+			continue
+		}
+		if len(out) > 0 {
+			if strings.HasPrefix(t, "%") {
+				l = ""
+			}
+			out[len(out)-1].body = append(out[len(out)-1].body, l)
+		}
+	}
+	return out
+}
+
+// smTrue evaluates a condition such as "sm<4", "sm>=6 | msl" at shader
+// model 3; other names (back ends, features) are false.
+func smTrue(cond string) bool {
+	for _, alt := range strings.Split(cond, "|") {
+		all := true
+		for _, term := range strings.Split(alt, "&") {
+			term = strings.TrimSpace(term)
+			ok := false
+			for _, op := range []string{">=", "<=", "<", ">", "=="} {
+				if rest, found := strings.CutPrefix(term, "sm"+op); found {
+					v, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+					ok = map[string]bool{">=": 3 >= v, "<=": 3 <= v, "<": 3 < v, ">": 3 > v, "==": 3 == v}[op]
+					break
+				}
+			}
+			all = all && ok
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// headerFails reports whether a shader header says compiling fails at sm3
+// ("fail" or "fail(COND)").
+func headerFails(h string) bool {
+	for _, w := range strings.Fields(h) {
+		if w == "fail" {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(w, "fail("); ok && smTrue(strings.TrimSuffix(rest, ")")) {
+			return true
+		}
+	}
+	return false
+}
+
+// testLine strips "if(COND)", "todo(...)" and "bug(...)" prefixes; ok is
+// false when an if() condition does not hold at sm3.
+func testLine(l string) (string, bool) {
+	l = strings.TrimSpace(l)
+	for {
+		switch {
+		case strings.HasPrefix(l, "if(") || strings.HasPrefix(l, "todo(") || strings.HasPrefix(l, "bug("):
+			open := strings.IndexByte(l, '(')
+			depth, end := 0, -1
+			for i := open; i < len(l); i++ {
+				if l[i] == '(' {
+					depth++
+				} else if l[i] == ')' {
+					if depth--; depth == 0 {
+						end = i
+						break
+					}
+				}
+			}
+			if end < 0 {
+				return l, true
+			}
+			if strings.HasPrefix(l, "if(") && !smTrue(l[open+1:end]) {
+				return "", false
+			}
+			l = strings.TrimSpace(l[end+1:])
+		case strings.HasPrefix(l, "todo ") || strings.HasPrefix(l, "bug "):
+			_, l, _ = strings.Cut(l, " ")
+			l = strings.TrimSpace(l)
+		default:
+			return l, true
+		}
+	}
+}
+
+type vkStats struct {
+	shaders, compiled, draws, passed, failed int
+	notCompiled, skipped                     map[string]int
+	failures                                 []string
+}
+
+// TestVKD3DProbesSM3 runs the vkd3d pixel shader probes through the SM3
+// back end and the emulator.
+func TestVKD3DProbesSM3(t *testing.T) {
+	dir := vkd3dHLSLDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.shader_test"))
+	if len(files) == 0 {
+		t.Skipf("no .shader_test files in %s", dir)
+	}
+	st := &vkStats{notCompiled: map[string]int{}, skipped: map[string]int{}}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runVKFile(filepath.Base(path), string(data), st)
+	}
+	summary := func(m map[string]int) string {
+		var s []string
+		for k, n := range m {
+			s = append(s, fmt.Sprintf("%s=%d", k, n))
+		}
+		sort.Strings(s)
+		return strings.Join(s, ", ")
+	}
+	t.Logf("vkd3d pixel shaders for sm3: %d applicable, %d compiled; %d draws, %d probes passed, %d failed", st.shaders, st.compiled, st.draws, st.passed, st.failed)
+	t.Logf("not compiled (first words of the error): %s", summary(st.notCompiled))
+	t.Logf("tests skipped: %s", summary(st.skipped))
+	for _, f := range st.failures {
+		t.Error(f)
+	}
+}
+
+func runVKFile(name, text string, st *vkStats) {
+	minSM, maxSM := 0.0, 99.0
+	features := false
+	var asm string // the current pixel shader's assembly ("" if none)
+	var skip string
+	customVS, resources := false, false
+	for _, s := range vkSections(text) {
+		h := s.header
+		switch {
+		case h == "require":
+			minSM, maxSM, features = 0, 99, false
+			for _, l := range s.body {
+				l = strings.TrimSpace(l)
+				if rest, ok := strings.CutPrefix(l, "shader model "); ok {
+					f := strings.Fields(rest)
+					if len(f) == 2 {
+						v, _ := strconv.ParseFloat(f[1], 64)
+						if f[0] == ">=" {
+							minSM = v
+						} else if f[0] == "<" {
+							maxSM = v
+						}
+					}
+				} else if l != "" {
+					features = true
+				}
+			}
+		case strings.HasPrefix(h, "pixel shader"):
+			asm, skip = "", ""
+			switch {
+			case minSM > 3 || maxSM <= 3:
+				skip = "not sm3"
+			case headerFails(h):
+				skip = "expected to fail at sm3"
+			case features || strings.Contains(h, "-hex"):
+				skip = "features"
+			default:
+				st.shaders++
+				m, err := loadSource(fmt.Sprintf("%s:%d", name, s.line), "hlsl", []byte(strings.Join(s.body, "\n")))
+				if err != nil {
+					st.notCompiled["frontend"]++
+					skip = "not compiled"
+					break
+				}
+				out, err := compileSM3(m)
+				if err != nil {
+					st.notCompiled[errKind(err.Error())]++
+					skip = "not compiled"
+					break
+				}
+				st.compiled++
+				asm = out
+			}
+		case strings.HasPrefix(h, "vertex shader"):
+			customVS = true
+		case strings.HasPrefix(h, "compute shader") || strings.HasPrefix(h, "effect"):
+			asm, skip = "", "not a pixel shader"
+		case strings.HasPrefix(h, "srv") || strings.HasPrefix(h, "uav") || strings.HasPrefix(h, "sampler") ||
+			strings.HasPrefix(h, "texture") || strings.HasPrefix(h, "vb") || strings.HasPrefix(h, "input layout") ||
+			h == "dsv" || strings.HasPrefix(h, "rtv"):
+			resources = true
+		case h == "test":
+			switch {
+			case skip != "":
+				if skip != "not compiled" && skip != "not a pixel shader" {
+					st.skipped[skip]++
+				}
+			case asm == "":
+			case customVS:
+				st.skipped["vertex shader"]++
+			case resources && (strings.Contains(asm, "texld") || strings.Contains(asm, "dcl_2d")):
+				st.skipped["resources"]++
+			default:
+				runVKTest(fmt.Sprintf("%s:%d", name, s.line), s.line, s.body, asm, st)
+			}
+		}
+	}
+}
+
+// errKind shortens a compile error to its kind for the summary.
+func errKind(msg string) string {
+	msg = firstLineOf(msg)
+	for _, cut := range []string{": `", " (", ";"} {
+		if i := strings.Index(msg, cut); i > 0 {
+			msg = msg[:i]
+		}
+	}
+	f := strings.Fields(locRE.ReplaceAllString(msg, ""))
+	if len(f) > 8 {
+		f = f[:8]
+	}
+	return strings.Join(f, " ")
+}
+
+func runVKTest(where string, line int, body []string, asm string, st *vkStats) {
+	for _, l := range strings.Split(asm, "\n") {
+		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
+			st.skipped["interpolated inputs"]++
+			return
+		}
+	}
+	words := map[int]float32{}
+	var rt map[[2]int][4]float32 // pixel -> colour after the last draw (absent: not written)
+	for k, raw := range body {
+		l, ok := testLine(raw)
+		if !ok || l == "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "uniform "):
+			if !setFloatUniform(words, l) {
+				st.skipped["uniform type"]++
+				return
+			}
+		case l == "draw quad":
+			rt = map[[2]int][4]float32{}
+			for _, pl := range body {
+				pl, ok := testLine(pl)
+				if !ok {
+					continue
+				}
+				if p, ok := parseVKProbe(pl); ok {
+					for _, px := range p.pixels() {
+						c, killed, err := drawPixel(asm, words, px)
+						if err != nil {
+							st.failed++
+							st.failures = append(st.failures, fmt.Sprintf("%s: emulator: %v\n%s", where, err, asm))
+							return
+						}
+						if !killed {
+							rt[px] = c
+						}
+					}
+				}
+			}
+			st.draws++
+		case strings.HasPrefix(l, "probe "):
+			p, ok := parseVKProbe(l)
+			if !ok || rt == nil {
+				continue
+			}
+			if msg := p.check(rt); msg != "" {
+				st.failed++
+				st.failures = append(st.failures, fmt.Sprintf("%s (test line %d): %s: %s\n%s", where, line+k+1, l, msg, asm))
+			} else {
+				st.passed++
+			}
+		case strings.HasPrefix(l, "draw") || strings.HasPrefix(l, "dispatch") || strings.HasPrefix(l, "clear"):
+			st.skipped["draw kind"]++
+			return
+		}
+	}
+}
+
+// setFloatUniform applies "uniform OFFSET float[N] VALUES..." (OFFSET in
+// 32-bit words); other types are left to the caller to skip.
+func setFloatUniform(words map[int]float32, l string) bool {
+	f := strings.Fields(l)
+	if len(f) < 4 || !strings.HasPrefix(f[2], "float") || strings.Contains(f[2], "x") {
+		return false
+	}
+	off, err := strconv.Atoi(f[1])
+	if err != nil {
+		return false
+	}
+	for i, v := range f[3:] {
+		x, err := strconv.ParseFloat(v, 32)
+		if err != nil {
+			return false
+		}
+		words[off+i] = float32(x)
+	}
+	return true
+}
+
+// drawPixel runs the shader for one pixel of "draw quad": c# from the
+// uniform words, vPos at the pixel (D3D9 centres at integers).
+func drawPixel(asm string, words map[int]float32, px [2]int) ([4]float32, bool, error) {
+	fregs := map[string][4]float32{"vPos": {float32(px[0]), float32(px[1])}}
+	iconst, bconst := map[string]int{}, map[string]bool{}
+	rows := tableRows(asm)
+	cOf := map[string]int{}
+	for _, r := range rows {
+		var base int
+		fmt.Sscanf(r.reg[1:], "%d", &base)
+		if r.reg[0] == 'c' {
+			cOf[r.name] = base
+			for i := 0; i < r.size; i++ {
+				n := base + i
+				fregs[fmt.Sprintf("c%d", n)] = [4]float32{words[4*n], words[4*n+1], words[4*n+2], words[4*n+3]}
+			}
+		}
+	}
+	for _, r := range rows {
+		base, ok := cOf[r.name]
+		if r.reg[0] == 'c' {
+			continue
+		}
+		if !ok {
+			return [4]float32{}, false, fmt.Errorf("%s is only in %s; the D3D9 runner sets float constants", r.name, r.reg)
+		}
+		switch r.reg[0] {
+		case 'i':
+			iconst[r.reg] = int(words[4*base])
+		case 'b':
+			bconst[r.reg] = words[4*base] != 0
+		}
+	}
+	e, err := runSM3(asm, fregs, iconst, bconst)
+	if err != nil {
+		return [4]float32{}, false, err
+	}
+	return *e.freg("oC0"), e.killed, nil
+}
+
+type vkProbe struct {
+	x, y, w, h int
+	kind       string
+	vals       []float64
+	ulps       float64
+}
+
+func parseVKProbe(l string) (vkProbe, bool) {
+	var p vkProbe
+	rest, ok := strings.CutPrefix(l, "probe ")
+	if !ok {
+		return p, false
+	}
+	rest = strings.TrimSpace(rest)
+	switch {
+	case strings.HasPrefix(rest, "all "):
+		p.w, p.h = 640, 480
+		rest = rest[4:]
+	case strings.HasPrefix(rest, "("):
+		coords, r, ok := strings.Cut(rest[1:], ")")
+		if !ok {
+			return p, false
+		}
+		var c []int
+		for _, s := range strings.Split(coords, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return p, false
+			}
+			c = append(c, v)
+		}
+		switch len(c) {
+		case 2:
+			p.x, p.y, p.w, p.h = c[0], c[1], 1, 1
+		case 4:
+			p.x, p.y, p.w, p.h = c[0], c[1], c[2]-c[0], c[3]-c[1]
+		default:
+			return p, false
+		}
+		rest = r
+	default:
+		return p, false
+	}
+	kind, r, ok := strings.Cut(strings.TrimSpace(rest), "(")
+	if !ok {
+		return p, false
+	}
+	p.kind = strings.TrimSpace(kind)
+	if p.kind != "rgba" && p.kind != "r" && p.kind != "rg" && p.kind != "rgb" {
+		return p, false
+	}
+	vals, r, ok := strings.Cut(r, ")")
+	if !ok {
+		return p, false
+	}
+	for _, s := range strings.Split(vals, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return p, false
+		}
+		p.vals = append(p.vals, v)
+	}
+	if f := strings.Fields(r); len(f) > 0 {
+		p.ulps, _ = strconv.ParseFloat(f[0], 64)
+	}
+	return p, p.w > 0 && p.h > 0
+}
+
+// pixels are the probed pixels (a rectangle's corners).
+func (p vkProbe) pixels() [][2]int {
+	out := [][2]int{{p.x, p.y}}
+	if p.w > 1 || p.h > 1 {
+		out = append(out, [2]int{p.x + p.w - 1, p.y}, [2]int{p.x, p.y + p.h - 1}, [2]int{p.x + p.w - 1, p.y + p.h - 1})
+	}
+	return out
+}
+
+// check compares the probe with the render target: exact unless the
+// probe gives an ULP tolerance, plus 4 ULP for SM3's rcp-based division.
+func (p vkProbe) check(rt map[[2]int][4]float32) string {
+	for _, px := range p.pixels() {
+		got, ok := rt[px]
+		if !ok {
+			got = [4]float32{} // discarded: the cleared target
+		}
+		for i, want := range p.vals {
+			ulp := float64(math.Nextafter32(float32(math.Abs(want)), float32(math.Inf(1)))) - math.Abs(want)
+			if math.Abs(float64(got[i])-want) > (p.ulps+4)*ulp {
+				return fmt.Sprintf("pixel (%d,%d) component %d is %v, want %v", px[0], px[1], i, got[i], want)
+			}
+		}
+	}
+	return ""
+}
