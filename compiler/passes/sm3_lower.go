@@ -625,6 +625,9 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 	}
 	// Blocks created here stand for the header they were split from.
 	origin := map[*ir.Block]*ir.Block{}
+	// Users of the original instructions (kept up to date by the reloads;
+	// the instructions created here are not looked up).
+	users := computeUsers(f)
 	for _, l := range loops {
 		h := l.header
 		c := cs.byHeader[h]
@@ -636,9 +639,7 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 			}
 			return cs.contains(c, b)
 		}
-		users := computeUsers(f)
 		sm3ReloadLiveOuts(f, h, inside, users)
-		users = computeUsers(f)
 		clean := sm3CleanHeader(h, inside, users)
 		count := l.count
 		if !clean && count != nil {
@@ -818,7 +819,9 @@ func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool,
 		if !ok {
 			continue
 		}
+		moved := map[*ir.Instr]bool{}
 		for _, u := range outside {
+			moved[u] = true
 			ld := newInstr(f, ir.OpLoad, in.Type(), in.Name())
 			ld.Args = []ir.Value{v}
 			ld.Loc = u.Loc
@@ -829,6 +832,13 @@ func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool,
 				}
 			}
 		}
+		kept := users[in][:0]
+		for _, u := range users[in] {
+			if !moved[u] {
+				kept = append(kept, u)
+			}
+		}
+		users[in] = kept
 	}
 }
 
@@ -865,8 +875,22 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 			return f.Errorf("sm3-lower: could not restore dominance after adding the rep exits")
 		}
 		dt := newDomTree(f)
+		pos := map[*ir.Instr]int{}
+		for _, b := range f.Blocks {
+			for i, in := range b.Instrs {
+				pos[in] = i
+			}
+		}
 		// where returns the block and position a use is evaluated at.
 		where := func(u *ir.Instr, k int) (*ir.Block, int) {
+			if u.Op == ir.OpPhi {
+				b := u.PhiBlocks[k]
+				return b, len(b.Instrs)
+			}
+			return u.Block, pos[u]
+		}
+		// at is where for the rewrites below, which shift positions.
+		at := func(u *ir.Instr, k int) (*ir.Block, int) {
 			if u.Op == ir.OpPhi {
 				b := u.PhiBlocks[k]
 				return b, len(b.Instrs)
@@ -894,7 +918,7 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 						continue
 					}
 					if ub == d.Block {
-						if d.Op == ir.OpPhi || indexInBlock(d) < ui {
+						if d.Op == ir.OpPhi || pos[d] < ui {
 							continue
 						}
 					} else if dt.dominates(d.Block, ub) {
@@ -920,7 +944,7 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 					return f.Errorf("sm3-lower: cannot carry pointer %s (%s) past the rep exit of a loop", d.Ref(), d.Op)
 				}
 				for _, u := range e.uses {
-					ub, ui := where(u.in, u.arg)
+					ub, ui := at(u.in, u.arg)
 					c := cloneInstr(f, d)
 					if u.in.Op == ir.OpPhi {
 						ui = len(ub.Instrs) - 1 // before the terminator
@@ -937,13 +961,13 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 			st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
 			st.Args = []ir.Value{d, a}
 			st.Loc = d.Loc
-			at := indexInBlock(d) + 1
+			after := indexInBlock(d) + 1
 			if d.Op == ir.OpPhi {
-				at = d.Block.FirstNonPhi()
+				after = d.Block.FirstNonPhi()
 			}
-			insertAt(d.Block, at, st)
+			insertAt(d.Block, after, st)
 			for _, u := range e.uses {
-				ub, ui := where(u.in, u.arg)
+				ub, ui := at(u.in, u.arg)
 				if u.in.Op == ir.OpPhi {
 					ui = len(ub.Instrs) - 1 // before the terminator
 				}

@@ -42,6 +42,7 @@ func Lower(fn *ir.Function, width int) (*Func, error) {
 	for _, b := range fn.Blocks {
 		l.blocks[b] = l.f.NewBlock(b.Name())
 	}
+	l.inits = nil
 	for _, b := range fn.Blocks {
 		sb := l.blocks[b]
 		if t := b.Terminator(); t != nil && t.MergeKind != ir.MergeNone {
@@ -57,7 +58,64 @@ func Lower(fn *ir.Function, width int) (*Func, error) {
 			}
 		}
 	}
+	if len(l.inits) > 0 && len(l.f.Blocks) > 0 {
+		// Static globals start with their initializers on entry.
+		e := l.f.Blocks[0]
+		e.Instrs = append(l.inits, e.Instrs...)
+	}
 	return l.f, nil
+}
+
+// privateReg returns the temporary holding one scalar of a static global
+// (private memory reached through a constant path), creating it with its
+// initializer, which Lower moves to the start of the entry block.
+func (l *lowerer) privateReg(in *ir.Instr, g *ir.Global, path []int) (*Reg, error) {
+	t := g.ValType
+	init := g.Init
+	name := g.Name()
+	for _, i := range path {
+		if !t.IsAggregate() || i < 0 || i >= t.NumElems() {
+			return nil, locErr(in, "index %d into %s in static %s", i, t, g.Ref())
+		}
+		if init != nil {
+			init = init.Elem(i)
+		}
+		t = t.ElemType(i)
+		name += fmt.Sprintf("[%d]", i)
+	}
+	if !t.IsScalar() {
+		return nil, locErr(in, "access to %s in static %s; SIR lowering expects scalarized IR", t, g.Ref())
+	}
+	key := "private:" + name
+	if r := l.named[key]; r != nil {
+		return r, nil
+	}
+	bits := 32
+	if t.Kind == ir.KBool {
+		bits = 1
+	}
+	r := l.f.NewReg(l.uniqueName(name), bits, 1, l.all(), FileTemp)
+	l.named[key] = r
+	v := Imm32(0)
+	if bits == 1 {
+		v = Src{ImmBits: 1}
+	}
+	if init != nil {
+		s, err := l.src(in, init)
+		if err != nil {
+			return nil, err
+		}
+		v = s
+	}
+	l.inits = append(l.inits, &Instr{Op: OpMov, Exec: l.all(), Dst: D(r), Srcs: []Src{v}, Loc: locOf(in)})
+	return r, nil
+}
+
+func locOf(in *ir.Instr) string {
+	if in.Loc.Line > 0 {
+		return fmt.Sprintf("%d:%d", in.Loc.Line, in.Loc.Col)
+	}
+	return ""
 }
 
 // ptrRef is a pointer the lowering resolved at compile time: a global or an
@@ -78,6 +136,7 @@ type lowerer struct {
 	named  map[string]*Reg   // registers for memory locations, by name
 	imms   map[ir.Value]Src  // IR values lowered to immediates
 	loads  map[ir.Value]*Reg // load results -> the memory register loaded
+	inits  []*Instr          // static globals' initializations for the entry block
 }
 
 func locErr(in *ir.Instr, format string, args ...any) error {
@@ -312,6 +371,8 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 	case ir.OpFNeg:
 		op = OpMov
 		s[0].Neg = !s[0].Neg
+	case ir.OpFRem: // x - y*trunc(x/y), as fmod
+		op, s = l.fmodOps(in, emit, s[0], s[1])
 	case ir.OpFDiv:
 		rcp := l.f.NewReg(l.uniqueName(in.Name()+".rcp"), 32, 1, l.all(), FileTemp)
 		emit(OpFRcp, D(rcp), s[1])
@@ -368,6 +429,13 @@ func (l *lowerer) memReg(in *ir.Instr, p ir.Value, write bool) (Src, error) {
 			return Src{}, locErr(in, "indexed function variable (SIR lowering expects scalar variables)")
 		}
 		return R(l.vals[ref.alloca]), nil
+	}
+	if ref.global != nil && ref.global.Space == ir.SpacePrivate {
+		r, err := l.privateReg(in, ref.global, ref.path)
+		if err != nil {
+			return Src{}, err
+		}
+		return R(r), nil
 	}
 	g := ref.global
 	var file File

@@ -121,6 +121,9 @@ func (l *lowerer) constReg(in *ir.Instr, g *ir.Global, path []int, dynAt int, dy
 			ref.lane = i
 			vt = vt.Elem
 		default:
+			if vt.IsScalar() && i == 0 {
+				continue // component 0 of a one-component row
+			}
 			return constRef{}, locErr(in, "index into %s in %s", vt, g.Ref())
 		}
 	}

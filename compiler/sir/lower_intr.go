@@ -84,27 +84,40 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		rs := tmp(".rsq")
 		emit(OpFRsq, D(rs), s[0])
 		op, s = OpFRcp, []Src{R(rs)}
-	case "fmod": // x - y*trunc(x/y), trunc(q) = q >= 0 ? floor(q) : -floor(-q)
+	case "fmod": // x - y*trunc(x/y)
 		if err := need(2); err != nil {
 			return err
 		}
-		rcp, q := tmp(".rcp"), tmp(".q")
-		emit(OpFRcp, D(rcp), s[1])
-		emit(OpFMul, D(q), s[0], R(rcp))
-		fq, fl := tmp(".frc"), tmp(".floor")
-		emit(OpFFrc, D(fq), R(q))
-		emit(OpFAdd, D(fl), R(q), Src{Reg: fq, Neg: true})
-		nq := Src{Reg: q, Neg: true}
-		fnq, flneg := tmp(".nfrc"), tmp(".nfloor")
-		emit(OpFFrc, D(fnq), nq)
-		emit(OpFAdd, D(flneg), nq, Src{Reg: fnq, Neg: true})
-		pos := l.f.NewReg(l.uniqueName(in.Name()+".pos"), 1, 1, l.all(), FileTemp)
-		emit(OpFCmp, D(pos), R(q), Imm32(0)).Cond = CondGE
-		tr := tmp(".trunc")
-		emit(OpSel, D(tr), R(pos), R(fl), Src{Reg: flneg, Neg: true})
-		ny := s[1]
-		ny.Neg = !ny.Neg
-		op, s = OpFMad, []Src{ny, R(tr), s[0]}
+		op, s = l.fmodOps(in, emit, s[0], s[1])
+	case "round": // floor(x + 0.5), as fxc does for SM1-3
+		if err := need(1); err != nil {
+			return err
+		}
+		h, fr := tmp(".half"), tmp(".frc")
+		emit(OpFAdd, D(h), s[0], Imm32(math.Float32bits(0.5)))
+		emit(OpFFrc, D(fr), R(h))
+		op, s = OpFAdd, []Src{R(h), {Reg: fr, Neg: true}}
+	case "tan": // sin(x) / cos(x)
+		if err := need(1); err != nil {
+			return err
+		}
+		sn, cs, rc := tmp(".sin"), tmp(".cos"), tmp(".rcp")
+		emit(OpFSin, D(sn), s[0])
+		emit(OpFCos, D(cs), s[0])
+		emit(OpFRcp, D(rc), R(cs))
+		op, s = OpFMul, []Src{R(sn), R(rc)}
+	case "log10": // log2(x) * log10(2)
+		if err := need(1); err != nil {
+			return err
+		}
+		t := tmp(".log2")
+		emit(OpFLog2, D(t), s[0])
+		op, s = OpFMul, []Src{R(t), Imm32(math.Float32bits(float32(math.Log10(2))))}
+	case "trunc":
+		if err := need(1); err != nil {
+			return err
+		}
+		op, s = OpMov, []Src{l.trunc(in, emit, s[0])}
 	case "floor": // x - frac(x)
 		if err := need(1); err != nil {
 			return err
@@ -182,4 +195,38 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 	}
 	emit(op, D(dst), s...)
 	return nil
+}
+
+// trunc emits trunc(x) = x >= 0 ? floor(x) : -floor(-x), with floor(v) =
+// v - frac(v), and returns the result.
+func (l *lowerer) trunc(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, x Src) Src {
+	tmp := func(suffix string) *Reg {
+		return l.f.NewReg(l.uniqueName(in.Name()+suffix), 32, 1, l.all(), FileTemp)
+	}
+	fq, fl := tmp(".frc"), tmp(".floor")
+	emit(OpFFrc, D(fq), x)
+	emit(OpFAdd, D(fl), x, Src{Reg: fq, Neg: true})
+	nx := x
+	nx.Neg = !nx.Neg
+	fnq, flneg := tmp(".nfrc"), tmp(".nfloor")
+	emit(OpFFrc, D(fnq), nx)
+	emit(OpFAdd, D(flneg), nx, Src{Reg: fnq, Neg: true})
+	pos := l.f.NewReg(l.uniqueName(in.Name()+".pos"), 1, 1, l.all(), FileTemp)
+	emit(OpFCmp, D(pos), x, Imm32(0)).Cond = CondGE
+	tr := tmp(".trunc")
+	emit(OpSel, D(tr), R(pos), R(fl), Src{Reg: flneg, Neg: true})
+	return R(tr)
+}
+
+// fmodOps emits the quotient and its truncation for x - y*trunc(x/y) (fmod
+// and frem) and returns the final fmad and its operands.
+func (l *lowerer) fmodOps(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, x, y Src) (Op, []Src) {
+	rcp := l.f.NewReg(l.uniqueName(in.Name()+".rcp"), 32, 1, l.all(), FileTemp)
+	q := l.f.NewReg(l.uniqueName(in.Name()+".q"), 32, 1, l.all(), FileTemp)
+	emit(OpFRcp, D(rcp), y)
+	emit(OpFMul, D(q), x, R(rcp))
+	tr := l.trunc(in, emit, R(q))
+	ny := y
+	ny.Neg = !ny.Neg
+	return OpFMad, []Src{ny, tr, x}
 }

@@ -61,10 +61,18 @@ func TestLoopMMShape(t *testing.T) {
 		"rep i0",
 		"break_ge ",
 		"endrep",
-		"mov oC0.w,",
+		"mov oC0, r", // the four components merged, as in the seed
 	)
 	if strings.Count(asm, "rep i0") != 1 || strings.Count(asm, "endrep") != 1 {
 		t.Errorf("want one rep/endrep pair:\n%s", asm)
+	}
+	// As in the seed: m*m is computed once, before the loop, and the sum
+	// is one vector add of the counter.
+	if mul, rep := strings.Index(asm, "mul r"), strings.Index(asm, "rep i0"); mul < 0 || mul > rep {
+		t.Errorf("m*m should be hoisted before rep:\n%s", asm)
+	}
+	if !regexp.MustCompile(`add (r\d+), (r\d+), r\d+\.[xyzw]\n`).MatchString(norm(asm)) {
+		t.Errorf("want a four-component add of the counter (add r0, r0, r1.x):\n%s", asm)
 	}
 }
 
@@ -87,7 +95,7 @@ func TestLoopMCapped(t *testing.T) {
 
 // A vertex shader: vs_3_0 with dcl_<usage> declarations for inputs and
 // outputs (vs_3_0 has no oPos: the position is an o# declared
-// dcl_position).
+// dcl_position), and the per-component code merged into write masks.
 func TestVertexDeclarations(t *testing.T) {
 	asm := emitFile(t, "vs-scale.sm3.pir")
 	wantLines(t, asm,
@@ -96,8 +104,8 @@ func TestVertexDeclarations(t *testing.T) {
 		"dcl_texcoord v1",
 		"dcl_position o0",
 		"dcl_texcoord o1",
-		"mul r0.x, v0.x, c0.x",
-		"mov o1.y, v1.y",
+		"mul r0, v0, c0", // four scalar multiplies merged
+		"mov o1.xy, v1",
 	)
 }
 

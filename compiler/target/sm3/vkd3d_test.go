@@ -132,10 +132,37 @@ func testLine(l string) (string, bool) {
 	}
 }
 
+// sm3KnownDeviations are the probes (file:line) that fail for reasons
+// outside this back end; they are reported as known, not as failures.
+var sm3KnownDeviations = map[string]string{
+	// SM1-3 computes integers in floats: constants beyond 2^24 lose bits
+	// there, while the IR passes fold them exactly first.
+	"arithmetic-int.shader_test:152":       "integer folding beyond 2^24 (SM1 folds in floats)",
+	"arithmetic-int.shader_test:180":       "integer folding beyond 2^24 (SM1 folds in floats)",
+	"arithmetic-int.shader_test:194":       "integer folding beyond 2^24 (SM1 folds in floats)",
+	"initializer-numeric.shader_test:73":   "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:25":     "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:71":     "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:112":    "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:134":    "integer literal folding beyond 2^31",
+	"sm1-const-allocation.shader_test:285": "register(cN) reservations are not carried by the IR",
+	"sm1-const-allocation.shader_test:314": "register(cN) reservations are not carried by the IR",
+	"sm1-const-allocation.shader_test:342": "register(cN) reservations are not carried by the IR",
+	"sm1-const-allocation.shader_test:375": "register(cN) reservations are not carried by the IR",
+	// Frontend semantics that differ between FXC (SM1-5) and DXC (SM6),
+	// where the frontend follows DXC.
+	"majority-pragma.shader_test:94": "FXC does not macro-expand #pragma pack_matrix",
+	"ternary.shader_test:55":         "FXC evaluates both arms of ?: (their side effects)",
+	"unroll.shader_test:37":          "[unroll(N)] semantics",
+	"side-effects.shader_test:52":    "FXC calls the index expression before the indexed call",
+	// The emulator is IEEE; SM1-3 hardware gives 0 for 0/0.
+	"float-comparison.shader_test:60": "0/0 is 0 on SM1-3 hardware, NaN in IEEE",
+}
+
 type vkStats struct {
-	shaders, compiled, draws, passed, failed int
-	notCompiled, skipped                     map[string]int
-	failures                                 []string
+	shaders, compiled, draws, passed, failed, known int
+	notCompiled, skipped                            map[string]int
+	failures                                        []string
 }
 
 // TestVKD3DProbesSM3 runs the vkd3d pixel shader probes through the SM3
@@ -162,7 +189,7 @@ func TestVKD3DProbesSM3(t *testing.T) {
 		sort.Strings(s)
 		return strings.Join(s, ", ")
 	}
-	t.Logf("vkd3d pixel shaders for sm3: %d applicable, %d compiled; %d draws, %d probes passed, %d failed", st.shaders, st.compiled, st.draws, st.passed, st.failed)
+	t.Logf("vkd3d pixel shaders for sm3: %d applicable, %d compiled; %d draws, %d probes passed, %d known deviations, %d failed", st.shaders, st.compiled, st.draws, st.passed, st.known, st.failed)
 	t.Logf("not compiled (first words of the error): %s", summary(st.notCompiled))
 	t.Logf("tests skipped: %s", summary(st.skipped))
 	for _, f := range st.failures {
@@ -243,7 +270,7 @@ func runVKFile(name, text string, st *vkStats) {
 			case resources && (strings.Contains(asm, "texld") || strings.Contains(asm, "dcl_2d")):
 				st.skipped["resources"]++
 			default:
-				runVKTest(fmt.Sprintf("%s:%d", name, s.line), s.line, s.body, asm, st)
+				runVKTest(name, s.line, s.body, asm, st)
 			}
 		}
 	}
@@ -264,7 +291,8 @@ func errKind(msg string) string {
 	return strings.Join(f, " ")
 }
 
-func runVKTest(where string, line int, body []string, asm string, st *vkStats) {
+func runVKTest(file string, line int, body []string, asm string, st *vkStats) {
+	where := fmt.Sprintf("%s:%d", file, line)
 	for _, l := range strings.Split(asm, "\n") {
 		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
 			st.skipped["interpolated inputs"]++
@@ -272,7 +300,9 @@ func runVKTest(where string, line int, body []string, asm string, st *vkStats) {
 		}
 	}
 	words := map[int]float32{}
-	var rt map[[2]int][4]float32 // pixel -> colour after the last draw (absent: not written)
+	// The render target: a pixel a draw discards keeps its colour
+	// (initially zero); rt is nil before the first draw.
+	var rt map[[2]int][4]float32
 	for k, raw := range body {
 		l, ok := testLine(raw)
 		if !ok || l == "" {
@@ -285,7 +315,9 @@ func runVKTest(where string, line int, body []string, asm string, st *vkStats) {
 				return
 			}
 		case l == "draw quad":
-			rt = map[[2]int][4]float32{}
+			if rt == nil {
+				rt = map[[2]int][4]float32{}
+			}
 			for _, pl := range body {
 				pl, ok := testLine(pl)
 				if !ok {
@@ -311,11 +343,19 @@ func runVKTest(where string, line int, body []string, asm string, st *vkStats) {
 			if !ok || rt == nil {
 				continue
 			}
-			if msg := p.check(rt); msg != "" {
+			key := fmt.Sprintf("%s:%d", file, line+k+1)
+			msg := p.check(rt)
+			switch {
+			case msg == "" && sm3KnownDeviations[key] != "":
 				st.failed++
-				st.failures = append(st.failures, fmt.Sprintf("%s (test line %d): %s: %s\n%s", where, line+k+1, l, msg, asm))
-			} else {
+				st.failures = append(st.failures, fmt.Sprintf("%s: %s passes but is listed as a known deviation", key, l))
+			case msg == "":
 				st.passed++
+			case sm3KnownDeviations[key] != "":
+				st.known++
+			default:
+				st.failed++
+				st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s\n%s", key, line, l, msg, asm))
 			}
 		case strings.HasPrefix(l, "draw") || strings.HasPrefix(l, "dispatch") || strings.HasPrefix(l, "clear"):
 			st.skipped["draw kind"]++
@@ -466,12 +506,10 @@ func (p vkProbe) pixels() [][2]int {
 // probe gives an ULP tolerance, plus 4 ULP for SM3's rcp-based division.
 func (p vkProbe) check(rt map[[2]int][4]float32) string {
 	for _, px := range p.pixels() {
-		got, ok := rt[px]
-		if !ok {
-			got = [4]float32{} // discarded: the cleared target
-		}
+		got := rt[px] // never written: the cleared target
 		for i, want := range p.vals {
-			ulp := float64(math.Nextafter32(float32(math.Abs(want)), float32(math.Inf(1)))) - math.Abs(want)
+			w32 := float32(math.Abs(want))
+			ulp := float64(math.Nextafter32(w32, float32(math.Inf(1))) - w32)
 			if math.Abs(float64(got[i])-want) > (p.ulps+4)*ulp {
 				return fmt.Sprintf("pixel (%d,%d) component %d is %v, want %v", px[0], px[1], i, got[i], want)
 			}

@@ -535,9 +535,12 @@ func (e *emitter) instr(in *sir.Instr) error {
 		case sir.CondLE:
 			e.line("sge %s, %s, %s", d, b, a)
 		case sir.CondEQ, sir.CondNE:
-			// (a-b)^2 is 0 exactly when a == b; d = (-(a-b)^2 >= (a-b)^2).
+			// |a-b| is 0 exactly when a == b; d = (-|a-b| >= |a-b|). (The
+			// square (a-b)^2, ps_2_0's idiom, underflows to 0 for tiny
+			// differences: vkd3d's float-comparison test wants 1e-37 != 0
+			// on shader model 3.)
 			e.line("add %s, %s, %s", d, a, neg(b))
-			e.line("mul %s, %s, %s", d, d, d)
+			e.line("abs %s, %s", d, d)
 			if in.Cond == sir.CondEQ {
 				e.line("sge %s, %s, %s", d, neg(d), d)
 			} else {
@@ -579,7 +582,7 @@ func join(a []string) string {
 // relative operand c<base>[a0.x]. ps_3_0 has none outside loop/aL, so the
 // read becomes a select chain over the slots: the index is copied to the
 // scratch register first (the destination may share a register with it),
-// then each slot k replaces the result where (index - k)^2 == 0.
+// then each slot k replaces the result where |index - k| == 0.
 func (e *emitter) movIdx(in *sir.Instr, d, idx string) error {
 	arr := in.Srcs[0]
 	base, ok := e.cbase[arr.Reg]
@@ -610,7 +613,7 @@ func (e *emitter) movIdx(in *sir.Instr, d, idx string) error {
 	e.line("mov %s, %sc%d%s", d, neg, base+arr.Elem, sw)
 	for k := 1; k < int(in.Srcs[2].Imm); k++ {
 		e.line("add %s, %s, %s", t, i, e.src(sir.Imm32(math.Float32bits(float32(-k)))))
-		e.line("mul %s, %s, %s", t, t, t)
+		e.line("abs %s, %s", t, t)
 		e.line("cmp %s, -%s, %sc%d%s, %s", d, t, neg, base+arr.Elem+k, sw, d)
 	}
 	return nil

@@ -18,12 +18,19 @@
 //     annotation is missing, loud errors for unstructured control flow;
 //   - func.go, ops.go, intrinsics.go: instructions, including
 //     GLSL.std.450 math, OpGroupNonUniform* wave operations, atomics,
-//     barriers and OpKill for discard;
+//     barriers and OpKill for discard, with the IR's definitions of
+//     shifts (masked amounts) and division by zero (all ones);
+//   - matrix.go: transpose and mul of matrices OpTypeMatrix cannot hold
+//     (integer, one row or column), element by element; f16tof32/f32tof16;
 //   - decode.go, grammar.go, disasm.go, spec.go: the binary format.
 //
-// Correctness is checked externally: every test module, sample and
-// generated program must pass spirv-val --target-env vulkan1.1, the
-// disassembly must equal spirv-dis byte for byte, and compute shaders are
-// run on Mesa's lavapipe (package vkrun) and compared with the
-// interpreter (see docs/conformance.md).
+// Errors (*Error) name the function, block and instruction and, where the
+// IR records one, the source position.
+//
+// Correctness is checked externally: every test module, sample, supported
+// vkd3d shader and generated program must pass spirv-val --target-env
+// vulkan1.1, the disassembly must equal spirv-dis byte for byte, and
+// compute shaders (dispatched) and pixel shaders (drawn) are run on
+// Mesa's lavapipe (package vkrun) and compared with the interpreter (see
+// docs/conformance.md).
 package spirv

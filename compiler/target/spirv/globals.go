@@ -244,6 +244,7 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 			e.name(root, "type."+g.Name())
 			e.memberName(root, 0, g.Name())
 			e.annots.inst(OpMemberDecorate, root, 0, DecOffset, 0)
+			err = e.matrixMember(root, 0, t, rule)
 			e.wrappers[wkey] = root
 		}
 	}

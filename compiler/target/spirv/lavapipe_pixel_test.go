@@ -59,14 +59,14 @@ func leafScalars(t *ir.Type, out []*ir.Type) []*ir.Type {
 }
 
 // uniformValue is the fixed bit pattern of cell k of a uniform: floats
-// in [1, 2.5] and integers 1 or 2, so that uniforms used as array
-// indices, loop counts or float-to-unsigned conversions stay away from
-// the cases SPIR-V leaves undefined and the IR defines (out-of-bounds
-// indices, negative to unsigned).
+// in [0.25, 1] and integers 1 or 2, so that uniforms used as array
+// indices (also summed), loop counts or float-to-unsigned conversions
+// stay away from the cases SPIR-V leaves undefined and the IR defines
+// (out-of-bounds indices, negative to unsigned).
 func uniformValue(s *ir.Type, k int) uint32 {
 	switch s.Kind {
 	case ir.KFloat:
-		return math.Float32bits(float32((k*3)%7+4) * 0.25)
+		return math.Float32bits(float32((k*3)%4+1) * 0.25)
 	case ir.KBool:
 		return uint32(k % 2)
 	}
@@ -524,7 +524,9 @@ func TestLavapipePixelDetectsDifferences(t *testing.T) {
 		"uniform": func(in *interp.Input) {
 			for _, v := range in.Uniforms {
 				cells := v.([]any)
-				cells[0] = "0x40000000" // tint.r = 2
+				for i := range cells {
+					cells[i] = "0x40000000" // tint = 2, scale = 2
+				}
 			}
 		},
 	}

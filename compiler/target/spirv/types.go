@@ -38,10 +38,30 @@ func scStorage(s ir.AddrSpace) uint32 {
 }
 
 // isSPIRVMatrix reports whether an IR matrix maps to OpTypeMatrix (a float
-// matrix with at least 2 rows and 2 columns, in plain memory); other
-// matrices are arrays of rows.
+// matrix with at least 2 rows and 2 columns); other matrices are arrays
+// of rows. In buffers the same OpTypeMatrix is used, its struct member
+// decorated ColMajor with the row stride as MatrixStride (matrixMember).
 func isSPIRVMatrix(t *ir.Type, rule layoutRule) bool {
-	return t.Kind == ir.KMatrix && rule == rulePlain && t.Elem.Kind == ir.KFloat && t.Len >= 2 && t.Cols >= 2
+	return t.Kind == ir.KMatrix && t.Elem.Kind == ir.KFloat && t.Len >= 2 && t.Cols >= 2
+}
+
+// matrixMember decorates member i of struct id when its type is an
+// OpTypeMatrix or an array of them: ColMajor (SPIR-V's columns are the
+// IR's rows, which are contiguous) and MatrixStride (the row stride).
+func (e *enc) matrixMember(id uint32, i int, t *ir.Type, rule layoutRule) error {
+	for t.Kind == ir.KArray {
+		t = t.Elem
+	}
+	if rule == rulePlain || !isSPIRVMatrix(t, rule) {
+		return nil
+	}
+	l, err := arrayLayout(rowType(t), t.Len, rule)
+	if err != nil {
+		return err
+	}
+	e.annots.inst(OpMemberDecorate, id, uint32(i), DecColMajor)
+	e.annots.inst(OpMemberDecorate, id, uint32(i), DecMatrixStride, uint32(l.Stride))
+	return nil
 }
 
 // rowType is the IR type of one row of a matrix.
@@ -110,6 +130,13 @@ func (e *enc) typeID(t *ir.Type, rule layoutRule) (uint32, error) {
 		id = e.id()
 		e.globals.inst(OpTypeVector, id, el, uint32(t.Len))
 	case ir.KMatrix:
+		if isSPIRVMatrix(t, rule) && rule != rulePlain {
+			var err error
+			if id, err = e.typeID(t, rulePlain); err != nil {
+				return 0, err
+			}
+			break
+		}
 		if isSPIRVMatrix(t, rule) {
 			col, err := e.typeID(rowType(t), rulePlain)
 			if err != nil {
@@ -219,8 +246,11 @@ func (e *enc) structType(t *ir.Type, rule layoutRule, fresh bool) (uint32, error
 		if err != nil {
 			return 0, err
 		}
-		for i := range t.Fields {
+		for i, f := range t.Fields {
 			e.annots.inst(OpMemberDecorate, id, uint32(i), DecOffset, uint32(l.Offsets[i]))
+			if err := e.matrixMember(id, i, f.Type, rule); err != nil {
+				return 0, err
+			}
 		}
 	}
 	return id, nil
