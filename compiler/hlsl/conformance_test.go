@@ -3,11 +3,11 @@ package hlsl
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"passlens/internal/vkd3d"
 )
 
 // This test parses and checks every HLSL shader section of the vkd3d
@@ -18,196 +18,9 @@ import (
 // doubles, geometry shaders, ...) are classified, not counted as failures.
 // Set HLSL_CONFORMANCE_VERBOSE=1 to print every mismatch.
 
-// repoRoot finds the directory holding go.mod above the package.
-func repoRoot(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
-
-func conformanceDir(t testing.TB) string {
-	dir := filepath.Join(repoRoot(t), "..", "shared", "conformance", "vkd3d", "hlsl")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("conformance data not found at %s: %v", dir, err)
-	}
-	return dir
-}
-
-// shaderUnit is one shader section of a .shader_test file.
-type shaderUnit struct {
-	file     string
-	line     int
-	stage    string // "pixel", "vertex", "compute", "geometry", ...
-	header   string
-	src      string
-	minSM    float64 // requirement range [minSM, maxSM)
-	maxSM    float64
-	features []string
-	options  []string
-}
-
-// parseShaderTest splits a .shader_test file into shader units, applying
-// [require] sections to the shaders that follow them.
-func parseShaderTest(name, text string) []*shaderUnit {
-	var units []*shaderUnit
-	minSM, maxSM := 0.0, 99.0
-	var features, options []string
-	var cur *shaderUnit
-	inRequire := false
-	var body strings.Builder
-	flush := func() {
-		if cur != nil {
-			cur.src = body.String()
-			units = append(units, cur)
-		}
-		cur = nil
-		body.Reset()
-	}
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
-			flush()
-			header := trimmed[1 : len(trimmed)-1]
-			inRequire = header == "require"
-			if inRequire {
-				minSM, maxSM = 0, 99
-				features, options = nil, nil
-				continue
-			}
-			for _, stage := range []string{"pixel", "vertex", "compute", "geometry", "hull", "domain", "effect"} {
-				if strings.HasPrefix(header, stage) {
-					cur = &shaderUnit{file: name, line: i + 2, stage: stage, header: header,
-						minSM: minSM, maxSM: maxSM, features: features, options: options}
-				}
-			}
-			continue
-		}
-		if inRequire {
-			if strings.HasPrefix(trimmed, "%") || trimmed == "" {
-				continue
-			}
-			if rest, ok := strings.CutPrefix(trimmed, "shader model "); ok {
-				f := strings.Fields(rest)
-				if len(f) == 2 {
-					v, _ := strconv.ParseFloat(f[1], 64)
-					switch f[0] {
-					case ">=":
-						minSM = v
-					case "<":
-						maxSM = v
-					}
-				}
-				continue
-			}
-			if rest, ok := strings.CutPrefix(trimmed, "options:"); ok {
-				options = append(options, strings.Fields(rest)...)
-				continue
-			}
-			features = append(features, trimmed)
-			continue
-		}
-		if cur != nil {
-			if strings.HasPrefix(trimmed, "%") {
-				body.WriteString("\n") // keep line numbers
-				continue
-			}
-			body.WriteString(line)
-			body.WriteString("\n")
-		}
-	}
-	flush()
-	return units
-}
-
-// evalSMCond evaluates a condition such as "sm>=6", "sm<4 | sm>=6" or
-// "msl & sm>=6" at shader model sm; backend names are false.
-func evalSMCond(cond string, sm float64) bool {
-	for _, alt := range strings.Split(cond, "|") {
-		all := true
-		for _, term := range strings.Split(alt, "&") {
-			term = strings.TrimSpace(term)
-			ok := false
-			for _, op := range []string{">=", "<=", "<", ">", "=="} {
-				if rest, found := strings.CutPrefix(term, "sm"+op); found {
-					v, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-					switch op {
-					case ">=":
-						ok = sm >= v
-					case "<=":
-						ok = sm <= v
-					case "<":
-						ok = sm < v
-					case ">":
-						ok = sm > v
-					case "==":
-						ok = sm == v
-					}
-					goto done
-				}
-			}
-			ok = false // a backend or feature name: not us
-		done:
-			all = all && ok
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-// expectFail reports whether the header marks the shader as failing at sm.
-func expectFail(header string, sm float64) bool {
-	for _, word := range splitHeader(header) {
-		if word == "fail" {
-			return true
-		}
-		if rest, ok := strings.CutPrefix(word, "fail("); ok {
-			return evalSMCond(strings.TrimSuffix(rest, ")"), sm)
-		}
-	}
-	return false
-}
-
-// splitHeader splits "pixel shader fail(sm<4 | sm>=6) todo" into words,
-// keeping parenthesized groups together.
-func splitHeader(h string) []string {
-	var words []string
-	depth := 0
-	start := 0
-	for i := 0; i <= len(h); i++ {
-		if i == len(h) || h[i] == ' ' && depth == 0 {
-			if i > start {
-				words = append(words, h[start:i])
-			}
-			start = i + 1
-			continue
-		}
-		switch h[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		}
-	}
-	return words
-}
-
 // unsupportedCategory classifies a rejection caused by something outside
 // the subset, or returns "".
-func unsupportedCategory(u *shaderUnit, diags Diagnostics) string {
+func unsupportedCategory(diags Diagnostics) string {
 	for _, d := range diags {
 		if d.Severity != Error {
 			continue
@@ -252,7 +65,7 @@ type conformanceStats struct {
 // subsetUnit is a vkd3d shader unit inside the subset, with passlens's
 // verdict.
 type subsetUnit struct {
-	*shaderUnit
+	*vkd3d.Unit
 	label      string // "file:line [header]"
 	key        string // "file:line"
 	expectFail bool   // vkd3d expects a compile failure at SM6
@@ -267,74 +80,28 @@ type subsetUnit struct {
 // checkConformance runs the frontend over every SM6 unit, classifying
 // the ones outside the subset, and returns the units inside it.
 func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
-	dir := conformanceDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no .shader_test files in %s", dir)
-	}
+	files := vkd3d.Load(t)
 	verbose := os.Getenv("HLSL_CONFORMANCE_VERBOSE") != ""
 	st := conformanceStats{unsupported: map[string]int{}}
 	var subset []*subsetUnit
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(path)
-		for _, u := range parseShaderTest(name, string(data)) {
+	for _, file := range files {
+		for _, u := range file.Units() {
 			st.units++
-			sm := max(6.0, u.minSM)
-			if sm >= u.maxSM || sm >= 7 {
+			sm, ok := u.SM6()
+			if !ok {
 				st.notApplicable++
 				continue
 			}
 			st.applicable++
-			fail := expectFail(u.header, sm)
-			cat := ""
-			switch {
-			case u.stage == "geometry" || u.stage == "hull" || u.stage == "domain":
-				cat = u.stage + " shader"
-			case u.stage == "effect":
-				cat = "effects"
-			case strings.Contains(u.header, "-hex"):
-				cat = "bytecode"
-			}
-			for _, f := range u.features {
-				switch {
-				case f == "float64":
-					cat = "double"
-				case f == "int64":
-					cat = "int64"
-				case f == "native-16-bit":
-					cat = "16-bit"
-				case f == "geometry-shader":
-					cat = "geometry shader"
-				case f == "tessellation-shader":
-					cat = "tessellation"
-				case f == "rov":
-					cat = "rasterizer-ordered view"
-				}
-			}
+			fail := u.ExpectFail(sm)
+			cat := u.OutsideSubset()
 			if cat != "" {
 				st.unsupported[cat]++
 				continue
 			}
-			opts := Options{Entry: "main"}
-			switch u.stage {
-			case "pixel":
-				opts.Stage = StagePixel
-			case "vertex":
-				opts.Stage = StageVertex
-			case "compute":
-				opts.Stage = StageCompute
-			}
-			for _, o := range u.options {
-				if o == "row-major" {
-					opts.RowMajor = true
-				}
-			}
-			label := fmt.Sprintf("%s:%d [%s]", u.file, u.line, u.header)
-			_, diags := Frontend(u.file, []byte(u.src), opts)
+			opts, _ := unitOptions(u)
+			label := u.Label()
+			_, diags := Frontend(u.File, []byte(u.Src), opts)
 			for _, d := range diags {
 				if strings.HasPrefix(d.Message, "internal compiler error") {
 					t.Errorf("%s: %s", label, d.Message)
@@ -348,10 +115,10 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 					break
 				}
 			}
-			su := &subsetUnit{shaderUnit: u, label: label, key: fmt.Sprintf("%s:%d", u.file, u.line),
+			su := &subsetUnit{Unit: u, label: label, key: u.Key(),
 				expectFail: fail, rejected: rejected, firstError: first}
 			if rejected {
-				su.subsetReason = unsupportedCategory(u, diags)
+				su.subsetReason = unsupportedCategory(diags)
 			}
 			switch {
 			case fail && rejected:
@@ -362,7 +129,7 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 			case !fail && !rejected:
 				st.okAccepted++
 			case !fail && rejected:
-				if c := unsupportedCategory(u, diags); c != "" {
+				if c := unsupportedCategory(diags); c != "" {
 					st.unsupported[c]++
 					continue
 				}
@@ -370,14 +137,14 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 				st.mismatches = append(st.mismatches, fmt.Sprintf("REJECTED %s: %s", label, first))
 				if verbose {
 					var b strings.Builder
-					_ = diags.Render(&b, Sources{u.file: []byte(u.src)})
+					_ = diags.Render(&b, Sources{u.File: []byte(u.Src)})
 					st.mismatches[len(st.mismatches)-1] += "\n" + b.String()
 				}
 			case fail && !rejected:
 				st.falseAccepted++
 				st.mismatches = append(st.mismatches, fmt.Sprintf("ACCEPTED %s (expected failure)", label))
 				if verbose {
-					st.mismatches[len(st.mismatches)-1] += "\n" + u.src
+					st.mismatches[len(st.mismatches)-1] += "\n" + u.Src
 				}
 			}
 			subset = append(subset, su)
@@ -435,6 +202,29 @@ func TestConformanceVKD3D(t *testing.T) {
 	if matched := st.okAccepted + st.okRejected; inSubset > 0 && matched*100 < inSubset*95 {
 		t.Errorf("only %d of %d units matched expectations (want at least 95%%)", matched, inSubset)
 	}
+}
+
+// unitOptions returns the frontend options for a unit: entry main, its
+// stage, and the row-major [require] option; ok is false for a stage the
+// frontend does not compile (geometry, hull, domain, effects).
+func unitOptions(u *vkd3d.Unit) (opts Options, ok bool) {
+	opts = Options{Entry: "main"}
+	switch u.Stage {
+	case "pixel":
+		opts.Stage = StagePixel
+	case "vertex":
+		opts.Stage = StageVertex
+	case "compute":
+		opts.Stage = StageCompute
+	default:
+		return opts, false
+	}
+	for _, o := range u.Options {
+		if o == "row-major" {
+			opts.RowMajor = true
+		}
+	}
+	return opts, true
 }
 
 func verdict(accept bool) string {

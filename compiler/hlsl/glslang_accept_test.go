@@ -41,7 +41,7 @@ func TestGlslangAcceptance(t *testing.T) {
 	}
 	var inputs []*input
 	for _, u := range subset {
-		inputs = append(inputs, &input{key: u.key, stage: u.stage, src: u.src, passlens: !u.rejected, expectFail: u.expectFail, subsetReason: u.subsetReason})
+		inputs = append(inputs, &input{key: u.key, stage: u.Stage, src: u.Src, passlens: !u.rejected, expectFail: u.expectFail, subsetReason: u.subsetReason})
 	}
 	for _, s := range samples.All() {
 		if filepath.Ext(s.File) != ".hlsl" {

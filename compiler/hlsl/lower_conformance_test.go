@@ -3,12 +3,12 @@ package hlsl
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"passlens/compiler/ir"
+	"passlens/internal/vkd3d"
 )
 
 // TestLowerConformanceVKD3D lowers every shader of the vkd3d
@@ -19,49 +19,28 @@ import (
 // Lowering diagnostics for unsupported constructs are counted by message.
 // Set HLSL_CONFORMANCE_VERBOSE=1 to list every shader that does not lower.
 func TestLowerConformanceVKD3D(t *testing.T) {
-	dir := conformanceDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no .shader_test files in %s", dir)
-	}
+	files := vkd3d.Load(t)
 	verbose := os.Getenv("HLSL_CONFORMANCE_VERBOSE") != ""
 	var applicable, accepted, lowered, instrs int
 	unsupported := map[string]int{}
 	var failures []string
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(path)
-		for _, u := range parseShaderTest(name, string(data)) {
-			sm := max(6.0, u.minSM)
-			if sm >= u.maxSM || sm >= 7 || expectFail(u.header, sm) {
+	for _, f := range files {
+		for _, u := range f.Units() {
+			sm, ok := u.SM6()
+			if !ok || u.ExpectFail(sm) {
 				continue
 			}
-			opts := Options{Entry: "main"}
-			switch u.stage {
-			case "pixel":
-				opts.Stage = StagePixel
-			case "vertex":
-				opts.Stage = StageVertex
-			case "compute":
-				opts.Stage = StageCompute
-			default:
+			opts, ok := unitOptions(u)
+			if !ok {
 				continue
 			}
 			applicable++
-			for _, o := range u.options {
-				if o == "row-major" {
-					opts.RowMajor = true
-				}
-			}
-			prog, diags := Frontend(u.file, []byte(u.src), opts)
+			prog, diags := Frontend(u.File, []byte(u.Src), opts)
 			if diags.HasErrors() {
 				continue
 			}
 			accepted++
-			label := fmt.Sprintf("%s:%d [%s]", u.file, u.line, u.header)
+			label := u.Label()
 			m, ld := Lower(prog, opts)
 			for _, d := range ld {
 				if strings.Contains(d.Message, "internal compiler error") {

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/internal/vkd3d"
 )
 
 // TestLowerVKD3DProbes executes the vkd3d pixel shader tests that the
@@ -28,19 +27,10 @@ import (
 // knownDeviations; any other failing probe fails the test. Set
 // HLSL_CONFORMANCE_VERBOSE=1 to print the failing and known probes.
 func TestLowerVKD3DProbes(t *testing.T) {
-	dir := conformanceDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no .shader_test files in %s", dir)
-	}
 	verbose := os.Getenv("HLSL_CONFORMANCE_VERBOSE") != ""
 	st := &probeStats{skipped: map[string]int{}}
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runProbeFile(filepath.Base(path), string(data), st)
+	for _, f := range vkd3d.Load(t) {
+		runProbeFile(f, st)
 	}
 	var skips []string
 	for k, n := range st.skipped {
@@ -124,48 +114,48 @@ type probeShader struct {
 
 // runProbeFile walks one .shader_test file: sections in order, the
 // current pixel shader, and its [test] sections.
-func runProbeFile(name, text string, st *probeStats) {
-	minSM, maxSM := 0.0, 99.0
-	var features []string
+func runProbeFile(f *vkd3d.File, st *probeStats) {
+	name := f.Name
+	req := vkd3d.NoRequire
 	var ps *probeShader
-	resources := vkResources{}
+	resources := vkd3d.Resources{}
 	otherResources, customVS, depth := false, false, false
-	for _, s := range splitSections(text) {
-		h := s.header
+	for _, s := range f.Sections {
+		h := s.Header
 		switch {
 		case h == "require":
-			minSM, maxSM, features = parseRequire(s.body)
+			req = vkd3d.ParseRequire(s.Body)
 		case strings.HasPrefix(h, "pixel shader"):
-			ps = &probeShader{line: s.line}
-			sm := max(6.0, minSM)
+			ps = &probeShader{line: s.Line}
+			sm, ok := req.SM6()
 			switch {
-			case sm >= maxSM || sm >= 7:
+			case !ok:
 				ps.skip = "not SM6"
-			case expectFail(h, sm):
+			case vkd3d.ExpectFail(h, sm):
 				ps.skip = "expected to fail"
-			case strings.Contains(h, "-hex") || len(features) > 0:
+			case strings.Contains(h, "-hex") || len(req.Features) > 0 || len(req.Options) > 0:
 				ps.skip = "features"
 			default:
-				ps.compile(name, shaderSource(s.body))
+				ps.compile(name, s.Source())
 			}
 		case strings.HasPrefix(h, "vertex shader"):
 			customVS = true
 		case strings.HasPrefix(h, "compute shader") || strings.HasPrefix(h, "effect"):
 			ps = nil // the [test] sections that follow are not pixel tests
 		case strings.HasPrefix(h, "srv ") || strings.HasPrefix(h, "uav "):
-			resources.declare(h, s.body)
+			resources.Declare(h, s.Body)
 		case h == "dsv":
 			depth = true
 		case strings.HasPrefix(h, "sampler") || strings.HasPrefix(h, "texture") || strings.HasPrefix(h, "vb") ||
 			strings.HasPrefix(h, "input layout"):
 			otherResources = true
 		case h == "test":
-			sm := max(6.0, minSM)
+			_, sm6 := req.SM6()
 			switch {
 			case ps == nil:
 			case ps.skip != "":
 				st.skipped[ps.skip]++
-			case sm >= maxSM || sm >= 7:
+			case !sm6:
 				st.skipped["not SM6"]++
 			case customVS:
 				st.skipped["vertex shader"]++
@@ -177,9 +167,9 @@ func runProbeFile(name, text string, st *probeStats) {
 					st.skipped["resources: "+skip]++
 					continue
 				}
-				ps.runTest(name, s.line, s.body, bound, resources, st)
+				ps.runTest(name, s, bound, resources, st)
 			default:
-				ps.runTest(name, s.line, s.body, nil, nil, st)
+				ps.runTest(name, s, nil, nil, st)
 			}
 		}
 	}
@@ -229,102 +219,6 @@ func uniformBuffer(prog *Program) (*CBuffer, string) {
 	return buf, buf.Name // lowerCBuffer names the global after the buffer
 }
 
-// vkSection is one "[header]" section of a .shader_test file.
-type vkSection struct {
-	header string
-	line   int // the header's line
-	body   []string
-}
-
-// splitSections splits a .shader_test file into its sections.
-func splitSections(text string) []*vkSection {
-	var secs []*vkSection
-	for i, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
-			secs = append(secs, &vkSection{header: trimmed[1 : len(trimmed)-1], line: i + 1})
-			continue
-		}
-		if len(secs) > 0 {
-			secs[len(secs)-1].body = append(secs[len(secs)-1].body, line)
-		}
-	}
-	return secs
-}
-
-// parseRequire reads a [require] section: the shader model range
-// [minSM, maxSM) and the other requirements.
-func parseRequire(body []string) (minSM, maxSM float64, features []string) {
-	minSM, maxSM = 0, 99
-	for _, l := range body {
-		l = strings.TrimSpace(l)
-		if rest, ok := strings.CutPrefix(l, "shader model "); ok {
-			f := strings.Fields(rest)
-			if len(f) == 2 {
-				v, _ := strconv.ParseFloat(f[1], 64)
-				if f[0] == ">=" {
-					minSM = v
-				} else if f[0] == "<" {
-					maxSM = v
-				}
-			}
-		} else if l != "" && !strings.HasPrefix(l, "%") {
-			features = append(features, l)
-		}
-	}
-	return minSM, maxSM, features
-}
-
-// shaderSource is a shader section's text without its comment lines
-// (line numbers kept).
-func shaderSource(body []string) string {
-	var src strings.Builder
-	for _, l := range body {
-		if !strings.HasPrefix(strings.TrimSpace(l), "%") {
-			src.WriteString(l)
-		}
-		src.WriteString("\n")
-	}
-	return src.String()
-}
-
-// numbered is a test line with its line number in the file.
-type numbered struct {
-	text string
-	n    int
-}
-
-// testLines returns the lines of a [test] section that apply to shader
-// model 6: comments dropped, "if(...)" lines for other models dropped,
-// the "if(...)", "todo"/"todo(...)" and "bug(...)" prefixes removed
-// (vkd3d's own known failures: the expected values are still the truth).
-func testLines(body []string, line int) []numbered {
-	var lines []numbered
-	for i, l := range body {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "%") {
-			continue
-		}
-		if strings.HasPrefix(l, "if(") {
-			cond, rest, ok := strings.Cut(l[3:], ")")
-			if !ok || !evalSMCond(cond, 6) {
-				continue
-			}
-			l = strings.TrimSpace(rest)
-		}
-		for _, p := range []string{"todo(", "bug("} {
-			if strings.HasPrefix(l, p) {
-				if _, rest, ok := strings.Cut(l, ")"); ok {
-					l = strings.TrimSpace(rest)
-				}
-			}
-		}
-		l = strings.TrimSpace(strings.TrimPrefix(l, "todo "))
-		lines = append(lines, numbered{l, line + 1 + i})
-	}
-	return lines
-}
-
 func (ps *probeShader) usesResources() bool {
 	for _, g := range ps.m.Globals {
 		if g.Space == ir.SpaceStorage {
@@ -339,14 +233,14 @@ func (ps *probeShader) usesResources() bool {
 // A shader writing a UAV shades the whole 640x480 target (every
 // invocation's side effects count); otherwise only the probed pixels are
 // shaded.
-func (ps *probeShader) runTest(file string, line int, body []string, bound []*boundBuffer, resources vkResources, st *probeStats) {
-	where := fmt.Sprintf("%s:%d", file, line)
+func (ps *probeShader) runTest(file string, test *vkd3d.Section, bound []*boundBuffer, resources vkd3d.Resources, st *probeStats) {
+	where := fmt.Sprintf("%s:%d", file, test.Line)
 	// Collect the probed pixels first: only those are shaded.
-	lines := testLines(body, line)
+	cmds := test.Commands(6)
 	pixels := map[[2]int]bool{{0, 0}: true}
-	for _, nl := range lines {
-		if p, ok := parseProbe(nl.text); ok {
-			for _, px := range p.pixels() {
+	for _, c := range cmds {
+		if p, ok := vkd3d.ParseProbe(c.Text); ok {
+			for _, px := range p.Pixels() {
 				pixels[px] = true
 			}
 		}
@@ -356,11 +250,11 @@ func (ps *probeShader) runTest(file string, line int, body []string, bound []*bo
 	// keep their previous value.
 	rt := map[[2]int][]uint64{}
 	var res *interp.Result
-	for _, nl := range lines {
-		l := nl.text
+	for _, c := range cmds {
+		l := c.Text
 		switch {
 		case strings.HasPrefix(l, "uniform "):
-			if !setUniform(words, l) {
+			if !vkd3d.SetUniform(words, l) {
 				st.skipped["uniform type"]++
 				return
 			}
@@ -369,7 +263,7 @@ func (ps *probeShader) runTest(file string, line int, body []string, bound []*bo
 			uav := false
 			for _, b := range bound {
 				in.Buffers = append(in.Buffers, b.inputs()...)
-				uav = uav || b.res.uav
+				uav = uav || b.res.UAV
 			}
 			wave := 4
 			if uav && testing.Short() {
@@ -421,13 +315,13 @@ func (ps *probeShader) runTest(file string, line int, body []string, bound []*bo
 					continue
 				}
 				var skip string
-				msg, skip = resources.probe(l)
+				msg, skip = resources.ProbeUAV(l)
 				ran = skip == ""
 				if ran {
 					st.uavProbes++
 				}
 			} else {
-				p, ok := parseProbe(l)
+				p, ok := vkd3d.ParseProbe(l)
 				if !ok || res == nil {
 					continue
 				}
@@ -435,9 +329,9 @@ func (ps *probeShader) runTest(file string, line int, body []string, bound []*bo
 				if tg == nil {
 					continue
 				}
-				msg, ran = p.check(tg, rt)
+				msg, ran = checkProbe(p, tg, rt)
 			}
-			key := fmt.Sprintf("%s:%d", file, nl.n)
+			key := fmt.Sprintf("%s:%d", file, c.Line)
 			switch {
 			case !ran:
 			case msg == "" && knownDeviations[key] != "":
@@ -457,51 +351,6 @@ func (ps *probeShader) runTest(file string, line int, body []string, bound []*bo
 			return
 		}
 	}
-}
-
-// setUniform applies "uniform OFFSET TYPE VALUES..." (OFFSET in 32-bit
-// words) to the constant buffer's words.
-func setUniform(words map[int]uint32, line string) bool {
-	f := strings.Fields(line)
-	if len(f) < 4 {
-		return false
-	}
-	off, err := strconv.Atoi(f[1])
-	if err != nil {
-		return false
-	}
-	kind := strings.TrimRight(f[2], "0123456789x")
-	for i, v := range f[3:] {
-		switch kind {
-		case "float":
-			x, err := strconv.ParseFloat(v, 32)
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				err = nil // overflow gives ±inf, as strtof
-			}
-			if err != nil {
-				// C's strtof also reads hexadecimal without an exponent.
-				u, err2 := strconv.ParseUint(v, 0, 64)
-				if err2 != nil || !strings.HasPrefix(strings.ToLower(v), "0x") {
-					return false
-				}
-				x = float64(u)
-			}
-			words[off+i] = math.Float32bits(float32(x))
-		case "int", "uint":
-			x, err := strconv.ParseInt(v, 0, 64)
-			if err != nil {
-				u, err2 := strconv.ParseUint(v, 0, 64)
-				if err2 != nil {
-					return false
-				}
-				x = int64(u)
-			}
-			words[off+i] = uint32(x)
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // uniforms builds the interpreter's uniform values for the constant
@@ -580,103 +429,21 @@ func cbRead(words map[int]uint32, off int, t *Type) any {
 	return nil
 }
 
-// probe is one "probe (x, y[, w, h]) KIND(values) [ulps]" or
-// "probe all KIND(values)" line.
-type probe struct {
-	x, y, w, h int
-	kind       string // rgba/f32, u32, i32
-	vals       []float64
-	ulps       float64
-}
-
-func parseProbe(l string) (probe, bool) {
-	var p probe
-	rest, ok := strings.CutPrefix(l, "probe ")
-	if !ok {
-		return p, false
-	}
-	rest = strings.TrimSpace(rest)
-	switch {
-	case strings.HasPrefix(rest, "all "):
-		p.w, p.h = 640, 480
-		rest = rest[4:]
-	case strings.HasPrefix(rest, "("):
-		coords, r, ok := strings.Cut(rest[1:], ")")
-		if !ok {
-			return p, false
-		}
-		var c []int
-		for _, s := range strings.Split(coords, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return p, false
-			}
-			c = append(c, v)
-		}
-		switch len(c) {
-		case 2:
-			p.x, p.y, p.w, p.h = c[0], c[1], 1, 1
-		case 4:
-			p.x, p.y, p.w, p.h = c[0], c[1], c[2]-c[0], c[3]-c[1]
-		default:
-			return p, false
-		}
-		rest = r
-	default:
-		return p, false // rtv, uav, dsv
-	}
-	rest = strings.TrimSpace(rest)
-	kind, r, ok := strings.Cut(rest, "(")
-	if !ok {
-		return p, false
-	}
-	p.kind = strings.TrimSpace(kind)
-	vals, r, ok := strings.Cut(r, ")")
-	if !ok {
-		return p, false
-	}
-	for _, s := range strings.Split(vals, ",") {
-		s = strings.TrimSpace(s)
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			u, err2 := strconv.ParseInt(s, 0, 64)
-			if err2 != nil {
-				return p, false
-			}
-			v = float64(u)
-		}
-		p.vals = append(p.vals, v)
-	}
-	if f := strings.Fields(r); len(f) > 0 {
-		p.ulps, _ = strconv.ParseFloat(f[0], 64)
-	}
-	return p, p.w > 0 && p.h > 0
-}
-
-// pixels returns the pixels the probe checks (a rectangle's corners).
-func (p probe) pixels() [][2]int {
-	out := [][2]int{{p.x, p.y}}
-	if p.w > 1 || p.h > 1 {
-		out = append(out, [2]int{p.x + p.w - 1, p.y}, [2]int{p.x, p.y + p.h - 1}, [2]int{p.x + p.w - 1, p.y + p.h - 1})
-	}
-	return out
-}
-
-// check compares the probe with the render target; ran is false when the
-// probe does not apply (no target, or a format the shader's output type
-// does not produce).
-func (p probe) check(tg *interp.Target, rt map[[2]int][]uint64) (msg string, ran bool) {
+// checkProbe compares a render-target probe with the target; ran is false
+// when the probe does not apply (no target, or a format the shader's
+// output type does not produce).
+func checkProbe(p vkd3d.Probe, tg *interp.Target, rt map[[2]int][]uint64) (msg string, ran bool) {
 	s := tg.Elem.Scalar()
 	isFloat := s.Kind == ir.KFloat
-	if (p.kind == "rgba" || p.kind == "f32") != isFloat {
+	if (p.Kind == "rgba" || p.Kind == "f32") != isFloat {
 		return "", false
 	}
-	for _, px := range p.pixels() {
+	for _, px := range p.Pixels() {
 		cells, ok := rt[px]
 		if !ok {
 			return fmt.Sprintf("pixel (%d,%d) not written", px[0], px[1]), true
 		}
-		for i, want := range p.vals {
+		for i, want := range p.Vals {
 			if i >= len(cells) {
 				break
 			}
@@ -689,16 +456,16 @@ func (p probe) check(tg *interp.Target, rt map[[2]int][]uint64) (msg string, ran
 			default:
 				got = float64(uint32(cells[i]))
 			}
-			if p.kind == "i32" && s.Kind == ir.KUint {
+			if p.Kind == "i32" && s.Kind == ir.KUint {
 				got = float64(int32(uint32(cells[i])))
 			}
-			if p.kind == "u32" && s.Kind == ir.KInt {
+			if p.Kind == "u32" && s.Kind == ir.KInt {
 				got = float64(uint32(cells[i]))
 			}
 			tol := 0.0
 			if isFloat {
 				ulp := float64(math.Nextafter32(float32(math.Abs(want)), float32(math.Inf(1)))) - math.Abs(want)
-				tol = max(p.ulps, 1)*ulp + 1e-6 + 1e-5*math.Abs(want)
+				tol = max(p.ULPs, 1)*ulp + 1e-6 + 1e-5*math.Abs(want)
 			}
 			if math.IsNaN(want) && math.IsNaN(got) {
 				continue

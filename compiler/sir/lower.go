@@ -245,6 +245,10 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 	switch in.Op {
 	case ir.OpAlloca:
 		t := in.Type().Elem
+		if t != nil && t.IsAggregate() {
+			l.ptrs[in] = ptrRef{alloca: in, dynAt: -1} // lower_local.go
+			return nil
+		}
 		if t == nil || !t.IsScalar() {
 			return locErr(in, "alloca of %v; SIR lowering expects scalar variables", t)
 		}
@@ -254,7 +258,7 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 		}
 		r := l.f.NewReg(l.uniqueName(in.Name()), bits, 1, l.all(), FileTemp)
 		l.named[r.Name] = r
-		l.ptrs[in] = ptrRef{alloca: in}
+		l.ptrs[in] = ptrRef{alloca: in, dynAt: -1}
 		l.vals[in] = r
 		return nil
 	case ir.OpAccess:
@@ -270,13 +274,13 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 		for _, a := range in.Args[1:] {
 			c, ok := a.(*ir.Const)
 			if !ok {
-				// Only uniform arrays (and matrix rows) can be indexed at
-				// run time: SM3 addresses constant registers relatively.
-				if ref.global == nil || ref.global.Space != ir.SpaceUniform {
-					return locErr(in, "dynamic index into %s (SM3 can only index constant registers at run time)", memWhat(ref))
+				// Uniform arrays (and matrix rows) are indexed by relative
+				// addressing; local arrays by selects (lower_local.go).
+				if !isLocal(ref) && (ref.global == nil || ref.global.Space != ir.SpaceUniform) {
+					return locErr(in, "dynamic index into %s (SM3 can only index constant registers and local arrays at run time)", memWhat(ref))
 				}
 				if ref.dyn != nil {
-					return locErr(in, "second dynamic index into %s (SM3 has one address register per operand)", ref.global.Ref())
+					return locErr(in, "second dynamic index into %s (SM3 lowering handles one per access)", memWhat(ref))
 				}
 				ref.dynAt, ref.dyn = len(ref.path), a
 				ref.path = append(ref.path, 0)
@@ -287,6 +291,9 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 		l.ptrs[in] = ref
 		return nil
 	case ir.OpLoad:
+		if ref, ok := l.localRef(in.Args[0]); ok {
+			return l.localAccess(in, ref, nil, emit)
+		}
 		if ref, ok := l.ptrs[in.Args[0]]; ok && ref.global != nil && ref.global.Space == ir.SpaceUniform {
 			cr, err := l.constReg(in, ref.global, ref.path, ref.dynAt, ref.dyn)
 			if err != nil {
@@ -315,6 +322,9 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 		val, err := l.src(in, in.Args[0])
 		if err != nil {
 			return err
+		}
+		if ref, ok := l.localRef(in.Args[1]); ok {
+			return l.localAccess(in, ref, &val, emit)
 		}
 		ds, err := l.memReg(in, in.Args[1], true)
 		if err != nil {

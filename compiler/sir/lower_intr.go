@@ -113,6 +113,47 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		t := tmp(".log2")
 		emit(OpFLog2, D(t), s[0])
 		op, s = OpFMul, []Src{R(t), Imm32(math.Float32bits(float32(math.Log10(2))))}
+	case "acos", "asin":
+		if err := need(1); err != nil {
+			return err
+		}
+		r := l.acos(in, emit, s[0])
+		if name == "asin" { // pi/2 - acos(x)
+			op, s = OpFAdd, []Src{Imm32(math.Float32bits(math.Pi / 2)), {Reg: r, Neg: true}}
+		} else {
+			op, s = OpMov, []Src{R(r)}
+		}
+	case "atan":
+		if err := need(1); err != nil {
+			return err
+		}
+		op, s = OpMov, []Src{R(l.atan(in, emit, s[0]))}
+	case "atan2":
+		if err := need(2); err != nil {
+			return err
+		}
+		op, s = OpMov, []Src{R(l.atan2(in, emit, s[0], s[1]))}
+	case "sinh", "cosh", "tanh": // from e = exp(x) and 1/e
+		if err := need(1); err != nil {
+			return err
+		}
+		sc, e, ei := tmp(".scaled"), tmp(".exp"), tmp(".rexp")
+		emit(OpFMul, D(sc), s[0], Imm32(math.Float32bits(float32(math.Log2E))))
+		emit(OpFExp2, D(e), R(sc))
+		emit(OpFRcp, D(ei), R(e))
+		diff, sum := tmp(".diff"), tmp(".sum")
+		emit(OpFAdd, D(diff), R(e), Src{Reg: ei, Neg: true})
+		emit(OpFAdd, D(sum), R(e), R(ei))
+		switch name {
+		case "sinh":
+			op, s = OpFMul, []Src{R(diff), Imm32(math.Float32bits(0.5))}
+		case "cosh":
+			op, s = OpFMul, []Src{R(sum), Imm32(math.Float32bits(0.5))}
+		default:
+			rs := tmp(".rsum")
+			emit(OpFRcp, D(rs), R(sum))
+			op, s = OpFMul, []Src{R(diff), R(rs)}
+		}
 	case "trunc":
 		if err := need(1); err != nil {
 			return err
@@ -229,4 +270,106 @@ func (l *lowerer) fmodOps(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, x, y
 	ny := y
 	ny.Neg = !ny.Neg
 	return OpFMad, []Src{ny, tr, x}
+}
+
+// horner emits c[0] + x*(c[1] + x*(c[2] + ...)) as a chain of fmads.
+func (l *lowerer) horner(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, x Src, c []float64) *Reg {
+	acc := l.f.NewReg(l.uniqueName(in.Name()+".poly"), 32, 1, l.all(), FileTemp)
+	emit(OpMov, D(acc), Imm32(math.Float32bits(float32(c[len(c)-1]))))
+	for i := len(c) - 2; i >= 0; i-- {
+		next := l.f.NewReg(l.uniqueName(in.Name()+".poly"), 32, 1, l.all(), FileTemp)
+		emit(OpFMad, D(next), R(acc), x, Imm32(math.Float32bits(float32(c[i]))))
+		acc = next
+	}
+	return acc
+}
+
+// acos emits acos(x) by Abramowitz and Stegun 4.4.45 (|error| <= 7e-5 on
+// [0, 1]): sqrt(1 - |x|) * poly(|x|), and pi minus that for x < 0. This is
+// the approximation fxc uses for shader models 1-5: vkd3d's inverse-trig
+// tests expect its values (acos(0) = 1.5707288, asin(0) = 6.75e-5).
+func (l *lowerer) acos(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, x Src) *Reg {
+	tmp := func(suffix string, bits int) *Reg {
+		return l.f.NewReg(l.uniqueName(in.Name()+suffix), bits, 1, l.all(), FileTemp)
+	}
+	ax := tmp(".abs", 32)
+	emit(OpFAbs, D(ax), x)
+	p := l.horner(in, emit, R(ax), []float64{1.5707288, -0.2121144, 0.0742610, -0.0187293})
+	om, rs, sq, r := tmp(".1mx", 32), tmp(".rsq", 32), tmp(".sqrt", 32), tmp(".acos", 32)
+	emit(OpFAdd, D(om), Imm32(math.Float32bits(1)), Src{Reg: ax, Neg: true})
+	emit(OpFRsq, D(rs), R(om))
+	emit(OpFRcp, D(sq), R(rs))
+	emit(OpFMul, D(r), R(sq), R(p))
+	neg, flip, out := tmp(".neg", 1), tmp(".flip", 32), tmp(".acos", 32)
+	emit(OpFCmp, D(neg), x, Imm32(0)).Cond = CondLT
+	emit(OpFAdd, D(flip), Imm32(math.Float32bits(math.Pi)), Src{Reg: r, Neg: true})
+	emit(OpSel, D(out), R(neg), R(flip), R(r))
+	return out
+}
+
+// atan emits atan(x) by Abramowitz and Stegun 4.4.49 (|error| <= 2e-8 on
+// [0, 1]) on t = |x| or 1/|x|, with pi/2 - atan(1/t) above 1 and the sign
+// of x.
+func (l *lowerer) atan(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, x Src) *Reg {
+	tmp := func(suffix string, bits int) *Reg {
+		return l.f.NewReg(l.uniqueName(in.Name()+suffix), bits, 1, l.all(), FileTemp)
+	}
+	ax, inv, t := tmp(".abs", 32), tmp(".inv", 32), tmp(".t", 32)
+	big := tmp(".big", 1)
+	emit(OpFAbs, D(ax), x)
+	emit(OpFCmp, D(big), R(ax), Imm32(math.Float32bits(1))).Cond = CondGT
+	emit(OpFRcp, D(inv), R(ax))
+	emit(OpSel, D(t), R(big), R(inv), R(ax))
+	r := l.atanPoly(in, emit, R(t))
+	rr, rs := tmp(".atan", 32), tmp(".atan", 32)
+	emit(OpFAdd, D(rr), Imm32(math.Float32bits(math.Pi/2)), Src{Reg: r, Neg: true})
+	emit(OpSel, D(rs), R(big), R(rr), R(r))
+	neg, out := tmp(".neg", 1), tmp(".atan", 32)
+	emit(OpFCmp, D(neg), x, Imm32(0)).Cond = CondLT
+	emit(OpSel, D(out), R(neg), Src{Reg: rs, Neg: true}, R(rs))
+	return out
+}
+
+// atanPoly emits t * poly(t^2), Abramowitz and Stegun 4.4.49's atan on
+// [0, 1].
+func (l *lowerer) atanPoly(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, t Src) *Reg {
+	t2 := l.f.NewReg(l.uniqueName(in.Name()+".t2"), 32, 1, l.all(), FileTemp)
+	emit(OpFMul, D(t2), t, t)
+	q := l.horner(in, emit, R(t2), []float64{1, -0.3333314528, 0.1999355085, -0.1420889944, 0.1065626393,
+		-0.0752896400, 0.0429096138, -0.0161657367, 0.0028662257})
+	r := l.f.NewReg(l.uniqueName(in.Name()+".atan"), 32, 1, l.all(), FileTemp)
+	emit(OpFMul, D(r), t, R(q))
+	return r
+}
+
+// atan2 emits atan2(y, x): the polynomial on min(|x|,|y|)/max(|x|,|y|)
+// (0 when both are 0), then pi/2 minus it when |y| > |x|, pi minus that
+// when x < 0, negated when y < 0.
+func (l *lowerer) atan2(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr, y, x Src) *Reg {
+	tmp := func(suffix string, bits int) *Reg {
+		return l.f.NewReg(l.uniqueName(in.Name()+suffix), bits, 1, l.all(), FileTemp)
+	}
+	ax, ay, mx, mn, rc, q, t := tmp(".ax", 32), tmp(".ay", 32), tmp(".max", 32), tmp(".min", 32), tmp(".rcp", 32), tmp(".q", 32), tmp(".t", 32)
+	zero := tmp(".zero", 1)
+	emit(OpFAbs, D(ax), x)
+	emit(OpFAbs, D(ay), y)
+	emit(OpFMax, D(mx), R(ax), R(ay))
+	emit(OpFMin, D(mn), R(ax), R(ay))
+	emit(OpFRcp, D(rc), R(mx))
+	emit(OpFMul, D(q), R(mn), R(rc))
+	emit(OpFCmp, D(zero), R(mx), Imm32(0)).Cond = CondEQ
+	emit(OpSel, D(t), R(zero), Imm32(0), R(q))
+	p := l.atanPoly(in, emit, R(t))
+	steep, a1, r1 := tmp(".steep", 1), tmp(".a", 32), tmp(".a", 32)
+	emit(OpFCmp, D(steep), R(ay), R(ax)).Cond = CondGT
+	emit(OpFAdd, D(a1), Imm32(math.Float32bits(math.Pi/2)), Src{Reg: p, Neg: true})
+	emit(OpSel, D(r1), R(steep), R(a1), R(p))
+	left, a2, r2 := tmp(".left", 1), tmp(".a", 32), tmp(".a", 32)
+	emit(OpFCmp, D(left), x, Imm32(0)).Cond = CondLT
+	emit(OpFAdd, D(a2), Imm32(math.Float32bits(math.Pi)), Src{Reg: r1, Neg: true})
+	emit(OpSel, D(r2), R(left), R(a2), R(r1))
+	below, out := tmp(".below", 1), tmp(".atan2", 32)
+	emit(OpFCmp, D(below), y, Imm32(0)).Cond = CondLT
+	emit(OpSel, D(out), R(below), Src{Reg: r2, Neg: true}, R(r2))
+	return out
 }

@@ -111,18 +111,19 @@ func PruneRegs(f *Func) {
 	f.Regs = kept
 }
 
-// Optimize runs fold, copy-prop, CSE, mad fusion, loop-invariant hoisting
-// and DCE to a fixed point, then prunes
+// Optimize runs fold, constant folding, copy-prop, CSE, mad fusion,
+// loop-invariant hoisting and DCE to a fixed point, then prunes
 // unused registers.
 func Optimize(f *Func) {
 	for i := 0; i < 16; i++ {
 		a := Fold(f)
+		k := FoldConstants(f)
 		b := CopyProp(f)
 		c := CSE(f)
 		m := FuseMad(f)
 		h := Hoist(f)
 		d := DCE(f)
-		if !a && !b && !c && !m && !h && !d {
+		if !a && !k && !b && !c && !m && !h && !d {
 			break
 		}
 	}

@@ -320,3 +320,55 @@ done:
 		t.Error("a second Hoist moved more")
 	}
 }
+
+// Operations on immediates fold (rounded as float32 at each step) and the
+// results reach their readers; a multiply-written register is not
+// forwarded.
+func TestFoldConstants(t *testing.T) {
+	src := `func main simd1 {
+  reg %u 32x4 simd1@0 const
+  reg %r 32x1 simd1@0 temp
+  reg %m 32x1 simd1@0 temp
+  reg %v 32x1 simd1@0 temp
+  reg %o 32x4 simd1@0 output
+entry:
+  (1@0) frcp %r, 0x40000000
+  (1@0) fmad %m, %r, 0x40400000, -0x3f800000
+  (1@0) mov %v, 0x0
+  (1@0) mov %v, %u.x
+  (1@0) fmul %o.x, %u.x, %r
+  (1@0) fadd %o.y, %m, %v
+  (1@0) mov %o.z, -%m
+  (1@0) ret
+}
+`
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !FoldConstants(f) {
+		t.Fatal("no change")
+	}
+	// 1/2 = 0.5; 0.5*3 - 1 = 0.5 (0x3f000000).
+	checkText(t, f, `
+func main simd1 {
+  reg %u 32x4 simd1@0 const
+  reg %r 32x1 simd1@0 temp
+  reg %m 32x1 simd1@0 temp
+  reg %v 32x1 simd1@0 temp
+  reg %o 32x4 simd1@0 output
+entry:
+  (1@0) mov %r, 0x3f000000
+  (1@0) fmad %m, 0x3f000000, 0x40400000, -0x3f800000
+  (1@0) mov %v, 0x0
+  (1@0) mov %v, %u.x
+  (1@0) fmul %o.x, %u.x, 0x3f000000
+  (1@0) fadd %o.y, %m, %v
+  (1@0) mov %o.z, -%m
+  (1@0) ret
+}`)
+	FoldConstants(f)
+	if got := f.Blocks[0].Instrs[1].String(); got != "(1@0) mov %m, 0x3f000000" {
+		t.Errorf("second round: %s, want the fmad folded to 0.5", got)
+	}
+}

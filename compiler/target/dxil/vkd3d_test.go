@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
+	"passlens/internal/vkd3d"
 )
 
 // TestVKD3DThroughDXIL runs every vkd3d shader unit that applies to shader
@@ -30,14 +30,10 @@ import (
 // with its default input must give bit-identical results before and after
 // the pipeline. An invalid output, an
 // internal error (recovered panic) or an unlocated rejection fails the
-// test. The unit splitting follows compiler/hlsl/conformance_test.go. Set
-// DXIL_VKD3D_VERBOSE=1 to list the rejections.
+// test. The units come from passlens/internal/vkd3d, as for the HLSL
+// conformance tests. Set DXIL_VKD3D_VERBOSE=1 to list the rejections.
 func TestVKD3DThroughDXIL(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "..", "shared", "conformance", "vkd3d", "hlsl")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.shader_test"))
-	if len(files) == 0 {
-		t.Skipf("no vkd3d .shader_test files in %s", dir)
-	}
+	files := vkd3d.Load(t)
 	as, opt := tool(t, "llvm-as-22"), tool(t, "opt-22")
 	spec, err := pipeline.Default("dxil")
 	if err != nil {
@@ -110,19 +106,14 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 		jobs = append(jobs, toolJob{label, f})
 		return true
 	}
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(path)
-		for _, u := range splitUnits(name, string(data)) {
-			sm := max(6.0, u.minSM)
-			if sm >= u.maxSM || sm >= 7 || unitExpectsFailure(u.header, sm) || strings.Contains(u.header, "-hex") {
+	for _, f := range files {
+		for _, u := range f.Units() {
+			sm, ok := u.SM6()
+			if !ok || u.ExpectFail(sm) || strings.Contains(u.Header, "-hex") {
 				continue
 			}
 			opts := hlsl.Options{Entry: "main"}
-			switch u.stage {
+			switch u.Stage {
 			case "pixel":
 				opts.Stage = hlsl.StagePixel
 			case "vertex":
@@ -132,13 +123,13 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 			default:
 				continue
 			}
-			for _, o := range u.options {
+			for _, o := range u.Options {
 				if o == "row-major" {
 					opts.RowMajor = true
 				}
 			}
 			units++
-			prog, diags := hlsl.Frontend(u.file, []byte(u.src), opts)
+			prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
 			if diags.HasErrors() {
 				continue
 			}
@@ -148,7 +139,7 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 				continue
 			}
 			accepted++
-			label := fmt.Sprintf("%s:%d [%s]", u.file, u.line, u.header)
+			label := u.Label()
 			if hasHelpers(m) {
 				// The same unit without inline: its helper functions keep
 				// their calls, so scalarize flattens their signatures.
@@ -238,133 +229,6 @@ func firstWords(s string) string {
 		f = f[:6]
 	}
 	return strings.Join(f, " ")
-}
-
-// shaderUnit is one shader section of a .shader_test file (the format is
-// described in ../shared/conformance/README.md).
-type shaderUnit struct {
-	file, header, stage, src string
-	line                     int
-	minSM, maxSM             float64
-	options                  []string
-}
-
-// splitUnits splits a .shader_test file into shader units, applying
-// [require] shader-model ranges and options to the shaders that follow.
-func splitUnits(name, text string) []*shaderUnit {
-	var units []*shaderUnit
-	minSM, maxSM := 0.0, 99.0
-	var options []string
-	var cur *shaderUnit
-	inRequire := false
-	var body strings.Builder
-	flush := func() {
-		if cur != nil {
-			cur.src = body.String()
-			units = append(units, cur)
-		}
-		cur = nil
-		body.Reset()
-	}
-	for i, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
-			flush()
-			header := trimmed[1 : len(trimmed)-1]
-			inRequire = header == "require"
-			if inRequire {
-				minSM, maxSM, options = 0, 99, nil
-				continue
-			}
-			for _, stage := range []string{"pixel", "vertex", "compute", "geometry", "hull", "domain", "effect"} {
-				if strings.HasPrefix(header, stage) {
-					cur = &shaderUnit{file: name, line: i + 2, stage: stage, header: header, minSM: minSM, maxSM: maxSM, options: options}
-				}
-			}
-			continue
-		}
-		if inRequire {
-			if rest, ok := strings.CutPrefix(trimmed, "shader model "); ok {
-				if f := strings.Fields(rest); len(f) == 2 {
-					v, _ := strconv.ParseFloat(f[1], 64)
-					switch f[0] {
-					case ">=":
-						minSM = v
-					case "<":
-						maxSM = v
-					}
-				}
-			} else if rest, ok := strings.CutPrefix(trimmed, "options:"); ok {
-				options = append(options, strings.Fields(rest)...)
-			}
-			continue
-		}
-		if cur != nil {
-			if strings.HasPrefix(trimmed, "%") {
-				body.WriteString("\n") // keep line numbers
-				continue
-			}
-			body.WriteString(line)
-			body.WriteString("\n")
-		}
-	}
-	flush()
-	return units
-}
-
-// unitExpectsFailure reports whether a header such as "pixel shader
-// fail(sm<4 | sm>=6)" marks the shader as failing at shader model sm.
-func unitExpectsFailure(header string, sm float64) bool {
-	depth, start := 0, 0
-	var words []string
-	for i := 0; i <= len(header); i++ {
-		if i == len(header) || header[i] == ' ' && depth == 0 {
-			if i > start {
-				words = append(words, header[start:i])
-			}
-			start = i + 1
-			continue
-		}
-		switch header[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		}
-	}
-	for _, w := range words {
-		if w == "fail" {
-			return true
-		}
-		if rest, ok := strings.CutPrefix(w, "fail("); ok {
-			return smCond(strings.TrimSuffix(rest, ")"), sm)
-		}
-	}
-	return false
-}
-
-// smCond evaluates "sm>=6", "sm<4 | sm>=6", "msl & sm>=6" at sm (backend
-// and feature names are false).
-func smCond(cond string, sm float64) bool {
-	for _, alt := range strings.Split(cond, "|") {
-		all := true
-		for _, term := range strings.Split(alt, "&") {
-			term = strings.TrimSpace(term)
-			ok := false
-			for _, op := range []string{">=", "<=", "<", ">", "=="} {
-				if rest, found := strings.CutPrefix(term, "sm"+op); found {
-					v, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-					ok = map[string]bool{">=": sm >= v, "<=": sm <= v, "<": sm < v, ">": sm > v, "==": sm == v}[op]
-					break
-				}
-			}
-			all = all && ok
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }
 
 // hasHelpers reports whether m defines a function besides its entry points.

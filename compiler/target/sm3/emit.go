@@ -92,7 +92,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 		// The early-return flag starts clear.
 		e.body = append([]string{fmt.Sprintf("mov %s, %s", e.retFlag, e.src(sir.Imm32(0)))}, e.body...)
 	}
-	e.body = merge(e.body)
+	e.body = merge(dotProducts(e.body))
 	stages = append(stages, e.allocStage(allocTime))
 	return &target.Output{Text: e.text(), Lang: "sm3", Ext: ".asm", Stages: stages}, nil
 }

@@ -115,13 +115,27 @@ func TestRejectsWithLocation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := ir.ParseModule("pixel", []byte(strings.ReplaceAll(string(src), "fmod", "atan2")))
+	m, err := ir.ParseModule("pixel", []byte(strings.ReplaceAll(string(src), "fmod", "ldexp")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = target.Emit("sm3", m)
-	if err == nil || !strings.Contains(err.Error(), "intrinsic atan2") {
-		t.Fatalf("err = %v, want an atan2 rejection", err)
+	if err == nil || !strings.Contains(err.Error(), "intrinsic ldexp") || !strings.Contains(err.Error(), "block entry") {
+		t.Fatalf("err = %v, want an ldexp rejection in block entry (.pir input has no line:col)", err)
+	}
+	// From HLSL the messages carry line:col.
+	for _, c := range []struct{ src, want string }{
+		{"float4 a;\nfloat4 main() : SV_Target {\n  return isinf(a.x) ? 1.0 : 0.0;\n}\n", "3:10: intrinsic isinf"},
+		{"float4 a;\nint i, j;\nfloat4 main() : SV_Target {\n  float m[2][2] = {1, 2, 3, 4};\n  return m[i][j];\n}\n", "5:10: second dynamic index"},
+		{"float4 main(float4 p : SV_Position) : SV_Target {\n  return p.zzzz;\n}\n", "2:3: read of p.z: ps_3_0 vPos has only x and y"},
+	} {
+		m, err := loadSource("bad.hlsl", "hlsl", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := compileSM3(m); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.src, err, c.want)
+		}
 	}
 }
 

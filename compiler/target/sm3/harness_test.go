@@ -111,7 +111,8 @@ type diffCase struct {
 	fregs    map[string][4]float32 // emulator registers
 	iconst   map[string]int
 	bconst   map[string]bool
-	killed   bool // set by runDiff: the emulator discarded the pixel
+	killed   bool    // set by runDiff: the emulator discarded the pixel
+	tol      float64 // relative tolerance (0: 1e-4)
 }
 
 // prepare makes random inputs for module m (before the pipeline) and binds
@@ -260,13 +261,17 @@ func semKey(stage ir.Stage, sem string) string {
 	return usage + index
 }
 
-// close reports whether two floats agree to within rounding.
-func closeTo(a, b float32) bool {
+// closeTo reports whether two floats agree to within rounding: tol
+// relative to max(1, |b|).
+func closeTo(a, b float32, tol float64) bool {
 	if a == b || math.IsNaN(float64(a)) && math.IsNaN(float64(b)) {
 		return true
 	}
+	if tol == 0 {
+		tol = 1e-4
+	}
 	d := math.Abs(float64(a) - float64(b))
-	return d <= 1e-4*math.Max(1, math.Abs(float64(b)))
+	return d <= tol*math.Max(1, math.Abs(float64(b)))
 }
 
 // runDiff runs one case on both sides; ref is the module the interpreter
@@ -298,7 +303,7 @@ func runDiff(ref *ir.Module, asm string, c *diffCase) (string, error) {
 			g := got[semKey(stage, tg.Semantic)]
 			for i, cell := range cells {
 				w := cellFloat(tg.Elem, cell)
-				if !closeTo(g[i], w) {
+				if !closeTo(g[i], w, c.tol) {
 					diffs = append(diffs, fmt.Sprintf("%s[%d]: emulator %v, interp %v", tg.Semantic, i, g[i], w))
 				}
 			}
@@ -309,7 +314,7 @@ func runDiff(ref *ir.Module, asm string, c *diffCase) (string, error) {
 				g := got[semKey(stage, o.Semantic)]
 				for i, cell := range o.Cells {
 					w := cellFloat(o.Type, cell)
-					if i < 4 && !closeTo(g[i], w) {
+					if i < 4 && !closeTo(g[i], w, c.tol) {
 						diffs = append(diffs, fmt.Sprintf("%s[%d]: emulator %v, interp %v", o.Semantic, i, g[i], w))
 					}
 				}

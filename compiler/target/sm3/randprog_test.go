@@ -13,7 +13,8 @@ import (
 // hlslGen writes random SM3-compatible pixel shaders: float and int
 // arithmetic kept within ±2^24 (values clamped), if/else, counted loops
 // (constant counts, and an int uniform count that becomes rep i#), break,
-// continue, early return, discard, a bool uniform condition, dynamic indexing of a uniform array
+// continue, early return, discard, a bool uniform condition, a local
+// array read and written at loop-counter indices, dynamic indexing of a uniform array
 // by a loop counter, and uniforms of scalar, vector, matrix and array
 // types. Operations are exact on dyadic values or monotone (no division),
 // so the interpreter and the emulator compute the same bits and take the
@@ -44,7 +45,7 @@ func (g *hlslGen) atom() string {
 		i := g.r.IntN(len(g.loops))
 		opts = append(opts, "(float)"+g.loops[i])
 		if g.arrOK[i] {
-			opts = append(opts, "arr["+g.loops[i]+"]", "arr["+g.loops[i]+"]")
+			opts = append(opts, "arr["+g.loops[i]+"]", "arr["+g.loops[i]+"]", "loc["+g.loops[i]+"]")
 		}
 	}
 	return opts[g.r.IntN(len(opts))]
@@ -101,6 +102,11 @@ func (g *hlslGen) stmt() {
 	v := []string{"a", "b", "c"}[g.r.IntN(3)]
 	switch k {
 	case 0, 1, 2, 3:
+		if n := len(g.loops); n > 0 && g.arrOK[n-1] && g.r.IntN(3) == 0 {
+			// A local array written at a run-time index.
+			g.line("loc[%s] = clamp(%s, -64.0, 64.0);", g.loops[n-1], g.expr(1))
+			break
+		}
 		g.line("%s = clamp(%s, -64.0, 64.0);", v, g.expr(2))
 	case 4:
 		inc := []string{"1", "2", "-1", "n"}
@@ -184,9 +190,10 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
   float b = uv.y;
   float c = u0;
   int k = 0;
+  float loc[4] = {a, b, c, u1};
 `)
 	g.stmts(3 + g.r.IntN(4))
-	g.sb.WriteString("  return float4(a, b, c, (float)k);\n}\n")
+	g.sb.WriteString("  return float4(a, b + loc[1], c + loc[3], (float)k);\n}\n")
 	return g.sb.String()
 }
 
@@ -202,6 +209,8 @@ bool flag;
 float arr[4];
 row_major float4x4 M;
 float4x3 N;
+float4x4 C;
+float3x3 D;
 
 struct VOut {
   float4 pos : SV_Position;
@@ -213,11 +222,13 @@ VOut main(float4 p : POSITION, float2 uv : TEXCOORD0) {
   float b = p.y;
   float c = u0;
   int k = 0;
+  float loc[4] = {a, b, c, u1};
 `)
 	g.stmts(3 + g.r.IntN(4))
 	g.sb.WriteString(`  VOut o;
-  o.pos = mul(float4(a, b, c, 1.0), M);
-  o.tc = float2((float)k, p.w);
+  o.pos = mul(float4(a, b, c, 1.0), M) + mul(p, C);
+  o.pos.xyz += mul(p.xyz, D);
+  o.tc = float2((float)k + loc[2], p.w);
   return o;
 }
 `)
@@ -229,7 +240,7 @@ VOut main(float4 p : POSITION, float2 uv : TEXCOORD0) {
 // the address register (mova a0.x, c#[a0.x]).
 func TestRandomVertexPrograms(t *testing.T) {
 	const programs, runsEach = 60, 3
-	compiled, agreed, runs, mova, aL := 0, 0, 0, 0, 0
+	compiled, agreed, runs, mova, aL, dp := 0, 0, 0, 0, 0, 0
 	for seed := uint64(1); seed <= programs; seed++ {
 		src := randomVertexShader(seed)
 		m, err := loadSource(fmt.Sprintf("vrand-%d.hlsl", seed), "hlsl", []byte(src))
@@ -248,6 +259,9 @@ func TestRandomVertexPrograms(t *testing.T) {
 		if strings.Contains(asm, "[aL]") {
 			aL++
 		}
+		if strings.Contains(asm, "dp4 ") && strings.Contains(asm, "dp3 ") {
+			dp++
+		}
 		r := rand.New(rand.NewPCG(seed, 98))
 		for i := 0; i < runsEach; i++ {
 			ref, _ := loadSource("vrand.hlsl", "hlsl", []byte(src))
@@ -265,7 +279,10 @@ func TestRandomVertexPrograms(t *testing.T) {
 			agreed++
 		}
 	}
-	t.Logf("random vertex programs: %d/%d compiled (%d use mova, %d c#[aL]); %d/%d emulator runs agree with the interpreter", compiled, programs, mova, aL, agreed, runs)
+	t.Logf("random vertex programs: %d/%d compiled (%d use mova, %d c#[aL], %d dp4 and dp3); %d/%d emulator runs agree with the interpreter", compiled, programs, mova, aL, dp, agreed, runs)
+	if dp < programs/2 {
+		t.Errorf("only %d vertex programs use dp4 and dp3 for their column-major products", dp)
+	}
 	if mova < 5 {
 		t.Errorf("only %d vertex programs index a uniform array with mova", mova)
 	}
@@ -295,6 +312,9 @@ func TestRandomPrograms(t *testing.T) {
 				seen[name]++
 			}
 		}
+		if strings.Contains(src, "loc[i") {
+			seen["local array indexed (source)"]++
+		}
 		if strings.Contains(src, "continue;") {
 			seen["continue (source)"]++
 		}
@@ -323,7 +343,7 @@ func TestRandomPrograms(t *testing.T) {
 	}
 	t.Logf("random programs: %d/%d compiled; %d/%d emulator runs agree with the interpreter (%d discarded the pixel)", compiled, programs, agreed, runs, killed)
 	t.Logf("programs using: %v", seen)
-	for _, name := range append(slices.Collect(maps.Keys(features)), "continue (source)", "early return (source)") {
+	for _, name := range append(slices.Collect(maps.Keys(features)), "continue (source)", "early return (source)", "local array indexed (source)") {
 		if seen[name] < 5 {
 			t.Errorf("only %d programs use %s: the generator no longer covers it", seen[name], name)
 		}

@@ -13,9 +13,10 @@ import (
 // lowerSIR lowers the entry point to SIR and optimizes it, recording the
 // SIR text after each step so the explorer can show the back end's work
 // as steps after the IR passes (issue: "SIR stages appear as snapshots").
-// The optimizations run as sir.Optimize runs them — fold, copy-prop, CSE,
-// mad fusion, DCE to a fixed point, then register pruning — with one stage
-// per optimization of the first round and one for the rest.
+// The optimizations run as sir.Optimize runs them — fold, constant
+// folding, copy-prop, CSE, mad fusion, hoisting, DCE to a fixed point,
+// then register pruning — with one stage per optimization of the first
+// round shown here and one for the rest.
 func lowerSIR(fn *ir.Function) (*sir.Func, []target.Stage, error) {
 	start := time.Now()
 	f, err := sir.Lower(fn, 1)
@@ -45,7 +46,7 @@ func lowerSIR(fn *ir.Function) (*sir.Func, []target.Stage, error) {
 	// The remaining rounds to a fixed point, with mad fusion (which the
 	// stages above do not show on their own), then register pruning.
 	sir.Optimize(f)
-	record("sir-optimize", "fold, copy-prop, CSE, mad fusion and DCE to a fixed point; prune unused registers")
+	record("sir-optimize", "fold, constants, copy-prop, CSE, mad fusion, hoisting and DCE to a fixed point; prune unused registers")
 	return f, stages, nil
 }
 

@@ -192,3 +192,57 @@ func mergePair(a, b string) (string, bool) {
 func aligned(sw, mask string) bool {
 	return sw == "" || len(mask) == 1 && sw == mask
 }
+
+// dotProducts turns the scalar chains a dot product becomes — "mul d, a.x,
+// b.x" then "mad d, a.y, b.y, d" for y, z (and w) — into "dp3 d, a, b" or
+// "dp4 d, a, b", fxc's code for a column-major matrix product. The chain
+// must take the components in order (or y before x: the first addition
+// commutes), so the sum rounds as dp3/dp4 does, add from x up; neither
+// a nor b may be d's register.
+func dotProducts(lines []string) []string {
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		if n, l := dotChain(lines[i:]); n > 0 {
+			out = append(out, l)
+			i += n - 1
+			continue
+		}
+		out = append(out, lines[i])
+	}
+	return out
+}
+
+func dotChain(lines []string) (int, string) {
+	first, ok := parseAsm(lines[0])
+	if !ok || first.op != "mul" || len(first.mask) != 1 {
+		return 0, ""
+	}
+	dst := first.dst + "." + first.mask
+	_, ar, as := operand(first.srcs[0])
+	_, br, bs := operand(first.srcs[1])
+	if len(as) != 1 || as != bs || ar == first.dst || br == first.dst || strings.ContainsAny(ar+br, "[-") ||
+		strings.HasPrefix(first.srcs[0], "-") || strings.HasPrefix(first.srcs[1], "-") {
+		return 0, ""
+	}
+	comps := as
+	for _, l := range lines[1:min(len(lines), 4)] {
+		in, ok := parseAsm(l)
+		if !ok || in.op != "mad" || in.dst+"."+in.mask != dst || in.srcs[2] != dst {
+			break
+		}
+		na, a, sa := operand(in.srcs[0])
+		nb, b, sb := operand(in.srcs[1])
+		if na != "" || nb != "" || a != ar || b != br || len(sa) != 1 || sa != sb || strings.Contains(comps, sa) {
+			break
+		}
+		comps += sa
+	}
+	switch comps {
+	case "xyzw", "yxzw":
+		return 4, first.indent + "dp4 " + dst + ", " + ar + ", " + br
+	case "xyz", "yxz":
+		// Further terms (a different operand pair) stay as they are.
+		return 3, first.indent + "dp3 " + dst + ", " + ar + ", " + br
+	}
+	return 0, ""
+}

@@ -46,3 +46,30 @@ func TestMergeComponents(t *testing.T) {
 		}
 	}
 }
+
+// Dot-product chains become dp4/dp3 only in an order that rounds as dp
+// does, over one pair of registers, without reading the destination.
+func TestDotProducts(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"dp4, y before x",
+			"mul r0.x, v0.y, c0.y\nmad r0.x, v0.x, c0.x, r0.x\nmad r0.x, v0.z, c0.z, r0.x\nmad r0.x, v0.w, c0.w, r0.x",
+			"dp4 r0.x, v0, c0"},
+		{"dp3, then a term of other registers",
+			"mul r1.z, v0.x, c4.x\nmad r1.z, v0.y, c4.y, r1.z\nmad r1.z, v0.z, c4.z, r1.z\nadd r1.z, r1.z, c7.x",
+			"dp3 r1.z, v0, c4\nadd r1.z, r1.z, c7.x"},
+		{"z first rounds differently",
+			"mul r0.x, v0.z, c0.z\nmad r0.x, v0.x, c0.x, r0.x\nmad r0.x, v0.y, c0.y, r0.x",
+			"mul r0.x, v0.z, c0.z\nmad r0.x, v0.x, c0.x, r0.x\nmad r0.x, v0.y, c0.y, r0.x"},
+		{"mismatched components",
+			"mul r0.x, v0.x, c0.y\nmad r0.x, v0.y, c0.x, r0.x\nmad r0.x, v0.z, c0.z, r0.x",
+			"mul r0.x, v0.x, c0.y\nmad r0.x, v0.y, c0.x, r0.x\nmad r0.x, v0.z, c0.z, r0.x"},
+		{"the destination is an operand",
+			"mul r0.x, r0.x, c0.x\nmad r0.x, r0.y, c0.y, r0.x\nmad r0.x, r0.z, c0.z, r0.x",
+			"mul r0.x, r0.x, c0.x\nmad r0.x, r0.y, c0.y, r0.x\nmad r0.x, r0.z, c0.z, r0.x"},
+	} {
+		got := strings.Join(dotProducts(strings.Split(c.in, "\n")), "\n")
+		if got != c.want {
+			t.Errorf("%s:\n%s\ngot\n%s\nwant\n%s", c.name, c.in, got, c.want)
+		}
+	}
+}

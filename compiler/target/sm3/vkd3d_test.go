@@ -260,6 +260,8 @@ func runVKFile(name, text string, st *vkStats) {
 			resources = true
 		case h == "test":
 			switch {
+			case minSM > 3 || maxSM <= 3:
+				st.skipped["test not for sm3"]++
 			case skip != "":
 				if skip != "not compiled" && skip != "not a pixel shader" {
 					st.skipped[skip]++

@@ -282,6 +282,31 @@ func (fe *fn) prologue() error {
 	return nil
 }
 
+// epilogue copies the Private shadows of built-in outputs the entry point
+// uses into their built-in arrays (before each return).
+func (fe *fn) epilogue() {
+	e := fe.e
+	per, _ := globalsUsed([]*ir.Function{fe.f}, fe.reachable())
+	for _, g := range e.sortedGlobals(per[fe.f]) {
+		gv := e.gvars[g]
+		if gv == nil || gv.out == nil {
+			continue
+		}
+		fe.use.iface[gv.out.builtin] = true
+		f32 := e.mustType(ir.F32, rulePlain)
+		v := fe.op(OpLoad, e.mustType(g.ValType, rulePlain), 0, gv.id)
+		pt := e.pointerType(SCOutput, f32)
+		for i := 0; i < g.ValType.Lanes(); i++ {
+			x := v
+			if g.ValType.Kind == ir.KVector {
+				x = fe.op(OpCompositeExtract, f32, 0, v, uint32(i))
+			}
+			p := fe.op(OpAccessChain, pt, 0, gv.out.builtin, e.intConst(int32(gv.out.offset+i)))
+			fe.body.inst(OpStore, p, x)
+		}
+	}
+}
+
 // reachable lists the functions f calls, transitively (f included).
 func (fe *fn) reachable() []*ir.Function {
 	var out []*ir.Function
@@ -419,6 +444,9 @@ func (fe *fn) terminator(in *ir.Instr) error {
 	b := in.Block
 	switch in.Op {
 	case ir.OpRet:
+		if fe.f.Entry != nil {
+			fe.epilogue()
+		}
 		if len(in.Args) == 0 {
 			fe.body.inst(OpReturn)
 			return nil

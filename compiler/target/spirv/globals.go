@@ -44,12 +44,21 @@ type gvar struct {
 	root    uint32 // Block struct type id (buffers), 0 otherwise
 	iface   uint32 // Input/Output variable to list in OpEntryPoint (0: none)
 	shadow  *shadow
+	out     *outShadow
 }
 
 // shadow is a built-in read through a Private copy.
 type shadow struct {
 	builtin uint32   // the Input variable
 	bt      *ir.Type // its IR-equivalent type
+}
+
+// outShadow is a built-in output written through a Private copy, which
+// the entry point copies out before it returns: the IR global's
+// components go to elements offset, offset+1, ... of the built-in array.
+type outShadow struct {
+	builtin uint32
+	offset  int
 }
 
 // builtinSpec is a built-in a semantic maps to.
@@ -409,6 +418,9 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		e.gvars[g] = gv
 		return nil
 	}
+	if strings.HasPrefix(sem, "SV_CLIPDISTANCE") && stage == ir.StageVertex && dir == "out" {
+		return e.clipDistance(g, gv)
+	}
 	// SV_Target outputs of pixel shaders and SV_Position inputs of vertex
 	// shaders are ordinary Locations.
 	if strings.HasPrefix(sem, "SV_") && !(strings.HasPrefix(sem, "SV_TARGET") && stage == ir.StagePixel && dir == "out") &&
@@ -515,4 +527,70 @@ func (e *enc) sortedGlobals(s map[*ir.Global]bool) []*ir.Global {
 	}
 	sort.Slice(out, func(i, j int) bool { return idx[out[i]] < idx[out[j]] })
 	return out
+}
+
+// clipDistance declares a vertex output SV_ClipDistanceN as a Private
+// variable copied into the ClipDistance built-in array at return. All
+// SV_ClipDistance outputs share one array: ordered by semantic index
+// (then module order), each takes as many elements as it has components,
+// as DXC packs them.
+func (e *enc) clipDistance(g *ir.Global, gv *gvar) error {
+	type clip struct {
+		g     *ir.Global
+		index int
+	}
+	var clips []clip
+	for _, o := range e.m.Globals {
+		sem := strings.ToUpper(o.Semantic)
+		rest, ok := strings.CutPrefix(sem, "SV_CLIPDISTANCE")
+		if o.Space != ir.SpaceOutput || !ok {
+			continue
+		}
+		n := 0
+		if rest != "" {
+			var err error
+			if n, err = strconv.Atoi(rest); err != nil || n < 0 || n > 1 {
+				return fmt.Errorf("bad clip distance semantic %s", o.Semantic)
+			}
+		}
+		if t := o.ValType; !(t.IsScalar() || t.Kind == ir.KVector) || t.Scalar() != ir.F32 {
+			return fmt.Errorf("semantic %s needs a float scalar or vector, not %s", o.Semantic, t)
+		}
+		clips = append(clips, clip{o, n})
+	}
+	sort.SliceStable(clips, func(i, j int) bool { return clips[i].index < clips[j].index })
+	offset, total := -1, 0
+	for _, c := range clips {
+		if c.g == g {
+			offset = total
+		}
+		total += c.g.ValType.Lanes()
+	}
+	if total > 8 {
+		return fmt.Errorf("%d clip distances (at most 8)", total)
+	}
+	bi, ok := e.builtins[BuiltInClipDistance]
+	if !ok {
+		e.capability(CapClipDistance)
+		at, err := e.arrayType(ir.F32, total, rulePlain)
+		if err != nil {
+			return err
+		}
+		bi = e.id()
+		e.globals.inst(OpVariable, e.pointerType(SCOutput, at), bi, SCOutput)
+		e.name(bi, "gl_ClipDistance")
+		e.annots.inst(OpDecorate, bi, DecBuiltIn, BuiltInClipDistance)
+		e.builtins[BuiltInClipDistance] = bi
+	}
+	tid, err := e.typeID(g.ValType, rulePlain)
+	if err != nil {
+		return err
+	}
+	gv.id, gv.sc = e.id(), SCPrivate
+	e.globals.inst(OpVariable, e.pointerType(SCPrivate, tid), gv.id, SCPrivate, e.nullConst(tid))
+	e.name(gv.id, g.Name())
+	gv.iface = bi
+	gv.out = &outShadow{builtin: bi, offset: offset}
+	e.gvars[g] = gv
+	return nil
 }

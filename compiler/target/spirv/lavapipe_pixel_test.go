@@ -23,7 +23,8 @@ import (
 // small viewport by one triangle that covers it (vertex shader generated
 // in HLSL and compiled by passlens too, so the vertex path runs as well),
 // into R32G32B32A32_SFLOAT targets, and every written component is
-// compared with the interpreter's render targets for the same rectangle.
+// compared with the interpreter's render targets for the same rectangle
+// (R32G32B32A32_SFLOAT targets, SINT/UINT for integer outputs).
 // Interpolated inputs are affine functions of the pixel position, which
 // the interpreter's bilinear corners reproduce exactly; uniforms hold
 // fixed small values. Floats must be equal up to a small relative
@@ -85,18 +86,18 @@ type pixelPlan struct {
 	skip     string
 	entry    *ir.Function
 	varyings []*varying
-	targets  int // color attachments (highest SV_Target location + 1)
+	targets  []vkrun.TargetKind // color attachments by location
 }
 
 // planPixel checks that m's single pixel entry point uses only what the
-// draw provides: SV_Position and float/int varyings in, float SV_Target
-// out, uniform buffers, no wave operations (the driver's lane packing of
-// pixels is its own).
+// draw provides: SV_Position, SV_IsFrontFace (true), SV_SampleIndex (0)
+// and 32-bit varyings in, 32-bit SV_Target out, uniform buffers, no wave
+// operations (the driver's lane packing of pixels is its own).
 func planPixel(m *ir.Module) pixelPlan {
 	var p pixelPlan
 	eps := m.EntryPoints()
 	if len(eps) != 1 || eps[0].Entry.Stage != ir.StagePixel {
-		return pixelPlan{skip: "not one pixel entry point"}
+		return pixelPlan{skip: "not a pixel shader"}
 	}
 	p.entry = eps[0]
 	for _, f := range m.Funcs {
@@ -114,7 +115,7 @@ func planPixel(m *ir.Module) pixelPlan {
 		case ir.SpaceStorage:
 			return pixelPlan{skip: "storage buffers"}
 		case ir.SpaceInput:
-			if sem == "SV_POSITION" {
+			if sem == "SV_POSITION" || sem == "SV_ISFRONTFACE" || sem == "SV_SAMPLEINDEX" {
 				continue
 			}
 			if strings.HasPrefix(sem, "SV_") {
@@ -149,13 +150,17 @@ func planPixel(m *ir.Module) pixelPlan {
 			if n != "" {
 				loc, _ = strconv.Atoi(n)
 			}
-			if s := g.ValType.Scalar(); g.ValType.Kind != ir.KVector && !g.ValType.IsScalar() || s.Kind != ir.KFloat || s.Bits != 32 {
-				return pixelPlan{skip: "non-float render target"}
+			s := g.ValType.Scalar()
+			if g.ValType.Kind != ir.KVector && !g.ValType.IsScalar() || s.Bits != 32 || s.Kind == ir.KBool {
+				return pixelPlan{skip: "render target of type " + g.ValType.String()}
 			}
-			p.targets = max(p.targets, loc+1)
+			for len(p.targets) <= loc {
+				p.targets = append(p.targets, vkrun.Float)
+			}
+			p.targets[loc] = map[ir.Kind]vkrun.TargetKind{ir.KFloat: vkrun.Float, ir.KInt: vkrun.Int, ir.KUint: vkrun.Uint}[s.Kind]
 		}
 	}
-	if p.targets == 0 {
+	if len(p.targets) == 0 {
 		return pixelPlan{skip: "no render target"}
 	}
 	return p
@@ -378,6 +383,7 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 		n, _ := strings.CutPrefix(strings.ToUpper(tg.Semantic), "SV_TARGET")
 		loc, _ := strconv.Atoi(n)
 		lanes := tg.Elem.Lanes()
+		isFloat := tg.Elem.Scalar().Kind == ir.KFloat
 		for y := 0; y < tg.Height; y++ {
 			for x := 0; x < tg.Width; x++ {
 				if tg.Written[y*tg.Width+x] {
@@ -387,15 +393,17 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 				}
 				want := tg.Pixel(x, y)
 				for c := 0; c < lanes; c++ {
-					w := math.Float32frombits(uint32(want[c]))
-					g := pix[loc][(y*pixelW+x)*4+c]
+					gb, wb := pix[loc][(y*pixelW+x)*4+c], uint32(want[c])
+					g, w := math.Float32frombits(gb), math.Float32frombits(wb)
 					switch {
-					case math.Float32bits(g) == math.Float32bits(w):
+					case gb == wb:
 						st.exact++
-					case closeF32(g, w, tol):
+					case isFloat && closeF32(g, w, tol):
 						st.close++
-					default:
+					case isFloat:
 						return fmt.Sprintf("%s pixel (%d, %d) component %d: device %g, interpreter %g", tg.Semantic, x, y, c, g, w), nil
+					default:
+						return fmt.Sprintf("%s pixel (%d, %d) component %d: device %d, interpreter %d", tg.Semantic, x, y, c, int32(gb), int32(wb)), nil
 					}
 				}
 			}

@@ -25,9 +25,12 @@ import (
 //   - an array's stride is its element size rounded up to the element's
 //     alignment; std140 also rounds stride and alignment up to 16;
 //   - a matrix <R x C x T> is stored as R row vectors, like an array of R
-//     <C x T> (ArrayStride as for that array): passlens's IR keeps matrices
-//     as rows, and SPIR-V sees the layout type as an array so that no
-//     MatrixStride/RowMajor decorations are needed;
+//     <C x T> (stride as for that array): passlens's IR keeps matrices as
+//     rows. A float matrix of at least 2x2 is declared as the same
+//     OpTypeMatrix as in plain memory (whose columns are the IR's rows),
+//     its struct member decorated ColMajor with that stride as
+//     MatrixStride, so loads need no conversion; other matrices are
+//     arrays of rows;
 //   - a struct member goes at the next offset its alignment allows; a
 //     struct's alignment is its largest member alignment (std140: rounded
 //     up to 16) and its size is rounded up to that alignment, so nothing

@@ -167,6 +167,16 @@ func (fe *fn) arith(in *ir.Instr) error {
 			if !ok {
 				return fe.fail("%s on %s", op, t)
 			}
+			if op == ir.OpFMul && t.Kind == ir.KVector {
+				// A vector times a splat constant needs no composite
+				// constant (glslang and DXC emit OpVectorTimesScalar too).
+				for k := 0; k < 2; k++ {
+					if c := splatOf(in.Args[k]); c != nil {
+						fe.op(OpVectorTimesScalar, tid, res, a[1-k], e.constOf(c))
+						return nil
+					}
+				}
+			}
 			fe.op(code, tid, res, a[0], a[1])
 		default:
 			return fe.fail("%s on %s", op, t)
@@ -402,4 +412,19 @@ func nonzeroConst(v ir.Value) bool {
 		}
 	}
 	return true
+}
+
+// splatOf returns the scalar of a vector constant whose components are
+// all the same (nil otherwise).
+func splatOf(v ir.Value) *ir.Const {
+	c, ok := v.(*ir.Const)
+	if !ok || c.Undef || c.Zero || len(c.Elems) == 0 {
+		return nil
+	}
+	for _, el := range c.Elems {
+		if el.Undef || el.Zero || len(el.Elems) > 0 || el.Bits != c.Elems[0].Bits {
+			return nil
+		}
+	}
+	return c.Elems[0]
 }

@@ -190,6 +190,7 @@ const (
 	CapInt64                     = 11
 	CapInt64Atomics              = 12
 	CapInt16                     = 22
+	CapClipDistance              = 32
 	CapSampleRateShading         = 35
 	CapInt8                      = 39
 	CapMultiViewport             = 57
@@ -255,6 +256,7 @@ const (
 // Built-ins.
 const (
 	BuiltInPosition                  = 0
+	BuiltInClipDistance              = 3
 	BuiltInLayer                     = 9
 	BuiltInViewportIndex             = 10
 	BuiltInFragCoord                 = 15

@@ -325,8 +325,9 @@ func counts(m map[string]int) string {
 // accept every emitted module, and every module the back end rejects
 // must be rejected with an *Error that names the function (and, where
 // the IR has one, the source position). Rejections are counted by
-// reason. The disassembly must equal spirv-dis's. Set VKD3D_VERBOSE=1 to
-// list every rejection.
+// reason. The disassembly must equal spirv-dis's, and no OpSwitch may
+// fall through a non-empty case (switch-to-if ran). Set VKD3D_VERBOSE=1
+// to list every rejection.
 func TestVKD3D(t *testing.T) {
 	needTool(t, "spirv-val")
 	mods, c := loadVKD3D(t)
@@ -366,6 +367,9 @@ func TestVKD3D(t *testing.T) {
 			t.Errorf("%s: Disassemble: %v", vm.label, err)
 		} else if want := spirvDis(t, words); text != want {
 			t.Errorf("%s: Disassemble differs from spirv-dis:\n%s", vm.label, firstDiff(text, want))
+		}
+		if err := checkSwitches(words); err != nil {
+			t.Errorf("%s: %v", vm.label, err)
 		}
 	}
 	t.Logf("vkd3d shaders (SM6): %d units, %d applicable; %d outside the subset [%s]; %d rejected by the frontend; %d not lowered [%s]",

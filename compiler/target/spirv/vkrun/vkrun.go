@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,22 +43,33 @@ type Job struct {
 }
 
 // Draw is one triangle (vertices 0, 1, 2, no vertex buffers) drawn over a
-// Width x Height viewport into Targets R32G32B32A32_SFLOAT color
-// attachments (fragment outputs at Locations 0..Targets-1), cleared to
-// zero; no culling, depth test, blending or multisampling. A vertex shader
-// that maps SV_VertexID to a triangle covering the viewport shades every
-// pixel once, at its centre.
+// Width x Height viewport into R32G32B32A32 color attachments, one per
+// entry of Targets (fragment outputs at Locations 0, 1, ...), cleared to
+// zero; no culling (the triangle 0,0 / 2w,0 / 0,2h is front-facing), depth
+// test, blending or multisampling. A vertex shader that maps SV_VertexID
+// to a triangle covering the viewport shades every pixel once, at its
+// centre.
 type Draw struct {
 	Vertex      []uint32 // vertex shader SPIR-V
 	VertexEntry string
 	Width       int
 	Height      int
-	Targets     int
+	Targets     []TargetKind
 }
 
-// Pixels is one render target read back: Width*Height RGBA float32
-// pixels, row-major from the top-left.
-type Pixels []float32
+// TargetKind is a render target's format: R32G32B32A32 SFLOAT, SINT or
+// UINT.
+type TargetKind int
+
+const (
+	Float TargetKind = iota
+	Int
+	Uint
+)
+
+// Pixels is one render target read back: Width*Height RGBA pixels of
+// 32-bit words (float bits or integers), row-major from the top-left.
+type Pixels []uint32
 
 // Info describes the device the runner uses.
 type Info struct {
@@ -160,8 +170,8 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 		return nil, nil, err
 	}
 	d := job.Draw
-	if d != nil && (d.Width <= 0 || d.Height <= 0 || d.Width > 4096 || d.Height > 4096 || d.Targets < 0 || d.Targets > 8) {
-		return nil, nil, fmt.Errorf("vkrun: bad draw %dx%d with %d targets", d.Width, d.Height, d.Targets)
+	if d != nil && (d.Width <= 0 || d.Height <= 0 || d.Width > 4096 || d.Height > 4096 || len(d.Targets) > 8) {
+		return nil, nil, fmt.Errorf("vkrun: bad draw %dx%d with %d targets", d.Width, d.Height, len(d.Targets))
 	}
 	var w bytes.Buffer
 	put := func(v uint32) { binary.Write(&w, binary.LittleEndian, v) }
@@ -179,7 +189,13 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 		put(1)
 		put(uint32(d.Width))
 		put(uint32(d.Height))
-		put(uint32(d.Targets))
+		put(uint32(len(d.Targets)))
+		for _, k := range d.Targets {
+			if k < Float || k > Uint {
+				return nil, nil, fmt.Errorf("vkrun: bad target kind %d", k)
+			}
+			put(uint32(k))
+		}
 	}
 	put(uint32(len(job.Buffers)))
 	for _, b := range job.Buffers {
@@ -247,13 +263,13 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 	var pix []Pixels
 	if d != nil {
 		n := d.Width * d.Height * 4
-		for i := 0; i < d.Targets; i++ {
+		for range d.Targets {
 			if pos+4*n > len(data) {
 				return nil, nil, fmt.Errorf("vkrun: output truncated")
 			}
 			p := make(Pixels, n)
 			for k := range p {
-				p[k] = math.Float32frombits(binary.LittleEndian.Uint32(data[pos+4*k:]))
+				p[k] = binary.LittleEndian.Uint32(data[pos+4*k:])
 			}
 			pix = append(pix, p)
 			pos += 4 * n

@@ -6,14 +6,15 @@
 //   runner JOB OUT           runs the job file, writes the buffers to OUT
 //
 // Job file (little-endian uint32 words): mode (0 dispatch, 1 draw); for a
-// dispatch, groups x y z; for a draw, width, height, target count; buffer
+// dispatch, groups x y z; for a draw, width, height, target count and
+// per target its kind (0 float, 1 signed, 2 unsigned integer); buffer
 // count; per buffer: set, binding, kind (0 storage, 1 uniform), byte size,
 // then the bytes padded to a word; SPIR-V word count and words; entry
 // point name length and bytes (padded); for a draw, the vertex shader's
 // SPIR-V and entry point the same way (the first module is the fragment
 // shader). OUT holds, per buffer, its byte size and bytes (padded), then
-// for a draw each R32G32B32A32_SFLOAT target (cleared to zero, Location i)
-// as width*height*16 bytes, row-major. Buffers live in host-visible
+// for a draw each R32G32B32A32 SFLOAT/SINT/UINT target (cleared to zero,
+// Location i) as width*height*16 bytes, row-major. Buffers live in host-visible
 // coherent memory. The device is the first whose name contains
 // $VKRUN_DEVICE (default "llvmpipe"), else the first device; every feature
 // it supports is enabled.
@@ -103,6 +104,8 @@ static uint32_t subgroup_size(void) {
 	return sg.subgroupSize;
 }
 
+static VkFormat target_formats[8];
+
 // Target is one color attachment and the host-visible buffer it is
 // copied to.
 typedef struct {
@@ -131,7 +134,7 @@ static VkRenderPass make_targets(VkDevice dev, const VkPhysicalDeviceMemoryPrope
 	for (uint32_t i = 0; i < n; i++) {
 		VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
 		ici.imageType = VK_IMAGE_TYPE_2D;
-		ici.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+		ici.format = target_formats[i];
 		ici.extent.width = w;
 		ici.extent.height = h;
 		ici.extent.depth = 1;
@@ -295,6 +298,11 @@ int main(int argc, char **argv) {
 		height = rd();
 		ntargets = rd();
 		if (width == 0 || height == 0 || width > 4096 || height > 4096 || ntargets > 8) die("bad draw size");
+		for (uint32_t i = 0; i < ntargets; i++) {
+			uint32_t k = rd();
+			if (k > 2) die("bad target kind");
+			target_formats[i] = k == 0 ? VK_FORMAT_R32G32B32A32_SFLOAT : k == 1 ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
+		}
 	}
 	uint32_t nbuf = rd();
 	Buf *bufs = calloc(nbuf ? nbuf : 1, sizeof *bufs);
