@@ -296,9 +296,9 @@ func (fe *fn) epilogue() {
 		f32 := e.mustType(ir.F32, rulePlain)
 		v := fe.op(OpLoad, e.mustType(g.ValType, rulePlain), 0, gv.id)
 		pt := e.pointerType(SCOutput, f32)
-		for i := 0; i < g.ValType.Lanes(); i++ {
+		for i := 0; i < distComponents(g.ValType); i++ {
 			x := v
-			if g.ValType.Kind == ir.KVector {
+			if !g.ValType.IsScalar() {
 				x = fe.op(OpCompositeExtract, f32, 0, v, uint32(i))
 			}
 			p := fe.op(OpAccessChain, pt, 0, gv.out.builtin, e.intConst(int32(gv.out.offset+i)))

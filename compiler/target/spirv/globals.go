@@ -418,8 +418,8 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		e.gvars[g] = gv
 		return nil
 	}
-	if strings.HasPrefix(sem, "SV_CLIPDISTANCE") && stage == ir.StageVertex && dir == "out" {
-		return e.clipDistance(g, gv)
+	if (strings.HasPrefix(sem, "SV_CLIPDISTANCE") || strings.HasPrefix(sem, "SV_CULLDISTANCE")) && stage == ir.StageVertex && dir == "out" {
+		return e.clipDistance(g, gv, sem[:len("SV_CLIPDISTANCE")])
 	}
 	// SV_Target outputs of pixel shaders and SV_Position inputs of vertex
 	// shaders are ordinary Locations.
@@ -529,12 +529,28 @@ func (e *enc) sortedGlobals(s map[*ir.Global]bool) []*ir.Global {
 	return out
 }
 
-// clipDistance declares a vertex output SV_ClipDistanceN as a Private
-// variable copied into the ClipDistance built-in array at return. All
-// SV_ClipDistance outputs share one array: ordered by semantic index
-// (then module order), each takes as many elements as it has components,
-// as DXC packs them.
-func (e *enc) clipDistance(g *ir.Global, gv *gvar) error {
+// distComponents is the number of floats a clip/cull distance output
+// holds (a float, a vector or an array of floats), or 0 if its type is
+// not one of those.
+func distComponents(t *ir.Type) int {
+	switch {
+	case t == ir.F32:
+		return 1
+	case t.Kind == ir.KVector && t.Elem == ir.F32:
+		return t.Len
+	case t.Kind == ir.KArray && t.Elem == ir.F32 && t.Len > 0:
+		return t.Len
+	}
+	return 0
+}
+
+// clipDistance declares a vertex output SV_ClipDistanceN (or
+// SV_CullDistanceN; kind is the semantic without the index) as a Private
+// variable copied into the ClipDistance (CullDistance) built-in array at
+// return. All outputs of a kind share one array: ordered by semantic
+// index (then module order), each takes as many elements as it has
+// floats, as DXC packs them.
+func (e *enc) clipDistance(g *ir.Global, gv *gvar, kind string) error {
 	type clip struct {
 		g     *ir.Global
 		index int
@@ -542,7 +558,7 @@ func (e *enc) clipDistance(g *ir.Global, gv *gvar) error {
 	var clips []clip
 	for _, o := range e.m.Globals {
 		sem := strings.ToUpper(o.Semantic)
-		rest, ok := strings.CutPrefix(sem, "SV_CLIPDISTANCE")
+		rest, ok := strings.CutPrefix(sem, kind)
 		if o.Space != ir.SpaceOutput || !ok {
 			continue
 		}
@@ -553,8 +569,8 @@ func (e *enc) clipDistance(g *ir.Global, gv *gvar) error {
 				return fmt.Errorf("bad clip distance semantic %s", o.Semantic)
 			}
 		}
-		if t := o.ValType; !(t.IsScalar() || t.Kind == ir.KVector) || t.Scalar() != ir.F32 {
-			return fmt.Errorf("semantic %s needs a float scalar or vector, not %s", o.Semantic, t)
+		if distComponents(o.ValType) == 0 {
+			return fmt.Errorf("semantic %s needs a float, a float vector or a float array, not %s", o.Semantic, o.ValType)
 		}
 		clips = append(clips, clip{o, n})
 	}
@@ -564,23 +580,27 @@ func (e *enc) clipDistance(g *ir.Global, gv *gvar) error {
 		if c.g == g {
 			offset = total
 		}
-		total += c.g.ValType.Lanes()
+		total += distComponents(c.g.ValType)
 	}
 	if total > 8 {
-		return fmt.Errorf("%d clip distances (at most 8)", total)
+		return fmt.Errorf("%d %s components (at most 8)", total, kind)
 	}
-	bi, ok := e.builtins[BuiltInClipDistance]
+	builtin, cp, name := uint32(BuiltInClipDistance), uint32(CapClipDistance), "gl_ClipDistance"
+	if kind == "SV_CULLDISTANCE" {
+		builtin, cp, name = BuiltInCullDistance, CapCullDistance, "gl_CullDistance"
+	}
+	bi, ok := e.builtins[builtin]
 	if !ok {
-		e.capability(CapClipDistance)
-		at, err := e.arrayType(ir.F32, total, rulePlain)
+		e.capability(cp)
+		at, err := e.typeID(ir.Array(ir.F32, total), rulePlain)
 		if err != nil {
 			return err
 		}
 		bi = e.id()
 		e.globals.inst(OpVariable, e.pointerType(SCOutput, at), bi, SCOutput)
-		e.name(bi, "gl_ClipDistance")
-		e.annots.inst(OpDecorate, bi, DecBuiltIn, BuiltInClipDistance)
-		e.builtins[BuiltInClipDistance] = bi
+		e.name(bi, name)
+		e.annots.inst(OpDecorate, bi, DecBuiltIn, builtin)
+		e.builtins[builtin] = bi
 	}
 	tid, err := e.typeID(g.ValType, rulePlain)
 	if err != nil {

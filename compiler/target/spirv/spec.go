@@ -191,6 +191,7 @@ const (
 	CapInt64Atomics              = 12
 	CapInt16                     = 22
 	CapClipDistance              = 32
+	CapCullDistance              = 33
 	CapSampleRateShading         = 35
 	CapInt8                      = 39
 	CapMultiViewport             = 57
@@ -257,6 +258,7 @@ const (
 const (
 	BuiltInPosition                  = 0
 	BuiltInClipDistance              = 3
+	BuiltInCullDistance              = 4
 	BuiltInLayer                     = 9
 	BuiltInViewportIndex             = 10
 	BuiltInFragCoord                 = 15
