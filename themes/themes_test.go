@@ -41,6 +41,10 @@ func TestSM3AndSPIRVLexers(t *testing.T) {
 	if types["defi"] != chroma.KeywordDeclaration || types["rep"] != chroma.KeywordReserved || types["i0"] != chroma.NameVariable || types["break_ge"] != chroma.KeywordReserved {
 		t.Errorf("SM3 tokens: %v", types)
 	}
+	types = tokenTypes(t, SM3Asm, "if_lt r0.x, c0.x\nmov r1, vPos\nmova a0.x, r0.x\ndp4 o0.x, v0, c1[a0.x]\n")
+	if types["if_lt"] != chroma.KeywordReserved || types["vPos"] != chroma.NameVariable || types["mova"] != chroma.NameBuiltin || types["dp4"] != chroma.NameBuiltin || types["a0"] != chroma.NameVariable {
+		t.Errorf("SM3 tokens: %v", types)
+	}
 	types = tokenTypes(t, SPIRVAsm, "%1 = OpTypeInt 32 0\nOpSelectionMerge %5 None\n")
 	if types["OpTypeInt"] != chroma.KeywordType || types["OpSelectionMerge"] != chroma.KeywordReserved || types["%1"] != chroma.NameVariable {
 		t.Errorf("SPIR-V tokens: %v", types)
