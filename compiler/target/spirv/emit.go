@@ -331,6 +331,9 @@ func (e *enc) finish() []uint32 {
 	for _, c := range caps {
 		head.inst(OpCapability, c)
 	}
+	if e.caps[CapShaderViewportIndexLayer] {
+		head.inst(OpExtension, encodeString("SPV_EXT_shader_viewport_index_layer")...)
+	}
 	if e.glslExt != 0 {
 		head.inst(OpExtInstImport, append([]uint32{e.glslExt}, encodeString("GLSL.std.450")...)...)
 	}

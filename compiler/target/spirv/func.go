@@ -293,13 +293,19 @@ func (fe *fn) epilogue() {
 			continue
 		}
 		fe.use.iface[gv.out.builtin] = true
-		f32 := e.mustType(ir.F32, rulePlain)
+		et := e.mustType(gv.out.elem, rulePlain)
 		v := fe.op(OpLoad, e.mustType(g.ValType, rulePlain), 0, gv.id)
-		pt := e.pointerType(SCOutput, f32)
-		for i := 0; i < distComponents(g.ValType); i++ {
+		pt := e.pointerType(SCOutput, et)
+		n := 1
+		if gv.out.elem == ir.F32 {
+			n = distComponents(g.ValType)
+		}
+		for i := 0; i < n; i++ {
 			x := v
 			if !g.ValType.IsScalar() {
-				x = fe.op(OpCompositeExtract, f32, 0, v, uint32(i))
+				x = fe.op(OpCompositeExtract, et, 0, v, uint32(i))
+			} else if g.ValType != gv.out.elem {
+				x = fe.op(OpBitcast, et, 0, v) // u32 coverage into int SampleMask
 			}
 			p := fe.op(OpAccessChain, pt, 0, gv.out.builtin, e.intConst(int32(gv.out.offset+i)))
 			fe.body.inst(OpStore, p, x)

@@ -59,6 +59,7 @@ type shadow struct {
 type outShadow struct {
 	builtin uint32
 	offset  int
+	elem    *ir.Type // the array's element type (f32, or i32 for SampleMask)
 }
 
 // builtinSpec is a built-in a semantic maps to.
@@ -71,21 +72,23 @@ type builtinSpec struct {
 
 // systemValues maps (stage, direction, upper-case semantic) to built-ins.
 var systemValues = map[string]builtinSpec{
-	"compute in SV_DISPATCHTHREADID":     {builtin: BuiltInGlobalInvocationID, t: ir.Vec(ir.U32, 3)},
-	"compute in SV_GROUPTHREADID":        {builtin: BuiltInLocalInvocationID, t: ir.Vec(ir.U32, 3)},
-	"compute in SV_GROUPID":              {builtin: BuiltInWorkgroupID, t: ir.Vec(ir.U32, 3)},
-	"compute in SV_GROUPINDEX":           {builtin: BuiltInLocalInvocationIndex, t: ir.U32},
-	"pixel in SV_POSITION":               {builtin: BuiltInFragCoord, t: ir.Vec(ir.F32, 4)},
-	"pixel in SV_ISFRONTFACE":            {builtin: BuiltInFrontFacing, t: ir.Bool},
-	"pixel in SV_SAMPLEINDEX":            {builtin: BuiltInSampleID, t: ir.U32},
-	"pixel in SV_RENDERTARGETARRAYINDEX": {BuiltInLayer, ir.U32, CapGeometry, 0},
-	"pixel in SV_VIEWPORTARRAYINDEX":     {BuiltInViewportIndex, ir.U32, CapMultiViewport, 0},
-	"pixel out SV_DEPTH":                 {BuiltInFragDepth, ir.F32, 0, 0},
-	"pixel out SV_DEPTHGREATEREQUAL":     {BuiltInFragDepth, ir.F32, 0, ModeDepthGreater},
-	"pixel out SV_DEPTHLESSEQUAL":        {BuiltInFragDepth, ir.F32, 0, ModeDepthLess},
-	"vertex in SV_VERTEXID":              {builtin: BuiltInVertexIndex, t: ir.U32},
-	"vertex in SV_INSTANCEID":            {builtin: BuiltInInstanceIndex, t: ir.U32},
-	"vertex out SV_POSITION":             {builtin: BuiltInPosition, t: ir.Vec(ir.F32, 4)},
+	"compute in SV_DISPATCHTHREADID":       {builtin: BuiltInGlobalInvocationID, t: ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPTHREADID":          {builtin: BuiltInLocalInvocationID, t: ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPID":                {builtin: BuiltInWorkgroupID, t: ir.Vec(ir.U32, 3)},
+	"compute in SV_GROUPINDEX":             {builtin: BuiltInLocalInvocationIndex, t: ir.U32},
+	"pixel in SV_POSITION":                 {builtin: BuiltInFragCoord, t: ir.Vec(ir.F32, 4)},
+	"pixel in SV_ISFRONTFACE":              {builtin: BuiltInFrontFacing, t: ir.Bool},
+	"pixel in SV_SAMPLEINDEX":              {builtin: BuiltInSampleID, t: ir.U32},
+	"pixel in SV_RENDERTARGETARRAYINDEX":   {BuiltInLayer, ir.U32, CapGeometry, 0},
+	"pixel in SV_VIEWPORTARRAYINDEX":       {BuiltInViewportIndex, ir.U32, CapMultiViewport, 0},
+	"pixel out SV_DEPTH":                   {BuiltInFragDepth, ir.F32, 0, 0},
+	"vertex out SV_RENDERTARGETARRAYINDEX": {BuiltInLayer, ir.U32, CapShaderViewportIndexLayer, 0},
+	"vertex out SV_VIEWPORTARRAYINDEX":     {BuiltInViewportIndex, ir.U32, CapShaderViewportIndexLayer, 0},
+	"pixel out SV_DEPTHGREATEREQUAL":       {BuiltInFragDepth, ir.F32, 0, ModeDepthGreater},
+	"pixel out SV_DEPTHLESSEQUAL":          {BuiltInFragDepth, ir.F32, 0, ModeDepthLess},
+	"vertex in SV_VERTEXID":                {builtin: BuiltInVertexIndex, t: ir.U32},
+	"vertex in SV_INSTANCEID":              {builtin: BuiltInInstanceIndex, t: ir.U32},
+	"vertex out SV_POSITION":               {builtin: BuiltInPosition, t: ir.Vec(ir.F32, 4)},
 }
 
 // globalsUsed returns, per entry point, the globals its call tree uses,
@@ -418,6 +421,9 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		e.gvars[g] = gv
 		return nil
 	}
+	if sem == "SV_COVERAGE" && stage == ir.StagePixel && dir == "out" {
+		return e.sampleMask(g, gv)
+	}
 	if (strings.HasPrefix(sem, "SV_CLIPDISTANCE") || strings.HasPrefix(sem, "SV_CULLDISTANCE")) && stage == ir.StageVertex && dir == "out" {
 		return e.clipDistance(g, gv, sem[:len("SV_CLIPDISTANCE")])
 	}
@@ -610,7 +616,31 @@ func (e *enc) clipDistance(g *ir.Global, gv *gvar, kind string) error {
 	e.globals.inst(OpVariable, e.pointerType(SCPrivate, tid), gv.id, SCPrivate, e.nullConst(tid))
 	e.name(gv.id, g.Name())
 	gv.iface = bi
-	gv.out = &outShadow{builtin: bi, offset: offset}
+	gv.out = &outShadow{builtin: bi, offset: offset, elem: ir.F32}
+	e.gvars[g] = gv
+	return nil
+}
+
+// sampleMask declares the pixel output SV_Coverage (a 32-bit integer) as
+// a Private variable copied into SampleMask[0] at return.
+func (e *enc) sampleMask(g *ir.Global, gv *gvar) error {
+	if t := g.ValType; !t.IsScalar() || !t.IsIntegral() || t.Bits != 32 {
+		return fmt.Errorf("semantic %s needs a 32-bit integer, not %s", g.Semantic, t)
+	}
+	at, err := e.typeID(ir.Array(ir.I32, 1), rulePlain)
+	if err != nil {
+		return err
+	}
+	bi := e.id()
+	e.globals.inst(OpVariable, e.pointerType(SCOutput, at), bi, SCOutput)
+	e.name(bi, "gl_SampleMask")
+	e.annots.inst(OpDecorate, bi, DecBuiltIn, BuiltInSampleMask)
+	tid := e.mustType(g.ValType, rulePlain)
+	gv.id, gv.sc = e.id(), SCPrivate
+	e.globals.inst(OpVariable, e.pointerType(SCPrivate, tid), gv.id, SCPrivate, e.nullConst(tid))
+	e.name(gv.id, g.Name())
+	gv.iface = bi
+	gv.out = &outShadow{builtin: bi, elem: ir.I32}
 	e.gvars[g] = gv
 	return nil
 }

@@ -220,7 +220,7 @@ var (
 	capabilityNames = map[uint32]string{
 		CapMatrix: "Matrix", CapShader: "Shader", CapGeometry: "Geometry", CapMultiViewport: "MultiViewport", CapFloat16: "Float16", CapFloat64: "Float64",
 		CapInt64: "Int64", CapInt64Atomics: "Int64Atomics", CapInt16: "Int16",
-		CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
+		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
 		CapGroupNonUniformVote: "GroupNonUniformVote", CapGroupNonUniformArithmetic: "GroupNonUniformArithmetic",
 		CapGroupNonUniformBallot: "GroupNonUniformBallot", CapGroupNonUniformShuffle: "GroupNonUniformShuffle",
 	}
@@ -250,7 +250,7 @@ var (
 	}
 	builtInNames = map[uint32]string{
 		BuiltInPosition: "Position", BuiltInFragCoord: "FragCoord", BuiltInFrontFacing: "FrontFacing",
-		BuiltInClipDistance: "ClipDistance", BuiltInCullDistance: "CullDistance", BuiltInLayer: "Layer", BuiltInViewportIndex: "ViewportIndex", BuiltInSampleID: "SampleId", BuiltInFragDepth: "FragDepth", BuiltInNumWorkgroups: "NumWorkgroups",
+		BuiltInClipDistance: "ClipDistance", BuiltInCullDistance: "CullDistance", BuiltInLayer: "Layer", BuiltInViewportIndex: "ViewportIndex", BuiltInSampleID: "SampleId", BuiltInSampleMask: "SampleMask", BuiltInFragDepth: "FragDepth", BuiltInNumWorkgroups: "NumWorkgroups",
 		BuiltInWorkgroupID: "WorkgroupId", BuiltInLocalInvocationID: "LocalInvocationId",
 		BuiltInGlobalInvocationID: "GlobalInvocationId", BuiltInLocalInvocationIndex: "LocalInvocationIndex",
 		BuiltInSubgroupSize: "SubgroupSize", BuiltInSubgroupLocalInvocationID: "SubgroupLocalInvocationId",

@@ -200,6 +200,7 @@ const (
 	CapGroupNonUniformArithmetic = 63
 	CapGroupNonUniformBallot     = 64
 	CapGroupNonUniformShuffle    = 65
+	CapShaderViewportIndexLayer  = 5254 // SPV_EXT_shader_viewport_index_layer
 )
 
 // Execution models.
@@ -264,6 +265,7 @@ const (
 	BuiltInFragCoord                 = 15
 	BuiltInFrontFacing               = 17
 	BuiltInSampleID                  = 18
+	BuiltInSampleMask                = 20
 	BuiltInFragDepth                 = 22
 	BuiltInNumWorkgroups             = 24
 	BuiltInWorkgroupID               = 26

@@ -166,7 +166,8 @@ func TestErrors(t *testing.T) {
 		{"bool stage input", "@b = global input bool semantic \"FLAG\"\n\ndefine void @main() pixel {\nentry:\n  %b = load ptr<input, bool> @b\n  ret\n}\n", "cannot carry bools"},
 		{"bad sv", "@b = global input u32 semantic \"SV_Coverage\"\n\ndefine void @main() pixel {\nentry:\n  %b = load ptr<input, u32> @b\n  ret\n}\n", "SV_Coverage"},
 		// Source positions recorded in the IR locate the error.
-		{"located global", "@b = global output u32 semantic \"SV_Coverage\" !loc 7:9\n\ndefine void @main() pixel {\nentry:\n  store u32 0, ptr<output, u32> @b\n  ret\n}\n", "spirv: 7:9: global @b: system-value semantic SV_Coverage"},
+		{"located global", "@b = global output u32 semantic \"SV_InstanceID\" !loc 7:9\n\ndefine void @main() pixel {\nentry:\n  store u32 0, ptr<output, u32> @b\n  ret\n}\n", "spirv: 7:9: global @b: system-value semantic SV_InstanceID"},
+		{"clip distance type", "@c = global output <2 x i32> semantic \"SV_ClipDistance\"\n\ndefine void @main() vertex {\nentry:\n  store <2 x i32> zero, ptr<output, <2 x i32>> @c\n  ret\n}\n", "needs a float, a float vector or a float array"},
 		{"located instr", "define void @main() pixel {\nentry:\n  intr void GroupMemoryBarrierWithGroupSync() !loc 3:5\n  ret\n}\n", "spirv: 3:5: @main %entry: `intr void GroupMemoryBarrierWithGroupSync()`: GroupMemoryBarrierWithGroupSync in a function a pixel entry point calls"},
 	}
 	for _, c := range cases {
