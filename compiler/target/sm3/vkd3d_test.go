@@ -3,12 +3,12 @@ package sm3
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"passlens/internal/vkd3d"
 )
 
 // The vkd3d HLSL conformance tests (read from ../shared/conformance beside
@@ -23,114 +23,6 @@ import (
 // expected values for the whole path, frontend to assembly. Tests needing
 // anything else (textures, vertex buffers, custom vertex shaders, inputs
 // other than the position, integer uniform types) are skipped and counted.
-
-func vkd3dHLSLDir(t *testing.T) string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "conformance", "vkd3d", "hlsl"))
-	if err == nil {
-		_, err = os.Stat(dir)
-	}
-	if err != nil {
-		t.Skipf("vkd3d conformance data not found at %s: %v", dir, err)
-	}
-	return dir
-}
-
-type vkSec struct {
-	header string
-	line   int
-	body   []string
-}
-
-func vkSections(text string) []*vkSec {
-	var out []*vkSec
-	for i, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(l, "[") && strings.HasSuffix(t, "]") {
-			out = append(out, &vkSec{header: t[1 : len(t)-1], line: i + 1})
-			continue
-		}
-		if len(out) > 0 {
-			if strings.HasPrefix(t, "%") {
-				l = ""
-			}
-			out[len(out)-1].body = append(out[len(out)-1].body, l)
-		}
-	}
-	return out
-}
-
-// smTrue evaluates a condition such as "sm<4", "sm>=6 | msl" at shader
-// model 3; other names (back ends, features) are false.
-func smTrue(cond string) bool {
-	for _, alt := range strings.Split(cond, "|") {
-		all := true
-		for _, term := range strings.Split(alt, "&") {
-			term = strings.TrimSpace(term)
-			ok := false
-			for _, op := range []string{">=", "<=", "<", ">", "=="} {
-				if rest, found := strings.CutPrefix(term, "sm"+op); found {
-					v, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-					ok = map[string]bool{">=": 3 >= v, "<=": 3 <= v, "<": 3 < v, ">": 3 > v, "==": 3 == v}[op]
-					break
-				}
-			}
-			all = all && ok
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-// headerFails reports whether a shader header says compiling fails at sm3
-// ("fail" or "fail(COND)").
-func headerFails(h string) bool {
-	for _, w := range strings.Fields(h) {
-		if w == "fail" {
-			return true
-		}
-		if rest, ok := strings.CutPrefix(w, "fail("); ok && smTrue(strings.TrimSuffix(rest, ")")) {
-			return true
-		}
-	}
-	return false
-}
-
-// testLine strips "if(COND)", "todo(...)" and "bug(...)" prefixes; ok is
-// false when an if() condition does not hold at sm3.
-func testLine(l string) (string, bool) {
-	l = strings.TrimSpace(l)
-	for {
-		switch {
-		case strings.HasPrefix(l, "if(") || strings.HasPrefix(l, "todo(") || strings.HasPrefix(l, "bug("):
-			open := strings.IndexByte(l, '(')
-			depth, end := 0, -1
-			for i := open; i < len(l); i++ {
-				if l[i] == '(' {
-					depth++
-				} else if l[i] == ')' {
-					if depth--; depth == 0 {
-						end = i
-						break
-					}
-				}
-			}
-			if end < 0 {
-				return l, true
-			}
-			if strings.HasPrefix(l, "if(") && !smTrue(l[open+1:end]) {
-				return "", false
-			}
-			l = strings.TrimSpace(l[end+1:])
-		case strings.HasPrefix(l, "todo ") || strings.HasPrefix(l, "bug "):
-			_, l, _ = strings.Cut(l, " ")
-			l = strings.TrimSpace(l)
-		default:
-			return l, true
-		}
-	}
-}
 
 // sm3KnownDeviations are the probes (file:line) that fail for reasons
 // outside this back end; they are reported as known, not as failures.
@@ -168,18 +60,9 @@ type vkStats struct {
 // TestVKD3DProbesSM3 runs the vkd3d pixel shader probes through the SM3
 // back end and the emulator.
 func TestVKD3DProbesSM3(t *testing.T) {
-	dir := vkd3dHLSLDir(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.shader_test"))
-	if len(files) == 0 {
-		t.Skipf("no .shader_test files in %s", dir)
-	}
 	st := &vkStats{notCompiled: map[string]int{}, skipped: map[string]int{}}
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runVKFile(filepath.Base(path), string(data), st)
+	for _, f := range vkd3d.Load(t) {
+		runVKFile(f, st)
 	}
 	summary := func(m map[string]int) string {
 		var s []string
@@ -197,45 +80,29 @@ func TestVKD3DProbesSM3(t *testing.T) {
 	}
 }
 
-func runVKFile(name, text string, st *vkStats) {
-	minSM, maxSM := 0.0, 99.0
-	features := false
+func runVKFile(f *vkd3d.File, st *vkStats) {
+	name := f.Name
+	req := vkd3d.NoRequire
 	var asm string // the current pixel shader's assembly ("" if none)
 	var skip string
 	customVS, resources := false, false
-	for _, s := range vkSections(text) {
-		h := s.header
+	for _, s := range f.Sections {
+		h := s.Header
 		switch {
 		case h == "require":
-			minSM, maxSM, features = 0, 99, false
-			for _, l := range s.body {
-				l = strings.TrimSpace(l)
-				if rest, ok := strings.CutPrefix(l, "shader model "); ok {
-					f := strings.Fields(rest)
-					if len(f) == 2 {
-						v, _ := strconv.ParseFloat(f[1], 64)
-						if f[0] == ">=" {
-							minSM = v
-						} else if f[0] == "<" {
-							maxSM = v
-						}
-					}
-				} else if l != "" {
-					features = true
-				}
-			}
+			req = vkd3d.ParseRequire(s.Body)
 		case strings.HasPrefix(h, "pixel shader"):
 			asm, skip = "", ""
 			switch {
-			case minSM > 3 || maxSM <= 3:
+			case !req.Has(3):
 				skip = "not sm3"
-			case headerFails(h):
+			case vkd3d.ExpectFail(h, 3):
 				skip = "expected to fail at sm3"
-			case features || strings.Contains(h, "-hex"):
+			case len(req.Features) > 0 || len(req.Options) > 0 || strings.Contains(h, "-hex"):
 				skip = "features"
 			default:
 				st.shaders++
-				m, err := loadSource(fmt.Sprintf("%s:%d", name, s.line), "hlsl", []byte(strings.Join(s.body, "\n")))
+				m, err := loadSource(fmt.Sprintf("%s:%d", name, s.Line), "hlsl", []byte(s.Source()))
 				if err != nil {
 					st.notCompiled["frontend"]++
 					skip = "not compiled"
@@ -260,7 +127,7 @@ func runVKFile(name, text string, st *vkStats) {
 			resources = true
 		case h == "test":
 			switch {
-			case minSM > 3 || maxSM <= 3:
+			case !req.Has(3):
 				st.skipped["test not for sm3"]++
 			case skip != "":
 				if skip != "not compiled" && skip != "not a pixel shader" {
@@ -272,7 +139,7 @@ func runVKFile(name, text string, st *vkStats) {
 			case resources && (strings.Contains(asm, "texld") || strings.Contains(asm, "dcl_2d")):
 				st.skipped["resources"]++
 			default:
-				runVKTest(name, s.line, s.body, asm, st)
+				runVKTest(name, s, asm, st)
 			}
 		}
 	}
@@ -293,8 +160,8 @@ func errKind(msg string) string {
 	return strings.Join(f, " ")
 }
 
-func runVKTest(file string, line int, body []string, asm string, st *vkStats) {
-	where := fmt.Sprintf("%s:%d", file, line)
+func runVKTest(file string, test *vkd3d.Section, asm string, st *vkStats) {
+	where := fmt.Sprintf("%s:%d", file, test.Line)
 	for _, l := range strings.Split(asm, "\n") {
 		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
 			st.skipped["interpolated inputs"]++
@@ -305,11 +172,9 @@ func runVKTest(file string, line int, body []string, asm string, st *vkStats) {
 	// The render target: a pixel a draw discards keeps its colour
 	// (initially zero); rt is nil before the first draw.
 	var rt map[[2]int][4]float32
-	for k, raw := range body {
-		l, ok := testLine(raw)
-		if !ok || l == "" {
-			continue
-		}
+	cmds := test.Commands(3)
+	for _, c := range cmds {
+		l := c.Text
 		switch {
 		case strings.HasPrefix(l, "uniform "):
 			if !setFloatUniform(words, l) {
@@ -320,13 +185,9 @@ func runVKTest(file string, line int, body []string, asm string, st *vkStats) {
 			if rt == nil {
 				rt = map[[2]int][4]float32{}
 			}
-			for _, pl := range body {
-				pl, ok := testLine(pl)
-				if !ok {
-					continue
-				}
-				if p, ok := parseVKProbe(pl); ok {
-					for _, px := range p.pixels() {
+			for _, pc := range cmds {
+				if p, ok := parseVKProbe(pc.Text); ok {
+					for _, px := range p.Pixels() {
 						c, killed, err := drawPixel(asm, words, px)
 						if err != nil {
 							st.failed++
@@ -345,8 +206,8 @@ func runVKTest(file string, line int, body []string, asm string, st *vkStats) {
 			if !ok || rt == nil {
 				continue
 			}
-			key := fmt.Sprintf("%s:%d", file, line+k+1)
-			msg := p.check(rt)
+			key := fmt.Sprintf("%s:%d", file, c.Line)
+			msg := checkVKProbe(p, rt)
 			switch {
 			case msg == "" && sm3KnownDeviations[key] != "":
 				st.failed++
@@ -357,7 +218,7 @@ func runVKTest(file string, line int, body []string, asm string, st *vkStats) {
 				st.known++
 			default:
 				st.failed++
-				st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s\n%s", key, line, l, msg, asm))
+				st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s\n%s", key, test.Line, l, msg, asm))
 			}
 		case strings.HasPrefix(l, "draw") || strings.HasPrefix(l, "dispatch") || strings.HasPrefix(l, "clear"):
 			st.skipped["draw kind"]++
@@ -427,92 +288,27 @@ func drawPixel(asm string, words map[int]float32, px [2]int) ([4]float32, bool, 
 	return *e.freg("oC0"), e.killed, nil
 }
 
-type vkProbe struct {
-	x, y, w, h int
-	kind       string
-	vals       []float64
-	ulps       float64
+// parseVKProbe parses a render-target probe of a float format (rgba, r,
+// rg, rgb): the formats the D3D9 runner's target has.
+func parseVKProbe(l string) (vkd3d.Probe, bool) {
+	p, ok := vkd3d.ParseProbe(l)
+	switch p.Kind {
+	case "rgba", "r", "rg", "rgb":
+		return p, ok
+	}
+	return p, false
 }
 
-func parseVKProbe(l string) (vkProbe, bool) {
-	var p vkProbe
-	rest, ok := strings.CutPrefix(l, "probe ")
-	if !ok {
-		return p, false
-	}
-	rest = strings.TrimSpace(rest)
-	switch {
-	case strings.HasPrefix(rest, "all "):
-		p.w, p.h = 640, 480
-		rest = rest[4:]
-	case strings.HasPrefix(rest, "("):
-		coords, r, ok := strings.Cut(rest[1:], ")")
-		if !ok {
-			return p, false
-		}
-		var c []int
-		for _, s := range strings.Split(coords, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return p, false
-			}
-			c = append(c, v)
-		}
-		switch len(c) {
-		case 2:
-			p.x, p.y, p.w, p.h = c[0], c[1], 1, 1
-		case 4:
-			p.x, p.y, p.w, p.h = c[0], c[1], c[2]-c[0], c[3]-c[1]
-		default:
-			return p, false
-		}
-		rest = r
-	default:
-		return p, false
-	}
-	kind, r, ok := strings.Cut(strings.TrimSpace(rest), "(")
-	if !ok {
-		return p, false
-	}
-	p.kind = strings.TrimSpace(kind)
-	if p.kind != "rgba" && p.kind != "r" && p.kind != "rg" && p.kind != "rgb" {
-		return p, false
-	}
-	vals, r, ok := strings.Cut(r, ")")
-	if !ok {
-		return p, false
-	}
-	for _, s := range strings.Split(vals, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return p, false
-		}
-		p.vals = append(p.vals, v)
-	}
-	if f := strings.Fields(r); len(f) > 0 {
-		p.ulps, _ = strconv.ParseFloat(f[0], 64)
-	}
-	return p, p.w > 0 && p.h > 0
-}
-
-// pixels are the probed pixels (a rectangle's corners).
-func (p vkProbe) pixels() [][2]int {
-	out := [][2]int{{p.x, p.y}}
-	if p.w > 1 || p.h > 1 {
-		out = append(out, [2]int{p.x + p.w - 1, p.y}, [2]int{p.x, p.y + p.h - 1}, [2]int{p.x + p.w - 1, p.y + p.h - 1})
-	}
-	return out
-}
-
-// check compares the probe with the render target: exact unless the
-// probe gives an ULP tolerance, plus 4 ULP for SM3's rcp-based division.
-func (p vkProbe) check(rt map[[2]int][4]float32) string {
-	for _, px := range p.pixels() {
+// checkVKProbe compares the probe with the render target: exact unless
+// the probe gives an ULP tolerance, plus 4 ULP for SM3's rcp-based
+// division.
+func checkVKProbe(p vkd3d.Probe, rt map[[2]int][4]float32) string {
+	for _, px := range p.Pixels() {
 		got := rt[px] // never written: the cleared target
-		for i, want := range p.vals {
+		for i, want := range p.Vals {
 			w32 := float32(math.Abs(want))
 			ulp := float64(math.Nextafter32(w32, float32(math.Inf(1))) - w32)
-			if math.Abs(float64(got[i])-want) > (p.ulps+4)*ulp {
+			if math.Abs(float64(got[i])-want) > (p.ULPs+4)*ulp {
 				return fmt.Sprintf("pixel (%d,%d) component %d is %v, want %v", px[0], px[1], i, got[i], want)
 			}
 		}
