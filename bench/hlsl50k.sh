@@ -16,13 +16,13 @@
 #   passlens compile --time-passes --target T [--emit bin] -o p.out gen.hlsl
 #
 # Usage: bench/hlsl50k.sh
-# Env:   LINES (50000) SEED (1) RUNS (5) TARGETS ("spirv dxil sm3")
+# Env:   LINES (50000) SEED (1) RUNS (5) TARGETS ("spirv dxil sm3") OUT (output directory)
 #        GLSLANG (1: also time glslangValidator; 0: skip it)
 # Output: bench/out/hlsl50k/ (the shader, outputs, raw timings, summary.txt)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$root/bench/out/hlsl50k
+out=${OUT:-$root/bench/out/hlsl50k}
 mkdir -p "$out"
 lines=${LINES:-50000}
 seed=${SEED:-1}
@@ -105,7 +105,7 @@ median() { awk -v c="$1" '{print $c}' "$2" | sort -g | awk '{v[NR]=$1} END {prin
 	echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
 	echo "whole process, median of $runs runs (min..max wall):"
-	printf '%-16s %10s %12s %12s %14s\n' tool 'wall s' 'user+sys s' 'max RSS MB' 'wall min..max'
+	printf '%-16s %10s %12s %12s %14s\n' tool 'wall s' 'user+sys s' 'max RSS MiB' 'wall min..max'
 	for f in "$out"/*.times; do
 		label=$(basename "$f" .times)
 		printf '%-16s %10s %12s %12.0f %14s\n' "$label" "$(median 1 "$f")" "$(median 2 "$f")" \

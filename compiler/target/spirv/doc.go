@@ -16,7 +16,8 @@
 //   - cfg.go: block order (reverse postorder), merges from the IR's
 //     selection_merge/loop_merge annotations, derived merges where an
 //     annotation is missing, loud errors for unstructured control flow;
-//   - func.go, ops.go, intrinsics.go: instructions, including
+//   - func.go, ops.go, intrinsics.go: instructions (accesses used only
+//     as bases of other accesses fold into one OpAccessChain), including
 //     GLSL.std.450 math, OpGroupNonUniform* wave operations, atomics,
 //     barriers and OpKill for discard, with the IR's definitions of
 //     shifts (masked amounts) and division by zero (all ones);

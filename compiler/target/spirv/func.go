@@ -33,6 +33,41 @@ type fn struct {
 	body   section
 	cur    *ir.Block
 	curIn  *ir.Instr
+	// chains holds the access instructions that are only bases of other
+	// accesses: not emitted, their base and indices are prepended to their
+	// users' (one OpAccessChain, as glslang and DXC emit).
+	chains map[*ir.Instr]*chain
+	fold   map[*ir.Instr]bool // foldableAccesses
+}
+
+// chain is a folded access: its base pointer, indices and pointer info.
+type chain struct {
+	base uint32
+	idx  []uint32
+	pi   *ptrInfo
+}
+
+// foldableAccesses returns the access instructions of f whose every use
+// is as the base of another access.
+func foldableAccesses(f *ir.Function) map[*ir.Instr]bool {
+	ok := map[*ir.Instr]bool{}
+	bad := map[*ir.Instr]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == ir.OpAccess {
+				ok[in] = true
+			}
+			for i, a := range in.Args {
+				if x, isInstr := a.(*ir.Instr); isInstr && x.Op == ir.OpAccess && (in.Op != ir.OpAccess || i != 0) {
+					bad[x] = true
+				}
+			}
+		}
+	}
+	for x := range bad {
+		delete(ok, x)
+	}
+	return ok
 }
 
 // fail returns an *Error located at the current block and instruction.
@@ -179,7 +214,7 @@ func (fe *fn) deref(v ir.Value) (id uint32, pi *ptrInfo, root uint32, err error)
 // function emits f.
 func (e *enc) function(f *ir.Function) error {
 	fe := &fn{e: e, f: f, use: &funcUse{iface: map[uint32]bool{}}, vals: map[ir.Value]uint32{},
-		ptrs: map[ir.Value]*ptrInfo{}, blocks: map[*ir.Block]uint32{}}
+		ptrs: map[ir.Value]*ptrInfo{}, blocks: map[*ir.Block]uint32{}, chains: map[*ir.Instr]*chain{}, fold: foldableAccesses(f)}
 	e.fnInfo[f] = fe.use
 	if f.Entry != nil && (len(f.Params) > 0 || f.Ret != ir.Void) {
 		return fe.fail("entry point with parameters or a return value: stage inputs and outputs must be globals with semantics")
@@ -387,6 +422,10 @@ func (fe *fn) block(b *ir.Block) error {
 
 // instr emits one instruction.
 func (fe *fn) instr(in *ir.Instr) error {
+	if in.Op == ir.OpAccess && fe.fold[in] {
+		// Named by its users' chain if it folds (no id of its own).
+		return fe.access(in)
+	}
 	if in.HasResult() && in.Name() != "" && in.Op != ir.OpAlloca {
 		fe.e.name(fe.resultID(in), in.Name())
 	} else if in.Op == ir.OpAlloca && in.Name() != "" {
@@ -673,13 +712,20 @@ func (fe *fn) convert(v uint32, t *ir.Type, from, to layoutRule, srcRoot, dstRoo
 }
 
 func (fe *fn) access(in *ir.Instr) error {
-	base, pi, err := fe.pointer(in.Args[0])
-	if err != nil {
-		return err
-	}
+	var base uint32
+	var pi *ptrInfo
 	var idx []uint32
-	if pi.wrapped {
-		idx = append(idx, fe.e.uintConst(0))
+	if x, ok := in.Args[0].(*ir.Instr); ok && fe.chains[x] != nil {
+		c := fe.chains[x]
+		base, pi, idx = c.base, c.pi, append([]uint32(nil), c.idx...)
+	} else {
+		var err error
+		if base, pi, err = fe.pointer(in.Args[0]); err != nil {
+			return err
+		}
+		if pi.wrapped {
+			idx = append(idx, fe.e.uintConst(0))
+		}
 	}
 	cur := in.Args[0].Type().Elem
 	for _, a := range in.Args[1:] {
@@ -709,6 +755,14 @@ func (fe *fn) access(in *ir.Instr) error {
 	et, err := fe.e.typeID(in.Type().Elem, pi.rule)
 	if err != nil {
 		return fe.fail("%v", err)
+	}
+	if fe.fold[in] && len(idx) > 0 {
+		// No pointer type: only the users' chains exist.
+		fe.chains[in] = &chain{base: base, idx: idx, pi: &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro}}
+		return nil
+	}
+	if fe.fold[in] && in.Name() != "" {
+		fe.e.name(fe.resultID(in), in.Name())
 	}
 	res := fe.resultID(in)
 	if len(idx) == 0 {

@@ -16,6 +16,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/target/spirv/vkrun"
+	"passlens/internal/vkd3d"
 	"passlens/samples"
 )
 
@@ -441,7 +442,7 @@ func TestLavapipePixel(t *testing.T) {
 	if os.Getenv("SPIRV_PIXEL_VKD3D") == "all" {
 		every = 1
 	}
-	if _, err := os.Stat(vkd3dDir(t)); err == nil {
+	if _, err := vkd3d.Dir(); err == nil {
 		mods, _ := loadVKD3D(t)
 		for i, vm := range mods {
 			if i%every == 0 {

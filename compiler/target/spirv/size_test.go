@@ -11,6 +11,7 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
+	"passlens/internal/vkd3d"
 	"passlens/samples"
 )
 
@@ -192,14 +193,14 @@ func TestCodeSize(t *testing.T) {
 	var vkRows, selRows []sizeRow
 	glslangRejects, glslangInvalid := 0, 0
 	all := os.Getenv("SPIRV_SIZE_VKD3D") == "all"
-	if _, err := os.Stat(filepath.Join("..", "..", "..", "..", "shared", "conformance", "vkd3d", "hlsl")); err == nil {
+	if _, err := vkd3d.Dir(); err == nil {
 		mods, _ := loadVKD3D(t)
 		want := map[string]bool{}
 		for _, k := range vkd3dSizeSelection {
 			want[k] = true
 		}
 		for _, vm := range mods {
-			key := fmt.Sprintf("%s:%d", vm.u.file, vm.u.line)
+			key := vm.u.Key()
 			if !all && !want[key] {
 				continue
 			}
@@ -212,8 +213,8 @@ func TestCodeSize(t *testing.T) {
 			}
 			eps := vm.m.EntryPoints()
 			stage := glslangStage(eps[0].Entry.Stage)
-			src := strings.Repeat("\n", vm.u.line-1) + vm.u.src
-			gw, gerr := glslangSPIRV(t, glslang, vm.u.file, []byte(src), "main", stage)
+			src := strings.Repeat("\n", vm.u.Line-1) + vm.u.Src
+			gw, gerr := glslangSPIRV(t, glslang, vm.u.File, []byte(src), "main", stage)
 			if gerr != nil {
 				if strings.HasPrefix(gerr.Error(), "glslang's module is invalid") {
 					glslangInvalid++

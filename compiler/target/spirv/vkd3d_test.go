@@ -4,201 +4,27 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
+	"passlens/internal/vkd3d"
 )
 
 // The vkd3d HLSL conformance shaders through the SPIR-V back end. The
 // .shader_test files are read from ../shared/conformance beside the
-// checkout (never copied into the repository). Units are split and
-// classified as compiler/hlsl's conformance tests do: shaders that apply
-// to shader model 6, are not expected to fail, need no feature outside
-// the subset (doubles, 64-bit and 16-bit types, geometry and tessellation
-// shaders, ROVs) and are pixel, vertex or compute shaders.
-
-// vkd3dUnit is one shader section of a .shader_test file.
-type vkd3dUnit struct {
-	file, stage, header, src string
-	line                     int     // first source line
-	minSM, maxSM             float64 // requirement range [minSM, maxSM)
-	features, options        []string
-}
-
-// vkd3dDir returns the conformance directory or skips the test.
-func vkd3dDir(t testing.TB) string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "conformance", "vkd3d", "hlsl"))
-	if err == nil {
-		_, err = os.Stat(dir)
-	}
-	if err != nil {
-		t.Skipf("vkd3d conformance data not found at %s: %v", dir, err)
-	}
-	return dir
-}
-
-// parseVKD3D splits a .shader_test file into shader units; [require]
-// sections apply to the shaders that follow them. Lines starting with %
-// are comments (kept as empty lines so line numbers stay right).
-func parseVKD3D(name, text string) []*vkd3dUnit {
-	var units []*vkd3dUnit
-	minSM, maxSM := 0.0, 99.0
-	var features, options []string
-	var cur *vkd3dUnit
-	var body strings.Builder
-	inRequire := false
-	flush := func() {
-		if cur != nil {
-			cur.src = body.String()
-			units = append(units, cur)
-		}
-		cur = nil
-		body.Reset()
-	}
-	for i, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "[") && strings.HasSuffix(trimmed, "]") && !strings.HasPrefix(line, " ") {
-			flush()
-			header := trimmed[1 : len(trimmed)-1]
-			if inRequire = header == "require"; inRequire {
-				minSM, maxSM, features, options = 0, 99, nil, nil
-				continue
-			}
-			for _, stage := range []string{"pixel", "vertex", "compute", "geometry", "hull", "domain", "effect"} {
-				if strings.HasPrefix(header, stage) {
-					cur = &vkd3dUnit{file: name, line: i + 2, stage: stage, header: header,
-						minSM: minSM, maxSM: maxSM, features: features, options: options}
-				}
-			}
-			continue
-		}
-		switch {
-		case inRequire:
-			if strings.HasPrefix(trimmed, "%") || trimmed == "" {
-				continue
-			}
-			if rest, ok := strings.CutPrefix(trimmed, "shader model "); ok {
-				if f := strings.Fields(rest); len(f) == 2 {
-					v, _ := strconv.ParseFloat(f[1], 64)
-					switch f[0] {
-					case ">=":
-						minSM = v
-					case "<":
-						maxSM = v
-					}
-				}
-				continue
-			}
-			if rest, ok := strings.CutPrefix(trimmed, "options:"); ok {
-				options = append(options, strings.Fields(rest)...)
-				continue
-			}
-			features = append(features, trimmed)
-		case cur != nil:
-			if strings.HasPrefix(trimmed, "%") {
-				line = ""
-			}
-			body.WriteString(line)
-			body.WriteString("\n")
-		}
-	}
-	flush()
-	return units
-}
-
-// smCond evaluates "sm>=6", "sm<4 | sm>=6" or "msl & sm>=6" at shader
-// model sm; other names (back ends, features) are false.
-func smCond(cond string, sm float64) bool {
-	for _, alt := range strings.Split(cond, "|") {
-		all := true
-		for _, term := range strings.Split(alt, "&") {
-			term = strings.TrimSpace(term)
-			ok := false
-			for _, op := range []string{">=", "<=", "<", ">", "=="} {
-				rest, found := strings.CutPrefix(term, "sm"+op)
-				if !found {
-					continue
-				}
-				v, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-				ok = map[string]bool{">=": sm >= v, "<=": sm <= v, "<": sm < v, ">": sm > v, "==": sm == v}[op]
-				break
-			}
-			all = all && ok
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-// expectsFailure reports whether the header marks the shader as failing
-// to compile at sm ("fail" or "fail(COND)").
-func expectsFailure(header string, sm float64) bool {
-	depth, start := 0, 0
-	for i := 0; i <= len(header); i++ {
-		if i < len(header) && header[i] != ' ' || depth > 0 {
-			if i < len(header) {
-				switch header[i] {
-				case '(':
-					depth++
-				case ')':
-					depth--
-				}
-			}
-			continue
-		}
-		word := header[start:i]
-		start = i + 1
-		if word == "fail" {
-			return true
-		}
-		if rest, ok := strings.CutPrefix(word, "fail("); ok {
-			return smCond(strings.TrimSuffix(rest, ")"), sm)
-		}
-	}
-	return false
-}
-
-// outsideSubset names the reason a unit is outside the HLSL subset
-// before compiling it ("" if it is inside).
-func (u *vkd3dUnit) outsideSubset() string {
-	cat := ""
-	switch {
-	case u.stage == "geometry" || u.stage == "hull" || u.stage == "domain":
-		cat = u.stage + " shader"
-	case u.stage == "effect":
-		cat = "effects"
-	case strings.Contains(u.header, "-hex"):
-		cat = "bytecode"
-	}
-	for _, f := range u.features {
-		switch f {
-		case "float64":
-			cat = "double"
-		case "int64":
-			cat = "int64"
-		case "native-16-bit":
-			cat = "16-bit"
-		case "geometry-shader":
-			cat = "geometry shader"
-		case "tessellation-shader":
-			cat = "tessellation"
-		case "rov":
-			cat = "rasterizer-ordered view"
-		}
-	}
-	return cat
-}
+// checkout (never copied into the repository) and split into units by
+// passlens/internal/vkd3d, classified as compiler/hlsl's conformance
+// tests do: shaders that apply to shader model 6, are not expected to
+// fail, need no feature outside the subset (doubles, 64-bit and 16-bit
+// types, geometry and tessellation shaders, ROVs) and are pixel, vertex or
+// compute shaders.
 
 // vkd3dModule is a unit that the HLSL frontend and lowering accept.
 type vkd3dModule struct {
-	u     *vkd3dUnit
+	u     *vkd3d.Unit
 	label string
 	m     *ir.Module
 }
@@ -212,32 +38,23 @@ type vkd3dCounts struct {
 // loadVKD3D compiles every applicable unit with the HLSL frontend and
 // lowering and returns the modules that lowered (before any pass).
 func loadVKD3D(t testing.TB) ([]vkd3dModule, vkd3dCounts) {
-	dir := vkd3dDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no .shader_test files in %s", dir)
-	}
 	c := vkd3dCounts{outsideWhy: map[string]int{}, notLoweredWhy: map[string]int{}}
 	var out []vkd3dModule
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, u := range parseVKD3D(filepath.Base(path), string(data)) {
+	for _, f := range vkd3d.Load(t) {
+		for _, u := range f.Units() {
 			c.units++
-			sm := max(6.0, u.minSM)
-			if sm >= u.maxSM || sm >= 7 || expectsFailure(u.header, sm) {
+			sm, ok := u.SM6()
+			if !ok || u.ExpectFail(sm) {
 				continue
 			}
 			c.applicable++
-			if why := u.outsideSubset(); why != "" {
+			if why := u.OutsideSubset(); why != "" {
 				c.outside++
 				c.outsideWhy[why]++
 				continue
 			}
 			opts := hlsl.Options{Entry: "main"}
-			switch u.stage {
+			switch u.Stage {
 			case "pixel":
 				opts.Stage = hlsl.StagePixel
 			case "vertex":
@@ -245,14 +62,14 @@ func loadVKD3D(t testing.TB) ([]vkd3dModule, vkd3dCounts) {
 			case "compute":
 				opts.Stage = hlsl.StageCompute
 			}
-			for _, o := range u.options {
+			for _, o := range u.Options {
 				if o == "row-major" {
 					opts.RowMajor = true
 				}
 			}
 			// Give the source its .shader_test line numbers.
-			src := strings.Repeat("\n", u.line-1) + u.src
-			prog, diags := hlsl.Frontend(u.file, []byte(src), opts)
+			src := strings.Repeat("\n", u.Line-1) + u.Src
+			prog, diags := hlsl.Frontend(u.File, []byte(src), opts)
 			if diags.HasErrors() {
 				c.rejected++
 				continue
@@ -268,7 +85,7 @@ func loadVKD3D(t testing.TB) ([]vkd3dModule, vkd3dCounts) {
 				}
 				continue
 			}
-			out = append(out, vkd3dModule{u: u, label: fmt.Sprintf("%s:%d [%s]", u.file, u.line, u.header), m: m})
+			out = append(out, vkd3dModule{u: u, label: u.Label(), m: m})
 		}
 	}
 	return out, c

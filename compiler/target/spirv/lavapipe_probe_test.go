@@ -1,0 +1,255 @@
+package spirv
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+	"passlens/compiler/target/spirv/vkrun"
+	"passlens/internal/vkd3d"
+)
+
+// The vkd3d pixel shader tests run as vkd3d's shader runner runs them,
+// with the expected values as the truth: "uniform" lines fill constant
+// buffer 0 (word offsets in D3D's packing), "draw quad" draws a 640x480
+// target with passlens's fragment shader, "probe" compares pixels (exact,
+// or within the given ULPs). Only tests the draw can feed run: pixel
+// shaders with SV_Position and nothing else as input, a float
+// SV_Target0, at most one constant buffer (bound to b0 or $Globals), and
+// [test] sections of only uniform/draw quad/probe lines.
+
+const probeW, probeH = 640, 480
+
+// probeKnown are the probes (file:line) that fail for reasons outside
+// the back end, with the reason.
+var probeKnown = map[string]string{
+	// Integer division by zero: DXC folds the undefined constant
+	// division to 0 (the expected value); the IR, and so the back end,
+	// follow D3D's run-time rule (all ones), as compiler/hlsl's probe test
+	// notes.
+	"arithmetic-int.shader_test:90":  "undefined division",
+	"arithmetic-int.shader_test:104": "undefined division",
+	"arithmetic-int.shader_test:124": "undefined division",
+	"arithmetic-uint.shader_test:41": "undefined division",
+	"arithmetic-uint.shader_test:54": "undefined division",
+}
+
+// probeComps is the number of components a float probe kind checks.
+var probeComps = map[string]int{"r": 1, "rg": 2, "rgb": 3, "rgba": 4}
+
+// closeULP compares as vkd3d's shader runner does: equal, or both NaN,
+// or at most ulps apart as ordered integers (-0 equals 0).
+func closeULP(got float32, want float64, ulps int) bool {
+	w := float32(want)
+	if got == w || got != got && w != w {
+		return true
+	}
+	a, b := int64(int32(math.Float32bits(got))), int64(int32(math.Float32bits(w)))
+	if (a < 0) != (b < 0) {
+		return false
+	}
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d <= int64(ulps)
+}
+
+// TestLavapipeVKD3DProbes runs the vkd3d pixel shader probes on lavapipe.
+// By default the shaders of every 4th file run; SPIRV_PROBES=all runs
+// every file.
+func TestLavapipeVKD3DProbes(t *testing.T) {
+	needDevice(t)
+	files := vkd3d.Load(t)
+	every := 4
+	if os.Getenv("SPIRV_PROBES") == "all" {
+		every = 1
+	}
+	vs := vertexShader(t, pixelPlan{})
+	skipped := map[string]int{}
+	var draws, passed, known, failed int
+	for fi, f := range files {
+		if fi%every != 0 {
+			continue
+		}
+		units := map[int]*vkd3d.Unit{}
+		for _, u := range f.Units() {
+			units[u.Line] = u
+		}
+		var cur *ir.Module
+		var curUnit *vkd3d.Unit
+		var sm float64
+		for _, s := range f.Sections {
+			if u := units[s.Line+1]; u != nil {
+				cur, curUnit = nil, nil
+				if u.Stage != "pixel" {
+					continue
+				}
+				var ok bool
+				if sm, ok = u.SM6(); !ok || u.ExpectFail(sm) || u.OutsideSubset() != "" {
+					continue
+				}
+				m, why := compilePixelUnit(u)
+				if why != "" {
+					skipped[why]++
+					continue
+				}
+				cur, curUnit = m, u
+				continue
+			}
+			if s.Header != "test" || cur == nil {
+				continue
+			}
+			words := map[int]uint32{}
+			var pix []vkrun.Pixels
+			func() {
+				for _, c := range s.Commands(sm) {
+					key := fmt.Sprintf("%s:%d", f.Name, c.Line)
+					switch {
+					case strings.HasPrefix(c.Text, "uniform "):
+						if !vkd3d.SetUniform(words, c.Text) {
+							skipped["uniform type"]++
+							return
+						}
+					case c.Text == "draw quad":
+						var err error
+						if pix, err = drawProbe(cur, vs, words); err != nil {
+							t.Errorf("%s: %v", curUnit.Label(), err)
+							return
+						}
+						draws++
+					case strings.HasPrefix(c.Text, "probe "):
+						p, ok := vkd3d.ParseProbe(c.Text)
+						n := probeComps[p.Kind]
+						if !ok || n == 0 {
+							skipped["probe kind"]++
+							continue
+						}
+						if pix == nil {
+							continue
+						}
+						diff := ""
+						for _, xy := range p.Pixels() {
+							for k := 0; k < n && k < len(p.Vals); k++ {
+								got := math.Float32frombits(pix[0][(xy[1]*probeW+xy[0])*4+k])
+								if !closeULP(got, p.Vals[k], int(p.ULPs)) && diff == "" {
+									diff = fmt.Sprintf("pixel (%d, %d) component %d: device %g, expected %g", xy[0], xy[1], k, got, p.Vals[k])
+								}
+							}
+						}
+						why, isKnown := probeKnown[key]
+						switch {
+						case diff == "":
+							passed++
+							if isKnown {
+								t.Errorf("%s: listed as known (%s) but passes", key, why)
+							}
+						case isKnown:
+							known++
+						default:
+							failed++
+							t.Errorf("%s (shader %s): %s", key, curUnit.Key(), diff)
+						}
+					default:
+						skipped["command "+strings.Fields(c.Text)[0]]++
+						return
+					}
+				}
+			}()
+		}
+	}
+	var why []string
+	for k, n := range skipped {
+		why = append(why, fmt.Sprintf("%s=%d", k, n))
+	}
+	sort.Strings(why)
+	t.Logf("vkd3d probes on lavapipe (every %d. file): %d draws, %d probes pass, %d known, %d fail; skipped: %s",
+		every, draws, passed, known, failed, strings.Join(why, ", "))
+	if draws == 0 {
+		t.Error("no draw ran")
+	}
+}
+
+// compilePixelUnit compiles a vkd3d pixel shader through the spirv
+// pipeline, or says why the probe test cannot draw it.
+func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StagePixel}
+	for _, o := range u.Options {
+		if o == "row-major" {
+			opts.RowMajor = true
+		}
+	}
+	prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
+	if diags.HasErrors() {
+		return nil, "frontend rejects"
+	}
+	m, ld := hlsl.Lower(prog, opts)
+	if m == nil || ld.HasErrors() {
+		return nil, "not lowered"
+	}
+	if err := runSpirvPipeline(m); err != nil {
+		return nil, "pipeline fails"
+	}
+	p := planPixel(m)
+	switch {
+	case p.skip != "":
+		return nil, p.skip
+	case len(p.varyings) > 0:
+		return nil, "varyings"
+	case p.targets[0] != vkrun.Float:
+		return nil, "integer target"
+	}
+	n := 0
+	for _, g := range m.Globals {
+		if g.Space == ir.SpaceInput && !strings.EqualFold(g.Semantic, "SV_Position") {
+			return nil, "input " + g.Semantic
+		}
+		if g.Space == ir.SpaceUniform {
+			n++
+			if g.Binding > 0 {
+				return nil, "constant buffer not at b0"
+			}
+		}
+	}
+	if n > 1 {
+		return nil, "several constant buffers"
+	}
+	return m, ""
+}
+
+// drawProbe draws m over the probe target with the constant buffer words.
+func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32) ([]vkrun.Pixels, error) {
+	w, err := Assemble(m, Options{})
+	if err != nil {
+		return nil, err
+	}
+	p := planPixel(m)
+	job := vkrun.Job{SPIRV: w, Entry: p.entry.Name(), Draw: &vkrun.Draw{Vertex: vs, VertexEntry: "main",
+		Width: probeW, Height: probeH, Targets: p.targets}}
+	for _, b := range Bindings(m) {
+		if !b.Uniform {
+			continue
+		}
+		l, err := typeLayout(b.Global.ValType, ruleStd140)
+		if err != nil {
+			return nil, err
+		}
+		size := l.Size
+		for k := range words {
+			size = max(size, 4*k+4)
+		}
+		data := make([]byte, (size+15)&^15)
+		for k, v := range words {
+			binary.LittleEndian.PutUint32(data[4*k:], v)
+		}
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
+	}
+	_, pix, err := vkrun.RunDraw(job)
+	return pix, err
+}
