@@ -44,6 +44,8 @@ func (t *passTimer) phase(name string, f func() error) error {
 // pipeline runs the pipeline as one row per step (with Options.MeasureAllocs)
 // plus a row for the rest of the run's time: input verification and
 // snapshot capture (printing and hashing each function after every step).
+// Step rows count the pass's allocations only, so the verifier's
+// allocations land in that last row too.
 func (t *passTimer) pipeline(run func(opts pipeline.Options) *pipeline.Result, opts pipeline.Options) *pipeline.Result {
 	if t == nil {
 		return run(opts)

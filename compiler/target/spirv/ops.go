@@ -114,6 +114,20 @@ func (fe *fn) arith(in *ir.Instr) error {
 			return err
 		}
 	}
+	if in.Op == ir.OpFMul && t.Kind == ir.KVector && t.Elem.Kind == ir.KFloat {
+		// A vector times a splat constant needs no composite constant
+		// (glslang and DXC emit OpVectorTimesScalar too).
+		for k := 0; k < 2; k++ {
+			if c := splatOf(in.Args[k]); c != nil {
+				v, err := fe.value(in.Args[1-k])
+				if err != nil {
+					return err
+				}
+				fe.op(OpVectorTimesScalar, tid, fe.resultID(in), v, e.constOf(c))
+				return nil
+			}
+		}
+	}
 	a, err := fe.args(in)
 	if err != nil {
 		return err
@@ -166,16 +180,6 @@ func (fe *fn) arith(in *ir.Instr) error {
 			code, ok := floatBinOps[op]
 			if !ok {
 				return fe.fail("%s on %s", op, t)
-			}
-			if op == ir.OpFMul && t.Kind == ir.KVector {
-				// A vector times a splat constant needs no composite
-				// constant (glslang and DXC emit OpVectorTimesScalar too).
-				for k := 0; k < 2; k++ {
-					if c := splatOf(in.Args[k]); c != nil {
-						fe.op(OpVectorTimesScalar, tid, res, a[1-k], e.constOf(c))
-						return nil
-					}
-				}
 			}
 			fe.op(code, tid, res, a[0], a[1])
 		default:
