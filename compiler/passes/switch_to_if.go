@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,7 +38,9 @@ terminator opcode. Case bodies with internal control flow are cloned as
 whole regions, annotations included. Breaks keep targeting the switch's
 merge block, which becomes the loop's merge; a "continue" of an enclosing
 loop becomes a multi-level exit of the new loop, which
-eliminate-multilevel-break removes.
+eliminate-multilevel-break removes. A body value used after the switch
+reaches its uses through phis (undef where no body ran); access chains are
+recomputed at their uses instead, since SPIR-V cannot merge pointers.
 
 Only switches with a fallthrough from a non-empty case body are lowered;
 switch-to-if<all> lowers every switch (the SM3 target, which has no switch
@@ -76,7 +79,10 @@ func runSwitchToIf(m *ir.Module, ctx *Context) (bool, error) {
 // not nested in (or sharing blocks with) another switch planned in the
 // round, and lowers them all. A nested switch is cloned with its enclosing
 // case body and lowered in a later round, so the rounds number the nesting
-// depth and the work is not quadratic in the number of switches.
+// depth. Lowering one switch touches only its own blocks and their
+// neighbours; the deleted bodies, the new layout and the uses of body
+// values elsewhere are dealt with once per round (swRound), so the work is
+// not quadratic in the number of switches.
 func lowerSwitches(f *ir.Function, all bool) (bool, error) {
 	skip := map[*ir.Instr]bool{}
 	changed := false
@@ -118,9 +124,15 @@ func lowerSwitches(f *ir.Function, all bool) (bool, error) {
 		if len(plans) == 0 {
 			break
 		}
+		rd := newSwRound(f)
 		for _, p := range plans {
-			p.lower()
+			rd.own(p)
 		}
+		for _, p := range plans {
+			p.lower(rd)
+		}
+		rd.layout()
+		rd.fixOutsideUses()
 		changed = true
 	}
 	if changed {
@@ -181,11 +193,12 @@ type swGroup struct {
 	reach     ir.Value // cumulative predicate (is, or reaches(prev) | is)
 
 	// Filled while lowering.
-	bm    map[*ir.Block]*ir.Block
-	vm    map[ir.Value]ir.Value
-	check *ir.Block // block holding this group's if
-	after *ir.Block // the if's merge block
-	exit  *ir.Block // gExit: then-block branching out
+	bm      map[*ir.Block]*ir.Block
+	vm      map[ir.Value]ir.Value
+	onEntry map[*ir.Instr]ir.Value // label phi -> its value in the copy (vm may drop it)
+	check   *ir.Block              // block holding this group's if
+	after   *ir.Block              // the if's merge block
+	exit    *ir.Block              // gExit: then-block branching out
 }
 
 // swPlan is a switch found lowerable, with its groups classified.
@@ -201,6 +214,7 @@ type swPlan struct {
 	sg     *cfGraph          // structural CFG (branches plus merge annotations)
 	sdom   *idomTree         // structural dominators
 	union  map[*ir.Block]int // region block -> number of regions holding it
+	loop   *ir.Block         // the new loop header (set by lower)
 }
 
 // planSwitch classifies sw's label groups and checks the switch can be
@@ -311,34 +325,42 @@ func (p *swPlan) findMerge() (m *ir.Block, ok bool) {
 // merge block (an unannotated switch may share its post-dominator with an
 // enclosing construct): if it is, edges from the switch go to a new block
 // in front of it.
-func (p *swPlan) prepareMerge() {
+func (p *swPlan) prepareMerge(rd *swRound) {
 	f := p.f
 	if p.merge == nil {
 		p.merge = f.NewBlock("switch.merge")
 		appendInstr(p.merge, ir.NewInstr(f, ir.OpUnreachable, ir.Void, ""))
 		return
 	}
+	// The headers naming the merge block: its structural predecessors when
+	// the round began, or loops made by this round's earlier lowerings.
 	shared := false
-	for _, b := range f.Blocks {
-		if t := b.Terminator(); t != nil && t != p.sw && t.MergeKind != ir.MergeNone && t.Merge == p.merge {
+	check := func(b *ir.Block) {
+		if t := b.Terminator(); !rd.dead[b] && t != nil && t != p.sw && t.MergeKind != ir.MergeNone && t.Merge == p.merge {
 			shared = true
 		}
+	}
+	if mi, ok := p.sg.idx[p.merge]; ok {
+		for _, pi := range p.sg.preds[mi] {
+			check(p.sg.blocks[pi])
+		}
+	}
+	for _, l := range rd.loops {
+		check(l)
 	}
 	if !shared {
 		return
 	}
 	nm := cfBlockBefore(f, p.merge, "switch.merge")
 	moved := map[*ir.Block]bool{}
-	for _, b := range f.Blocks {
-		if b == p.h || p.union[b] > 0 {
-			if t := b.Terminator(); t != nil {
-				for _, s := range t.Successors() {
-					if s == p.merge {
-						moved[b] = true
-					}
+	for _, b := range append([]*ir.Block{p.h}, p.unionBlocks()...) {
+		if t := b.Terminator(); t != nil {
+			for _, s := range t.Successors() {
+				if s == p.merge {
+					moved[b] = true
 				}
-				t.ReplaceSuccessor(p.merge, nm)
 			}
+			t.ReplaceSuccessor(p.merge, nm)
 		}
 	}
 	appendInstr(nm, newBr(f, p.merge))
@@ -349,6 +371,21 @@ func (p *swPlan) prepareMerge() {
 		}
 	}
 	p.merge = nm
+}
+
+// unionBlocks returns the blocks of the case bodies, each once.
+func (p *swPlan) unionBlocks() []*ir.Block {
+	var out []*ir.Block
+	seen := map[*ir.Block]bool{}
+	for _, g := range p.groups {
+		for _, b := range g.region {
+			if !seen[b] {
+				seen[b] = true
+				out = append(out, b)
+			}
+		}
+	}
+	return out
 }
 
 // groupOf returns the index of the group labelled t.
@@ -393,12 +430,12 @@ func (p *swPlan) collectRegion(g *swGroup, labels map[*ir.Block]bool) {
 			stack = append(stack, s)
 		}
 	}
-	for _, b := range p.f.Blocks {
-		if g.in[b] {
-			g.region = append(g.region, b)
-			p.union[b]++
-		}
+	// Layout order: the analysis' indices are layout positions.
+	for b := range g.in {
+		g.region = append(g.region, b)
+		p.union[b]++
 	}
+	slices.SortFunc(g.region, func(a, b *ir.Block) int { return p.sg.idx[a] - p.sg.idx[b] })
 }
 
 // isBareLabel reports a group whose body is just a branch to the next
@@ -416,7 +453,8 @@ func (p *swPlan) isBareLabel(g *swGroup) bool {
 
 // regionsIsolated checks that case bodies are entered only from the switch
 // (labels from the header or the previous body) and that no annotation
-// outside them names one of their blocks.
+// outside them names one of their blocks. Only the structural predecessors
+// of body blocks (branches and annotations naming them) can break that.
 func (p *swPlan) regionsIsolated() bool {
 	entryFrom := map[*ir.Block]int{} // label -> group allowed to fall into it
 	for i, g := range p.groups {
@@ -424,7 +462,19 @@ func (p *swPlan) regionsIsolated() bool {
 			entryFrom[p.groups[g.ft].target] = i
 		}
 	}
-	for _, b := range p.f.Blocks {
+	var cands []int
+	seen := map[int]bool{}
+	for x := range p.union {
+		for _, pi := range p.sg.preds[p.sg.idx[x]] {
+			if !seen[pi] {
+				seen[pi] = true
+				cands = append(cands, pi)
+			}
+		}
+	}
+	slices.Sort(cands)
+	for _, ci := range cands {
+		b := p.sg.blocks[ci]
 		bi := p.union[b] > 0
 		t := b.Terminator()
 		if t == nil {
@@ -494,15 +544,17 @@ func groupLabel(g *swGroup) string {
 // lower rewrites the switch. The steps: build the loop and the predicates,
 // build the if-chain cloning each case body, then reroute the values that
 // crossed the old edges (phis of labels, the merge block and exits) and
-// delete the original bodies.
-func (p *swPlan) lower() {
+// delete the original bodies (rd finishes the deletion and the layout).
+func (p *swPlan) lower(rd *swRound) {
 	f := p.f
 	// Re-read the selector: lowering another switch of the same round may
 	// have rerouted this switch's operand (a selector shared by CSE and
 	// defined in that switch's cloned body) since the plan was made.
 	p.sel = p.sw.Args[0]
-	p.prepareMerge()
+	p.prepareMerge(rd)
 	loop := f.NewBlock("switch.loop")
+	p.loop = loop
+	rd.loops = append(rd.loops, loop)
 	body := f.NewBlock("switch.body")
 	cont := f.NewBlock("switch.cont")
 	bd := ir.NewBuilder(f)
@@ -549,14 +601,10 @@ func (p *swPlan) lower() {
 	br.Loc = p.sw.Loc
 	cfSetTerminator(p.h, br)
 
-	p.rerouteValues(loop, cont, layout)
+	p.rerouteValues(loop, cont, layout, rd)
 
 	// Delete the original bodies and give sole clones their names back.
-	dead := map[*ir.Block]bool{}
-	for b := range p.union {
-		dead[b] = true
-	}
-	cfRemoveBlocks(f, dead)
+	rd.removeBlocks(p.union)
 	for b, n := range p.union {
 		if n != 1 {
 			continue
@@ -572,7 +620,7 @@ func (p *swPlan) lower() {
 			}
 		}
 	}
-	cfPlaceAfter(f, p.h, layout)
+	rd.after[p.h] = layout
 }
 
 // entry returns the block a group's if branches to when taken.
@@ -787,14 +835,16 @@ func (p *swPlan) innerHeaderMergingAt(g *swGroup, label *ir.Block) *ir.Block {
 }
 
 // rerouteValues fixes the values that flowed along edges the lowering
-// replaced: phis of the labels (entered now from their if), phis of the
+// replaced: phis of the labels (entered now from their if) and phis of the
 // merge block and of exit targets (entered from the copies, from the
-// loop's continue block, or from the exit blocks), and any other use of a
-// value defined in a case body (now defined once per copy).
-func (p *swPlan) rerouteValues(loop, cont *ir.Block, layout []*ir.Block) {
+// loop's continue block, or from the exit blocks). Only the new blocks and
+// the blocks the switch's edges led to are touched; the other uses of a
+// value defined in a case body (now defined once per copy) are fixed for
+// every switch of the round at once by swRound.fixOutsideUses.
+func (p *swPlan) rerouteValues(loop, cont *ir.Block, layout []*ir.Block, rd *swRound) {
 	f := p.f
 	// The label phis' values are rebuilt inside the new blocks only, so
-	// their predecessors suffice; other uses may need the whole CFG.
+	// their predecessors suffice.
 	local := map[*ir.Block][]*ir.Block{}
 	seen := map[[2]*ir.Block]bool{}
 	for _, b := range append([]*ir.Block{p.h}, layout...) {
@@ -804,22 +854,6 @@ func (p *swPlan) rerouteValues(loop, cont *ir.Block, layout []*ir.Block) {
 				local[s] = append(local[s], b)
 			}
 		}
-	}
-	var global map[*ir.Block][]*ir.Block
-	globalPreds := func() map[*ir.Block][]*ir.Block {
-		if global == nil {
-			global = cfDistinctPreds(f)
-		}
-		return global
-	}
-	regionsOf := func(b *ir.Block) []*swGroup {
-		var out []*swGroup
-		for _, g := range p.groups {
-			if g.in != nil && g.in[b] && g.bm != nil {
-				out = append(out, g)
-			}
-		}
-		return out
 	}
 	mapVal := func(g *swGroup, v ir.Value) ir.Value {
 		if c, ok := g.vm[v]; ok {
@@ -870,82 +904,58 @@ func (p *swPlan) rerouteValues(loop, cont *ir.Block, layout []*ir.Block) {
 
 	// 2. Phis outside the bodies: entries from the header move to the block
 	// that now takes that edge; entries from a body block become one entry
-	// per copy that still has the edge.
+	// per copy that still has the edge. Only the merge block, the exit
+	// targets and the successors of body blocks can hold such entries.
 	exitBlocks := map[*ir.Block][]*ir.Block{}
+	touched := append([]*ir.Block(nil), layout...)
+	isTouched := map[*ir.Block]bool{loop: true}
+	for _, b := range layout {
+		isTouched[b] = true
+	}
+	var outside []*ir.Block
+	addOutside := func(b *ir.Block) {
+		if b != nil && p.union[b] == 0 && !isTouched[b] {
+			isTouched[b] = true
+			outside = append(outside, b)
+		}
+	}
+	addOutside(p.merge)
 	for _, g := range p.groups {
 		if g.kind == gExit {
 			exitBlocks[g.target] = append(exitBlocks[g.target], g.exit)
+			addOutside(g.target)
 		}
 	}
-	type usePair struct {
-		d   *ir.Instr
-		use cfUse
-	}
-	var outside []usePair
-	for _, b := range f.Blocks {
-		if p.union[b] > 0 {
-			continue
-		}
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpPhi && b != loop {
-				p.rewriteOutsidePhi(in, b, cont, exitBlocks, regionsOf, mapVal)
-			}
-			for k, a := range in.Args {
-				d, ok := a.(*ir.Instr)
-				if ok && d.Block != nil && p.union[d.Block] > 0 {
-					outside = append(outside, usePair{d, cfUse{in, k}})
-				}
+	for _, g := range p.groups {
+		for _, b := range g.region {
+			for _, s := range b.Successors() {
+				addOutside(s)
 			}
 		}
 	}
+	for _, b := range outside {
+		for _, phi := range b.Phis() {
+			p.rewriteOutsidePhi(phi, b, cont, exitBlocks, p.regionsOf, mapVal)
+		}
+	}
+	touched = append(touched, outside...)
 
-	// 3. Other uses of body values outside the bodies: one definition per
-	// copy, undef on the path that skips every body.
-	byDef := map[*ir.Instr][]cfUse{}
-	var defs []*ir.Instr
-	for _, o := range outside {
-		if _, ok := byDef[o.d]; !ok {
-			defs = append(defs, o.d)
-		}
-		byDef[o.d] = append(byDef[o.d], o.use)
-	}
-	type resolved struct {
-		u   *ssaUpdater
-		use cfUse
-		v   ir.Value
-	}
-	var fixes []resolved
-	for _, d := range defs {
-		u := newSSAUpdater(f, globalPreds(), d.Type(), d.Name())
-		u.define(loop, ir.ConstUndef(d.Type()))
-		for _, g := range regionsOf(d.Block) {
-			u.define(g.bm[d.Block], g.vm[d])
-		}
-		for _, use := range byDef[d] {
-			var v ir.Value
-			if use.in.Op == ir.OpPhi {
-				v = u.atEnd(use.in.PhiBlocks[use.arg])
-			} else {
-				v = u.atStart(use.in.Block)
-			}
-			fixes = append(fixes, resolved{u, use, v})
-		}
-	}
-	for _, fx := range fixes {
-		fx.u.finish()
-		fx.use.in.Args[fx.use.arg] = fx.u.resolve(fx.v)
-	}
 	// A label phi whose copy has no other entry is just the value on entry:
 	// drop it (the value's own phi, if one was built, takes its name).
 	repl := map[ir.Value]ir.Value{}
 	for _, lp := range labelPhis {
 		lp.u.finish()
 		v := lp.u.resolve(lp.val)
+		if lp.g.onEntry == nil {
+			lp.g.onEntry = map[*ir.Instr]ir.Value{}
+		}
 		if len(lp.phi.Args) > 0 {
 			lp.phi.AddIncoming(v, lp.check)
+			lp.g.onEntry[lp.orig] = lp.phi
 			continue
 		}
 		repl[lp.phi] = v
+		lp.g.onEntry[lp.orig] = v
 		lp.phi.Remove()
 		delete(lp.g.vm, lp.orig)
 		if np, ok := v.(*ir.Instr); ok && np.Op == ir.OpPhi && np.Block != nil {
@@ -956,7 +966,257 @@ func (p *swPlan) rerouteValues(loop, cont *ir.Block, layout []*ir.Block) {
 			}
 		}
 	}
-	f.ReplaceUses(repl)
+	// The dropped copies were used only in the new blocks and in the phis
+	// of step 2.
+	replaceUsesIn(touched, repl)
+	for k, v := range repl {
+		rd.repl[k] = v
+	}
+}
+
+// regionsOf returns the groups whose (cloned) region holds b.
+func (p *swPlan) regionsOf(b *ir.Block) []*swGroup {
+	var out []*swGroup
+	for _, g := range p.groups {
+		if g.in != nil && g.in[b] && g.bm != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// copyVal returns the value that the original body value d has at the end
+// of g's copy of d's block.
+func (p *swPlan) copyVal(g *swGroup, d *ir.Instr) ir.Value {
+	if v, ok := g.onEntry[d]; ok {
+		return v
+	}
+	return g.vm[d]
+}
+
+// replaceUsesIn is Function.ReplaceUses restricted to the given blocks.
+func replaceUsesIn(blocks []*ir.Block, repl map[ir.Value]ir.Value) {
+	if len(repl) == 0 {
+		return
+	}
+	for _, b := range blocks {
+		for _, in := range b.Instrs {
+			for i, a := range in.Args {
+				if _, ok := repl[a]; ok {
+					in.Args[i] = resolveRepl(repl, a)
+				}
+			}
+		}
+	}
+}
+
+// resolveRepl follows a replacement chain.
+func resolveRepl(repl map[ir.Value]ir.Value, v ir.Value) ir.Value {
+	for i := 0; i < 1<<20; i++ {
+		n, ok := repl[v]
+		if !ok || n == v {
+			return v
+		}
+		v = n
+	}
+	return v
+}
+
+// swRound holds what the switches lowered in one round share: the
+// original body values (deleted with their blocks) and the switch each
+// belongs to, and the dropped label-phi copies. After every switch of the
+// round is lowered, fixOutsideUses rewrites the remaining uses of body
+// values in one walk over the function, with one predecessor map, so a
+// round costs time linear in the function, not in the function times the
+// number of switches.
+type swRound struct {
+	f     *ir.Function
+	owner map[*ir.Instr]*swPlan
+	repl  map[ir.Value]ir.Value     // dropped label-phi copies -> their values
+	loops []*ir.Block               // the loop headers made so far
+	dead  map[*ir.Block]bool        // deleted body blocks (still in f.Blocks until layout)
+	after map[*ir.Block][]*ir.Block // header -> new blocks to place after it
+
+	// Set by fixOutsideUses.
+	preds  map[*ir.Block][]*ir.Block
+	ups    map[*ir.Instr]*ssaUpdater
+	order  []*ssaUpdater
+	cloned []cfUse               // operands of recomputed access chains
+	urepl  map[ir.Value]ir.Value // shared by the updaters: removed trivial phis
+}
+
+func newSwRound(f *ir.Function) *swRound {
+	return &swRound{f: f, owner: map[*ir.Instr]*swPlan{}, repl: map[ir.Value]ir.Value{},
+		dead: map[*ir.Block]bool{}, after: map[*ir.Block][]*ir.Block{}}
+}
+
+// removeBlocks deletes the original case bodies: phi entries from them go
+// now, the blocks leave the layout in layout().
+func (rd *swRound) removeBlocks(union map[*ir.Block]int) {
+	for b := range union {
+		rd.dead[b] = true
+	}
+	fixed := map[*ir.Block]bool{}
+	for b := range union {
+		for _, s := range b.Successors() {
+			if rd.dead[s] || fixed[s] {
+				continue
+			}
+			fixed[s] = true
+			for _, phi := range s.Phis() {
+				args, blocks := phi.Args[:0], phi.PhiBlocks[:0]
+				for i, pb := range phi.PhiBlocks {
+					if !rd.dead[pb] {
+						args = append(args, phi.Args[i])
+						blocks = append(blocks, pb)
+					}
+				}
+				phi.Args, phi.PhiBlocks = args, blocks
+			}
+		}
+	}
+}
+
+// layout drops the deleted blocks and places every switch's new blocks
+// right after its header, in one pass over the function.
+func (rd *swRound) layout() {
+	f := rd.f
+	moving := map[*ir.Block]bool{}
+	for _, l := range rd.after {
+		for _, b := range l {
+			moving[b] = true
+		}
+	}
+	out := make([]*ir.Block, 0, len(f.Blocks))
+	for _, b := range f.Blocks {
+		if rd.dead[b] || moving[b] {
+			continue
+		}
+		out = append(out, b)
+		out = append(out, rd.after[b]...)
+	}
+	f.Blocks = out
+}
+
+// own records the values defined in p's case bodies.
+func (rd *swRound) own(p *swPlan) {
+	for _, g := range p.groups {
+		for _, b := range g.region {
+			for _, in := range b.Instrs {
+				if in.HasResult() {
+					rd.owner[in] = p
+				}
+			}
+		}
+	}
+}
+
+// fixOutsideUses rewrites every use of an original body value left in the
+// function (outside the copies, which use their own values): one
+// definition per copy, undef on the path that skips every body. Access
+// chains are recomputed at the use instead (SPIR-V's logical addressing
+// cannot merge pointers in a phi), their non-pointer operands rerouted
+// the same way.
+func (rd *swRound) fixOutsideUses() {
+	f := rd.f
+	var uses []cfUse
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			for k, a := range in.Args {
+				if d, ok := a.(*ir.Instr); ok && rd.owner[d] != nil {
+					uses = append(uses, cfUse{in, k})
+				}
+			}
+		}
+	}
+	if len(uses) == 0 {
+		return
+	}
+	rd.preds = cfDistinctPreds(f)
+	rd.ups = map[*ir.Instr]*ssaUpdater{}
+	rd.urepl = map[ir.Value]ir.Value{}
+	vals := make([]ir.Value, len(uses))
+	for i, use := range uses {
+		d := use.in.Args[use.arg].(*ir.Instr)
+		if use.in.Op == ir.OpPhi {
+			pb := use.in.PhiBlocks[use.arg]
+			vals[i] = rd.valueAt(d, pb, true, pb.Terminator())
+		} else {
+			vals[i] = rd.valueAt(d, use.in.Block, false, use.in)
+		}
+	}
+	// Finish the updaters until no phi turns trivial any more (an
+	// updater's phis may take values of another's).
+	for changed := true; changed; {
+		n := len(rd.urepl)
+		for _, u := range rd.order {
+			u.finish()
+		}
+		changed = len(rd.urepl) != n
+	}
+	for i, use := range uses {
+		use.in.Args[use.arg] = resolveRepl(rd.urepl, vals[i])
+	}
+	for _, use := range rd.cloned {
+		use.in.Args[use.arg] = resolveRepl(rd.urepl, use.in.Args[use.arg])
+	}
+	for _, u := range rd.order {
+		for _, phi := range u.phis {
+			if phi.Block != nil {
+				for k, a := range phi.Args {
+					phi.Args[k] = resolveRepl(rd.urepl, a)
+				}
+			}
+		}
+	}
+}
+
+// valueAt returns the value of the original body value d at the start (or,
+// with atEnd, the end) of block b; a recomputed access chain is inserted
+// before `before` (an instruction of b).
+func (rd *swRound) valueAt(d *ir.Instr, b *ir.Block, atEnd bool, before *ir.Instr) ir.Value {
+	if d.Type().Kind == ir.KPointer && d.Op == ir.OpAccess && before != nil {
+		c := cloneInstr(rd.f, d)
+		for k, a := range c.Args {
+			if ad, ok := a.(*ir.Instr); ok && rd.owner[ad] != nil {
+				c.Args[k] = rd.valueAt(ad, b, atEnd, before)
+				rd.cloned = append(rd.cloned, cfUse{c, k})
+			}
+		}
+		insertAt(b, indexInBlock(before), c)
+		return c
+	}
+	u := rd.updater(d)
+	if atEnd {
+		return u.atEnd(b)
+	}
+	return u.atStart(b)
+}
+
+// updater returns the SSA updater of the original body value d: undef at
+// the loop header (the path that skips every body), the copy's value at
+// the end of every copy of d's block.
+func (rd *swRound) updater(d *ir.Instr) *ssaUpdater {
+	if u := rd.ups[d]; u != nil {
+		return u
+	}
+	p := rd.owner[d]
+	u := newSSAUpdater(rd.f, rd.preds, d.Type(), d.Name())
+	u.repl = rd.urepl
+	rd.ups[d] = u
+	rd.order = append(rd.order, u)
+	u.define(p.loop, ir.ConstUndef(d.Type()))
+	for _, g := range p.regionsOf(d.Block) {
+		c := g.bm[d.Block]
+		v := resolveRepl(rd.repl, p.copyVal(g, d))
+		if vd, ok := v.(*ir.Instr); ok && rd.owner[vd] != nil {
+			// The copy's value is another switch's body value (a label
+			// phi's incoming value from the header).
+			v = rd.valueAt(vd, c, true, c.Terminator())
+		}
+		u.define(c, v)
+	}
+	return u
 }
 
 // rewriteOutsidePhi rewrites the entries of a phi in block b (outside the
