@@ -74,12 +74,15 @@ func runSimplify(m *ir.Module, ctx *Context) (bool, error) {
 	return changed, nil
 }
 
-func simplifyFunction(f *ir.Function) bool {
+func simplifyFunction(f *ir.Function) bool { return simplifyFunctionWith(f, foldBranches) }
+
+// simplifyFunctionWith is simplifyFunction with the given branch folder.
+func simplifyFunctionWith(f *ir.Function, fold func(*ir.Function) bool) bool {
 	changed := false
 	for round := 0; round < maxSimplifyRounds; round++ {
 		c := simplifyInstrs(f)
 		c = cseFunction(f) || c
-		c = simplifyCFG(f) || c
+		c = simplifyCFGWith(f, fold) || c
 		c = dceFunction(f) || c
 		if !c {
 			break

@@ -36,8 +36,12 @@ import "passlens/compiler/ir"
 // edges get undef.
 
 // simplifyCFG runs the clean-ups once; it reports whether anything changed.
-func simplifyCFG(f *ir.Function) bool {
-	changed := foldBranches(f)
+func simplifyCFG(f *ir.Function) bool { return simplifyCFGWith(f, foldBranches) }
+
+// simplifyCFGWith is simplifyCFG with the given branch folder (tests pass
+// the rebuilding reference implementation).
+func simplifyCFGWith(f *ir.Function, fold func(*ir.Function) bool) bool {
+	changed := fold(f)
 	if removeUnreachable(f) {
 		changed = true
 	}
@@ -100,10 +104,148 @@ func liveTarget(t *ir.Instr) *ir.Block {
 }
 
 // foldBranches folds terminators with a single live target.
+//
+// It needs dominance (reachability, loop back edges, the extent of a
+// selection arm) on the CFG as each fold leaves it. Rebuilding the
+// dominator tree after every fold made it quadratic, so it builds one tree
+// and visits the blocks in postorder of that tree's depth-first search
+// (the reverse of dt.rpo), where a fold cannot change the facts later
+// decisions read: a fold only removes edges x->d, and on a reducible CFG a
+// removed non-back edge has rpo(d) > rpo(x) > rpo(b) for every block b
+// visited later. Every path to b can be shortened to one along which rpo
+// increases (cutting at back edges, whose target dominates their source),
+// so no such path uses x->d: b's reachability and dominators are those of
+// the current CFG. An arm walk from b asks dominates(b, y) for blocks y
+// after b; it can be stale only if an earlier fold x not dominated by b
+// has rpo(x) < rpo(y) (a path avoiding b to y through x->d may have been
+// cut). Then, and on irreducible CFGs, the tree is rebuilt.
 func foldBranches(f *ir.Function) bool {
+	changed, _ := foldBranchesCounted(f)
+	return changed
+}
+
+// foldBranchesCounted is foldBranches; it also returns how many dominator
+// trees it built (tests check that this stays small).
+func foldBranchesCounted(f *ir.Function) (changed bool, builds int) {
+	if !hasFoldableBranch(f) {
+		return false, 0 // no tree needed
+	}
+	var dt *domTree
+	var folds []int // rpo indices (in dt) of the blocks folded since dt was built
+	done := map[*ir.Block]bool{}
+	stubs := &stubPlacer{f: f}
+	defer stubs.place()
+	i := -1
+	for {
+		if dt == nil {
+			dt = newDomTree(f)
+			builds++
+			folds = folds[:0]
+			if !isReducible(dt) {
+				stubs.place()
+				return foldBranchesRebuilding(f, done) || changed, builds
+			}
+			i = len(dt.rpo)
+		}
+		i--
+		if i < 0 {
+			break
+		}
+		b := dt.rpo[i]
+		if done[b] {
+			continue
+		}
+		t := b.Terminator()
+		if t == nil || (t.Op != ir.OpCondBr && t.Op != ir.OpSwitch) {
+			done[b] = true
+			continue
+		}
+		taken := liveTarget(t)
+		if taken == nil {
+			done[b] = true
+			continue
+		}
+		// b is reachable and its dominators are current (see above).
+		dropsBackEdge := false
+		for _, s := range t.Successors() {
+			if s != taken && isLoopHeader(s) && dt.dominates(s, b) {
+				dropsBackEdge = true
+			}
+		}
+		if dropsBackEdge {
+			done[b] = true
+			continue
+		}
+		switch t.MergeKind {
+		case ir.MergeNone:
+			replaceWithBr(f, b, t, taken, nil)
+		case ir.MergeLoop:
+			if taken == t.Merge {
+				replaceWithBr(f, b, t, taken, nil)
+			} else {
+				replaceWithBr(f, b, t, taken, t)
+			}
+		case ir.MergeSelection:
+			m := t.Merge
+			if taken == m {
+				replaceWithBr(f, b, t, taken, nil)
+				break
+			}
+			has, stale := regionHasConstructsChecked(dt, b, taken, m, folds)
+			if !has && stale {
+				dt = nil // rebuild, then look at b again
+				continue
+			}
+			if !has {
+				replaceWithBr(f, b, t, taken, nil)
+			} else if !redirectDeadArms(f, b, t, taken, m, stubs.newBlock) {
+				done[b] = true
+				continue
+			}
+		}
+		done[b] = true
+		changed = true
+		folds = append(folds, i)
+	}
+	return changed, builds
+}
+
+// hasFoldableBranch reports whether some terminator of f has a single live
+// target.
+func hasFoldableBranch(f *ir.Function) bool {
+	for _, b := range f.Blocks {
+		if t := b.Terminator(); t != nil && (t.Op == ir.OpCondBr || t.Op == ir.OpSwitch) && liveTarget(t) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isReducible reports whether every retreating edge of dt's depth-first
+// search (to a block no later in reverse postorder) is a back edge, i.e.
+// its target dominates its source.
+func isReducible(dt *domTree) bool {
+	for u, b := range dt.rpo {
+		for _, s := range b.Successors() {
+			if v, ok := dt.num[s]; ok && v <= u && !dt.dominates(s, b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// foldBranchesRebuilding is foldBranches for irreducible CFGs: it visits
+// the blocks in layout order and rebuilds the dominator tree after every
+// fold (quadratic, but irreducible shaders are rare). Blocks in skip were
+// already handled.
+func foldBranchesRebuilding(f *ir.Function, skip map[*ir.Block]bool) bool {
 	changed := false
 	var dt *domTree
 	for _, b := range f.Blocks {
+		if skip[b] {
+			continue
+		}
 		t := b.Terminator()
 		if t == nil || (t.Op != ir.OpCondBr && t.Op != ir.OpSwitch) {
 			continue
@@ -141,7 +283,7 @@ func foldBranches(f *ir.Function) bool {
 			m := t.Merge
 			if taken == m || !regionHasConstructs(dt, b, taken, m) {
 				replaceWithBr(f, b, t, taken, nil)
-			} else if !redirectDeadArms(f, b, t, taken, m) {
+			} else if !redirectDeadArms(f, b, t, taken, m, f.NewBlockAfter) {
 				continue
 			}
 		}
@@ -169,8 +311,61 @@ func replaceWithBr(f *ir.Function, b *ir.Block, t *ir.Instr, taken *ir.Block, ke
 	if keep != nil {
 		br.MergeKind, br.Merge, br.Continue = keep.MergeKind, keep.Merge, keep.Continue
 	}
-	t.Remove()
+	removeTerminator(b, t)
 	appendInstr(b, br)
+}
+
+// removeTerminator takes terminator t off the end of b without the scan
+// of Instr.Remove (blocks grow long when mergeBlocks chains them).
+func removeTerminator(b *ir.Block, t *ir.Instr) {
+	if n := len(b.Instrs); n > 0 && b.Instrs[n-1] == t {
+		b.Instrs[n-1] = nil
+		b.Instrs = b.Instrs[:n-1]
+		t.Block = nil
+		return
+	}
+	t.Remove()
+}
+
+// stubPlacer makes the `.dead` stubs of one foldBranches sweep: each is
+// appended to the layout at once (reserving its name) and moved right
+// after its header by place, in one pass, instead of one
+// f.NewBlockAfter scan per stub.
+type stubPlacer struct {
+	f     *ir.Function
+	after map[*ir.Block]*ir.Block // header -> its stub
+}
+
+func (p *stubPlacer) newBlock(h *ir.Block, base string) *ir.Block {
+	d := p.f.NewBlock(base)
+	if p.after == nil {
+		p.after = map[*ir.Block]*ir.Block{}
+	}
+	p.after[h] = d
+	return d
+}
+
+// place moves the stubs made so far to their places.
+func (p *stubPlacer) place() {
+	if len(p.after) == 0 {
+		return
+	}
+	moved := make(map[*ir.Block]bool, len(p.after))
+	for _, d := range p.after {
+		moved[d] = true
+	}
+	out := make([]*ir.Block, 0, len(p.f.Blocks))
+	for _, b := range p.f.Blocks {
+		if moved[b] {
+			continue
+		}
+		out = append(out, b)
+		if d := p.after[b]; d != nil {
+			out = append(out, d)
+		}
+	}
+	p.f.Blocks = out
+	p.after = nil
 }
 
 // redirectDeadArms cuts the dead arm of a selection header whose live arm
@@ -180,7 +375,10 @@ func replaceWithBr(f *ir.Function, b *ir.Block, t *ir.Instr, taken *ir.Block, ke
 // the merge block instead would add a path into the merge that bypasses
 // the live arm and break the dominance of values the merge uses. It
 // reports whether anything changed.
-func redirectDeadArms(f *ir.Function, h *ir.Block, t *ir.Instr, taken, merge *ir.Block) bool {
+//
+// newBlock makes the stub (named after base) placed right after h:
+// f.NewBlockAfter, or a batched equivalent (see stubPlacer).
+func redirectDeadArms(f *ir.Function, h *ir.Block, t *ir.Instr, taken, merge *ir.Block, newBlock func(h *ir.Block, base string) *ir.Block) bool {
 	switch t.Op {
 	case ir.OpCondBr:
 		changed := false
@@ -188,7 +386,7 @@ func redirectDeadArms(f *ir.Function, h *ir.Block, t *ir.Instr, taken, merge *ir
 			if s == taken || s == merge || isUnreachableStub(s) {
 				continue
 			}
-			d := f.NewBlockAfter(h, h.Name()+".dead")
+			d := newBlock(h, h.Name()+".dead")
 			appendInstr(d, ir.NewInstr(f, ir.OpUnreachable, ir.Void, ""))
 			t.Succs[i] = d
 			changed = true
@@ -225,6 +423,44 @@ func regionHasConstructs(dt *domTree, header, start, merge *ir.Block) bool {
 		}
 	}
 	return false
+}
+
+// regionHasConstructsChecked is regionHasConstructs on a dominator tree
+// built before the folds of the blocks at rpo indices folds (in
+// decreasing order). A true answer is always current (folds only remove
+// edges, so dominance only grows); stale reports that a false answer may
+// not be, because the walk stopped at a block y that b might dominate now.
+func regionHasConstructsChecked(dt *domTree, header, start, merge *ir.Block, folds []int) (has, stale bool) {
+	seen := map[*ir.Block]bool{merge: true, header: true}
+	work := []*ir.Block{start}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		if !dt.dominates(header, b) {
+			// Blocks not in dt are the `unreachable` stubs folds add: they
+			// hold no construct and have no successors.
+			if y, ok := dt.num[b]; ok && !stale {
+				for k := len(folds) - 1; k >= 0 && folds[k] < y; k-- {
+					if !dt.dominates(header, dt.rpo[folds[k]]) {
+						stale = true
+						break
+					}
+				}
+			}
+			continue
+		}
+		seen[b] = true
+		if t := b.Terminator(); t != nil {
+			if t.MergeKind != ir.MergeNone {
+				return true, false
+			}
+			work = append(work, t.Successors()...)
+		}
+	}
+	return false, stale
 }
 
 // removeUnreachable deletes blocks not reachable from the entry, keeping
@@ -384,7 +620,7 @@ func mergeBlocks(f *ir.Function) bool {
 			repl[phi] = v
 			phi.Block = nil
 		}
-		pt.Remove()
+		removeTerminator(p, pt)
 		for _, in := range b.Instrs[b.FirstNonPhi():] {
 			in.Block = p
 			p.Instrs = append(p.Instrs, in)
