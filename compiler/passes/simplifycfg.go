@@ -166,25 +166,13 @@ func foldBranchesCounted(f *ir.Function) (changed bool, builds int) {
 			continue
 		}
 		// b is reachable and its dominators are current (see above).
-		dropsBackEdge := false
-		for _, s := range t.Successors() {
-			if s != taken && isLoopHeader(s) && dt.dominates(s, b) {
-				dropsBackEdge = true
-			}
-		}
-		if dropsBackEdge {
+		if dropsBackEdge(dt, b, t, taken) {
 			done[b] = true
 			continue
 		}
 		switch t.MergeKind {
-		case ir.MergeNone:
-			replaceWithBr(f, b, t, taken, nil)
-		case ir.MergeLoop:
-			if taken == t.Merge {
-				replaceWithBr(f, b, t, taken, nil)
-			} else {
-				replaceWithBr(f, b, t, taken, t)
-			}
+		case ir.MergeNone, ir.MergeLoop:
+			foldUnmergedOrLoop(f, b, t, taken)
 		case ir.MergeSelection:
 			m := t.Merge
 			if taken == m {
@@ -260,25 +248,12 @@ func foldBranchesRebuilding(f *ir.Function, skip map[*ir.Block]bool) bool {
 		if !dt.reachable(b) {
 			continue
 		}
-		// Never drop a loop back edge.
-		dropsBackEdge := false
-		for _, s := range t.Successors() {
-			if s != taken && isLoopHeader(s) && dt.dominates(s, b) {
-				dropsBackEdge = true
-			}
-		}
-		if dropsBackEdge {
+		if dropsBackEdge(dt, b, t, taken) {
 			continue
 		}
 		switch t.MergeKind {
-		case ir.MergeNone:
-			replaceWithBr(f, b, t, taken, nil)
-		case ir.MergeLoop:
-			if taken == t.Merge {
-				replaceWithBr(f, b, t, taken, nil)
-			} else {
-				replaceWithBr(f, b, t, taken, t)
-			}
+		case ir.MergeNone, ir.MergeLoop:
+			foldUnmergedOrLoop(f, b, t, taken)
 		case ir.MergeSelection:
 			m := t.Merge
 			if taken == m || !regionHasConstructs(dt, b, taken, m) {
@@ -294,6 +269,27 @@ func foldBranchesRebuilding(f *ir.Function, skip map[*ir.Block]bool) bool {
 }
 
 // isUnreachableStub reports a block that is only `unreachable`.
+// dropsBackEdge reports whether folding b's terminator t to taken would
+// drop a loop back edge (never done: the loop would stop being one).
+func dropsBackEdge(dt *domTree, b *ir.Block, t *ir.Instr, taken *ir.Block) bool {
+	for _, s := range t.Successors() {
+		if s != taken && isLoopHeader(s) && dt.dominates(s, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldUnmergedOrLoop folds a constant branch without a merge annotation, or
+// a loop header's (keeping the loop_merge unless the loop is left).
+func foldUnmergedOrLoop(f *ir.Function, b *ir.Block, t *ir.Instr, taken *ir.Block) {
+	if t.MergeKind == ir.MergeLoop && taken != t.Merge {
+		replaceWithBr(f, b, t, taken, t)
+		return
+	}
+	replaceWithBr(f, b, t, taken, nil)
+}
+
 func isUnreachableStub(b *ir.Block) bool {
 	return len(b.Instrs) == 1 && b.Instrs[0].Op == ir.OpUnreachable
 }
