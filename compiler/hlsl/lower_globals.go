@@ -55,10 +55,17 @@ func (l *lowerer) lowerCBuffer(cb *CBuffer) {
 	if len(members) == 0 {
 		return
 	}
+	// packoffset fixes where members live, so the struct carries the D3D
+	// offsets of all members (layout.go) for the back ends; without it
+	// each back end lays the buffer out by its own rules, as DXC does.
+	placed := false
+	for _, m := range members {
+		placed = placed || m.PackOffset != nil
+	}
 	fields := make([]ir.Field, len(members))
 	names := map[string]bool{}
 	for i, m := range members {
-		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type)}
+		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type), Placed: placed, Offset: m.Offset}
 	}
 	st := ir.Struct(uniqueIn(l.structNames, cb.Name), fields)
 	l.m.AddStruct(st)

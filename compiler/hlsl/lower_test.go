@@ -420,3 +420,33 @@ func TestLowerSplitLoopCondition(t *testing.T) {
 		t.Errorf("B = %s, want -3 5 7", got)
 	}
 }
+
+// TestLowerPackOffset: a cbuffer with packoffset gives its struct the D3D
+// byte offsets of all members (members without packoffset go where D3D's
+// packing puts them, after the highest placed one); one without keeps
+// no offsets, so back ends use their own layout rules.
+func TestLowerPackOffset(t *testing.T) {
+	src := `struct apple { float2 a; float b; float4 c; };
+cbuffer placed {
+    float4 foo : packoffset(c3);
+    apple bar : packoffset(c1);
+    float2 c : packoffset(c0.y);
+    float3x2 m : packoffset(c4);
+    float after;
+};
+cbuffer loose { float x; float4 y; };
+float4 main() : sv_target { return foo + bar.c + c.xyxy + m[0].xyxy + after + x + y; }
+`
+	m := lowerSource(t, "po.hlsl", src, Options{})
+	text := m.String()
+	for _, w := range []string{
+		// The column-major float3x2 is stored as its 2 columns of 3
+		// (c4, c5); after follows it at c5.w.
+		`type %placed = { <4 x f32> foo offset 48, %apple bar offset 16, <2 x f32> c offset 4, <2 x 3 x f32> m offset 64, f32 after offset 92 }`,
+		`type %loose = { f32 x, <4 x f32> y }`,
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("module lacks %q:\n%s", w, text)
+		}
+	}
+}

@@ -644,7 +644,15 @@ func (p *parser) resolveStruct(name string) *Type {
 				p.errTok(fi, "duplicate field name %s in type %%%s", quoteName(fn), quoteName(name))
 			}
 			seen[fn] = true
-			fields = append(fields, Field{Name: fn, Type: ft})
+			f := Field{Name: fn, Type: ft}
+			if p.acceptWord("offset") {
+				f.Placed = true
+				f.Offset = int(p.intTok("a byte offset", 0, math.MaxInt32))
+			}
+			if len(fields) > 0 && f.Placed != fields[0].Placed {
+				p.errTok(fi, "field %s of type %%%s: a struct gives an offset to all of its fields or to none", quoteName(fn), quoteName(name))
+			}
+			fields = append(fields, f)
 			if p.acceptPunct('}') {
 				break
 			}

@@ -59,6 +59,10 @@ func (p *Printer) Module(m *Module) {
 				p.s(f.Type.String())
 				p.b(' ')
 				p.s(quoteName(f.Name))
+				if f.Placed {
+					p.s(" offset ")
+					p.s(strconv.Itoa(f.Offset))
+				}
 			}
 			p.s(" }\n")
 		}

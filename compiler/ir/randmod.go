@@ -138,6 +138,14 @@ func (g *rgen) module(seed int64) *Module {
 	for _, s := range []*Type{s0, s1, buf} {
 		m.AddStruct(s)
 	}
+	if g.chance(0.5) {
+		// Explicit member offsets (HLSL packoffset), out of order as
+		// packoffset allows; only the text round trip uses this type.
+		m.AddStruct(Struct("Placed", []Field{
+			{Name: "w", Type: Vec(F32, 4), Placed: true, Offset: 48},
+			{Name: "x", Type: F32, Placed: true, Offset: 4 * g.n(4)},
+		}))
+	}
 	g.valueTs = []*Type{Bool, I32, U32, F32, Vec(F32, 2), Vec(F32, 3), Vec(F32, 4), Vec(I32, 2), Vec(U32, 3),
 		Vec(Bool, 2), Vec(I32, 4), Mat(F32, 3, 3), Array(F32, 4), Array(Vec(I32, 2), 2), s0, s1}
 

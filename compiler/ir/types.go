@@ -62,6 +62,12 @@ func ParseAddrSpace(s string) (AddrSpace, bool) {
 type Field struct {
 	Name string
 	Type *Type
+	// Placed says the member has an explicit byte Offset in buffer memory
+	// (HLSL packoffset): back ends that lay buffers out must put it there
+	// instead of where their layout rule would. A struct places all of its
+	// members or none.
+	Placed bool
+	Offset int
 }
 
 // Type is an interned IR type: two types are equal iff their pointers are
@@ -146,6 +152,9 @@ func Struct(name string, fields []Field) *Type {
 	kb.WriteString("%" + name + " = {")
 	for _, f := range fields {
 		fmt.Fprintf(&kb, " %p %q", f.Type, f.Name)
+		if f.Placed {
+			fmt.Fprintf(&kb, " @%d", f.Offset)
+		}
 	}
 	key := kb.String()
 	typeMu.Lock()

@@ -50,7 +50,8 @@ func (fl *flattener) flatType(t *ir.Type) *ir.Type {
 		fields := make([]ir.Field, len(t.Fields))
 		same := true
 		for i, fd := range t.Fields {
-			fields[i] = ir.Field{Name: fd.Name, Type: fl.flatType(fd.Type)}
+			fields[i] = fd // keeps a packoffset placement: the member starts where it did
+			fields[i].Type = fl.flatType(fd.Type)
 			if fields[i].Type != fd.Type {
 				same = false
 			}

@@ -56,18 +56,12 @@ var probeKnown = map[string]string{
 	"clip.shader_test:19": "target cleared between draws",
 	"clip.shader_test:25": "target cleared between draws",
 	"clip.shader_test:28": "target cleared between draws",
-	// Constant buffer layout: the back end lays a cbuffer out from the IR
-	// struct with DXC's Vulkan default (relaxed std140: arrays and structs
-	// end on a 16-byte boundary) and the IR keeps no packoffset; vkd3d's
-	// data use D3D's packing (c after float b[2] at 36, not 48;
-	// packoffset(c3) at 48).
+	// Constant buffer layout: without packoffset the back end lays a
+	// cbuffer out with DXC's Vulkan default (relaxed std140: arrays and
+	// structs end on a 16-byte boundary); vkd3d's data use D3D's packing
+	// (c after float b[2] at 36, not 48). packoffset offsets are kept.
 	"cbuffer.shader_test:175": "cbuffer layout",
 	"cbuffer.shader_test:201": "cbuffer layout",
-	"cbuffer.shader_test:250": "cbuffer packoffset",
-	"cbuffer.shader_test:278": "cbuffer packoffset",
-	"cbuffer.shader_test:295": "cbuffer packoffset",
-	"cbuffer.shader_test:400": "cbuffer layout",
-	"cbuffer.shader_test:431": "cbuffer packoffset",
 }
 
 // probeComps is the number of components a float probe kind checks.

@@ -2,6 +2,7 @@ package spirv
 
 import (
 	"fmt"
+	"sort"
 
 	"passlens/compiler/ir"
 )
@@ -106,6 +107,9 @@ func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 	case ir.KArray:
 		return arrayLayout(t.Elem, t.Len, rule)
 	case ir.KStruct:
+		if len(t.Fields) > 0 && t.Fields[0].Placed {
+			return placedLayout(t, rule)
+		}
 		var l Layout
 		off, align := 0, 1
 		for i, f := range t.Fields {
@@ -131,6 +135,62 @@ func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 		return l, nil
 	}
 	return Layout{}, fmt.Errorf("type %s has no buffer layout", t)
+}
+
+// placedLayout lays out a struct whose members have explicit offsets
+// (HLSL packoffset). The offsets are kept as given when the rule allows
+// them: each member aligned as placeMember would align it, and none in
+// another member's bytes or in the padding after an array, matrix or
+// struct (up to its alignment). Otherwise the buffer cannot be declared
+// without scalar block layout, and that is an error naming the member.
+func placedLayout(t *ir.Type, rule layoutRule) (Layout, error) {
+	l := Layout{Offsets: make([]int, len(t.Fields))}
+	layouts := make([]Layout, len(t.Fields))
+	order := make([]int, len(t.Fields))
+	align := 1
+	for i, f := range t.Fields {
+		if f.Type.Kind == ir.KArray && f.Type.Len < 0 {
+			return Layout{}, fmt.Errorf("runtime-sized array %s in %s, whose members have explicit offsets", f.Name, t)
+		}
+		fl, err := typeLayout(f.Type, rule)
+		if err != nil {
+			return Layout{}, err
+		}
+		layouts[i], l.Offsets[i], order[i] = fl, f.Offset, i
+		align = max(align, fl.Align)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return t.Fields[order[a]].Offset < t.Fields[order[b]].Offset })
+	next, prev := 0, -1 // next legal offset, and the member that ends there
+	for _, i := range order {
+		f, fl := t.Fields[i], layouts[i]
+		if want := placeMember(f.Offset, f.Type, fl); want != f.Offset {
+			return Layout{}, fmt.Errorf("member %s (%s) of %s at offset %d is not aligned as Vulkan's %s layout requires (the next aligned offset is %d); it needs scalar block layout",
+				f.Name, f.Type, t.Name, f.Offset, rule.vulkanName(), want)
+		}
+		if f.Offset < next {
+			return Layout{}, fmt.Errorf("member %s (%s) of %s at offset %d lies within %s, which Vulkan's %s layout extends to offset %d; it needs scalar block layout",
+				f.Name, f.Type, t.Name, f.Offset, t.Fields[prev].Name, rule.vulkanName(), next)
+		}
+		next, prev = f.Offset+fl.Size, i
+		switch f.Type.Kind {
+		case ir.KArray, ir.KMatrix, ir.KStruct:
+			next = roundUp(next, fl.Align)
+		}
+	}
+	if rule == ruleStd140 {
+		align = roundUp(align, 16)
+	}
+	l.Align = align
+	l.Size = roundUp(next, align)
+	return l, nil
+}
+
+// vulkanName names the rule as Vulkan's buffer kinds do.
+func (r layoutRule) vulkanName() string {
+	if r == ruleStd430 {
+		return "storage buffer (relaxed std430)"
+	}
+	return "uniform buffer (relaxed std140)"
 }
 
 func arrayLayout(elem *ir.Type, n int, rule layoutRule) (Layout, error) {

@@ -1,6 +1,7 @@
 package spirv
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -170,6 +171,19 @@ func TestErrors(t *testing.T) {
 		{"clip distance type", "@c = global output <2 x i32> semantic \"SV_ClipDistance\"\n\ndefine void @main() vertex {\nentry:\n  store <2 x i32> zero, ptr<output, <2 x i32>> @c\n  ret\n}\n", "needs a float, a float vector or a float array"},
 		{"located instr", "define void @main() pixel {\nentry:\n  intr void GroupMemoryBarrierWithGroupSync() !loc 3:5\n  ret\n}\n", "spirv: 3:5: @main %entry: `intr void GroupMemoryBarrierWithGroupSync()`: GroupMemoryBarrierWithGroupSync in a function a pixel entry point calls"},
 	}
+	// packoffset placements Vulkan's uniform buffer layout cannot express.
+	placed := func(fields string) string {
+		return "type %CB = { " + fields + " }\n\n@cb = global uniform %CB kind \"cbuffer\"\n@o = global output f32 semantic \"SV_Target0\"\n\n" +
+			"define void @main() pixel {\nentry:\n  %p = access ptr<uniform, %CB> @cb, i32 1\n  %v = load ptr<uniform, f32> %p\n  store f32 %v, ptr<output, f32> @o\n  ret\n}\n"
+	}
+	cases = append(cases,
+		struct{ name, src, want string }{"placed in array padding", placed("[2 x f32] b offset 16, f32 c offset 36"),
+			"member c (f32) of CB at offset 36 lies within b, which Vulkan's uniform buffer (relaxed std140) layout extends to offset 48"},
+		struct{ name, src, want string }{"placed misaligned", placed("<3 x f32> v offset 8, f32 c offset 0"),
+			"member v (<3 x f32>) of CB at offset 8 is not aligned"},
+		struct{ name, src, want string }{"placed overlapping", placed("<4 x f32> v offset 0, f32 c offset 4"),
+			"member c (f32) of CB at offset 4 lies within v"},
+	)
 	for _, c := range cases {
 		m, err := ir.ParseModule(c.name, []byte(c.src))
 		if err != nil {
@@ -178,6 +192,29 @@ func TestErrors(t *testing.T) {
 		_, err = Assemble(m, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestPlacedOffsets: a cbuffer whose members have explicit offsets
+// (packoffset) is declared with exactly those Offsets, and BufferLayout
+// reports them to hosts that fill the buffer.
+func TestPlacedOffsets(t *testing.T) {
+	m := parseFile(t, filepath.Join("testdata", "packoffset.pir"))
+	l, err := BufferLayout(m.Global("cb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{48, 16, 4, 64, 96}; fmt.Sprint(l.Offsets) != fmt.Sprint(want) || l.Size != 112 {
+		t.Errorf("layout offsets %v size %d, want %v size 112", l.Offsets, l.Size, want)
+	}
+	if err := runSpirvPipeline(m); err != nil {
+		t.Fatal(err)
+	}
+	text := spirvDis(t, checkModule(t, "packoffset.pir", m, Options{}))
+	for i, off := range []int{48, 16, 4, 64, 96} {
+		if want := fmt.Sprintf("OpMemberDecorate %%CB %d Offset %d\n", i, off); !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
 		}
 	}
 }
