@@ -461,7 +461,10 @@ type StructDecl struct {
 	Name   string
 	Fields []*Field
 	Type   *Type // the struct type, after checking
-	done   bool
+	// TypedefName names an anonymous struct defined in a typedef
+	// ("typedef struct {...} T;"): its name for linkage, as in C++.
+	TypedefName string
+	done        bool
 }
 
 // TypedefDecl declares a type alias.

@@ -156,13 +156,7 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 // knownMismatches are the subset units whose verdict differs from DXC's,
 // with the reason; any other mismatch fails the test, and so does a listed
 // one that starts to match (the list must stay true).
-var knownMismatches = map[string]string{
-	// DXC rejects this anonymous-struct uniform (with a row_major member)
-	// and its initializer at SM6, while it accepts the named-struct and
-	// cbuffer variants in the same file; vkd3d does not say why and no
-	// DXC is available here to find the rule, so it is not guessed.
-	"default-values.shader_test:270": "DXC rejection with no known rule",
-}
+var knownMismatches = map[string]string{}
 
 func TestConformanceVKD3D(t *testing.T) {
 	subset, st := checkConformance(t)

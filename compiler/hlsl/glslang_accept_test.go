@@ -357,6 +357,7 @@ var glslangExplained = map[string]string{
 	"conditional.shader_test:62":                    "glslang-skips-check",
 	"default-values.shader_test:142":                "glslang-uniform-defaults",
 	"default-values.shader_test:152":                "glslang-uniform-defaults",
+	"default-values.shader_test:270":                "glslang-skips-check",
 	"default-values.shader_test:325":                "glslang-conversion",
 	"determinant.shader_test:2":                     "glslang-conversion",
 	"distance.shader_test:107":                      "glslang-skips-check",

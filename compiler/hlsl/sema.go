@@ -248,6 +248,9 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 			c.typedefMajority[td.Name] = ModColumnMajor
 		}
 	}
+	if sd := td.Spec.Struct; sd != nil && sd.Name == "" && sd.TypedefName == "" {
+		sd.TypedefName = td.Name
+	}
 	// An unsized array typedef stays unsized: each variable is sized from
 	// its initializer (sizeFromInit builds a new type).
 	td.Type = t
@@ -264,6 +267,9 @@ func (c *checker) checkGlobal(v *VarDecl) {
 	default:
 		// A uniform: lives in $Globals.
 		// Initializers of uniforms are default values, which D3D12 ignores.
+		if v.Buffer == nil && v.Init != nil {
+			c.checkUnnamedUniformInit(v)
+		}
 		if v.Buffer == nil {
 			v.Buffer = c.globals
 			c.globals.Members = append(c.globals.Members, v)
@@ -282,6 +288,27 @@ func (c *checker) checkGlobal(v *VarDecl) {
 	}
 	c.declareVar(v)
 	c.prog.Globals = append(c.prog.Globals, v)
+}
+
+// checkUnnamedUniformInit rejects an initializer on a $Globals uniform
+// whose type is an unnamed struct (or an array of one), as DXC does at
+// SM6. DXC ignores a uniform's initializer only for variables visible
+// outside the translation unit; a variable of a type with no linkage is
+// not, so DXC compiles its initializer into stores to the constant
+// buffer, which its lowering cannot handle (vkd3d's default-values test
+// expects the failure; named structs, typedef'd anonymous structs, static
+// variables and cbuffer members compile).
+func (c *checker) checkUnnamedUniformInit(v *VarDecl) {
+	t := v.Type
+	for t.Kind == KindArray {
+		t = t.Elem
+	}
+	if t.Kind != KindStruct || t.Struct == nil || t.Struct.Name != "" || t.Struct.TypedefName != "" {
+		return
+	}
+	c.rep.add(Diagnostic{Severity: Error, Pos: v.Init.Pos(), End: v.Init.End(),
+		Message: fmt.Sprintf("uniform '%s' of an unnamed struct type cannot have an initializer (DXC compiles it into stores to the constant buffer); name the struct or declare '%s' static", v.Name, v.Name),
+		Notes:   []Diagnostic{note(t.Struct.P, "the unnamed struct is defined here")}})
 }
 
 // checkVarType resolves the declared type of a variable or parameter.

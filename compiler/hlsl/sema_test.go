@@ -520,3 +520,33 @@ float g2;
 		t.Errorf("register %+v", cb.Register)
 	}
 }
+
+// TestUnnamedStructUniformInit: DXC rejects an initializer on a $Globals
+// uniform of an unnamed struct type (vkd3d default-values.shader_test:270)
+// and accepts every variant that names the type, is static, has no
+// initializer or lives in a cbuffer.
+func TestUnnamedStructUniformInit(t *testing.T) {
+	const msg = "uniform 'u' of an unnamed struct type cannot have an initializer"
+	tests := []struct{ src, want string }{
+		{"struct { float a; } u = {1};", msg},
+		{"struct { float2x2 m; } u = {1, 2, 3, 4};", msg},
+		{"uniform struct { float a; } u[2] = {1, 2};", msg},
+		{"struct { float a; } u;", ""},
+		{"struct S { float a; } u = {1};", ""},
+		{"typedef struct { float a; } T; T u = {1};", ""},
+		{"static struct { float a; } u = {1};", ""},
+		{"static const struct { float a; } u = {1};", ""},
+		{"cbuffer cb { struct { float a; } u = {1}; }", ""},
+	}
+	for _, tt := range tests {
+		_, diags := compile(t, tt.src, Options{Library: true})
+		got := messages(diags)
+		if tt.want == "" && len(diags) > 0 || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s:\ngot  %s\nwant %q", tt.src, got, tt.want)
+		}
+	}
+	_, diags := compile(t, "struct\n{ float a; } u = {1};", Options{Library: true})
+	if len(diags) != 1 || len(diags[0].Notes) != 1 || diags[0].Pos.Line != 2 || diags[0].Notes[0].Pos.Line != 2 {
+		t.Errorf("diagnostic positions: %+v", diags)
+	}
+}
