@@ -71,7 +71,7 @@ func (*pirLexer) AnalyseText(text string) float32                      { return 
 var pirKeywords = map[string]chroma.TokenType{}
 
 func init() {
-	for _, w := range strings.Fields("define declare module type global compute pixel vertex numthreads semantic binding readonly flat kind uniform to case default zero undef true false") {
+	for _, w := range strings.Fields("define declare module type global compute pixel vertex numthreads semantic binding readonly flat kind offset uniform to case default zero undef true false") {
 		pirKeywords[w] = chroma.Keyword
 	}
 	for _, w := range strings.Fields("selection_merge loop_merge") {
