@@ -38,6 +38,17 @@ func messages(diags Diagnostics) string {
 	return strings.Join(lines, "\n")
 }
 
+// expectDiag compiles src and checks its diagnostics: none at all when
+// want is empty, else one whose "severity: message" contains want.
+func expectDiag(t *testing.T, src string, opts Options, want string) {
+	t.Helper()
+	_, diags := compile(t, src, opts)
+	got := messages(diags)
+	if want == "" && len(diags) > 0 || want != "" && !strings.Contains(got, want) {
+		t.Errorf("%s:\ngot  %s\nwant %q", src, got, want)
+	}
+}
+
 // findFunc returns the definition of the named function.
 func findFunc(prog *Program, name string) *FuncDecl {
 	for _, f := range prog.Funcs {
