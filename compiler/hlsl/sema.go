@@ -275,19 +275,25 @@ func (c *checker) checkGlobal(v *VarDecl) {
 			c.globals.Members = append(c.globals.Members, v)
 		}
 	}
+	c.checkGlobalInit(v)
+	c.foldVarConst(v)
+	c.declareVar(v)
+	c.prog.Globals = append(c.prog.Globals, v)
+}
+
+// checkGlobalInit checks the initializer of a global or cbuffer member and
+// sizes an unsized array from it; an array left unsized is an error.
+func (c *checker) checkGlobalInit(v *VarDecl) {
 	if v.Init != nil {
 		v.Init = c.checkInitializer(v.Init, v.Type)
 		if v.Type.Kind == KindArray && v.Type.Len < 0 {
 			v.Type = c.sizeFromInit(v, v.Type)
 		}
-		c.foldVarConst(v)
 	}
 	if v.Type.Kind == KindArray && v.Type.Len < 0 {
 		c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
 		v.Type = TypeError
 	}
-	c.declareVar(v)
-	c.prog.Globals = append(c.prog.Globals, v)
 }
 
 // checkUnnamedUniformInit rejects an initializer on a $Globals uniform
@@ -411,9 +417,7 @@ func (c *checker) checkCBuffer(cb *CBuffer) {
 		m.Buffer = cb
 		c.checkVarType(m)
 		c.checkStorage(m)
-		if m.Init != nil {
-			m.Init = c.checkInitializer(m.Init, m.Type)
-		}
+		c.checkGlobalInit(m)
 		c.declareVar(m)
 		c.prog.Globals = append(c.prog.Globals, m)
 	}

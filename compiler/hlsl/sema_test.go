@@ -542,3 +542,18 @@ func TestUnnamedStructUniformInit(t *testing.T) {
 		t.Errorf("diagnostic positions: %+v", diags)
 	}
 }
+
+// TestUnsizedCBufferMember: a cbuffer member array without a size is
+// sized from its initializer, or is an error (FuzzLower found it lowered
+// to a runtime-sized array in uniform memory, which does not verify).
+func TestUnsizedCBufferMember(t *testing.T) {
+	expectDiag(t, "cbuffer A { int a; float b[]; }", Options{Library: true},
+		"definition of variable 'b' with array type needs an explicit size or an initializer")
+	prog, diags := compile(t, "cbuffer A { int a; float b[] = {1, 2, 3}; }", Options{Library: true})
+	if len(diags) > 0 {
+		t.Fatalf("unexpected diagnostics: %s", messages(diags))
+	}
+	if b := prog.Buffers[0].Members[1]; b.Type.Kind != KindArray || b.Type.Len != 3 {
+		t.Errorf("b has type %s, want float[3]", b.Type)
+	}
+}
