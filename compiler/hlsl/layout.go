@@ -52,13 +52,27 @@ func cbPlace(off int, t *Type) int {
 	return off
 }
 
+// reservedOffset is the byte offset a member's declaration fixes:
+// packoffset(cN.c) in a cbuffer, or register(cN) on a global uniform (the
+// $Globals member then sits at cN, as DXC places it; inside a cbuffer
+// register(cN) is ignored, as vkd3d's cbuffer tests record).
+func reservedOffset(m *VarDecl) (int, bool) {
+	switch {
+	case m.PackOffset != nil:
+		return m.PackOffset.Register*16 + m.PackOffset.Component*4, true
+	case m.Kind == VarGlobal && m.Register != nil && m.Register.Class == 'c' && m.Register.Profile == "":
+		return m.Register.Index * 16, true
+	}
+	return 0, false
+}
+
 // layoutBuffer assigns byte offsets to a constant buffer's members,
-// honouring packoffset.
+// honouring packoffset and register(cN) reservations.
 func layoutBuffer(cb *CBuffer) {
 	off := 0
 	for _, m := range cb.Members {
-		if m.PackOffset != nil {
-			m.Offset = m.PackOffset.Register*16 + m.PackOffset.Component*4
+		if r, ok := reservedOffset(m); ok {
+			m.Offset = r
 		} else {
 			m.Offset = cbPlace(off, m.Type)
 		}

@@ -56,16 +56,19 @@ func (l *lowerer) lowerCBuffer(cb *CBuffer) {
 		return
 	}
 	// packoffset fixes where members live, so the struct carries the D3D
-	// offsets of all members (layout.go) for the back ends; without it
-	// each back end lays the buffer out by its own rules, as DXC does.
-	placed := false
+	// offsets of all members (layout.go) for the back ends; register(cN)
+	// on a global uniform fixes that member only (the SM3 back end
+	// allocates the others around it, as fxc does). Without either each
+	// back end lays the buffer out by its own rules, as DXC does.
+	packed := false
 	for _, m := range members {
-		placed = placed || m.PackOffset != nil
+		packed = packed || m.PackOffset != nil
 	}
 	fields := make([]ir.Field, len(members))
 	names := map[string]bool{}
 	for i, m := range members {
-		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type), Placed: placed, Offset: m.Offset}
+		_, reserved := reservedOffset(m)
+		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type), Placed: packed || reserved, Offset: m.Offset}
 	}
 	st := ir.Struct(uniqueIn(l.structNames, cb.Name), fields)
 	l.m.AddStruct(st)

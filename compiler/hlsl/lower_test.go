@@ -450,3 +450,25 @@ float4 main() : sv_target { return foo + bar.c + c.xyxy + m[0].xyxy + after + x 
 		}
 	}
 }
+
+// TestLowerRegisterC: register(cN) on a global uniform places that $Globals
+// member at cN (DXC's test: int x : register(c1); int y : register(c0)
+// puts x at 16 and y at 0); the others stay unplaced. Inside a cbuffer
+// register(cN) is ignored.
+func TestLowerRegisterC(t *testing.T) {
+	src := `int x : register(c1);
+int y : register(c0);
+float4 z;
+cbuffer cb { float4 w : register(c3); };
+float4 main() : sv_target { return x + y + z + w; }
+`
+	text := lowerSource(t, "rc.hlsl", src, Options{}).String()
+	for _, w := range []string{
+		`type %$Globals = { i32 x offset 16, i32 y offset 0, <4 x f32> z }`,
+		`type %cb = { <4 x f32> w }`,
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("module lacks %q:\n%s", w, text)
+		}
+	}
+}

@@ -362,7 +362,14 @@ func (c *checker) checkStorage(v *VarDecl) {
 			bad("resources cannot be members of a constant buffer")
 		}
 	}
-	if v.Register != nil && v.Kind != VarGlobal {
+	switch {
+	case v.Register == nil || v.Kind == VarGlobal:
+	case v.Kind == VarBufferField && v.Register.Class == 'c':
+		// Accepted and ignored (vkd3d's cbuffer tests: DXC does not count
+		// it as packing).
+	case v.Kind == VarBufferField:
+		c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for constant buffer member '%s': expected 'c'", v.Register.Class, v.Name)
+	default:
 		c.rep.errorf(v.Register.P, v.Register.E, "register binding is only allowed on global variables")
 	}
 	if v.Register != nil && v.Kind == VarGlobal && v.Type.containsResource() {

@@ -557,3 +557,12 @@ func TestUnsizedCBufferMember(t *testing.T) {
 		t.Errorf("b has type %s, want float[3]", b.Type)
 	}
 }
+
+// TestCBufferMemberRegister: register(cN) on a cbuffer member is accepted
+// and ignored at SM6; another register class is an error (vkd3d's cbuffer
+// tests).
+func TestCBufferMemberRegister(t *testing.T) {
+	expectDiag(t, "cbuffer cb { float4 w : register(c3); };", Options{Library: true}, "")
+	expectDiag(t, "cbuffer cb { float4 w : register(t3); };", Options{Library: true}, "invalid register class 't' for constant buffer member 'w': expected 'c'")
+	expectDiag(t, "void f() { float4 w : register(c3); }", Options{Library: true}, "register binding is only allowed on global variables")
+}

@@ -649,9 +649,6 @@ func (p *parser) resolveStruct(name string) *Type {
 				f.Placed = true
 				f.Offset = int(p.intTok("a byte offset", 0, math.MaxInt32))
 			}
-			if len(fields) > 0 && f.Placed != fields[0].Placed {
-				p.errTok(fi, "field %s of type %%%s: a struct gives an offset to all of its fields or to none", quoteName(fn), quoteName(name))
-			}
 			fields = append(fields, f)
 			if p.acceptPunct('}') {
 				break

@@ -175,7 +175,7 @@ func TestParseHandWritten(t *testing.T) {
 // read, kept in any order, distinguish otherwise equal structs and print
 // back as written.
 func TestParsePlacedFields(t *testing.T) {
-	src := "type %CB = { <4 x f32> foo offset 48, f32 offset offset 4 }\ntype %Plain = { f32 offset }\n"
+	src := "type %CB = { <4 x f32> foo offset 48, f32 offset offset 4, i32 loose }\ntype %Plain = { f32 offset }\n"
 	m, err := ParseModule("placed.pir", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +196,10 @@ func TestParsePlacedFields(t *testing.T) {
 	if got := m.String(); got != src {
 		t.Errorf("round trip:\n%s\nwant\n%s", got, src)
 	}
-	moved := Struct("CB", []Field{{Name: "foo", Type: Vec(F32, 4), Placed: true, Offset: 32}, {Name: "offset", Type: F32, Placed: true, Offset: 4}})
+	if f := cb.Fields[2]; f.Placed {
+		t.Errorf("unplaced field beside placed ones: %+v", f)
+	}
+	moved := Struct("CB", []Field{{Name: "foo", Type: Vec(F32, 4), Placed: true, Offset: 32}, {Name: "offset", Type: F32, Placed: true, Offset: 4}, {Name: "loose", Type: I32}})
 	if moved == cb {
 		t.Error("structs differing only in offsets are the same type")
 	}
@@ -304,7 +307,6 @@ func TestParseErrors(t *testing.T) {
 		{"@g = global private %S\n", 1, 21, "undefined type %S"},
 		{"type %A = { %B b }\ntype %B = { %A a }\n", 1, 6, "type %A contains itself"},
 		{"type %A = { f32 x, i32 x }\n", 1, 24, "duplicate field name x"},
-		{"type %A = { f32 x offset 0, i32 y }\n", 1, 33, "offset to all of its fields or to none"},
 		{"type %A = { f32 x offset -4 }\n", 1, 26, "expected a byte offset"},
 		{"@g = global private i32 = 1.5\n", 1, 27, "invalid i32 constant '1.5'"},
 		{"@g = global private <2 x i32> = <1, 2, 3>\n", 1, 40, "too many elements"},

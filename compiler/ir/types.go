@@ -63,9 +63,10 @@ type Field struct {
 	Name string
 	Type *Type
 	// Placed says the member has an explicit byte Offset in buffer memory
-	// (HLSL packoffset): back ends that lay buffers out must put it there
-	// instead of where their layout rule would. A struct places all of its
-	// members or none.
+	// (HLSL packoffset, or register(cN) on a global uniform): back ends
+	// that lay buffers out must put it there. A struct may place some
+	// members only; a back end lays the others out by its own rules,
+	// clear of the placed ones.
 	Placed bool
 	Offset int
 }

@@ -252,9 +252,6 @@ func (v *verifier) computeTypeProblem(t *Type) string {
 			if f.Type.Kind == KArray && f.Type.Len < 0 && i != len(t.Fields)-1 {
 				return fmt.Sprintf("runtime-sized array field %s of %s is not the last field", f.Name, t)
 			}
-			if f.Placed != t.Fields[0].Placed {
-				return fmt.Sprintf("field %s of %s: a struct gives an offset to all of its fields or to none", f.Name, t)
-			}
 			if f.Placed && f.Offset < 0 {
 				return fmt.Sprintf("field %s of %s has negative offset %d", f.Name, t, f.Offset)
 			}

@@ -15,6 +15,11 @@ import (
 // sum of its fields. Every element starts a new slot, as fxc does for SM3.
 
 // constSlots is the number of vector slots a value of type t occupies.
+// ConstSlots is the number of vector slots (SM3 c# registers) a uniform
+// of type t occupies: one per scalar or vector, per matrix row, per array
+// element.
+func ConstSlots(t *ir.Type) int { return constSlots(t) }
+
 func constSlots(t *ir.Type) int {
 	switch t.Kind {
 	case ir.KMatrix:

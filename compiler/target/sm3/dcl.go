@@ -2,6 +2,7 @@ package sm3
 
 import (
 	"fmt"
+	"passlens/compiler/ir"
 	"strings"
 
 	"passlens/compiler/sir"
@@ -89,7 +90,12 @@ func (e *emitter) declareVSOutput(r *sir.Reg, next *int) (string, error) {
 // globalLoc is "line:col: " of the declaration of the global a SIR
 // register came from, or "".
 func (e *emitter) globalLoc(r *sir.Reg) string {
-	if g := e.m.Global(r.Name); g != nil && g.Loc.Line > 0 {
+	return e.globalLocOf(e.m.Global(r.Name))
+}
+
+// globalLocOf is g's source position as an error prefix ("" if unknown).
+func (e *emitter) globalLocOf(g *ir.Global) string {
+	if g != nil && g.Loc.Line > 0 {
 		return fmt.Sprintf("%d:%d: ", g.Loc.Line, g.Loc.Col)
 	}
 	return ""

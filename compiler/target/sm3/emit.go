@@ -202,10 +202,29 @@ func (e *emitter) assign() error {
 	// the uniforms are allocated by decreasing used size, then declaration
 	// order; one only used as a rep count lives in its i#.
 	used := e.usedSlots()
+	reserved, err := e.reservations()
+	if err != nil {
+		return err
+	}
+	taken := make([][2]int, 0, len(reserved))
+	for _, rv := range reserved {
+		taken = append(taken, rv.span)
+		consts = max(consts, rv.span[1])
+	}
 	for _, r := range e.constsInAllocOrder(used) {
-		c := fmt.Sprintf("c%d", consts)
-		e.cbase[r] = consts
-		consts += used[r]
+		base, fixed := 0, false
+		for _, rv := range reserved {
+			if rv.name == r.Name {
+				base, fixed = rv.span[0], true
+			}
+		}
+		if !fixed {
+			base = firstFit(taken, used[r])
+			taken = append(taken, [2]int{base, base + used[r]})
+		}
+		consts = max(consts, base+used[r])
+		c := fmt.Sprintf("c%d", base)
+		e.cbase[r] = base
 		e.loc[r] = c
 		if r.Comps == 1 {
 			e.loc[r] = c + ".x"
@@ -273,6 +292,57 @@ func (e *emitter) usedSlots() map[*sir.Reg]int {
 		}
 	}
 	return used
+}
+
+// reservation is a uniform's register(cN) (or packoffset) placement: the
+// c# range [span[0], span[1]) its whole type occupies, read or not.
+type reservation struct {
+	name string
+	span [2]int
+}
+
+// reservations collects the placed members of the module's constant
+// buffers (struct fields with an offset), as fxc keeps register(cN):
+// the whole variable is reserved even where the code reads less, and
+// the other uniforms are allocated around it.
+func (e *emitter) reservations() ([]reservation, error) {
+	var rs []reservation
+	for _, g := range e.m.Globals {
+		if g.Space != ir.SpaceUniform || g.ValType.Kind != ir.KStruct {
+			continue
+		}
+		for _, f := range g.ValType.Fields {
+			if !f.Placed {
+				continue
+			}
+			if f.Offset%16 != 0 {
+				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d.%c; SM3 constant allocation places whole registers only", e.globalLocOf(g), f.Name, f.Offset/16, "xyzw"[f.Offset%16/4])
+			}
+			r := reservation{f.Name, [2]int{f.Offset / 16, f.Offset/16 + sir.ConstSlots(f.Type)}}
+			for _, o := range rs {
+				if r.span[0] < o.span[1] && o.span[0] < r.span[1] {
+					return nil, fmt.Errorf("sm3: %suniforms %s (c%d-c%d) and %s (c%d-c%d) are given overlapping registers", e.globalLocOf(g), o.name, o.span[0], o.span[1]-1, r.name, r.span[0], r.span[1]-1)
+				}
+			}
+			rs = append(rs, r)
+		}
+	}
+	return rs, nil
+}
+
+// firstFit returns the lowest register at which n consecutive registers
+// are clear of the taken ranges.
+func firstFit(taken [][2]int, n int) int {
+	base := 0
+	for moved := true; moved; {
+		moved = false
+		for _, t := range taken {
+			if base < t[1] && t[0] < base+n {
+				base, moved = t[1], true
+			}
+		}
+	}
+	return base
 }
 
 // constsInAllocOrder lists the const registers some instruction reads by

@@ -1,6 +1,7 @@
 package sm3
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,5 +152,60 @@ entry:
 	_, err = target.Emit("sm3", m)
 	if err == nil || !strings.Contains(err.Error(), "compute shaders have no SM3 profile") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestRegisterReservations: register(cN) keeps a uniform's whole size at
+// cN, read or not, and the other uniforms take the first free range that
+// fits (vkd3d's sm1-const-allocation tests record fxc doing this);
+// immediates go after every allocated register. Overlaps and placements
+// inside a register are errors.
+func TestRegisterReservations(t *testing.T) {
+	cases := []struct {
+		src  string
+		want map[string]string
+		def  string
+	}{
+		{"float a[4] : register(c1);\nfloat b[4];\nfloat4 main() : sv_target { return float4(a[0], b[1], 0, 0); }\n",
+			map[string]string{"a": "c1", "b": "c5"}, "def c7,"},
+		{"float4x4 unused : register(c1);\nfloat b[4];\nfloat4 main() : sv_target { return float4(0, b[1], 0, 0); }\n",
+			map[string]string{"b": "c5"}, "def c7,"},
+		{"float unused[2] : register(c2);\nfloat size3[3];\nfloat size2[2];\nfloat4 main() : sv_target { return float4(size3[2], size2[1], 0, 0); }\n",
+			map[string]string{"size3": "c4", "size2": "c0"}, "def c7,"},
+		{"float4 tint;\nfloat4 far : register(c20);\nfloat4 main() : sv_target { return tint + far; }\n",
+			map[string]string{"tint": "c0", "far": "c20"}, ""},
+	}
+	for _, c := range cases {
+		m, err := loadSource("r.hlsl", "hlsl", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		asm, err := compileSM3(m)
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		got := map[string]string{}
+		for _, r := range tableRows(asm) {
+			got[r.name] = r.reg
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: registers %v, want %v", c.src, got, c.want)
+		}
+		if c.def != "" {
+			wantLines(t, asm, c.def)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"float4 a : register(c1);\nfloat4x4 b : register(c0);\nfloat4 main() : sv_target { return a + b[0]; }\n", "uniforms a (c1-c1) and b (c0-c3) are given overlapping registers"},
+		{"cbuffer cb { float x : packoffset(c0.y); }\nfloat4 main() : sv_target { return x; }\n", "uniform x is placed at c0.y"},
+	} {
+		m, err := loadSource("bad.hlsl", "hlsl", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := compileSM3(m); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.src, err, c.want)
+		}
 	}
 }

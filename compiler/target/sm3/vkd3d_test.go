@@ -37,10 +37,6 @@ var sm3KnownDeviations = map[string]string{
 	"sm1-const-folding.shader_test:71":     "integer literal folding beyond 2^31",
 	"sm1-const-folding.shader_test:112":    "integer literal folding beyond 2^31",
 	"sm1-const-folding.shader_test:134":    "integer literal folding beyond 2^31",
-	"sm1-const-allocation.shader_test:285": "register(cN) reservations are not carried by the IR",
-	"sm1-const-allocation.shader_test:314": "register(cN) reservations are not carried by the IR",
-	"sm1-const-allocation.shader_test:342": "register(cN) reservations are not carried by the IR",
-	"sm1-const-allocation.shader_test:375": "register(cN) reservations are not carried by the IR",
 	// Frontend semantics that differ between FXC (SM1-5) and DXC (SM6),
 	// where the frontend follows DXC.
 	"majority-pragma.shader_test:94": "FXC does not macro-expand #pragma pack_matrix",

@@ -107,8 +107,10 @@ func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 	case ir.KArray:
 		return arrayLayout(t.Elem, t.Len, rule)
 	case ir.KStruct:
-		if len(t.Fields) > 0 && t.Fields[0].Placed {
-			return placedLayout(t, rule)
+		for _, f := range t.Fields {
+			if f.Placed {
+				return placedLayout(t, rule)
+			}
 		}
 		var l Layout
 		off, align := 0, 1
@@ -137,12 +139,15 @@ func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 	return Layout{}, fmt.Errorf("type %s has no buffer layout", t)
 }
 
-// placedLayout lays out a struct whose members have explicit offsets
-// (HLSL packoffset). The offsets are kept as given when the rule allows
-// them: each member aligned as placeMember would align it, and none in
-// another member's bytes or in the padding after an array, matrix or
-// struct (up to its alignment). Otherwise the buffer cannot be declared
-// without scalar block layout, and that is an error naming the member.
+// placedLayout lays out a struct some of whose members have explicit
+// offsets (HLSL packoffset, register(cN) on a global uniform). Placed
+// members keep their offsets when the rule allows them: each aligned as
+// placeMember would align it, and none in another member's bytes or in
+// the padding after an array, matrix or struct (up to its alignment).
+// Otherwise the buffer cannot be declared without scalar block layout,
+// and that is an error naming the member. The other members go where
+// the rule puts them after the member before them, moved past any member
+// already laid out that they would overlap.
 func placedLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 	l := Layout{Offsets: make([]int, len(t.Fields))}
 	layouts := make([]Layout, len(t.Fields))
@@ -156,26 +161,52 @@ func placedLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 		if err != nil {
 			return Layout{}, err
 		}
-		layouts[i], l.Offsets[i], order[i] = fl, f.Offset, i
+		layouts[i], order[i] = fl, i
 		align = max(align, fl.Align)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return t.Fields[order[a]].Offset < t.Fields[order[b]].Offset })
+	// end is the first offset a member after member i may take.
+	end := func(i int) int {
+		e := l.Offsets[i] + layouts[i].Size
+		switch t.Fields[i].Type.Kind {
+		case ir.KArray, ir.KMatrix, ir.KStruct:
+			e = roundUp(e, layouts[i].Align)
+		}
+		return e
+	}
+	for i, f := range t.Fields {
+		if f.Placed {
+			l.Offsets[i] = f.Offset
+		}
+	}
+	next := 0
+	for i, f := range t.Fields {
+		if !f.Placed {
+			off := placeMember(next, f.Type, layouts[i])
+			for moved := true; moved; {
+				moved = false
+				for j, g := range t.Fields {
+					if (g.Placed || j < i) && off < end(j) && l.Offsets[j] < off+max(layouts[i].Size, 1) {
+						off, moved = placeMember(end(j), f.Type, layouts[i]), true
+					}
+				}
+			}
+			l.Offsets[i] = off
+		}
+		next = end(i)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return l.Offsets[order[a]] < l.Offsets[order[b]] })
 	next, prev := 0, -1 // next legal offset, and the member that ends there
 	for _, i := range order {
-		f, fl := t.Fields[i], layouts[i]
-		if want := placeMember(f.Offset, f.Type, fl); want != f.Offset {
+		f, fl, off := t.Fields[i], layouts[i], l.Offsets[i]
+		if want := placeMember(off, f.Type, fl); want != off {
 			return Layout{}, fmt.Errorf("member %s (%s) of %s at offset %d is not aligned as Vulkan's %s layout requires (the next aligned offset is %d); it needs scalar block layout",
-				f.Name, f.Type, t.Name, f.Offset, rule.vulkanName(), want)
+				f.Name, f.Type, t.Name, off, rule.vulkanName(), want)
 		}
-		if f.Offset < next {
+		if off < next {
 			return Layout{}, fmt.Errorf("member %s (%s) of %s at offset %d lies within %s, which Vulkan's %s layout extends to offset %d; it needs scalar block layout",
-				f.Name, f.Type, t.Name, f.Offset, t.Fields[prev].Name, rule.vulkanName(), next)
+				f.Name, f.Type, t.Name, off, t.Fields[prev].Name, rule.vulkanName(), next)
 		}
-		next, prev = f.Offset+fl.Size, i
-		switch f.Type.Kind {
-		case ir.KArray, ir.KMatrix, ir.KStruct:
-			next = roundUp(next, fl.Align)
-		}
+		next, prev = end(i), i
 	}
 	if rule == ruleStd140 {
 		align = roundUp(align, 16)

@@ -218,3 +218,30 @@ func TestPlacedOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestPartlyPlacedLayout: members without an offset beside placed ones go
+// where the std140 rules put them after the member before them, moved past
+// any member already laid out that they would overlap.
+func TestPartlyPlacedLayout(t *testing.T) {
+	v4 := ir.Vec(ir.F32, 4)
+	cases := []struct {
+		fields []ir.Field
+		want   []int
+	}{
+		{[]ir.Field{{Name: "a", Type: ir.F32, Placed: true, Offset: 16}, {Name: "b", Type: ir.F32}, {Name: "c", Type: v4}, {Name: "d", Type: ir.F32, Placed: true, Offset: 0}},
+			[]int{16, 20, 32, 0}},
+		{[]ir.Field{{Name: "x", Type: ir.F32}, {Name: "y", Type: ir.F32, Placed: true, Offset: 0}}, []int{4, 0}},
+		{[]ir.Field{{Name: "x", Type: v4}, {Name: "m", Type: ir.Mat(ir.F32, 2, 4), Placed: true, Offset: 0}, {Name: "z", Type: ir.F32}}, []int{32, 0, 48}},
+	}
+	for i, c := range cases {
+		st := ir.Struct(fmt.Sprintf("P%d", i), c.fields)
+		l, err := typeLayout(st, ruleStd140)
+		if err != nil {
+			t.Errorf("case %d: %v", i, err)
+			continue
+		}
+		if fmt.Sprint(l.Offsets) != fmt.Sprint(c.want) {
+			t.Errorf("case %d: offsets %v, want %v", i, l.Offsets, c.want)
+		}
+	}
+}
