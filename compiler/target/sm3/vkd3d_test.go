@@ -29,14 +29,14 @@ import (
 var sm3KnownDeviations = map[string]string{
 	// SM1-3 computes integers in floats: constants beyond 2^24 lose bits
 	// there, while the IR passes fold them exactly first.
-	"arithmetic-int.shader_test:152":       "integer folding beyond 2^24 (SM1 folds in floats)",
-	"arithmetic-int.shader_test:180":       "integer folding beyond 2^24 (SM1 folds in floats)",
-	"arithmetic-int.shader_test:194":       "integer folding beyond 2^24 (SM1 folds in floats)",
-	"initializer-numeric.shader_test:73":   "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:25":     "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:71":     "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:112":    "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:134":    "integer literal folding beyond 2^31",
+	"arithmetic-int.shader_test:152":     "integer folding beyond 2^24 (SM1 folds in floats)",
+	"arithmetic-int.shader_test:180":     "integer folding beyond 2^24 (SM1 folds in floats)",
+	"arithmetic-int.shader_test:194":     "integer folding beyond 2^24 (SM1 folds in floats)",
+	"initializer-numeric.shader_test:73": "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:25":   "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:71":   "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:112":  "integer literal folding beyond 2^31",
+	"sm1-const-folding.shader_test:134":  "integer literal folding beyond 2^31",
 	// Frontend semantics that differ between FXC (SM1-5) and DXC (SM6),
 	// where the frontend follows DXC.
 	"majority-pragma.shader_test:94": "FXC does not macro-expand #pragma pack_matrix",
