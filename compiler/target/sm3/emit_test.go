@@ -130,13 +130,7 @@ func TestRejectsWithLocation(t *testing.T) {
 		{"float4 a;\nint i, j;\nfloat4 main() : SV_Target {\n  float m[2][2] = {1, 2, 3, 4};\n  return m[i][j];\n}\n", "5:10: second dynamic index"},
 		{"float4 main(float4 p : SV_Position) : SV_Target {\n  return p.zzzz;\n}\n", "2:3: read of p.z: ps_3_0 vPos has only x and y"},
 	} {
-		m, err := loadSource("bad.hlsl", "hlsl", []byte(c.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := compileSM3(m); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want %q", c.src, err, c.want)
-		}
+		wantSM3Error(t, c.src, c.want)
 	}
 }
 
@@ -200,12 +194,19 @@ func TestRegisterReservations(t *testing.T) {
 		{"float4 a : register(c1);\nfloat4x4 b : register(c0);\nfloat4 main() : sv_target { return a + b[0]; }\n", "uniforms a (c1-c1) and b (c0-c3) are given overlapping registers"},
 		{"cbuffer cb { float x : packoffset(c0.y); }\nfloat4 main() : sv_target { return x; }\n", "uniform x is placed at c0.y"},
 	} {
-		m, err := loadSource("bad.hlsl", "hlsl", []byte(c.src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := compileSM3(m); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want %q", c.src, err, c.want)
-		}
+		wantSM3Error(t, c.src, c.want)
+	}
+}
+
+// wantSM3Error compiles HLSL src for SM3 and expects an error containing
+// want.
+func wantSM3Error(t *testing.T, src, want string) {
+	t.Helper()
+	m, err := loadSource("bad.hlsl", "hlsl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compileSM3(m); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: err = %v, want %q", src, err, want)
 	}
 }
