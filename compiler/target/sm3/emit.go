@@ -53,7 +53,7 @@ func Emit(m *ir.Module) (*target.Output, error) {
 	if err := sir.Validate(f); err != nil {
 		return nil, fmt.Errorf("sm3: internal error: invalid SIR: %w", err)
 	}
-	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}, cbase: map[*sir.Reg]int{}, boolReg: map[*sir.Reg]string{}}
+	e := &emitter{m: m, f: f, profile: profile, loc: map[*sir.Reg]string{}, imm: map[uint32]string{}, repI: map[string]string{}, reads: map[*sir.Reg]int{}, cbase: map[*sir.Reg]int{}, ccomp: map[*sir.Reg]int{}, boolReg: map[*sir.Reg]string{}}
 	e.def = map[*sir.Reg]*sir.Instr{}
 	writes := map[*sir.Reg]int{}
 	for _, b := range f.Blocks {
@@ -137,6 +137,7 @@ type emitter struct {
 	err        error                     // first operand error met while printing
 	repDone    map[*sir.Reg]bool         // sir.Rep.Done flags
 	cbase      map[*sir.Reg]int          // const register -> its first c#
+	ccomp      map[*sir.Reg]int          // const register placed inside a c# -> its first component
 	boolReg    map[*sir.Reg]string       // bool uniform -> its b# (if b#)
 	aLoops     map[*sir.Block]bool       // loop headers emitted as "loop aL"
 	aLIndex    map[*sir.Instr]*sir.Block // movidx reads addressed by aL, and their loop
@@ -208,14 +209,16 @@ func (e *emitter) assign() error {
 	}
 	taken := make([][2]int, 0, len(reserved))
 	for _, rv := range reserved {
-		taken = append(taken, rv.span)
-		consts = max(consts, rv.span[1])
+		regs := rv.regs()
+		taken = append(taken, regs)
+		consts = max(consts, regs[1])
 	}
 	for _, r := range e.constsInAllocOrder(used) {
 		base, fixed := 0, false
 		for _, rv := range reserved {
 			if rv.name == r.Name {
-				base, fixed = rv.span[0], true
+				base, fixed = rv.comps[0]/4, true
+				e.ccomp[r] = rv.comps[0] % 4
 			}
 		}
 		if !fixed {
@@ -227,7 +230,7 @@ func (e *emitter) assign() error {
 		e.cbase[r] = base
 		e.loc[r] = c
 		if r.Comps == 1 {
-			e.loc[r] = c + ".x"
+			e.loc[r] = c + "." + string("xyzw"[e.ccomp[r]])
 		}
 		e.table = append(e.table, [3]string{r.Name, c, fmt.Sprint(used[r])})
 	}
@@ -295,11 +298,16 @@ func (e *emitter) usedSlots() map[*sir.Reg]int {
 }
 
 // reservation is a uniform's register(cN) (or packoffset) placement: the
-// c# range [span[0], span[1]) its whole type occupies, read or not.
+// components [comps[0], comps[1]) of the constant file (4 per c#) its
+// whole type occupies, read or not. Only a scalar or a vector may start
+// inside a register (packoffset(c0.y)), and then fits in it.
 type reservation struct {
-	name string
-	span [2]int
+	name  string
+	comps [2]int
 }
+
+// regs is the c# range the reservation touches.
+func (r reservation) regs() [2]int { return [2]int{r.comps[0] / 4, (r.comps[1] + 3) / 4} }
 
 // reservations collects the placed members of the module's constant
 // buffers (struct fields with an offset), as fxc keeps register(cN):
@@ -315,19 +323,32 @@ func (e *emitter) reservations() ([]reservation, error) {
 			if !f.Placed {
 				continue
 			}
-			if f.Offset%16 != 0 {
-				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d.%c; SM3 constant allocation places whole registers only", e.globalLocOf(g), f.Name, f.Offset/16, "xyzw"[f.Offset%16/4])
+			start := f.Offset / 4
+			r := reservation{f.Name, [2]int{start, start + 4*sir.ConstSlots(f.Type)}}
+			if f.Type.IsScalar() || f.Type.Kind == ir.KVector {
+				r.comps[1] = start + max(f.Type.Len, 1)
 			}
-			r := reservation{f.Name, [2]int{f.Offset / 16, f.Offset/16 + sir.ConstSlots(f.Type)}}
+			if f.Offset%4 != 0 || start%4 != 0 && (r.comps[1]-1)/4 != start/4 {
+				return nil, fmt.Errorf("sm3: %suniform %s at byte offset %d does not fit in c%d; SM3 places a uniform in whole registers or within one", e.globalLocOf(g), f.Name, f.Offset, start/4)
+			}
 			for _, o := range rs {
-				if r.span[0] < o.span[1] && o.span[0] < r.span[1] {
-					return nil, fmt.Errorf("sm3: %suniforms %s (c%d-c%d) and %s (c%d-c%d) are given overlapping registers", e.globalLocOf(g), o.name, o.span[0], o.span[1]-1, r.name, r.span[0], r.span[1]-1)
+				if r.comps[0] < o.comps[1] && o.comps[0] < r.comps[1] {
+					return nil, fmt.Errorf("sm3: %suniforms %s (%s) and %s (%s) are given overlapping registers", e.globalLocOf(g), o.name, o.where(), r.name, r.where())
 				}
 			}
 			rs = append(rs, r)
 		}
 	}
 	return rs, nil
+}
+
+// where spells the reservation's registers: c1-c4, or c0.yz.
+func (r reservation) where() string {
+	if r.comps[0]%4 != 0 || r.comps[1]%4 != 0 && r.comps[1]-r.comps[0] < 4 {
+		return fmt.Sprintf("c%d.%s", r.comps[0]/4, "xyzw"[r.comps[0]%4:(r.comps[1]-1)%4+1])
+	}
+	g := r.regs()
+	return fmt.Sprintf("c%d-c%d", g[0], g[1]-1)
 }
 
 // firstFit returns the lowest register at which n consecutive registers
@@ -441,10 +462,12 @@ func (e *emitter) src(s sir.Src) string {
 		return neg + e.immediate(0)
 	}
 	l := e.loc[s.Reg]
+	off := 0 // a uniform placed inside a register starts at component off
 	if base, ok := e.cbase[s.Reg]; ok {
+		off = e.ccomp[s.Reg]
 		l = fmt.Sprintf("c%d", base+s.Elem)
 		if s.Reg.Comps == 1 {
-			l += ".x"
+			l += "." + string("xyzw"[off])
 		}
 	}
 	if s.Reg == e.vpos && s.Comp(0) >= 2 && e.err == nil {
@@ -452,7 +475,7 @@ func (e *emitter) src(s sir.Src) string {
 	}
 	if s.Reg.Comps > 1 {
 		base := strings.SplitN(l, ".", 2)[0]
-		return fmt.Sprintf("%s%s.%c", neg, base, "xyzw"[s.Comp(0)])
+		return fmt.Sprintf("%s%s.%c", neg, base, "xyzw"[s.Comp(0)+off])
 	}
 	if !strings.Contains(l, ".") {
 		l += ".x"

@@ -152,8 +152,9 @@ entry:
 // TestRegisterReservations: register(cN) keeps a uniform's whole size at
 // cN, read or not, and the other uniforms take the first free range that
 // fits (vkd3d's sm1-const-allocation tests record fxc doing this);
-// immediates go after every allocated register. Overlaps and placements
-// inside a register are errors.
+// immediates go after every allocated register; a packoffset inside a
+// register keeps its components. Overlaps and placements straddling a
+// register are errors.
 func TestRegisterReservations(t *testing.T) {
 	cases := []struct {
 		src  string
@@ -192,9 +193,42 @@ func TestRegisterReservations(t *testing.T) {
 	}
 	for _, c := range []struct{ src, want string }{
 		{"float4 a : register(c1);\nfloat4x4 b : register(c0);\nfloat4 main() : sv_target { return a + b[0]; }\n", "uniforms a (c1-c1) and b (c0-c3) are given overlapping registers"},
-		{"cbuffer cb { float x : packoffset(c0.y); }\nfloat4 main() : sv_target { return x; }\n", "uniform x is placed at c0.y"},
 	} {
 		wantSM3Error(t, c.src, c.want)
+	}
+	// packoffset inside a register: the scalar and the vector keep their
+	// components.
+	m, err := loadSource("pc.hlsl", "hlsl", []byte("cbuffer cb { float x : packoffset(c0.y); float2 v : packoffset(c0.z); float4 w : packoffset(c2); }\n"+
+		"float4 main() : sv_target { return float4(x, v, 0) + w; }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asm, err := compileSM3(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, asm, "add r0.x, c0.y, c2.x", "add r0.y, c0.z, c2.y", "add r0.z, c0.w, c2.z", "def c3,")
+	// A placement that straddles a register (only .pir can say it).
+	m, err = loadSource("bad.pir", "pir", []byte(`type %G = { <2 x f32> v offset 12 }
+
+@G = global uniform %G kind "cbuffer"
+@o = global output <4 x f32> semantic "SV_Target0"
+
+define void @main() pixel {
+entry:
+  %p = access ptr<uniform, %G> @G, i32 0
+  %v = load ptr<uniform, <2 x f32>> %p
+  %x = extractelement <2 x f32> %v, i32 1
+  %c = construct <4 x f32> (f32 %x, f32 %x, f32 %x, f32 %x)
+  store <4 x f32> %c, ptr<output, <4 x f32>> @o
+  ret
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compileSM3(m); err == nil || !strings.Contains(err.Error(), "uniform v at byte offset 12 does not fit in c0") {
+		t.Errorf("straddling placement: err = %v", err)
 	}
 }
 
