@@ -120,17 +120,7 @@ func (mc *machine) resources(in *Input, invocations int) error {
 }
 
 func hasRuntimeArray(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KArray:
-		return t.Len < 0 || hasRuntimeArray(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if hasRuntimeArray(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.Kind == ir.KArray && u.Len < 0 })
 }
 
 // inferTail finds the length of the trailing runtime array of a

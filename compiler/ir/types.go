@@ -311,6 +311,26 @@ func (t *Type) IndexPath(idx []int) *Type {
 	return cur
 }
 
+// Contains reports whether pred holds for t or for a type inside it: an
+// element of an array, vector or matrix, or a struct field (a pointer's
+// pointee is not inside the pointer).
+func (t *Type) Contains(pred func(*Type) bool) bool {
+	if pred(t) {
+		return true
+	}
+	switch t.Kind {
+	case KArray, KVector, KMatrix:
+		return t.Elem.Contains(pred)
+	case KStruct:
+		for _, f := range t.Fields {
+			if f.Type.Contains(pred) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ScalarCount is the number of scalar leaves in t (runtime arrays count 0).
 func (t *Type) ScalarCount() int {
 	switch t.Kind {

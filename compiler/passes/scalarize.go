@@ -114,33 +114,11 @@ func splittable(t *ir.Type) bool {
 }
 
 func hasRuntimeArray(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KArray:
-		return t.Len < 0 || hasRuntimeArray(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if hasRuntimeArray(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.Kind == ir.KArray && u.Len < 0 })
 }
 
 func hasPointer(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KPointer:
-		return true
-	case ir.KArray, ir.KVector, ir.KMatrix:
-		return hasPointer(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if hasPointer(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.Kind == ir.KPointer })
 }
 
 // leaf describes one scalar leaf of a type: its constant index path, its

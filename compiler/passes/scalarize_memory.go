@@ -102,23 +102,6 @@ type flattener struct {
 	users map[*ir.Function]userMap
 }
 
-// containsVector reports whether t has a vector or matrix inside.
-func containsVector(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KVector, ir.KMatrix:
-		return true
-	case ir.KArray:
-		return containsVector(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if containsVector(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // flattenMemory retypes the eligible memory objects of m. It reports
 // whether anything changed.
 func flattenMemory(m *ir.Module) bool {
@@ -135,7 +118,7 @@ func flattenMemory(m *ir.Module) bool {
 	// Globals: checked across every function.
 	repl := map[ir.Value]ir.Value{}
 	for gi, g := range m.Globals {
-		if g.Space != ir.SpacePrivate && g.Space != ir.SpaceGroupshared || !containsVector(g.ValType) {
+		if g.Space != ir.SpacePrivate && g.Space != ir.SpaceGroupshared || !holdsVector(g.ValType) {
 			continue
 		}
 		ok := true
@@ -174,7 +157,7 @@ func flattenMemory(m *ir.Module) bool {
 		u := usersOf(f)
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Op != ir.OpAlloca || !containsVector(in.Type().Elem) || !flattenable(in, u) {
+				if in.Op != ir.OpAlloca || !holdsVector(in.Type().Elem) || !flattenable(in, u) {
 					continue
 				}
 				in.SetType(ir.Ptr(ir.SpaceFunction, fl.flatType(in.Type().Elem)))
@@ -228,7 +211,7 @@ func flattenable(root ir.Value, users userMap) bool {
 // scalarize once the memory holding it is flattened: either it has no
 // vectors (its type does not change) or it is small enough to split.
 func movable(t *ir.Type) bool {
-	return !containsVector(t) || splittable(t)
+	return !holdsVector(t) || splittable(t)
 }
 
 // retypeDerived recomputes the result types of the access chains derived

@@ -47,20 +47,9 @@ func sigFlattenable(t *ir.Type) bool {
 	return t != nil && t.Kind != ir.KPointer && splittable(t) && holdsVector(t)
 }
 
+// holdsVector reports whether t has a vector or matrix inside.
 func holdsVector(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KVector, ir.KMatrix:
-		return true
-	case ir.KArray:
-		return holdsVector(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if holdsVector(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.Kind == ir.KVector || u.Kind == ir.KMatrix })
 }
 
 // flattenSignatures flattens the signatures of m's defined non-entry

@@ -127,19 +127,7 @@ func (lz *legalizer) instr(f *ir.Function, in *ir.Instr) error {
 // hasVector reports whether t is or contains (outside pointers) a vector or
 // matrix.
 func hasVector(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KVector, ir.KMatrix:
-		return true
-	case ir.KArray:
-		return hasVector(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if hasVector(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.Kind == ir.KVector || u.Kind == ir.KMatrix })
 }
 
 // params gives pointer parameters legal pointee types (an HLSL out float4

@@ -308,39 +308,13 @@ func (e *enc) plainVar(g *ir.Global) error {
 
 // hasBool reports whether t contains a bool anywhere.
 func hasBool(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KBool:
-		return true
-	case ir.KVector, ir.KMatrix, ir.KArray:
-		return hasBool(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if hasBool(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.Kind == ir.KBool })
 }
 
-// isIntegral reports whether t's scalars are integers (or it contains
-// any, for aggregates).
+// hasInt reports whether t is or contains an integer or a 64-bit float
+// (the scalars a stage interface must mark Flat).
 func hasInt(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.KInt, ir.KUint:
-		return true
-	case ir.KFloat:
-		return t.Bits == 64
-	case ir.KVector, ir.KMatrix, ir.KArray:
-		return hasInt(t.Elem)
-	case ir.KStruct:
-		for _, f := range t.Fields {
-			if hasInt(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return t.Contains(func(u *ir.Type) bool { return u.IsIntegral() || u.Kind == ir.KFloat && u.Bits == 64 })
 }
 
 // locationCount is the number of Locations a stage variable occupies.
