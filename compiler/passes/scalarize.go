@@ -316,6 +316,28 @@ func (s *scalarizer) build(t *ir.Type, leaves []ir.Value, path []int, named *ir.
 	return s.emit(in)
 }
 
+// constLeaves returns the leaf constants of c (layout lay): undef where c
+// has no element, zero spelled 0.0, 0 or false rather than "zero".
+func constLeaves(c *ir.Const, lay []leaf) []ir.Value {
+	out := make([]ir.Value, len(lay))
+	for i, lf := range lay {
+		e := c
+		for _, idx := range lf.path {
+			if e = e.Elem(idx); e == nil {
+				break
+			}
+		}
+		switch {
+		case e == nil:
+			e = ir.ConstUndef(lf.typ)
+		case e.Zero:
+			e = zeroOf(lf.typ)
+		}
+		out[i] = e
+	}
+	return out
+}
+
 // getLeaves returns the leaves of splittable value v, extracting them if v
 // is not itself scalarized (a parameter, a call result, an intrinsic that
 // stays whole): the extracts go right after v's definition.
@@ -325,25 +347,10 @@ func (s *scalarizer) getLeaves(v ir.Value) []ir.Value {
 	}
 	t := v.Type()
 	lay := s.layout(t)
-	out := make([]ir.Value, len(lay))
 	if c, ok := v.(*ir.Const); ok {
-		for i, lf := range lay {
-			e := c
-			for _, idx := range lf.path {
-				if e = e.Elem(idx); e == nil {
-					break
-				}
-			}
-			switch {
-			case e == nil:
-				e = ir.ConstUndef(lf.typ)
-			case e.Zero:
-				e = zeroOf(lf.typ) // spelled 0.0, 0, false rather than zero
-			}
-			out[i] = e
-		}
-		return out // not cached: constants are not shared by identity
+		return constLeaves(c, lay) // not cached: constants are not shared by identity
 	}
+	out := make([]ir.Value, len(lay))
 	exts := make([]*ir.Instr, len(lay))
 	for i, lf := range lay {
 		ev := newInstr(s.f, ir.OpExtractValue, lf.typ, baseName(v)+lf.suffix)

@@ -291,25 +291,10 @@ func buildValue(f *ir.Function, t *ir.Type, leaves []ir.Value, name string) (ir.
 // leavesOf returns the leaves of v (layout lay) and the extractvalues that
 // read them (none for a constant).
 func leavesOf(f *ir.Function, v ir.Value, lay []leaf, tag string) ([]ir.Value, []*ir.Instr) {
-	out := make([]ir.Value, len(lay))
 	if c, ok := v.(*ir.Const); ok {
-		for i, lf := range lay {
-			e := c
-			for _, idx := range lf.path {
-				if e = e.Elem(idx); e == nil {
-					break
-				}
-			}
-			switch {
-			case e == nil:
-				e = ir.ConstUndef(lf.typ)
-			case e.Zero:
-				e = zeroOf(lf.typ)
-			}
-			out[i] = e
-		}
-		return out, nil
+		return constLeaves(c, lay), nil
 	}
+	out := make([]ir.Value, len(lay))
 	ins := make([]*ir.Instr, len(lay))
 	for i, lf := range lay {
 		ev := newInstr(f, ir.OpExtractValue, lf.typ, baseName(v)+"."+tag+lf.suffix)
