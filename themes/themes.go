@@ -47,7 +47,7 @@ var Marks = struct {
 func c(s string) color.Color { return lipgloss.Color(s) }
 
 func chromaStyle(name string, dark bool) *chroma.Style {
-	entries := chroma.StyleEntries{}
+	var entries chroma.StyleEntries
 	if dark {
 		entries = chroma.StyleEntries{
 			chroma.Comment:            "#7f848e italic",

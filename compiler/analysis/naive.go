@@ -34,7 +34,6 @@ func (s bitset) fill(n int) {
 		s.add(i)
 	}
 }
-func (s bitset) clone() bitset { return slices.Clone(s) }
 
 // naiveReach returns the nodes reachable from the entry by a plain
 // worklist search.
@@ -129,9 +128,7 @@ func NaivePostIDoms(g *Graph, roots []int) []int {
 			preds[v] = append(preds[v], u)
 		}
 	}
-	for _, r := range roots {
-		preds[exit] = append(preds[exit], r)
-	}
+	preds[exit] = append(preds[exit], roots...)
 	// reachesExitWithout returns the nodes that reach the exit avoiding a.
 	reachesExitWithout := func(a int) []bool {
 		r := make([]bool, n+1)

@@ -102,7 +102,7 @@ func TestRandomFuncDeterministic(t *testing.T) {
 		}
 		return b.String()
 	}
-	if gen() != gen() {
+	if first, second := gen(), gen(); first != second {
 		t.Fatal("generator is not deterministic")
 	}
 }

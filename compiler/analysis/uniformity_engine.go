@@ -75,7 +75,6 @@ type uengine struct {
 	phiCycles map[int32][]int32
 	allExits  bool
 	domStamp  []uint32
-	domGen    uint32
 }
 
 type divCycle struct{ cycle, join int32 }

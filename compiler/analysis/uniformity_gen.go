@@ -90,12 +90,11 @@ type vinst struct {
 
 // ValueFunc is a CFG decorated with values.
 type ValueFunc struct {
-	F      *Func
-	insts  []vinst
-	phis   [][]int32 // per block
-	body   [][]int32 // per block, after the phis
-	cond   []vref    // per block: branch condition or switch value
-	maxVal int
+	F     *Func
+	insts []vinst
+	phis  [][]int32 // per block
+	body  [][]int32 // per block, after the phis
+	cond  []vref    // per block: branch condition or switch value
 }
 
 var icmpPreds = [...]string{"eq", "ne", "slt", "ugt", "sle", "uge"}

@@ -25,37 +25,34 @@ func (p *parser) parseModifiers() Modifiers {
 // parseAttributes parses one "[...]" attribute group.
 func (p *parser) parseAttributes() []*Attribute {
 	open := p.advance() // '['
-	var attrs []*Attribute
-	for {
-		name, ok := p.expectIdent("attribute name")
-		if !ok {
-			p.skipTo("]")
-			p.accept("]")
-			return attrs
-		}
-		a := &Attribute{span: span{open.pos, name.end()}, Name: name.text}
-		if p.at("(") {
-			lp := p.advance()
-			if !p.at(")") {
-				for {
-					a.Args = append(a.Args, p.parseAssign())
-					if !p.accept(",") {
-						break
-					}
+	name, ok := p.expectIdent("attribute name")
+	if !ok {
+		p.skipTo("]")
+		p.accept("]")
+		return nil
+	}
+	a := &Attribute{span: span{open.pos, name.end()}, Name: name.text}
+	if p.at("(") {
+		lp := p.advance()
+		if !p.at(")") {
+			for {
+				a.Args = append(a.Args, p.parseAssign())
+				if !p.accept(",") {
+					break
 				}
 			}
-			p.expectClose(")", lp)
 		}
-		a.E = p.prevEnd()
-		attrs = append(attrs, a)
-		if p.at(",") {
-			t := p.tok()
-			p.errorf(t.pos, t.end(), "expected ']': write each attribute in its own brackets")
-			p.skipTo("]")
-			p.accept("]")
-			return attrs
-		}
-		break
+		p.expectClose(")", lp)
+	}
+	a.E = p.prevEnd()
+	attrs := []*Attribute{a}
+	if p.at(",") {
+		// HLSL takes one attribute per bracket pair (unlike C++11's [[a, b]]).
+		t := p.tok()
+		p.errorf(t.pos, t.end(), "expected ']': write each attribute in its own brackets")
+		p.skipTo("]")
+		p.accept("]")
+		return attrs
 	}
 	p.expectClose("]", open)
 	return attrs

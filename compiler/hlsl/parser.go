@@ -92,13 +92,6 @@ func (p *parser) errorNotes(at, end Pos, notes []Diagnostic, format string, args
 }
 
 // describe names a token for "expected X" messages.
-func describe(t token) string {
-	if t.kind == tEOF {
-		return "end of file"
-	}
-	return "'" + t.text + "'"
-}
-
 // expect consumes punct or reports "expected 'punct'" (with what follows
 // the message, e.g. " after expression").
 func (p *parser) expect(punct, context string) bool {

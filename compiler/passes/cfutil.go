@@ -465,29 +465,6 @@ func cfRepairSSA(f *ir.Function) bool {
 
 // ---- small CFG edits ----
 
-// cfPlaceAfter moves blocks (already in f) so they follow anchor in
-// layout order, keeping their relative order.
-func cfPlaceAfter(f *ir.Function, anchor *ir.Block, blocks []*ir.Block) {
-	moving := make(map[*ir.Block]bool, len(blocks))
-	for _, b := range blocks {
-		moving[b] = true
-	}
-	out := make([]*ir.Block, 0, len(f.Blocks))
-	for _, b := range f.Blocks {
-		if moving[b] {
-			continue
-		}
-		out = append(out, b)
-		if b == anchor {
-			out = append(out, blocks...)
-		}
-	}
-	if len(out) != len(f.Blocks) { // anchor not found: append at the end
-		out = append(out, blocks...)
-	}
-	copy(f.Blocks, out)
-}
-
 // cfBlockBefore creates a block placed right before `before` in layout.
 func cfBlockBefore(f *ir.Function, before *ir.Block, name string) *ir.Block {
 	b := f.NewBlock(name)

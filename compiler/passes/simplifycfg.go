@@ -35,11 +35,9 @@ import "passlens/compiler/ir"
 // Phis are repaired afterwards (fixPhis): entries for removed edges go, new
 // edges get undef.
 
-// simplifyCFG runs the clean-ups once; it reports whether anything changed.
-func simplifyCFG(f *ir.Function) bool { return simplifyCFGWith(f, foldBranches) }
-
-// simplifyCFGWith is simplifyCFG with the given branch folder (tests pass
-// the rebuilding reference implementation).
+// simplifyCFGWith runs the clean-ups once with the given branch folder
+// (the pass uses foldBranches; tests pass the rebuilding reference
+// implementation); it reports whether anything changed.
 func simplifyCFGWith(f *ir.Function, fold func(*ir.Function) bool) bool {
 	changed := fold(f)
 	if removeUnreachable(f) {

@@ -324,10 +324,6 @@ exit:
 // effects runs N+1 times, so its rep count is N+1 (N = 255 is rejected: rep
 // counts at most 255), and a uniform N with such a header gets the 255 cap.
 func TestSM3RepTripCounts(t *testing.T) {
-	type want struct {
-		rep                  string // rep count operand
-		body, header, kAfter int32  // after sm3-lower, for every m tried
-	}
 	run := func(t *testing.T, m *ir.Module, mv int) []int32 {
 		t.Helper()
 		in := &interp.Input{Dispatch: [3]int{1, 1, 1}, Uniforms: map[string]any{"m": mv},

@@ -415,7 +415,7 @@ func (e *emitter) outputName(r *sir.Reg, next *int) (string, error) {
 	}
 	if e.profile == "ps_3_0" {
 		if strings.HasPrefix(sem, "SV_TARGET") || strings.HasPrefix(sem, "COLOR") {
-			idx := strings.TrimLeft(sem, "SV_TARGETCOLOR")
+			idx := strings.TrimPrefix(strings.TrimPrefix(sem, "SV_TARGET"), "COLOR")
 			if idx == "" {
 				idx = "0"
 			}

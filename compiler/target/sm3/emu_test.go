@@ -172,7 +172,7 @@ func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bcon
 	}
 	type loop struct {
 		start, left int
-		aL, step    int
+		step        int
 		savedAL     int
 	}
 	var loops []loop

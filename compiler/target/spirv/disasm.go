@@ -414,14 +414,14 @@ func (ds *disasm) instruction(in *Instruction) (string, error) {
 	pos := 0
 	id := func() (string, error) {
 		if pos >= len(o) {
-			return "", fmt.Errorf("Op%s: missing operand", info.name)
+			return "", fmt.Errorf("missing operand of Op%s", info.name)
 		}
 		pos++
 		return "%" + ds.name(o[pos-1]), nil
 	}
 	lit := func() (uint32, error) {
 		if pos >= len(o) {
-			return 0, fmt.Errorf("Op%s: missing operand", info.name)
+			return 0, fmt.Errorf("missing operand of Op%s", info.name)
 		}
 		pos++
 		return o[pos-1], nil
@@ -450,7 +450,7 @@ func (ds *disasm) instruction(in *Instruction) (string, error) {
 				s = strconv.FormatUint(uint64(v), 10)
 			case kLitString:
 				if pos >= len(o) {
-					return "", fmt.Errorf("Op%s: missing string", info.name)
+					return "", fmt.Errorf("missing string operand of Op%s", info.name)
 				}
 				var str string
 				var n int
@@ -528,7 +528,7 @@ func (ds *disasm) instruction(in *Instruction) (string, error) {
 		}
 	}
 	if pos != len(o) {
-		return "", fmt.Errorf("Op%s: %d unexpected trailing operand words", info.name, len(o)-pos)
+		return "", fmt.Errorf("%d unexpected trailing operand words after Op%s", len(o)-pos, info.name)
 	}
 	if hasRes {
 		n := ds.name(res)

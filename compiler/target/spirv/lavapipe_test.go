@@ -183,14 +183,6 @@ func runBoth(t *testing.T, c gpuCase) (string, error) {
 	return "", nil
 }
 
-func u32s(xs ...uint32) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
-}
-
 // TestLavapipeSwitch42 runs the [42,42,40,40] example: after switch-to-if
 // the device must agree with the interpreter's maximal reconvergence.
 func TestLavapipeSwitch42(t *testing.T) {

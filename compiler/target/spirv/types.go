@@ -289,10 +289,8 @@ func (e *enc) scalarConst(t *ir.Type, bits uint64) uint32 {
 	return id
 }
 
-func (e *enc) uintConst(v uint32) uint32   { return e.scalarConst(ir.U32, uint64(v)) }
-func (e *enc) intConst(v int32) uint32     { return e.scalarConst(ir.I32, uint64(uint32(v))) }
-func (e *enc) boolConst(v bool) uint32     { return e.scalarConst(ir.Bool, map[bool]uint64{true: 1}[v]) }
-func (e *enc) floatConst(v float32) uint32 { return e.constOf(ir.ConstFloat(ir.F32, float64(v))) }
+func (e *enc) uintConst(v uint32) uint32 { return e.scalarConst(ir.U32, uint64(v)) }
+func (e *enc) intConst(v int32) uint32   { return e.scalarConst(ir.I32, uint64(uint32(v))) }
 
 // undef returns OpUndef of a type id.
 func (e *enc) undef(tid uint32) uint32 {
