@@ -244,3 +244,29 @@ func wantSM3Error(t *testing.T, src, want string) {
 		t.Errorf("%s: err = %v, want %q", src, err, want)
 	}
 }
+
+// Render-target outputs take their index from the semantic (SV_TargetN or
+// COLORN): oC1 for SV_Target1, oC2 for COLOR2, oC0 without a number.
+func TestRenderTargetIndex(t *testing.T) {
+	src := `struct PSOut { float4 a : SV_Target; float4 b : SV_Target1; float4 c : COLOR2; };
+float4 k;
+PSOut main() {
+  PSOut o;
+  o.a = k; o.b = k * 2; o.c = k * 3;
+  return o;
+}
+`
+	m, err := loadSource("mrt.hlsl", "hlsl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asm, err := compileSM3(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, reg := range []string{"oC0", "oC1", "oC2"} {
+		if !strings.Contains(asm, reg) {
+			t.Errorf("no %s in\n%s", reg, asm)
+		}
+	}
+}
