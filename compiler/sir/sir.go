@@ -2,7 +2,7 @@
 // scalarized passlens IR (after a target pipeline such as "sm3") and the
 // assembly emitters.
 //
-// SIR follows /work/shared/seeds/sir-design-principles.md:
+// SIR's design principles:
 //
 //   - Values live in logical registers with a three-dimensional size: bit
 //     size, vector components and SIMD width. Each register also has a SIMD

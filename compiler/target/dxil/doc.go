@@ -1,7 +1,7 @@
 // Package dxil is the DXIL-style back end: it turns a module that went
 // through the "dxil" pipeline (inline, sroa, simplify, scalarize, simplify)
-// into scalar LLVM IR in the shape DXIL expects, following the seed
-// "DXIL Scalarization" proposal:
+// into scalar LLVM IR in the shape DXIL expects, following the project's
+// DXIL scalarization design:
 //
 //   - no vector values or vector types: the scalarize pass has split vector
 //     arithmetic, calls, loads and stores per element; the back end's
