@@ -9,6 +9,7 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/internal/diag"
 )
 
 func init() {
@@ -58,8 +59,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if *wave < interp.MinWaveSize || *wave > interp.MaxWaveSize || *wave&(*wave-1) != 0 {
 		return &usageError{c, fmt.Sprintf("--wave %d: want a power of two from %d to %d", *wave, interp.MinWaveSize, interp.MaxWaveSize)}
 	}
-	if *tgt != "pir" && !validTarget(*tgt) {
-		return &usageError{c, fmt.Sprintf("unknown target %q", *tgt)}
+	sp, err := selectPipeline(c, *spec, *tgt, *after)
+	if err != nil {
+		return err
 	}
 	var in *interp.Input
 	if *input != "" {
@@ -71,30 +73,14 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("passlens: %s: %v", *input, err)
 		}
 	}
-	m, _, err := load.File(pos[0], load.Options{Entry: *entry})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
 	if err != nil {
 		return err
-	}
-	sp, err := pipelineSpec(c, *spec, *tgt)
-	if err != nil {
-		return err
-	}
-	if *after != "" {
-		n := -1
-		for i, st := range sp.Steps {
-			if st.Name == *after {
-				n = i
-			}
-		}
-		if n < 0 {
-			return &usageError{c, fmt.Sprintf("--after %s: no such pass in the pipeline %s", *after, sp)}
-		}
-		sp.Steps = sp.Steps[:n+1]
 	}
 	if len(sp.Steps) > 0 {
 		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: true})
 		if res.Err != nil {
-			return stepFailure(res.Err)
+			return diag.Step(src, m, res.Err)
 		}
 	}
 	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace})
