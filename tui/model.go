@@ -20,6 +20,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 
+	"passlens/internal/atomicfile"
 	"passlens/internal/textdiff"
 	"passlens/themes"
 )
@@ -1079,7 +1080,9 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		// Atomic, never through a symbolic link; replaces only what the
+		// user confirmed (internal/atomicfile).
+		if err := atomicfile.Write(path, []byte(text), atomicfile.Options{Replace: overwrite}); err != nil {
 			return statusMsg{"export failed: " + err.Error(), true}
 		}
 		return statusMsg{fmt.Sprintf("wrote %s (%d bytes)", path, len(text)), false}
