@@ -18,7 +18,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 
 	"passlens/internal/atomicfile"
 	"passlens/internal/textdiff"
@@ -949,7 +948,7 @@ func lexerFor(lang string) chroma.Lexer {
 	case "sm3":
 		return themes.SM3Asm
 	case "llvm":
-		return lexers.Get("llvm")
+		return themes.LLVM
 	}
 	return themes.PIR
 }
