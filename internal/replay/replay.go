@@ -25,6 +25,7 @@ import (
 	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/atomicfile"
+	"passlens/internal/diag"
 	"passlens/internal/headless"
 	"passlens/internal/textdiff"
 )
@@ -324,7 +325,7 @@ func (e *Engine) move(cmd string, args []string) error {
 	status := "unchanged"
 	switch {
 	case s.Err != nil:
-		status = "FAILED: " + s.Err.Msg
+		status = "FAILED: " + e.failure(s.Err)
 	case e.step == 0:
 		status = "input"
 	case s.Changed:
@@ -344,7 +345,7 @@ func (e *Engine) print(what string) error {
 			status := "unchanged"
 			switch {
 			case s.Err != nil:
-				status = "FAILED: " + s.Err.Msg
+				status = "FAILED: " + e.failure(s.Err)
 			case i == 0:
 				status = "input"
 			case s.Skipped:
@@ -370,12 +371,25 @@ func (e *Engine) print(what string) error {
 	return nil
 }
 
+// failure is the first line of a failed step's message, located in the
+// loaded file (internal/diag) and without repeating the pass name.
+func (e *Engine) failure(se *pipeline.StepError) string {
+	if e.src == nil {
+		return se.Msg
+	}
+	msg := diag.StepMessage(e.src, nil, se)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i] + " …"
+	}
+	return msg
+}
+
 // targetData is what export writes to file: the binary module when the
 // target has one and file ends in its binary extension (.spv), else the
 // text.
 func (e *Engine) targetData(file string) ([]byte, error) {
 	if e.res.Err != nil {
-		return nil, fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.res.Err.Msg)
+		return nil, fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.failure(e.res.Err))
 	}
 	m, err := e.res.Final().FreshModule()
 	if err != nil {
@@ -393,7 +407,7 @@ func (e *Engine) targetData(file string) ([]byte, error) {
 
 func (e *Engine) targetText() (string, error) {
 	if e.res.Err != nil {
-		return "", fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.res.Err.Msg)
+		return "", fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.failure(e.res.Err))
 	}
 	m, err := e.res.Final().FreshModule()
 	if err != nil {
