@@ -106,3 +106,20 @@ func TestBackEndErrorsLocated(t *testing.T) {
 		}
 	}
 }
+
+// An interpreter error on HLSL input points at the HLSL line of the
+// instruction, with the file named once.
+func TestRunErrorLocated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "spin.hlsl")
+	os.WriteFile(path, []byte("[numthreads(1,1,1)]\nvoid main() {\n  uint x = 0;\n  while (true) { x = x + 1; }\n}\n"), 0o644)
+	code, _, stderr := run("run", path)
+	m := locLineRE.FindStringSubmatch(strings.TrimSpace(stderr))
+	if code != 1 || m == nil || m[1] != path || !strings.HasPrefix(m[4], "interp: ") || strings.Contains(m[4], "(line ") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	if at := sourceAt(t, path, line, col); !strings.HasPrefix(at, "x") {
+		t.Errorf("%d:%d is %q, want the loop body", line, col, at)
+	}
+}

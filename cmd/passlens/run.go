@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/load"
@@ -85,7 +87,19 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace})
 	if err != nil {
-		return fmt.Errorf("passlens: %v", err)
+		return interpFailure(src, err)
 	}
 	return r.WriteJSON(stdout)
+}
+
+// interpFailure locates an interpreter error in the user's file: at the
+// instruction's source position when it has one (HLSL input), else at the
+// file.
+func interpFailure(src *load.Source, err error) error {
+	var ie *interp.Error
+	if errors.As(err, &ie) && ie.Loc.Line > 0 && src.Kind == "hlsl" {
+		text := strings.Replace(err.Error(), fmt.Sprintf(" (line %d:%d)", ie.Loc.Line, ie.Loc.Col), "", 1)
+		return fmt.Errorf("%s:%d:%d: %s", src.Path, ie.Loc.Line, ie.Loc.Col, text)
+	}
+	return fmt.Errorf("%s: %v", src.Path, err)
 }

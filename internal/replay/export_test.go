@@ -57,3 +57,17 @@ func TestExport(t *testing.T) {
 		t.Error("the link's target was created")
 	}
 }
+
+// A failed step is reported located in the loaded file, the pass named
+// once.
+func TestFailureLocated(t *testing.T) {
+	var out bytes.Buffer
+	err := Run("s.replay", strings.NewReader("load samples/wave-divergent\ntarget sm3\nlast\n"), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ": sm3-lower (FAILED: samples/wave-divergent.hlsl:8:15: wave operation WaveGetLaneIndex is not available"
+	if !strings.Contains(out.String(), want) || strings.Count(out.String(), "sm3-lower") != 1 {
+		t.Errorf("output:\n%s\nwant it to contain %q", out.String(), want)
+	}
+}
