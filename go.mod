@@ -44,3 +44,5 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )
+
+replace github.com/mattn/go-runewidth => github.com/mattn/go-runewidth v0.0.25

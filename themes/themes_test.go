@@ -67,3 +67,20 @@ func TestChooseHonoursNoColor(t *testing.T) {
 		t.Fatal("unknown theme accepted")
 	}
 }
+
+// TestLLVMLexer checks the LLVM IR rules on the shapes the DXIL back end
+// and the amdgcn export print.
+func TestLLVMLexer(t *testing.T) {
+	got := tokenTypes(t, LLVM, "define amdgpu_cs void @main(i32 inreg %u) {\nentry:\n  %x.$lo = add nsw i32 %u, -7 ; c\n  br label %exit\n}\n")
+	want := map[string]chroma.TokenType{
+		"define": chroma.Keyword, "amdgpu_cs": chroma.Keyword, "void": chroma.KeywordType, "@main": chroma.NameVariableGlobal,
+		"i32": chroma.KeywordType, "%u": chroma.NameVariable, "entry:": chroma.NameLabel, "%x.$lo": chroma.NameVariable,
+		"add": chroma.NameBuiltin, "-7": chroma.LiteralNumber, "; c": chroma.Comment, "br": chroma.KeywordReserved,
+		"label": chroma.KeywordType,
+	}
+	for text, tt := range want {
+		if got[text] != tt {
+			t.Errorf("%q: got %v, want %v", text, got[text], tt)
+		}
+	}
+}

@@ -47,14 +47,14 @@ func TestExplorerEndToEnd(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: '3', Text: "3"})
 	waitScreen(t, tm, "└─")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(60*time.Second))
 }
 
 func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond)) // a bound for hangs, not a timing assumption
 }
 
 // TestGoldenScreens pins the main views at 80×24 and 160×48 (no colour, so
@@ -71,17 +71,30 @@ func TestGoldenScreens(t *testing.T) {
 			t.Run(name+"_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
 				t.Setenv("HOME", t.TempDir())
 				t.Setenv("XDG_CONFIG_HOME", "/xdg")
-				m := realModel(t, "samples/wave-switch-42")
-				tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
-				waitScreen(t, tm, "define void @main()")
-				for _, k := range splitKeys(v.keys) {
-					tm.Send(k)
+				// The keys start background work (a diff, the trees); the
+				// screen is compared only once none is left, which the
+				// status bar shows ("… (esc cancels)" while busy). A
+				// screen taken too early is retaken with a longer pause,
+				// so a slow machine changes the run time, not the result.
+				var screen string
+				for pause := 150 * time.Millisecond; ; pause *= 2 {
+					m := realModel(t, "samples/wave-switch-42")
+					tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+					waitScreen(t, tm, "define void @main()")
+					for _, k := range splitKeys(v.keys) {
+						tm.Send(k)
+					}
+					time.Sleep(pause)
+					tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+					fm := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(*tui.Model)
+					screen = stripTimes(ansi.Strip(fm.View().Content))
+					if !strings.Contains(screen, "(esc cancels)") {
+						break
+					}
+					if pause > 30*time.Second {
+						t.Fatalf("still busy after a %v pause:\n%s", pause, screen)
+					}
 				}
-				time.Sleep(150 * time.Millisecond)
-				tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-				fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*tui.Model)
-				screen := ansi.Strip(fm.View().Content)
-				screen = stripTimes(screen)
 				golden.RequireEqual(t, []byte(screen))
 			})
 		}

@@ -18,8 +18,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 
+	"passlens/internal/atomicfile"
 	"passlens/internal/textdiff"
 	"passlens/themes"
 )
@@ -948,7 +948,7 @@ func lexerFor(lang string) chroma.Lexer {
 	case "sm3":
 		return themes.SM3Asm
 	case "llvm":
-		return lexers.Get("llvm")
+		return themes.LLVM
 	}
 	return themes.PIR
 }
@@ -1079,7 +1079,9 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		// Atomic, never through a symbolic link; replaces only what the
+		// user confirmed (internal/atomicfile).
+		if err := atomicfile.Write(path, []byte(text), atomicfile.Options{Replace: overwrite}); err != nil {
 			return statusMsg{"export failed: " + err.Error(), true}
 		}
 		return statusMsg{fmt.Sprintf("wrote %s (%d bytes)", path, len(text)), false}

@@ -8,6 +8,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/internal/diag"
 	"passlens/internal/headless"
 )
 
@@ -15,7 +16,7 @@ func init() {
 	register(&command{
 		name:    "analyze",
 		summary: "print dominator, post-dominator and cycle trees and uniformity like opt-22's print<...> passes",
-		usage: `Usage: passlens analyze [--print=KINDS] [--explain=VALUE] [--passes SPEC] [--filter-func=F] FILE
+		usage: `Usage: passlens analyze [--print=KINDS] [--explain=VALUE] [--target T] [--passes SPEC] [--after PASS] [--filter-func=F] FILE
 
 Prints, per function, in the shapes of
   opt-22 -mtriple=amdgcn-- -passes='print<domtree>,print<postdomtree>,print<cycles>,print<uniformity>'
@@ -23,7 +24,11 @@ with the same block and value names, so the outputs compare as sets.
 
   --print=KINDS     comma-separated: domtree, postdomtree, cycles, uniformity (default all)
   --explain=VALUE   say why VALUE (e.g. %x) is divergent, as a chain back to its source
-  --passes SPEC     analyze the module after running these passes
+  --target T        analyze the module after T's default pipeline (spirv, dxil, sm3),
+                    i.e. the explorer's final snapshot; default pir: the input module
+  --passes SPEC     analyze the module after running these passes instead
+  --after PASS      with --target or --passes: stop after (the last run of) PASS
+  --entry NAME      HLSL entry point (default main)
   --filter-func=F   only function F
 `,
 		run: runAnalyze,
@@ -38,6 +43,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	spec := fs.String("passes", "", "")
 	filter := fs.String("filter-func", "", "")
 	entry := fs.String("entry", "", "")
+	tgt := fs.String("target", "pir", "")
+	after := fs.String("after", "", "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -50,22 +57,28 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			return &usageError{c, fmt.Sprintf("unknown analysis %q (want %s)", k, strings.Join(headless.AnalysisKinds, ", "))}
 		}
 	}
-	m, _, err := load.File(pos[0], load.Options{Entry: *entry})
+	sp, err := selectPipeline(c, *spec, *tgt, *after)
 	if err != nil {
 		return err
 	}
-	if *spec != "" {
-		sp, err := pipeline.Parse(*spec)
-		if err != nil {
-			return &usageError{c, err.Error()}
-		}
-		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{VerifyEach: true})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
+	if err != nil {
+		return err
+	}
+	if len(sp.Steps) > 0 {
+		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: true})
 		if res.Err != nil {
-			return stepFailure(res.Err)
+			return diag.Step(src, m, res.Err)
 		}
 	}
 	if *explain != "" {
-		return headless.Explain(stdout, m, *filter, *explain)
+		err := headless.Explain(stdout, m, *filter, *explain)
+		if err != nil && len(sp.Steps) == 0 && src.Kind == "hlsl" {
+			// The explorer shows the module after the target's pipeline;
+			// names such as %isCase0 only exist there.
+			return fmt.Errorf("%v\n(analyze looks at the input module; the explorer's final snapshot is --target spirv, dxil or sm3)", err)
+		}
+		return err
 	}
 	return headless.Analyze(stdout, m, strings.Split(*kinds, ","), *filter)
 }

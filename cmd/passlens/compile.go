@@ -5,14 +5,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
-	_ "passlens/compiler/target/all" // registers the back ends
+	"passlens/compiler/target/all" // registers the back ends
+	"passlens/internal/atomicfile"
+	"passlens/internal/diag"
 	"passlens/internal/headless"
 )
 
@@ -25,10 +31,15 @@ func init() {
 Runs FILE through a pass pipeline and prints the target code (or IR).
 
 Flags:
-  --target T          spirv, dxil, sm3 or pir (default pir: the IR after --passes)
-  --passes SPEC       pipeline, e.g. inline,sroa,simplify (default: the target's pipeline; none for pir)
-  --emit KIND         asm (readable target code), bin (binary, SPIR-V only) or pir (the final IR)
-  -o OUT              write to OUT instead of standard output
+  --target T          spirv, dxil, sm3, pir or amdgcn-ll (default pir: the IR after --passes;
+                      amdgcn-ll: that IR as LLVM IR for opt-22 -mtriple=amdgcn--)
+  --passes SPEC       pipeline, e.g. inline,sroa,simplify (default: the target's pipeline;
+                      none for pir and amdgcn-ll)
+  --emit KIND         asm (readable target code), bin (binary, SPIR-V only) or pir (the final IR);
+                      default bin when OUT ends in .spv, asm otherwise
+  -o OUT              write to OUT (replacing it) instead of standard output; written
+                      atomically, never through a symbolic link, never over the input;
+                      binary output is never written to a terminal
   --entry NAME        HLSL entry point (default main)
   -D NAME[=VAL], -I DIR   HLSL preprocessor definitions and include directories
   --verify-each       run the IR verifier after every pass (default true)
@@ -96,13 +107,26 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return &usageError{c, "expected one input file"}
 	}
-	if *tgt != "pir" && !validTarget(*tgt) {
-		return &usageError{c, fmt.Sprintf("unknown target %q (want spirv, dxil, sm3 or pir)", *tgt)}
+	if !slices.Contains(compileTargets, *tgt) {
+		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(compileTargets, ", "))}
 	}
 	switch *emit {
 	case "", "asm", "bin", "pir":
 	default:
 		return &usageError{c, fmt.Sprintf("unknown --emit %q (want asm, bin or pir)", *emit)}
+	}
+	if *emit == "" && strings.EqualFold(filepath.Ext(*out), ".spv") {
+		// As glslangValidator and dxc: a .spv output is a binary module.
+		*emit = "bin"
+	}
+	if *emit == "bin" && *tgt != "spirv" {
+		return &usageError{c, fmt.Sprintf("--emit=bin: target %s has no binary form (only spirv has)", *tgt)}
+	}
+	if *out != "" && *out != "-" && atomicfile.SameFile(*out, pos[0]) {
+		return &usageError{c, fmt.Sprintf("-o %s names the input file", *out)}
+	}
+	if *emit == "bin" && (*out == "" || *out == "-") && isTerminal(stdout) {
+		return &usageError{c, "refusing to write binary SPIR-V to a terminal (use -o FILE.spv or redirect standard output)"}
 	}
 	if changed.set && changed.value != "" && changed.value != "diff" {
 		return &usageError{c, fmt.Sprintf("--print-changed takes no value or =diff, not %q", changed.value)}
@@ -110,6 +134,10 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	sp, err := pipelineSpec(c, *spec, *tgt)
 	if err != nil {
 		return err
+	}
+	pipeTarget := *tgt
+	if *tgt == all.AMDGCNLL {
+		pipeTarget = "pir"
 	}
 	var tm *passTimer
 	if *timePasses {
@@ -129,15 +157,15 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	res := tm.pipeline(func(o pipeline.Options) *pipeline.Result {
 		return pipeline.Run(context.Background(), m, sp, o)
-	}, pipeline.Options{Target: *tgt, VerifyEach: *verifyEach})
+	}, pipeline.Options{Target: pipeTarget, VerifyEach: *verifyEach})
 	dump := headless.DumpMode{AfterAll: *afterAll, Changed: changed.set && changed.value == "", Diff: changed.value == "diff", After: *after, Func: *filter}
 	if dump.Active() {
 		headless.Dumps(stdout, res, dump)
 	}
 	if res.Err != nil {
-		return stepFailure(res.Err)
+		return diag.Step(src, m, res.Err)
 	}
-	if dump.Active() && *tgt != "pir" && *emit != "pir" {
+	if dump.Active() && pipeTarget != "pir" && *emit != "pir" {
 		// The back end's own stages (SIR for sm3) follow the IR passes.
 		if o, err := target.Emit(*tgt, m); err == nil {
 			headless.DumpStages(stdout, o.Stages, dump)
@@ -155,7 +183,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	default:
 		var o *target.Output
 		if err := tm.phase("emit ("+*tgt+")", func() (err error) { o, err = target.Emit(*tgt, final); return err }); err != nil {
-			return fmt.Errorf("passlens: %v", err)
+			return diag.Emit(src, *tgt, err)
 		}
 		text, bin = o.Text, o.Binary
 		if *emit == "bin" {
@@ -169,6 +197,11 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	return tm.phase("write output", func() error { return writeOutput(*out, stdout, text, bin) })
 }
 
+// compileTargets are the values of compile --target.
+var compileTargets = []string{"pir", "spirv", "dxil", "sm3", all.AMDGCNLL}
+
+// writeOutput writes the result to standard output, or atomically to path
+// (replacing a file there: naming it with -o is the user's say-so).
 func writeOutput(path string, stdout io.Writer, text string, bin []byte) error {
 	data := []byte(text)
 	if bin != nil {
@@ -178,20 +211,42 @@ func writeOutput(path string, stdout io.Writer, text string, bin []byte) error {
 		_, err := stdout.Write(data)
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.Write(path, data, atomicfile.Options{Replace: true}); err != nil {
 		return fmt.Errorf("passlens: %v", err)
 	}
 	return nil
 }
 
-// stepFailure describes a failed pipeline step with the whole underlying
-// message (every verifier problem, not just the first line).
-func stepFailure(e *pipeline.StepError) error {
-	msg := fmt.Sprintf("passlens: pass %s failed (%s): %s", e.Pass, e.Kind, e.Msg)
-	if e.Err != nil {
-		if full := strings.TrimSpace(e.Err.Error()); full != e.Msg {
-			msg += "\n" + full
+// isTerminal reports whether w is a terminal (binary output must not go
+// there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// selectPipeline is --passes / --target / --after of analyze and run: the
+// spec to run (the target's default pipeline unless --passes is given),
+// cut after the last occurrence of PASS when after is set.
+func selectPipeline(c *command, passesFlag, tgt, after string) (pipeline.Spec, error) {
+	if tgt != "pir" && !validTarget(tgt) {
+		return pipeline.Spec{}, &usageError{c, fmt.Sprintf("unknown target %q (want pir, %s)", tgt, strings.Join(passes.Targets, ", "))}
+	}
+	sp, err := pipelineSpec(c, passesFlag, tgt)
+	if err != nil || after == "" {
+		return sp, err
+	}
+	n := -1
+	for i, st := range sp.Steps {
+		if st.Name == after {
+			n = i
 		}
 	}
-	return fmt.Errorf("%s", msg)
+	if n < 0 {
+		if len(sp.Steps) == 0 {
+			return sp, &usageError{c, fmt.Sprintf("--after %s: no pipeline (give --target or --passes)", after)}
+		}
+		return sp, &usageError{c, fmt.Sprintf("--after %s: no such pass in the pipeline %s", after, sp)}
+	}
+	sp.Steps = sp.Steps[:n+1]
+	return sp, nil
 }

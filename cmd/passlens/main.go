@@ -37,6 +37,12 @@ type usageError struct {
 
 func (e *usageError) Error() string { return e.msg }
 
+// helpRequested is -h/--help on a command: its usage goes to standard
+// output and the exit status is 0 (as git, go and glslangValidator do).
+type helpRequested struct{ cmd *command }
+
+func (e *helpRequested) Error() string { return "help requested" }
+
 // exitError carries a specific exit status after its message was printed.
 type exitError struct{ code int }
 
@@ -53,17 +59,22 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		if c, ok := commands[args[0]]; ok {
 			name = c.name
 			args = args[1:]
-		} else if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		} else if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 			if len(args) > 1 {
-				if c, ok := commands[args[1]]; ok {
-					fmt.Fprint(stdout, c.usage)
-					return 0
+				c, ok := commands[args[1]]
+				if !ok {
+					fmt.Fprintf(stderr, "passlens help: unknown command %q\nRun 'passlens help' for the list of commands.\n", args[1])
+					return 2
 				}
+				fmt.Fprint(stdout, c.usage)
+				return 0
 			}
 			printUsage(stdout)
 			return 0
+		} else if args[0] == "--version" || args[0] == "-version" {
+			name, args = "version", args[1:]
 		} else if !strings.HasPrefix(args[0], "-") && !looksLikeFile(args[0]) {
-			fmt.Fprintf(stderr, "passlens: unknown command %q (see 'passlens help')\n", args[0])
+			fmt.Fprintf(stderr, "passlens: unknown command %q\nRun 'passlens help' for the list of commands.\n", args[0])
 			return 2
 		}
 	}
@@ -73,12 +84,17 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	var ee *exitError
+	var he *helpRequested
 	switch {
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.As(err, &he):
+		fmt.Fprint(stdout, he.cmd.usage)
+		return 0
 	case errors.As(err, &ue):
+		// One line saying what is wrong, one saying where to look.
 		fmt.Fprintf(stderr, "passlens %s: %s\n", ue.cmd.name, ue.msg)
-		fmt.Fprint(stderr, ue.cmd.usage)
+		fmt.Fprintf(stderr, "Run 'passlens %s --help' for usage.\n", ue.cmd.name)
 		return 2
 	case errors.Is(err, flag.ErrHelp):
 		return 0
@@ -113,7 +129,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'passlens help COMMAND' for a command's flags.")
+	fmt.Fprintln(w, "Run 'passlens COMMAND --help' for a command's flags; 'passlens --version' for the version.")
 }
 
 // newFlags returns a FlagSet that reports errors through usageError.
@@ -131,7 +147,7 @@ func parseFlags(c *command, fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, &usageError{c, "help requested"}
+				return nil, &helpRequested{c}
 			}
 			return nil, &usageError{c, err.Error()}
 		}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/internal/diag"
 )
 
 func init() {
@@ -58,8 +61,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if *wave < interp.MinWaveSize || *wave > interp.MaxWaveSize || *wave&(*wave-1) != 0 {
 		return &usageError{c, fmt.Sprintf("--wave %d: want a power of two from %d to %d", *wave, interp.MinWaveSize, interp.MaxWaveSize)}
 	}
-	if *tgt != "pir" && !validTarget(*tgt) {
-		return &usageError{c, fmt.Sprintf("unknown target %q", *tgt)}
+	sp, err := selectPipeline(c, *spec, *tgt, *after)
+	if err != nil {
+		return err
 	}
 	var in *interp.Input
 	if *input != "" {
@@ -71,35 +75,31 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("passlens: %s: %v", *input, err)
 		}
 	}
-	m, _, err := load.File(pos[0], load.Options{Entry: *entry})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
 	if err != nil {
 		return err
-	}
-	sp, err := pipelineSpec(c, *spec, *tgt)
-	if err != nil {
-		return err
-	}
-	if *after != "" {
-		n := -1
-		for i, st := range sp.Steps {
-			if st.Name == *after {
-				n = i
-			}
-		}
-		if n < 0 {
-			return &usageError{c, fmt.Sprintf("--after %s: no such pass in the pipeline %s", *after, sp)}
-		}
-		sp.Steps = sp.Steps[:n+1]
 	}
 	if len(sp.Steps) > 0 {
 		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: true})
 		if res.Err != nil {
-			return stepFailure(res.Err)
+			return diag.Step(src, m, res.Err)
 		}
 	}
 	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace})
 	if err != nil {
-		return fmt.Errorf("passlens: %v", err)
+		return interpFailure(src, err)
 	}
 	return r.WriteJSON(stdout)
+}
+
+// interpFailure locates an interpreter error in the user's file: at the
+// instruction's source position when it has one (HLSL input), else at the
+// file.
+func interpFailure(src *load.Source, err error) error {
+	var ie *interp.Error
+	if errors.As(err, &ie) && ie.Loc.Line > 0 && src.Kind == "hlsl" {
+		text := strings.Replace(err.Error(), fmt.Sprintf(" (line %d:%d)", ie.Loc.Line, ie.Loc.Col), "", 1)
+		return fmt.Errorf("%s:%d:%d: %s", src.Path, ie.Loc.Line, ie.Loc.Col, text)
+	}
+	return fmt.Errorf("%s: %v", src.Path, err)
 }

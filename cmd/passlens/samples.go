@@ -38,9 +38,12 @@ func runSamples(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(s.Source)
 		return err
 	}
+	// Shorten descriptions only for a person at a terminal; a pipe or a
+	// file gets them whole.
+	short := isTerminal(stdout)
 	for _, s := range samples.All() {
 		sum := s.Summary
-		if r := []rune(sum); len(r) > 72 {
+		if r := []rune(sum); short && len(r) > 72 {
 			sum = string(r[:71]) + "…"
 		}
 		fmt.Fprintf(stdout, "samples/%-20s %s\n", s.Name, sum)

@@ -3,7 +3,6 @@ package main
 import (
 	"os/exec"
 	"passlens/internal/testtool"
-	"path/filepath"
 	"testing"
 )
 
@@ -18,10 +17,7 @@ func requireTool(t *testing.T, name, pkg string) string {
 // keys (testdata/tmux-explorer.sh).
 func TestExplorerInTmux(t *testing.T) {
 	requireTool(t, "tmux", "tmux")
-	bin := filepath.Join(t.TempDir(), "passlens")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	out, err := exec.Command("bash", "testdata/tmux-explorer.sh", bin, "samples/divergent-loop").CombinedOutput()
 	t.Logf("\n%s", out)
 	if err != nil {

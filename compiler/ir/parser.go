@@ -61,10 +61,29 @@ func (e *ParseError) Error() string {
 // in their function (Function.ReserveName), so names later passes generate
 // never collide with them.
 func ParseModule(filename string, src []byte) (m *Module, err error) {
+	return parseModule(filename, src, nil)
+}
+
+// ParseModuleWithPositions is ParseModule that also records where every
+// function, block, instruction and global is in the text, so that
+// verifier problems found later can point at the line the user wrote.
+func ParseModuleWithPositions(filename string, src []byte) (*Module, *Positions, error) {
 	if filename == "" {
 		filename = "<input>"
 	}
-	p := &parser{file: filename, src: string(src)}
+	ps := newPositions(filename, string(src))
+	m, err := parseModule(filename, src, ps)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, ps, nil
+}
+
+func parseModule(filename string, src []byte, ps *Positions) (m *Module, err error) {
+	if filename == "" {
+		filename = "<input>"
+	}
+	p := &parser{file: filename, src: string(src), where: ps}
 	if len(src) > math.MaxInt32-1 {
 		return nil, &ParseError{File: filename, Line: 1, Col: 1, Msg: "input too large"}
 	}
@@ -106,6 +125,7 @@ type parser struct {
 
 	m         *Module
 	typeCache map[typeKey]*Type
+	where     *Positions // nil unless positions are recorded
 
 	// Module-level symbols.
 	structDefs map[string]int   // struct name -> token index of its "type" line
@@ -808,6 +828,9 @@ func (p *parser) parseGlobal() {
 	}
 	vt := p.parseValueType("global value")
 	g := NewGlobal(name, space, vt)
+	if p.where != nil {
+		p.where.globals[g] = p.toks[nameTok].off
+	}
 	if p.acceptPunct('=') {
 		g.Init = p.parseConst(vt)
 	}
@@ -871,6 +894,9 @@ func (p *parser) parseFuncHeader(isDef bool) *Function {
 		p.errTok(nameTok, "redefinition of function @%s", quoteName(name))
 	}
 	f := &Function{name: name, Ret: ret, Module: p.m, names: map[string]int{}}
+	if p.where != nil {
+		p.where.funcs[f] = p.toks[nameTok].off
+	}
 	p.expectPunct('(')
 	if !p.acceptPunct(')') {
 		for {
@@ -975,6 +1001,9 @@ func (p *parser) parseBody(f *Function, lines int) {
 				p.errTok(lt, "name %%%s is already used in function @%s", quoteName(name), quoteName(f.name))
 			}
 			p.blockDef[b] = true
+			if p.where != nil {
+				p.where.blocks[b] = p.toks[lt].off
+			}
 			delete(p.blockRef, b)
 			f.Blocks = append(f.Blocks, b)
 			cur = b
@@ -1013,6 +1042,9 @@ func (p *parser) parseBody(f *Function, lines int) {
 		}
 		in.Block = cur
 		cur.Instrs = append(cur.Instrs, in)
+		if p.where != nil {
+			p.where.instrs[in] = p.toks[instTok].off
+		}
 	}
 	if len(f.Blocks) == 0 {
 		p.errTok(open, "function @%s has a body without blocks", quoteName(f.name))

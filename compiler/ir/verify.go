@@ -20,6 +20,11 @@ type Problem struct {
 	Block string // block name without '%' ("" if none)
 	Where string // the instruction or global concerned, e.g. "%x = add" or "store (instruction 3)"
 	Msg   string
+
+	// Instr and Global point at the entity concerned when there is one, so
+	// a caller holding the text's Positions can say where it is.
+	Instr  *Instr
+	Global *Global
 }
 
 func (p Problem) String() string {
@@ -144,7 +149,7 @@ func (v *verifier) blockErr(b *Block, format string, args ...any) {
 }
 
 func (v *verifier) instrErr(b *Block, idx int, in *Instr, format string, args ...any) {
-	v.report(Problem{Func: v.f.name, Block: b.name, Where: describeInstr(in, idx), Msg: fmt.Sprintf(format, args...)})
+	v.report(Problem{Func: v.f.name, Block: b.name, Where: describeInstr(in, idx), Msg: fmt.Sprintf(format, args...), Instr: in})
 }
 
 // describeInstr names an instruction without printing its operands (which
@@ -376,7 +381,7 @@ func (v *verifier) module() {
 		}
 		where := "global @" + quoteName(g.name)
 		bad := func(format string, args ...any) {
-			v.report(Problem{Where: where, Msg: fmt.Sprintf(format, args...)})
+			v.report(Problem{Where: where, Msg: fmt.Sprintf(format, args...), Global: g})
 		}
 		if globalNames[g.name] {
 			bad("more than one global has this name")

@@ -120,6 +120,20 @@ func inputIsUniform(g *ir.Global) bool {
 	return strings.EqualFold(g.Semantic, "SV_GroupID")
 }
 
+func globalASPrefix(g *ir.Global) string {
+	if n := globalAS(g); n != 0 {
+		return fmt.Sprintf("addrspace(%d) ", n)
+	}
+	return ""
+}
+
+func globalKind(g *ir.Global) string {
+	if g.ReadOnly {
+		return "constant"
+	}
+	return "global"
+}
+
 // globalAS is the LLVM address space a global is exported in: stage inputs
 // go to private memory (loads are divergent) unless uniform, then to
 // constant memory; everything else follows LLVMAddrSpace.
@@ -137,7 +151,18 @@ func globalAS(g *ir.Global) int {
 }
 
 func globalDecl(g *ir.Global) (string, error) {
-	t, err := llTypeStr(g.ValType)
+	vt := g.ValType
+	if vt.Kind == ir.KArray && vt.Len < 0 {
+		// A runtime-sized buffer ([? x T]) is an external [0 x T], the
+		// usual LLVM spelling of an unbounded array; accesses index it
+		// with pointer arithmetic (fnExporter.access).
+		e, err := llTypeStr(vt.Elem)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("@%s = external %s%s [0 x %s]\n", llName(g.Name()), globalASPrefix(g), globalKind(g), e), nil
+	}
+	t, err := llTypeStr(vt)
 	if err != nil {
 		return "", err
 	}

@@ -258,7 +258,10 @@ func (fx *fnExporter) helper(in *ir.Instr, suffix string) string {
 			fx.anon[in] = base
 		}
 	}
-	return "%" + llName(base+"."+suffix)
+	// "$" never occurs in names passlens generates, so a helper cannot
+	// collide with a value of the module (%vec.1 next to the helpers of
+	// %vec).
+	return "%" + llName(base+".$"+suffix)
 }
 
 var irOpNames = map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpSDiv: "sdiv",

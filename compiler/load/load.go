@@ -38,6 +38,10 @@ type Source struct {
 	// Input is the interpreter input shipped with an embedded sample
 	// (samples/NAME.json), nil otherwise.
 	Input []byte
+	// Positions, for .pir input, says where each function, block,
+	// instruction and global of the module is in Text (set by Module), so
+	// that verifier problems, even after passes, point at the line.
+	Positions *ir.Positions
 }
 
 // Read reads a file, or an embedded sample given as samples/NAME (or NAME
@@ -87,12 +91,13 @@ func kindOf(path string, data []byte) (string, error) {
 func Module(src *Source, opts Options) (*ir.Module, error) {
 	switch src.Kind {
 	case "pir":
-		m, err := ir.ParseModule(src.Path, src.Text)
+		m, ps, err := ir.ParseModuleWithPositions(src.Path, src.Text)
 		if err != nil {
 			return nil, err
 		}
+		src.Positions = ps
 		if err := ir.Verify(m); err != nil {
-			return nil, fmt.Errorf("%s: the module does not verify:\n%v", src.Path, err)
+			return nil, &VerifyError{Text: LocateVerify(src, m, err), Err: err}
 		}
 		return m, nil
 	case "ll":
@@ -112,6 +117,48 @@ func File(arg string, opts Options) (*ir.Module, *Source, error) {
 	m, err := Module(src, opts)
 	return m, src, err
 }
+
+// VerifyError is a .pir module that parses but does not verify: Text
+// holds every problem, each at its line where the text has one.
+type VerifyError struct {
+	Text string
+	Err  error // the *ir.VerifyError
+}
+
+func (e *VerifyError) Error() string { return e.Text }
+func (e *VerifyError) Unwrap() error { return e.Err }
+
+// LocateVerify renders a verifier error of m (the module loaded from src,
+// possibly after passes) with one problem per entry: problems whose
+// instruction, block, function or global has a position in src's text
+// become "file:line:col: error: ..." with the line and a caret; the others
+// are prefixed with the file name. HLSL input positions come from the
+// instructions' source locations.
+func LocateVerify(src *Source, m *ir.Module, err error) string {
+	var ve *ir.VerifyError
+	if !errors.As(err, &ve) || len(ve.Problems) == 0 {
+		return src.Path + ": " + err.Error()
+	}
+	var sb strings.Builder
+	for i, p := range ve.Problems {
+		if i == maxLocated {
+			fmt.Fprintf(&sb, "%s: ... and %d more verifier problems\n", src.Path, len(ve.Problems)-maxLocated)
+			break
+		}
+		if pe := src.Positions.Problem(m, p); pe != nil {
+			sb.WriteString(pe.Error())
+		} else if p.Instr != nil && p.Instr.Loc.Line > 0 && src.Kind == "hlsl" {
+			fmt.Fprintf(&sb, "%s:%d:%d: error: %s", src.Path, p.Instr.Loc.Line, p.Instr.Loc.Col, p)
+		} else {
+			fmt.Fprintf(&sb, "%s: error: %s", src.Path, p)
+		}
+		sb.WriteByte('\n')
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}
+
+// maxLocated bounds how many verifier problems LocateVerify spells out.
+const maxLocated = 20
 
 // DiagError is a failed HLSL compile: the rendered diagnostics.
 type DiagError struct {

@@ -8,8 +8,10 @@ package replay
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,6 +24,8 @@ import (
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
+	"passlens/internal/atomicfile"
+	"passlens/internal/diag"
 	"passlens/internal/headless"
 	"passlens/internal/textdiff"
 )
@@ -226,20 +230,33 @@ func (e *Engine) Exec(line string) error {
 		}
 		return e.run(args)
 	case "export":
+		// export [--force] FILE: relative to the current directory (not
+		// the script's: a script in a read-only checkout still exports
+		// where it is run); an existing FILE is replaced only with --force.
+		force := len(args) > 0 && args[0] == "--force"
+		if force {
+			args = args[1:]
+		}
 		if err := need(1); err != nil {
 			return err
 		}
 		if err := e.compile(); err != nil {
 			return err
 		}
-		text, err := e.targetText()
+		data, err := e.targetData(args[0])
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(e.path(args[0]), []byte(text), 0o644); err != nil {
+		if e.src != nil && atomicfile.SameFile(args[0], e.src.Path) {
+			return fmt.Errorf("export %s: that is the loaded input file", args[0])
+		}
+		if err := atomicfile.Write(args[0], data, atomicfile.Options{Replace: force}); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("%s exists (export --force %s replaces it)", args[0], args[0])
+			}
 			return err
 		}
-		fmt.Fprintf(e.Out, "exported %s (%d bytes)\n", args[0], len(text))
+		fmt.Fprintf(e.Out, "exported %s (%d bytes)\n", args[0], len(data))
 	default:
 		return fmt.Errorf("unknown command %q (see docs/replay.md)", cmd)
 	}
@@ -308,7 +325,7 @@ func (e *Engine) move(cmd string, args []string) error {
 	status := "unchanged"
 	switch {
 	case s.Err != nil:
-		status = "FAILED: " + s.Err.Msg
+		status = "FAILED: " + e.failure(s.Err)
 	case e.step == 0:
 		status = "input"
 	case s.Changed:
@@ -328,7 +345,7 @@ func (e *Engine) print(what string) error {
 			status := "unchanged"
 			switch {
 			case s.Err != nil:
-				status = "FAILED: " + s.Err.Msg
+				status = "FAILED: " + e.failure(s.Err)
 			case i == 0:
 				status = "input"
 			case s.Skipped:
@@ -354,9 +371,43 @@ func (e *Engine) print(what string) error {
 	return nil
 }
 
+// failure is the first line of a failed step's message, located in the
+// loaded file (internal/diag) and without repeating the pass name.
+func (e *Engine) failure(se *pipeline.StepError) string {
+	if e.src == nil {
+		return se.Msg
+	}
+	msg := diag.StepMessage(e.src, nil, se)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i] + " …"
+	}
+	return msg
+}
+
+// targetData is what export writes to file: the binary module when the
+// target has one and file ends in its binary extension (.spv), else the
+// text.
+func (e *Engine) targetData(file string) ([]byte, error) {
+	if e.res.Err != nil {
+		return nil, fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.failure(e.res.Err))
+	}
+	m, err := e.res.Final().FreshModule()
+	if err != nil {
+		return nil, err
+	}
+	o, err := target.Emit(e.target, m)
+	if err != nil {
+		return nil, err
+	}
+	if o.Binary != nil && o.BinExt != "" && strings.EqualFold(filepath.Ext(file), o.BinExt) {
+		return o.Binary, nil
+	}
+	return []byte(o.Text), nil
+}
+
 func (e *Engine) targetText() (string, error) {
 	if e.res.Err != nil {
-		return "", fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.res.Err.Msg)
+		return "", fmt.Errorf("the pipeline failed at %s: %s", e.res.Err.Pass, e.failure(e.res.Err))
 	}
 	m, err := e.res.Final().FreshModule()
 	if err != nil {

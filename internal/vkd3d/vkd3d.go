@@ -17,13 +17,73 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"passlens/internal/testtool"
 )
+
+// Where the data comes from, for messages.
+const origin = "../shared/conformance beside the checkout (or $PASSLENS_CONFORMANCE); see README.md, \"Conformance data\""
+
+var (
+	skipMu  sync.Mutex
+	skipped int
+	skipWhy string
+)
+
+// missing fails (CI=true) or skips t because the data is absent, counting
+// the skip for Main's summary.
+func missing(t testing.TB, why string) {
+	t.Helper()
+	skipMu.Lock()
+	skipped++
+	skipWhy = why
+	skipMu.Unlock()
+	testtool.Unavailable(t, why+"; it is read from "+origin)
+}
+
+// SkipSummary is the one line that says how many tests of this test
+// binary were skipped for want of the conformance data, or "".
+func SkipSummary() string {
+	skipMu.Lock()
+	defer skipMu.Unlock()
+	if skipped == 0 {
+		return ""
+	}
+	tests := "tests"
+	if skipped == 1 {
+		tests = "test"
+	}
+	return fmt.Sprintf("vkd3d: %d conformance %s skipped: %s; the data is read from %s (CI=true makes this a failure)", skipped, tests, skipWhy, origin)
+}
+
+// Main runs a package's tests and then prints SkipSummary, once. Packages
+// whose tests call Load use it as their TestMain:
+//
+//	func TestMain(m *testing.M) { vkd3d.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	if s := SkipSummary(); s != "" {
+		fmt.Println(s)
+	}
+	os.Exit(code)
+}
 
 // Dir returns the vkd3d HLSL conformance directory: shared/conformance/
 // vkd3d/hlsl beside the checkout, found from the go.mod above the
 // working directory.
+//
+// PASSLENS_CONFORMANCE, when set, names the conformance directory instead
+// (the one holding vkd3d/hlsl).
 func Dir() (string, error) {
+	if env := os.Getenv("PASSLENS_CONFORMANCE"); env != "" {
+		hlsl := filepath.Join(env, "vkd3d", "hlsl")
+		if _, err := os.Stat(hlsl); err != nil {
+			return "", fmt.Errorf("PASSLENS_CONFORMANCE: %w", err)
+		}
+		return hlsl, nil
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -52,16 +112,18 @@ type File struct {
 }
 
 // Load reads every .shader_test file of the conformance directory in
-// name order. The test is skipped when the data is not there.
+// name order. When the data is not there the test fails under CI=true and
+// is skipped otherwise (internal/testtool's rule); Main then prints one
+// summary line for the package.
 func Load(t testing.TB) []*File {
 	t.Helper()
 	dir, err := Dir()
 	if err != nil {
-		t.Skipf("vkd3d conformance data not found: %v", err)
+		missing(t, fmt.Sprintf("vkd3d conformance data not found (%v)", err))
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.shader_test"))
 	if err != nil || len(paths) == 0 {
-		t.Skipf("no .shader_test files in %s", dir)
+		missing(t, fmt.Sprintf("no .shader_test files in %s", dir))
 	}
 	var files []*File
 	for _, path := range paths {

@@ -19,6 +19,7 @@ import (
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
+	"passlens/internal/diag"
 	"passlens/tui"
 )
 
@@ -130,6 +131,11 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	c := &tui.Compiled{Source: d.src.Name, Target: tgt}
 	for _, s := range res.Snapshots {
 		c.Steps = append(c.Steps, StepOf(s))
+		if s.Err != nil && d.src != nil {
+			// One message, located in the user's file (the explorer
+			// prefixes "pass X failed:").
+			c.Steps[len(c.Steps)-1].Err = diag.StepMessage(d.src, nil, s.Err)
+		}
 	}
 	kept := &compiled{res: res}
 	if res.Err == nil {
@@ -137,6 +143,9 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 			kept.outErr = err
 		} else {
 			kept.out, kept.outErr = target.Emit(tgt, m)
+			if kept.outErr != nil && d.src != nil {
+				kept.outErr = diag.Emit(d.src, tgt, kept.outErr)
+			}
 		}
 		if kept.out != nil {
 			c.Steps = append(c.Steps, StageSteps(kept.out.Stages)...)

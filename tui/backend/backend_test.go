@@ -144,3 +144,23 @@ func TestOldCompilesReleased(t *testing.T) {
 		t.Errorf("newest compile: %v", err)
 	}
 }
+
+// A failed pass gives the explorer one clean message: located in the
+// user's file, without "pass X failed:" (the explorer adds that once).
+func TestFailedStepMessageLocated(t *testing.T) {
+	_, c := compileSample(t, "wave-divergent", "sm3")
+	var failed *tui.Step
+	for i := range c.Steps {
+		if c.Steps[i].Status == tui.StepFailed {
+			failed = &c.Steps[i]
+		}
+	}
+	if failed == nil {
+		t.Fatal("sm3 on a wave shader did not fail")
+	}
+	first := strings.SplitN(failed.Err, "\n", 2)[0]
+	want := "samples/wave-divergent.hlsl:8:15: wave operation WaveGetLaneIndex is not available"
+	if !strings.HasPrefix(first, want) || strings.Contains(failed.Err, "failed") || strings.Contains(failed.Err, "sm3-lower:") {
+		t.Errorf("step error %q, want it to start with %q and not repeat the pass", failed.Err, want)
+	}
+}

@@ -187,6 +187,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	// The ssh server only learns about ln inside Serve, so a Shutdown that
 	// races with the start of Serve would leave it listening forever; track
 	// the listener here and close it ourselves.
+	// Shutdown closes ln and so does ssh.Server.Close: closing it once
+	// keeps the second close from failing with "use of closed network
+	// connection" (which made SIGTERM exit 1 now and then).
+	ln = &closeOnceListener{Listener: ln}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -238,10 +242,25 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
-	if cerr := s.srv.Close(); err == nil && cerr != nil && !errors.Is(cerr, ssh.ErrServerClosed) {
+	// Connections that their sessions already closed report net.ErrClosed;
+	// that is the state Shutdown wants, not a failure.
+	if cerr := s.srv.Close(); err == nil && cerr != nil && !errors.Is(cerr, ssh.ErrServerClosed) && !errors.Is(cerr, net.ErrClosed) {
 		err = cerr
 	}
 	return err
+}
+
+// closeOnceListener makes Close idempotent: the first call closes the
+// listener, later calls return its result again.
+type closeOnceListener struct {
+	net.Listener
+	once sync.Once
+	err  error
+}
+
+func (l *closeOnceListener) Close() error {
+	l.once.Do(func() { l.err = l.Listener.Close() })
+	return l.err
 }
 
 // Sessions returns the number of live sessions.

@@ -11,8 +11,10 @@ tm() { tmux -L "$sock" "$@"; }
 cleanup() { tm kill-server 2>/dev/null; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; echo "--- screen ---"; tm capture-pane -p -t e; exit 1; }
+# The bound (60 s) only catches a hung explorer; on a loaded machine a
+# frame may take seconds, and the outcome must not depend on that.
 wait_for() { # text, what
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 600); do
     tm capture-pane -p -t e 2>/dev/null | grep -qF -- "$1" && { echo "ok: $2"; return 0; }
     sleep 0.1
   done

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sourceAt returns the text of file at line:col (1-based) to the end of
+// the line.
+func sourceAt(t *testing.T, file string, line, col int) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := strings.Split(string(b), "\n")
+	if line < 1 || line > len(ls) || col < 1 || col > len(ls[line-1])+1 {
+		t.Fatalf("%s has no position %d:%d", file, line, col)
+	}
+	return ls[line-1][col-1:]
+}
+
+// A .pir module that parses but does not verify: every problem points at
+// its instruction (file:line:col, the line and a caret), once.
+func TestPIRVerifierErrorsLocated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.pir")
+	text := "define void @main() {\nentry:\n  %y = add u32 %z, 1\n  br %next\nnext:\n  %z = add u32 1, 2\n  %w = add u32 %y, %z\n  ret\n}\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run("compile", path)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, stderr)
+	}
+	want := path + ":3:3: error: function @main, block %entry, %y = add: operand %z (defined in block %next) does not dominate this use\n" +
+		"  %y = add u32 %z, 1\n" +
+		"  ^\n"
+	if stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+}
+
+// Every problem of a module is located at its own line, and the file is
+// named once per problem (analyze prints through the same path).
+func TestPIRVerifierTwoProblems(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.pir")
+	text := "define void @main() {\nentry:\n  %a = add u32 %b, 1\n  %b = add u32 1, 1\n  %c = add u32 %d, 1\n  %d = add u32 1, 1\n  ret\n}\n"
+	os.WriteFile(path, []byte(text), 0o644)
+	code, _, stderr := run("analyze", path)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, l := range []string{path + ":3:3: error: ", path + ":5:3: error: "} {
+		if strings.Count(stderr, l) != 1 {
+			t.Errorf("want exactly one line starting %q in:\n%s", l, stderr)
+		}
+	}
+	if strings.Count(stderr, path) != 2 {
+		t.Errorf("the file is named %d times, want once per problem:\n%s", strings.Count(stderr, path), stderr)
+	}
+}
+
+var locLineRE = regexp.MustCompile(`^(\S+):(\d+):(\d+): (.*)$`)
+
+// Pass and back-end errors on HLSL input name the file with the position
+// of the HLSL source, once per message, and the position is right.
+func TestBackEndErrorsLocated(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		file   string
+		prefix string // after "file:L:C: "
+		at     string // the source text at L:C starts with this
+		lines  int
+	}{
+		{[]string{"compile", "--target", "sm3", "samples/nested-loops"}, "samples/nested-loops.hlsl", "sm3: compute shaders have no SM3 profile", "tid : SV_DispatchThreadID", 1},
+		{[]string{"compile", "--target", "sm3", "samples/wave-divergent"}, "samples/wave-divergent.hlsl", "sm3-lower: wave operation ", "Wave", 4},
+		{[]string{"compile", "--target", "sm3", "--passes", "inline,sroa,simplify", "samples/add-mul"}, "samples/add-mul.hlsl", "sm3: sir: load of", "", 1},
+	} {
+		code, _, stderr := run(c.args...)
+		if code != 1 {
+			t.Errorf("%v: exit %d", c.args, code)
+			continue
+		}
+		ls := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+		if len(ls) != c.lines {
+			t.Errorf("%v: %d lines, want %d:\n%s", c.args, len(ls), c.lines, stderr)
+		}
+		for _, l := range ls {
+			m := locLineRE.FindStringSubmatch(l)
+			if m == nil || m[1] != c.file || !strings.HasPrefix(m[4], c.prefix) {
+				t.Errorf("%v: line %q: want %s:L:C: %s...", c.args, l, c.file, c.prefix)
+				continue
+			}
+			if strings.Contains(m[4], c.file) || strings.Count(l, "sm3-lower:") > 1 || strings.Contains(l, "failed: pass") {
+				t.Errorf("%v: repeated prefix in %q", c.args, l)
+			}
+			line, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			if at := sourceAt(t, filepath.Join("../..", c.file), line, col); !strings.HasPrefix(at, c.at) {
+				t.Errorf("%v: %s:%d:%d is %q, want it to start with %q", c.args, c.file, line, col, at, c.at)
+			}
+		}
+	}
+}
+
+// An interpreter error on HLSL input points at the HLSL line of the
+// instruction, with the file named once.
+func TestRunErrorLocated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "spin.hlsl")
+	os.WriteFile(path, []byte("[numthreads(1,1,1)]\nvoid main() {\n  uint x = 0;\n  while (true) { x = x + 1; }\n}\n"), 0o644)
+	code, _, stderr := run("run", path)
+	m := locLineRE.FindStringSubmatch(strings.TrimSpace(stderr))
+	if code != 1 || m == nil || m[1] != path || !strings.HasPrefix(m[4], "interp: ") || strings.Contains(m[4], "(line ") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	if at := sourceAt(t, path, line, col); !strings.HasPrefix(at, "x") {
+		t.Errorf("%d:%d is %q, want the loop body", line, col, at)
+	}
+}
