@@ -8,15 +8,15 @@ import (
 type headerKind uint8
 
 const (
-	hNone       headerKind = iota
-	hAfter                 // IR Dump After P [on S]
-	hBefore                // IR Dump Before P [on S]
-	hStart                 // IR Dump At Start (-print-changed)
-	hOmitted               // IR Dump After P on S omitted because no change
-	hDeleted               // IR Deleted After P on S / (invalidated): S no longer exists
-	hIgnored               // IR Pass P on S ignored / filtered out: no step, no body
-	hSPVBefore             // spirv-opt: ; IR before pass P
-	hSPVLast               // spirv-opt: ; IR after last pass
+	hNone      headerKind = iota
+	hAfter                // IR Dump After P [on S]
+	hBefore               // IR Dump Before P [on S]
+	hStart                // IR Dump At Start (-print-changed)
+	hOmitted              // IR Dump After P on S omitted because no change
+	hDeleted              // IR Deleted After P on S / (invalidated): S no longer exists
+	hIgnored              // IR Pass P on S ignored / filtered out: no step, no body
+	hSPVBefore            // spirv-opt: ; IR before pass P
+	hSPVLast              // spirv-opt: ; IR after last pass
 )
 
 // header is a parsed banner line.

@@ -10,7 +10,7 @@ import (
 // banner and the pieces of its body so far) and the running module state
 // of every track, used to tell changed steps from unchanged ones.
 type indexer struct {
-	l    *Log
+	l      *Log
 	lineNo int // lines read so far
 
 	// The current dump.
