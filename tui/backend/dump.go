@@ -1,0 +1,401 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"passlens/compiler/analysis"
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+	"passlens/compiler/llvm"
+	"passlens/compiler/passdump"
+	"passlens/tui"
+)
+
+// DumpDriver is a tui.Driver over a pass log (compiler/passdump): the
+// steps are the log's dumps, loaded lazily (tui.StepLoader), and analyses
+// import the step's text (LLVM IR through compiler/llvm, passlens IR
+// through its parser, machine IR as a bare CFG). A step whose text does not
+// import still shows as text with diffs; its analyses report why.
+//
+// With a Runner (passlens --run) the log is produced by running a compiler,
+// and Compile re-runs it with the pipeline's enabled passes (what-if).
+type DumpDriver struct {
+	// Input is the interpreter input of the lanes pane (nil: defaults).
+	Input *interp.Input
+	// Entry names the entry point for runs ("" picks the only one).
+	Entry string
+
+	name   string
+	static *passdump.Log
+	runner *passdump.Command
+
+	mu     sync.Mutex
+	logs   map[*tui.Compiled]*passdump.Log
+	order  []*tui.Compiled
+	loaded map[*tui.Compiled][]int // steps whose text is held, oldest first
+	mods   []modCache
+}
+
+// keepLoaded is how many step texts the driver keeps in a compile's steps.
+const keepLoaded = 8
+
+type modCache struct {
+	log  *passdump.Log
+	step int
+	mod  *ir.Module
+	err  error
+}
+
+// NewDumpDriver returns a driver over an indexed log.
+func NewDumpDriver(l *passdump.Log) *DumpDriver {
+	return &DumpDriver{name: l.Name, static: l, logs: map[*tui.Compiled]*passdump.Log{}, loaded: map[*tui.Compiled][]int{}}
+}
+
+// NewRunDriver returns a driver that runs a compiler command to get its log.
+func NewRunDriver(r *passdump.Command) *DumpDriver {
+	return &DumpDriver{name: r.Display(), runner: r, logs: map[*tui.Compiled]*passdump.Log{}, loaded: map[*tui.Compiled][]int{}}
+}
+
+// Source names the log (or the command).
+func (d *DumpDriver) Source() string { return d.name }
+
+// Targets: a log has one "target", its own final output.
+func (d *DumpDriver) Targets() []string { return []string{"log"} }
+
+// DefaultPipeline is the command's pass list when it can be edited (see
+// passdump.Command.Pipeline); a static log has none.
+func (d *DumpDriver) DefaultPipeline(string) []tui.PassSlot {
+	if d.runner == nil {
+		return nil
+	}
+	var out []tui.PassSlot
+	for _, p := range d.runner.Pipeline() {
+		out = append(out, tui.PassSlot{Name: p, Enabled: true})
+	}
+	return out
+}
+
+// Policies lists the interpreter's reconvergence policies.
+func (d *DumpDriver) Policies() []string {
+	var out []string
+	for _, p := range interp.Policies() {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// SetInput loads the interpreter input used by Run from a JSON file.
+func (d *DumpDriver) SetInput(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	in, err := interp.ParseInput(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	d.Input = in
+	return nil
+}
+
+// Compile returns the log's steps; with a Runner it runs the command first
+// (with the enabled passes of pipeline), in the caller's goroutine, and
+// cancels it with ctx.
+func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassSlot) (*tui.Compiled, error) {
+	l := d.static
+	if d.runner != nil {
+		var passes []string
+		if pipeline != nil {
+			passes = []string{}
+			for _, p := range pipeline {
+				if p.Enabled {
+					passes = append(passes, p.Name)
+				}
+			}
+		}
+		var err error
+		l, err = d.runner.Run(ctx, passes)
+		if err != nil {
+			return nil, err
+		}
+	}
+	c := &tui.Compiled{Source: d.name, Target: "log", Steps: StepsOf(l)}
+	if d.runner != nil && d.runner.Failure != "" {
+		c.Steps = append(c.Steps, tui.Step{Pass: "(tool failed)", Status: tui.StepFailed, Err: d.runner.Failure,
+			Text: d.runner.Failure, Lines: tui.SplitLines(d.runner.Failure)})
+	}
+	d.mu.Lock()
+	d.logs[c] = l
+	d.order = append(d.order, c)
+	if len(d.order) > keepCompiles {
+		old := d.order[0]
+		if ol := d.logs[old]; ol != l && ol != d.static {
+			ol.Close()
+		}
+		delete(d.logs, old)
+		delete(d.loaded, old)
+		d.order = d.order[1:]
+	}
+	d.mu.Unlock()
+	return c, nil
+}
+
+// StepsOf lists a log's steps for the explorer, without their text.
+func StepsOf(l *passdump.Log) []tui.Step {
+	out := make([]tui.Step, len(l.Steps))
+	for i := range l.Steps {
+		s := &l.Steps[i]
+		st := tui.Step{Pass: StepTitle(s), Lang: s.Lang, Summary: stepSummary(s)}
+		switch {
+		case s.Failed != "":
+			st.Status, st.Err = tui.StepFailed, s.Failed
+		case s.Status == passdump.Input:
+			st.Status = tui.StepInput
+		case s.Status == passdump.Changed:
+			st.Status = tui.StepChanged
+		default:
+			st.Status = tui.StepUnchanged
+		}
+		if s.Lang == passdump.LangPIR {
+			st.Lang = ""
+		}
+		out[i] = st
+	}
+	return out
+}
+
+// StepTitle names a step as the pass list shows it: "SROAPass on f".
+func StepTitle(s *passdump.Step) string {
+	t := s.Pass
+	if s.Before {
+		t = "before " + t
+	}
+	if s.Scope != "" && s.Scope != "[module]" {
+		t += " on " + s.Scope
+	}
+	return t
+}
+
+func stepSummary(s *passdump.Step) string {
+	var parts []string
+	if s.Status == passdump.Input {
+		parts = append(parts, "the module before the first pass")
+	}
+	if s.Partial {
+		parts = append(parts, "partial")
+	}
+	if s.Note != "" {
+		parts = append(parts, s.Note)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("%s, line %d of the log", s.Status, s.Line))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (d *DumpDriver) log(c *tui.Compiled) (*passdump.Log, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l := d.logs[c]
+	if l == nil {
+		return nil, errors.New("this log is no longer loaded")
+	}
+	return l, nil
+}
+
+// LoadStep fills step i's text (tui.StepLoader) and drops the text of the
+// steps loaded longest ago.
+func (d *DumpDriver) LoadStep(c *tui.Compiled, i int) error {
+	l, err := d.log(c)
+	if err != nil {
+		return err
+	}
+	if i >= len(l.Steps) {
+		return nil // the "(tool failed)" step carries its text
+	}
+	text, funcs, err := l.Text(i)
+	if err != nil {
+		return err
+	}
+	s := &c.Steps[i]
+	s.Text, s.Lines = text, tui.SplitLines(text)
+	s.Funcs = s.Funcs[:0]
+	for _, f := range funcs {
+		s.Funcs = append(s.Funcs, tui.FuncSpan{Name: f.Name, Start: f.Start, End: f.End})
+	}
+	d.mu.Lock()
+	held := append(d.loaded[c], i)
+	for len(held) > keepLoaded {
+		if j := held[0]; j != i {
+			c.Steps[j].Text, c.Steps[j].Lines, c.Steps[j].Funcs = "", nil, nil
+		}
+		held = held[1:]
+	}
+	d.loaded[c] = held
+	d.mu.Unlock()
+	return nil
+}
+
+// StepChangedFunc reports whether step i changed function fn
+// (tui.FuncStepper).
+func (d *DumpDriver) StepChangedFunc(c *tui.Compiled, i int, fn string) bool {
+	l, err := d.log(c)
+	if err != nil || i >= len(l.Steps) {
+		return true
+	}
+	s := &l.Steps[i]
+	return s.ChangedFunc(fn) || s.ModuleChanged
+}
+
+// module imports step i's text (cached for the last few steps).
+func (d *DumpDriver) module(l *passdump.Log, i int) (*ir.Module, error) {
+	d.mu.Lock()
+	for _, m := range d.mods {
+		if m.log == l && m.step == i {
+			d.mu.Unlock()
+			return m.mod, m.err
+		}
+	}
+	d.mu.Unlock()
+	st := &l.Steps[i]
+	var m *ir.Module
+	var err error
+	switch st.Lang {
+	case passdump.LangLLVM, passdump.LangPIR:
+		text, _, terr := l.Text(i)
+		if terr != nil {
+			return nil, terr
+		}
+		name := fmt.Sprintf("%s:step%d", l.Name, i)
+		if st.Lang == passdump.LangLLVM {
+			m, err = llvm.Import(name, []byte(text))
+		} else {
+			m, err = ir.ParseModule(name, []byte(text))
+		}
+		if err != nil {
+			err = fmt.Errorf("unavailable: %v", strings.TrimSpace(err.Error()))
+		}
+	default:
+		err = fmt.Errorf("unavailable: %s steps show text and diffs only", langName(st.Lang))
+	}
+	d.mu.Lock()
+	if len(d.mods) >= 2 {
+		d.mods = d.mods[1:]
+	}
+	d.mods = append(d.mods, modCache{l, i, m, err})
+	d.mu.Unlock()
+	return m, err
+}
+
+func langName(lang string) string {
+	switch lang {
+	case passdump.LangSPIRV:
+		return "SPIR-V"
+	case passdump.LangMIR:
+		return "machine IR"
+	}
+	return strings.ToUpper(lang)
+}
+
+// Analyze computes trees, CFG and uniformity of one function of a step;
+// machine IR gets trees and the CFG from its blocks' successors.
+func (d *DumpDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (*tui.Analysis, error) {
+	l, err := d.log(c)
+	if err != nil {
+		return nil, err
+	}
+	if step < 0 || step >= len(l.Steps) {
+		return nil, errors.New("unavailable: the tool's error message is not IR")
+	}
+	if l.Steps[step].Lang == passdump.LangMIR {
+		return mirAnalysis(l, step, fn)
+	}
+	m, err := d.module(l, step)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range m.Funcs {
+		if !f.IsDeclaration() && (fn == "" || f.Name() == fn) {
+			return Analyze(f), nil
+		}
+	}
+	return nil, fmt.Errorf("no function %q in this step", fn)
+}
+
+func mirAnalysis(l *passdump.Log, step int, fn string) (*tui.Analysis, error) {
+	if fn == "" {
+		fs := l.Functions(step)
+		if len(fs) == 0 {
+			return nil, errors.New("no machine function in this step")
+		}
+		fn = fs[0]
+	}
+	text, err := l.FuncText(step, fn)
+	if err != nil {
+		return nil, err
+	}
+	if text == "" {
+		return nil, fmt.Errorf("no machine function %q in this step", fn)
+	}
+	cfg, err := passdump.MIRCFG(text)
+	if err != nil {
+		return nil, fmt.Errorf("unavailable: %v", err)
+	}
+	if len(cfg.Blocks) == 0 {
+		return nil, fmt.Errorf("machine function %s has no blocks", fn)
+	}
+	g := &analysis.Graph{Names: cfg.Blocks, Succs: cfg.Succs}
+	return AnalyzeCFG(fn, g), nil
+}
+
+// Run interprets a step's module on one dispatch (LLVM and passlens IR
+// steps that import).
+func (d *DumpDriver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (*tui.LanesResult, error) {
+	l, err := d.log(c)
+	if err != nil {
+		return nil, err
+	}
+	if step < 0 || step >= len(l.Steps) {
+		return nil, errors.New("unavailable: the tool's error message is not IR")
+	}
+	m, err := d.module(l, step)
+	if err != nil {
+		return nil, err
+	}
+	// The interpreter may annotate the module: run on a copy.
+	m = ir.CloneModule(m)
+	pol, err := interp.ParsePolicy(o.Policy)
+	if err != nil {
+		return nil, err
+	}
+	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: d.Entry, WaveSize: o.WaveSize, Policy: pol, Trace: true})
+	if err != nil {
+		return nil, err
+	}
+	var js strings.Builder
+	r.WriteJSON(&js)
+	return &tui.LanesResult{Lines: FormatLanes(r), JSON: js.String()}, nil
+}
+
+// TargetCode is the last step's text: what the tool produced.
+func (d *DumpDriver) TargetCode(ctx context.Context, c *tui.Compiled) (string, string, error) {
+	l, err := d.log(c)
+	if err != nil {
+		return "", "", err
+	}
+	n := len(l.Steps) - 1
+	text, _, err := l.Text(n)
+	if err != nil {
+		return "", "", err
+	}
+	lang := l.Steps[n].Lang
+	if lang == passdump.LangPIR {
+		lang = "pir"
+	}
+	return text, lang, nil
+}
