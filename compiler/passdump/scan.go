@@ -458,6 +458,14 @@ func (ix *indexer) loop(st *Step, d *delta, s *state, h header) {
 	base := ix.l.segs[s.segs[i]]
 	ns := base
 	ns.patches = append(append([]int32{}, base.patches...), body)
+	// Whether the merge changes the function is decided on the merged
+	// text: the loop may print what function passes already did.
+	before, err1 := ix.l.segText(&base)
+	after, err2 := ix.l.segText(&ns)
+	if err1 == nil && err2 == nil && before == after {
+		st.Status = Unchanged
+		return
+	}
 	ns.hash = mix(base.hash, ix.bodyHash)
 	d.set = []int32{ix.addSeg(ns)}
 	st.ChangedFuncs = []string{fn}

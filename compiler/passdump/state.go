@@ -145,17 +145,9 @@ func (l *Log) compose(s *state) (string, []FuncSpan, error) {
 			piece = sg.lit
 			i++
 		case len(sg.patches) > 0:
-			txt, err := l.read(sg.off, sg.n)
+			txt, err := l.segText(sg)
 			if err != nil {
 				return "", nil, err
-			}
-			for _, p := range sg.patches {
-				ps := &l.segs[p]
-				lt, err := l.read(ps.off, ps.n)
-				if err != nil {
-					return "", nil, err
-				}
-				txt = patchLoop(txt, lt)
 			}
 			piece = txt
 			i++
@@ -236,4 +228,24 @@ func (l *Log) FuncText(i int, fn string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// segText reads one piece, with its loop patches applied.
+func (l *Log) segText(sg *seg) (string, error) {
+	if sg.lit != "" {
+		return sg.lit, nil
+	}
+	txt, err := l.read(sg.off, sg.n)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range sg.patches {
+		ps := &l.segs[p]
+		lt, err := l.read(ps.off, ps.n)
+		if err != nil {
+			return "", err
+		}
+		txt = patchLoop(txt, lt)
+	}
+	return txt, nil
 }
