@@ -100,7 +100,7 @@ func printDump(w io.Writer, l *passdump.Log, o dumpOptions) error {
 				continue
 			}
 			status := s.Status.String()
-			if o.fn != "" && s.Status == passdump.Changed && !s.ChangedFunc(o.fn) && !s.ModuleChanged {
+			if o.fn != "" && s.Status == passdump.Changed && !s.ChangedFunc(o.fn) {
 				status = "unchanged"
 			}
 			if s.Partial {
@@ -139,7 +139,7 @@ func printDump(w io.Writer, l *passdump.Log, o dumpOptions) error {
 			banner = "# " + banner
 		}
 		unchanged := s.Status == passdump.Unchanged ||
-			(o.fn != "" && s.Status == passdump.Changed && !s.ChangedFunc(o.fn) && !s.ModuleChanged)
+			(o.fn != "" && s.Status == passdump.Changed && !s.ChangedFunc(o.fn))
 		if (o.changed || o.diff) && unchanged {
 			fmt.Fprintf(w, "%s omitted because no change ***\n", banner)
 			continue

@@ -249,7 +249,7 @@ func (d *DumpDriver) StepChangedFunc(c *tui.Compiled, i int, fn string) bool {
 		return true
 	}
 	s := &l.Steps[i]
-	return s.ChangedFunc(fn) || s.ModuleChanged
+	return s.ChangedFunc(fn)
 }
 
 // module imports step i's text (cached for the last few steps).
