@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+	"time"
 
 	"passlens/compiler/passdump"
 	"passlens/internal/textdiff"
@@ -30,6 +32,8 @@ Flags:
   --only-pass P        only steps of pass P (comma-separated; "SROAPass" or "SROAPass on f")
   --function F         print only function F; with --print-changed, steps that did not change F are omitted
   --step N             print only step N
+  --time-steps         print nothing; measure indexing, the first frame's step and
+                       step latency to standard error (bench/passdump.sh)
 `,
 		run: runDump,
 	})
@@ -42,6 +46,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("only-pass", "", "")
 	fn := fs.String("function", "", "")
 	stepN := fs.Int("step", -1, "")
+	timeSteps := fs.Bool("time-steps", false, "")
 	var changed optionalValueFlag
 	fs.Var(&changed, "print-changed", "")
 	pos, err := parseFlags(c, fs, args)
@@ -54,11 +59,15 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 	if changed.set && changed.value != "" && changed.value != "diff" {
 		return &usageError{c, fmt.Sprintf("--print-changed takes no value or =diff, not %q", changed.value)}
 	}
+	start := time.Now()
 	l, err := passdump.Open(pos[0])
 	if err != nil {
 		return fmt.Errorf("passlens: %v", err)
 	}
 	defer l.Close()
+	if *timeSteps {
+		return timeDump(stderr, l, time.Since(start))
+	}
 	if *stepN >= len(l.Steps) {
 		return fmt.Errorf("passlens: %s: no step %d (the log has %d steps, 0..%d)", pos[0], *stepN, len(l.Steps), len(l.Steps)-1)
 	}
@@ -189,4 +198,36 @@ func dumpDriver(arg, dumpFlag, runFlag string) (tui.Driver, error) {
 		return nil, fmt.Errorf("passlens: %v", err)
 	}
 	return backend.NewDumpDriver(l), nil
+}
+
+// timeDump measures what the explorer does with a log: the index (already
+// built, in indexed), composing and splitting the last step (the first
+// frame), and stepping: composing and splitting 200 steps spread over the
+// log, as pressing → on them does (each step once, so no cache answers).
+func timeDump(w io.Writer, l *passdump.Log, indexed time.Duration) error {
+	t0 := time.Now()
+	text, _, err := l.Text(len(l.Steps) - 1)
+	if err != nil {
+		return fmt.Errorf("passlens: %v", err)
+	}
+	tui.SplitLines(text)
+	first := time.Since(t0)
+	n := min(200, len(l.Steps))
+	var lat []time.Duration
+	for k := 0; k < n; k++ {
+		i := k * (len(l.Steps) - 1) / max(1, n-1)
+		t := time.Now()
+		text, _, err := l.Text(i)
+		if err != nil {
+			return fmt.Errorf("passlens: %v", err)
+		}
+		tui.SplitLines(text)
+		lat = append(lat, time.Since(t))
+	}
+	sort.Slice(lat, func(a, b int) bool { return lat[a] < lat[b] })
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+	fmt.Fprintf(w, "log %.0f MB, %d steps (%s)\n", float64(l.Size())/(1<<20), len(l.Steps), l.Format)
+	fmt.Fprintf(w, "index %s\nfirst frame step %s (index + first step %s)\n", ms(indexed), ms(first), ms(indexed+first))
+	fmt.Fprintf(w, "step latency over %d steps: median %s, p99 %s, max %s\n", n, ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]), ms(lat[len(lat)-1]))
+	return nil
 }

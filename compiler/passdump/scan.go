@@ -14,23 +14,24 @@ type indexer struct {
 	lineNo int // lines read so far
 
 	// The current dump.
-	cur      header
-	have     bool // a banner was seen
-	curOff   int64
-	curLine  int
-	track    int
-	pieces   []int32 // finished pieces of the body
-	first    string  // first non-blank body line (trimmed), for classification
-	textOn   bool
-	textOff  int64
-	textHash uint64
-	prevHash uint64 // textHash before the last line (to move "; Function Attrs:" into a function)
-	lastAttr int64  // offset of the previous line if it was "; Function Attrs:", else -1
-	inFunc   bool
-	fnOff    int64
-	fnName   string
-	fnHash   uint64
-	bodyHash uint64 // hash of the whole body (loop dumps)
+	cur          header
+	have         bool // a banner was seen
+	curOff       int64
+	curLine      int
+	track        int
+	pieces       []int32 // finished pieces of the body
+	first        string  // first non-blank body line (trimmed), for classification
+	textOn       bool
+	textOff      int64
+	textHash     uint64
+	prevHash     uint64 // textHash before the last line (to move "; Function Attrs:" into a function)
+	lastAttr     int64  // offset of the previous line if it was "; Function Attrs:", else -1
+	lastAttrHash uint64
+	inFunc       bool
+	fnOff        int64
+	fnName       string
+	fnHash       uint64
+	bodyHash     uint64 // hash of the whole body (loop dumps)
 
 	// spirv-opt: the pass whose "before" block comes next is the previous
 	// pass's result.
@@ -42,11 +43,15 @@ type indexer struct {
 	irLang   string
 	lastFunc string            // last function printed (legacy loop dumps name none)
 	loopHash map[string]uint64 // scope → body hash of its last dump
-	sinceCP  int
+	// The text of the last piece a loop dump produced (see loop).
+	strs           map[string]string
+	lastMerged     int32
+	lastMergedText string
+	sinceCP        int
 }
 
 func newIndexer(l *Log) *indexer {
-	ix := &indexer{l: l, lastAttr: -1, loopHash: map[string]uint64{}, irLang: LangLLVM}
+	ix := &indexer{l: l, lastAttr: -1, loopHash: map[string]uint64{}, irLang: LangLLVM, lastMerged: -1, strs: map[string]string{}}
 	for i := range ix.states {
 		ix.states[i] = newState()
 	}
@@ -138,7 +143,10 @@ func (ix *indexer) startDump(h header, off int64) {
 func (ix *indexer) bodyLine(off int64, b []byte) {
 	lh := maphash.Bytes(seed, b)
 	ix.bodyHash = mix(ix.bodyHash, lh)
-	t := bytes.TrimRight(b, "\r\n")
+	t := b
+	for len(t) > 0 && (t[len(t)-1] == '\n' || t[len(t)-1] == '\r') {
+		t = t[:len(t)-1]
+	}
 	if ix.first == "" {
 		if s := strings.TrimSpace(string(t)); s != "" {
 			ix.first = s
@@ -160,7 +168,7 @@ func (ix *indexer) bodyLine(off int64, b []byte) {
 		if ix.lastAttr >= 0 {
 			// "; Function Attrs:" belongs to the function it describes.
 			start = ix.lastAttr
-			h = mix(0, maphash.Bytes(seed, ix.attrLine(ix.lastAttr, off)))
+			h = mix(0, ix.lastAttrHash)
 			ix.textHash = ix.prevHash
 		}
 		ix.closeText(start)
@@ -178,15 +186,8 @@ func (ix *indexer) bodyLine(off int64, b []byte) {
 	ix.textHash = mix(ix.textHash, lh)
 	ix.lastAttr = -1
 	if ix.track == trackIR && bytes.HasPrefix(t, []byte("; Function Attrs:")) {
-		ix.lastAttr = off
+		ix.lastAttr, ix.lastAttrHash = off, lh
 	}
-}
-
-// attrLine re-reads the "; Function Attrs:" line at [from, to) for hashing.
-func (ix *indexer) attrLine(from, to int64) []byte {
-	buf := make([]byte, to-from)
-	ix.l.r.ReadAt(buf, from)
-	return buf
 }
 
 // funcStart recognises the first line of a function in the current track.
@@ -252,8 +253,18 @@ func (ix *indexer) closeText(end int64) {
 	ix.textOn = false
 }
 
+// intern shares the strings that repeat in every step (pass, scope and
+// function names) so that a log of 100k steps holds each once.
+func (ix *indexer) intern(s string) string {
+	if v, ok := ix.strs[s]; ok {
+		return v
+	}
+	ix.strs[s] = s
+	return s
+}
+
 func (ix *indexer) closeFunc(end int64) {
-	ix.pieces = append(ix.pieces, ix.addSeg(seg{off: ix.fnOff, n: end - ix.fnOff, name: ix.fnName, hash: mix(ix.fnHash, 7)}))
+	ix.pieces = append(ix.pieces, ix.addSeg(seg{off: ix.fnOff, n: end - ix.fnOff, name: ix.intern(ix.fnName), hash: mix(ix.fnHash, 7)}))
 	ix.inFunc = false
 }
 
@@ -283,7 +294,7 @@ func (ix *indexer) endDump(off int64) {
 		ix.closeText(off)
 	}
 	h := ix.cur
-	st := Step{Pass: h.pass, Scope: h.scope, Line: ix.curLine, Offset: ix.curOff, Failed: h.failed, Status: Changed}
+	st := Step{Pass: ix.intern(h.pass), Scope: ix.intern(h.scope), Line: ix.curLine, Offset: ix.curOff, Failed: h.failed, Status: Changed}
 	d := delta{track: uint8(ix.track)}
 	switch ix.track {
 	case trackIR:
@@ -460,14 +471,28 @@ func (ix *indexer) loop(st *Step, d *delta, s *state, h header) {
 	ns.patches = append(append([]int32{}, base.patches...), body)
 	// Whether the merge changes the function is decided on the merged
 	// text: the loop may print what function passes already did.
-	before, err1 := ix.l.segText(&base)
-	after, err2 := ix.l.segText(&ns)
-	if err1 == nil && err2 == nil && before == after {
+	// The last merged text is kept, so that a run of loop dumps on one
+	// function patches once per dump.
+	var before string
+	var err error
+	if ix.lastMerged >= 0 && ix.lastMerged == s.segs[i] {
+		before = ix.lastMergedText
+	} else {
+		before, err = ix.l.segText(&base)
+	}
+	lt, err2 := ix.l.read(ix.l.segs[body].off, ix.l.segs[body].n)
+	if err != nil || err2 != nil {
+		st.Status, st.Partial, st.Note = Unchanged, true, "loop dump not merged: the log cannot be read back"
+		return
+	}
+	after := patchLoop(before, lt)
+	if before == after {
 		st.Status = Unchanged
 		return
 	}
 	ns.hash = mix(base.hash, ix.bodyHash)
 	d.set = []int32{ix.addSeg(ns)}
+	ix.lastMerged, ix.lastMergedText = d.set[0], after
 	st.ChangedFuncs = []string{fn}
 	st.Partial = true
 	st.Note = "loop dump merged into @" + fn + ": blocks outside the loop as of the previous step"

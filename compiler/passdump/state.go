@@ -1,9 +1,11 @@
 package passdump
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // state is a module as an ordered list of pieces, with the position of
@@ -127,69 +129,66 @@ func (l *Log) Text(i int) (string, []FuncSpan, error) {
 	return text, funcs, nil
 }
 
-// compose reads the pieces of a state; contiguous pieces are read at once.
+// compose reads the pieces of a state into one buffer; pieces that follow
+// each other in the log are read at once.
 func (l *Log) compose(s *state) (string, []FuncSpan, error) {
-	var sb strings.Builder
 	total := 0
 	for _, id := range s.segs {
 		total += int(l.segs[id].n) + len(l.segs[id].lit)
 	}
-	sb.Grow(total)
+	buf := make([]byte, 0, total)
 	var funcs []FuncSpan
 	line := 0
-	for i := 0; i < len(s.segs); {
-		sg := &l.segs[s.segs[i]]
-		var piece string
-		switch {
-		case sg.lit != "":
-			piece = sg.lit
-			i++
-		case len(sg.patches) > 0:
-			txt, err := l.segText(sg)
-			if err != nil {
-				return "", nil, err
-			}
-			piece = txt
-			i++
-		default:
-			// Extend over pieces that follow in the file.
-			j, end := i+1, sg.off+sg.n
-			for j < len(s.segs) {
-				nx := &l.segs[s.segs[j]]
-				if nx.lit != "" || len(nx.patches) > 0 || nx.off != end {
-					break
-				}
-				end += nx.n
-				j++
-			}
-			txt, err := l.read(sg.off, end-sg.off)
-			if err != nil {
-				return "", nil, err
-			}
-			// Function spans inside the run.
-			at := 0
-			for k := i; k < j; k++ {
-				p := &l.segs[s.segs[k]]
-				part := txt[at : at+int(p.n)]
-				n := strings.Count(part, "\n")
-				if p.name != "" {
-					funcs = append(funcs, FuncSpan{Name: p.name, Start: line, End: line + max(n, 1)})
-				}
-				line += n
-				at += int(p.n)
-			}
-			sb.WriteString(txt)
-			i = j
-			continue
-		}
-		n := strings.Count(piece, "\n")
+	span := func(sg *seg, part []byte) {
+		n := bytes.Count(part, []byte{'\n'})
 		if sg.name != "" {
 			funcs = append(funcs, FuncSpan{Name: sg.name, Start: line, End: line + max(n, 1)})
 		}
 		line += n
-		sb.WriteString(piece)
 	}
-	return sb.String(), funcs, nil
+	for i := 0; i < len(s.segs); {
+		sg := &l.segs[s.segs[i]]
+		if sg.lit != "" || len(sg.patches) > 0 {
+			txt, err := l.segText(sg)
+			if err != nil {
+				return "", nil, err
+			}
+			at := len(buf)
+			buf = append(buf, txt...)
+			span(sg, buf[at:])
+			i++
+			continue
+		}
+		// Extend over pieces that follow in the file.
+		j, end := i+1, sg.off+sg.n
+		for j < len(s.segs) {
+			nx := &l.segs[s.segs[j]]
+			if nx.lit != "" || len(nx.patches) > 0 || nx.off != end {
+				break
+			}
+			end += nx.n
+			j++
+		}
+		at := len(buf)
+		n := int(end - sg.off)
+		if cap(buf)-at < n {
+			nb := make([]byte, at, at+n+total/4)
+			copy(nb, buf)
+			buf = nb
+		}
+		buf = buf[:at+n]
+		if k, err := l.r.ReadAt(buf[at:], sg.off); k != n {
+			return "", nil, fmt.Errorf("%s: reading bytes %d-%d: %v", l.Name, sg.off, end, err)
+		}
+		for k := i; k < j; k++ {
+			p := &l.segs[s.segs[k]]
+			span(p, buf[at:at+int(p.n)])
+			at += int(p.n)
+		}
+		i = j
+	}
+	// buf is never written again: share it with the string.
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), funcs, nil
 }
 
 func (l *Log) read(off, n int64) (string, error) {
