@@ -120,8 +120,14 @@ func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassS
 		}
 		var err error
 		l, err = d.runner.Run(ctx, passes)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
-			return nil, err
+			// The tool printed no dump: its whole message is the step.
+			msg := err.Error()
+			return &tui.Compiled{Source: d.name, Target: "log", Steps: []tui.Step{{Pass: "(tool failed)",
+				Status: tui.StepFailed, Err: msg, Text: msg, Lines: tui.SplitLines(msg)}}}, nil
 		}
 	}
 	c := &tui.Compiled{Source: d.name, Target: "log", Steps: StepsOf(l)}

@@ -130,9 +130,9 @@ func TestRunDriverWhatIf(t *testing.T) {
 		t.Fatalf("what-if steps: %+v", c2.Steps)
 	}
 	bad, _ := passdump.ParseCommand(opt + " -passes=no-such-pass " + in)
-	_, err = NewRunDriver(bad).Compile(context.Background(), "log", nil)
-	if err == nil || !strings.Contains(err.Error(), "no-such-pass") {
-		t.Fatalf("tool error %v", err)
+	bc, err := NewRunDriver(bad).Compile(context.Background(), "log", nil)
+	if err != nil || len(bc.Steps) != 1 || bc.Steps[0].Status != tui.StepFailed || !strings.Contains(bc.Steps[0].Text, "no-such-pass") {
+		t.Fatalf("tool error: %v %+v", err, bc)
 	}
 }
 
