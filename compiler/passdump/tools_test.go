@@ -380,3 +380,82 @@ func TestPasslensRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestOptPrintBeforeAndAfter: -print-before-all interleaves Before dumps;
+// both load and the last (After) step is opt's output.
+func TestOptPrintBeforeAndAfter(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := filepath.Abs("../../samples/irreducible.ll")
+	l, out := optLog(t, dir, in, "-print-before-all", "-print-after-all")
+	texts := loadAll(t, l)
+	before := 0
+	for _, s := range l.Steps {
+		if s.Before {
+			before++
+		}
+	}
+	if before == 0 || before*2 < len(l.Steps)-2 {
+		t.Fatalf("%d Before steps of %d", before, len(l.Steps))
+	}
+	sameFinal(t, "print-before-all", LangLLVM, texts[len(texts)-1], out, false)
+}
+
+// TestRunSpirvOptWhatIf: `--run 'spirv-opt -O …'` expands -O into the
+// passes its log names; turning one off re-runs spirv-opt without it.
+func TestRunSpirvOptWhatIf(t *testing.T) {
+	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
+	spvopt := testtool.Require(t, "spirv-opt", "spirv-tools")
+	dir := t.TempDir()
+	src, _ := filepath.Abs("testdata/shader.frag")
+	tool(t, dir, glslang, "-V", "--target-env", "vulkan1.1", src, "-o", "in.spv")
+	c, err := ParseCommand(spvopt + " -O " + filepath.Join(dir, "in.spv") + " -o " + filepath.Join(dir, "out.spv"))
+	if err != nil || c.Tool != "spirv-opt" {
+		t.Fatalf("%v %+v", err, c)
+	}
+	pl := c.Pipeline()
+	if len(pl) < 10 {
+		t.Fatalf("pipeline %v", pl)
+	}
+	l, err := c.Run(context.Background(), pl)
+	if err != nil || len(l.Steps) != len(pl)+1 {
+		t.Fatalf("%v: %d steps for %d passes", err, len(l.Steps), len(pl))
+	}
+	var without []string
+	drop := pl[1]
+	n := 0
+	for _, p := range pl {
+		if p == drop {
+			n++
+			continue
+		}
+		without = append(without, p)
+	}
+	l2, err := c.Run(context.Background(), without)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l2.Steps) != len(pl)+1-n {
+		t.Fatalf("what-if without %s: %d steps, want %d", drop, len(l2.Steps), len(pl)+1-n)
+	}
+	for _, s := range l2.Steps {
+		if s.Pass == drop {
+			t.Fatalf("%s still ran", drop)
+		}
+	}
+}
+
+func TestParseCommand(t *testing.T) {
+	c, err := ParseCommand(`clang-22 -x cl "a b.cl" -o 'out file.ll' -DX=\"y\"`)
+	if err != nil || c.Tool != "clang" || len(c.Argv) != 7 || c.Argv[3] != "a b.cl" || c.Argv[5] != "out file.ll" || c.Argv[6] != `-DX="y"` {
+		t.Fatalf("%v %q", err, c.Argv)
+	}
+	if _, err := ParseCommand("gcc -O2 x.c"); err == nil || !strings.Contains(err.Error(), "unsupported tool") {
+		t.Fatalf("gcc: %v", err)
+	}
+	if _, err := ParseCommand(`opt-22 'unterminated`); err == nil {
+		t.Fatal("unterminated quote accepted")
+	}
+	if got := SplitPasses("a,function<eager-inv>(b,c<x;y>),d"); len(got) != 3 || got[1] != "function<eager-inv>(b,c<x;y>)" {
+		t.Fatalf("%q", got)
+	}
+}

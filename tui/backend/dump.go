@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -154,9 +155,17 @@ func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassS
 // StepsOf lists a log's steps for the explorer, without their text.
 func StepsOf(l *passdump.Log) []tui.Step {
 	out := make([]tui.Step, len(l.Steps))
+	// Titles repeat (a pass on a function, in every round): share them.
+	titles := map[[3]string]string{}
 	for i := range l.Steps {
 		s := &l.Steps[i]
-		st := tui.Step{Pass: StepTitle(s), Lang: s.Lang, Summary: stepSummary(s)}
+		key := [3]string{s.Pass, s.Scope, strconv.FormatBool(s.Before)}
+		title, ok := titles[key]
+		if !ok {
+			title = StepTitle(s)
+			titles[key] = title
+		}
+		st := tui.Step{Pass: title, Lang: s.Lang, Summary: stepSummary(s)}
 		switch {
 		case s.Failed != "":
 			st.Status, st.Err = tui.StepFailed, s.Failed
@@ -198,8 +207,11 @@ func stepSummary(s *passdump.Step) string {
 	if s.Note != "" {
 		parts = append(parts, s.Note)
 	}
-	if len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("%s, line %d of the log", s.Status, s.Line))
+	switch len(parts) {
+	case 0:
+		return s.Status.String() // no allocation per step: logs have 100k+ steps
+	case 1:
+		return parts[0]
 	}
 	return strings.Join(parts, "; ")
 }
