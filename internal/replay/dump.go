@@ -185,7 +185,17 @@ func (e *Engine) execDump(cmd string, args []string) (handled bool, err error) {
 			kinds = args[0]
 		}
 		return true, headless.Analyze(e.Out, m, strings.Split(kinds, ","), e.fn)
-	case "target", "passes", "run", "export":
+	case "target":
+		// The explorer records "target log" for a pass log.
+		if len(args) == 1 && args[0] == "log" {
+			return true, nil
+		}
+		return true, fmt.Errorf("target does not apply to a pass log (load a module instead)")
+	case "passes":
+		// Recorded by the explorer (a live command's pass list): a script
+		// cannot re-run the tool, so the log's steps stay as they are.
+		return true, nil
+	case "run", "export":
 		return true, fmt.Errorf("%s does not apply to a pass log (load a module instead)", cmd)
 	}
 	return false, nil
