@@ -28,11 +28,11 @@ if [ ! -s "$log" ] || [ "$(cat "$out/size" 2>/dev/null)" != "$size" ]; then
   echo "$size" > "$out/size"
 fi
 bytes=$(stat -c %s "$log")
-echo "log: $log, $((bytes / 1048576)) MB" | tee "$out/summary.txt"
+echo "log: $log, $((bytes / 1048576)) MB; load average: $(cut -d" " -f1-3 /proc/loadavg) on $(nproc) cores" | tee "$out/summary.txt"
 cat "$log" > /dev/null # warm the page cache: every run reads it from memory
 
 for r in $(seq 1 "$runs"); do
-  /usr/bin/time -f "wall %e s, peak RSS %M KB" -o "$out/time.$r" \
+  /usr/bin/time -f "wall %e s, cpu user %U s + sys %S s, peak RSS %M KB" -o "$out/time.$r" \
     "$out/passlens" dump "$log" --time-steps 2> "$out/steps.$r"
   { echo "--- passlens dump --time-steps, run $r"; cat "$out/steps.$r" "$out/time.$r"; } | tee -a "$out/summary.txt"
 done
