@@ -265,6 +265,20 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 		return nil, err
 	}
 	os.Remove(f.Name())
+	// opt and llc print only what their passes touch: the input module,
+	// as an "At Start" dump, gives the first step and the module-level
+	// lines function dumps leave out. The tool's standard error follows
+	// it in the same file (the descriptor's offset is shared).
+	if in := c.inputIR(argv); in != "" {
+		data, err := os.ReadFile(in)
+		if err == nil && len(data) > 0 {
+			f.WriteString("*** IR Dump At Start ***\n")
+			f.Write(data)
+			if data[len(data)-1] != '\n' {
+				f.WriteString("\n")
+			}
+		}
+	}
 	args := append(append([]string{}, argv[1:]...), c.printArgs()...)
 	cmd := exec.CommandContext(ctx, argv[0], args...)
 	var stdout bytes.Buffer
@@ -295,6 +309,25 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 	}
 	l.closer = f
 	return l, nil
+}
+
+// inputIR returns the textual IR input of an opt or llc command ("" if
+// there is none: clang, spirv-opt, bitcode or standard input).
+func (c *Command) inputIR(argv []string) string {
+	if c.Tool != "opt" && c.Tool != "llc" {
+		return ""
+	}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "-o" {
+			i++
+			continue
+		}
+		if strings.HasSuffix(a, ".ll") && !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
 }
 
 // toolMessage extracts what a failing tool said: the text before the first

@@ -331,7 +331,8 @@ func (ix *indexer) endDump(off int64) {
 		if len(d.del) == 0 {
 			st.Status = Unchanged
 		}
-	case ix.track == trackStage || ix.isModule():
+	case ix.track == trackStage || ix.isModule() || h.kind == hStart:
+		// "At Start" is the whole input, whatever its first line.
 		ix.reset(&st, &d, s)
 	case ix.isLoop():
 		ix.loop(&st, &d, s, h)

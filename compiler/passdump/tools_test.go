@@ -3,6 +3,7 @@ package passdump
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -457,5 +458,33 @@ func TestParseCommand(t *testing.T) {
 	}
 	if got := SplitPasses("a,function<eager-inv>(b,c<x;y>),d"); len(got) != 3 || got[1] != "function<eager-inv>(b,c<x;y>)" {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestRunOptInput: --run on opt starts from the input module (an At Start
+// step) and merges the function dumps into it.
+func TestRunOptInput(t *testing.T) {
+	opt := testtool.Require(t, "opt-22", "llvm-22")
+	in, _ := filepath.Abs("../../samples/irreducible.ll")
+	c, err := ParseCommand(opt + " -passes=sroa,simplifycfg -mtriple=amdgcn-- " + in + " -S -o " + os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	src, _ := os.ReadFile(in)
+	first, _, _ := l.Text(0)
+	if l.Steps[0].Status != Input || first != string(src) {
+		t.Fatalf("first step %+v is not the input", l.Steps[0])
+	}
+	last, _, _ := l.Text(len(l.Steps) - 1)
+	if !strings.Contains(last, "target triple") && strings.Contains(string(src), "target triple") {
+		t.Fatalf("module lines lost")
+	}
+	if len(l.Steps) < 3 {
+		t.Fatalf("%d steps", len(l.Steps))
 	}
 }
