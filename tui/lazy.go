@@ -1,5 +1,7 @@
 package tui
 
+import "strings"
+
 // Optional Driver extensions for pass logs (tui/backend's DumpDriver). A
 // log of hundreds of MB cannot keep every step's text in memory, and its
 // steps say which functions they changed; drivers that implement these
@@ -50,4 +52,17 @@ func (m *Model) statusFor(i int) StepStatus {
 		return StepUnchanged
 	}
 	return s
+}
+
+// noteUnavailable keeps an analysis error that will not go away for this
+// step ("unavailable: the step does not import: …") as the step's analysis,
+// so that the trees and CFG panes say why instead of waiting.
+func (m *Model) noteUnavailable(key string, err error) {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "unavailable: ") {
+		return
+	}
+	n := &TreeNode{Label: msg}
+	m.analyses[key] = &Analysis{Dom: n, PostDom: n, Cycles: n}
+	m.refreshViews()
 }

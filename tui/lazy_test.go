@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // lazyDriver is the fake driver with steps whose text comes through
@@ -60,5 +64,31 @@ func TestLazyStepsAndFunctionView(t *testing.T) {
 	rows := m.listRows()
 	if len(rows) >= len(c.Steps) {
 		t.Fatalf("unchanged steps for @main not collapsed: %v", rows)
+	}
+}
+
+// TestUnavailableAnalysis: an analysis that cannot exist for a step
+// ("unavailable: …") is kept and shown in the trees and CFG panes.
+func TestUnavailableAnalysis(t *testing.T) {
+	m := New(newFake(), Options{Target: "spirv"})
+	m.Update(CompiledForTest(&Compiled{Steps: newFake().steps}))
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.setView(ViewTrees)
+	key := fmt.Sprintf("%d/%s", m.step, m.analysisFunc())
+	m.Update(analysisMsg{key: key, err: errors.New("unavailable: step.ll:3:5: unsupported thing")})
+	if a := m.currentAnalysis(); a == nil || a.Dom.Label != "unavailable: step.ll:3:5: unsupported thing" {
+		t.Fatalf("analysis %+v", a)
+	}
+	if !strings.Contains(strings.Join(m.other.lines, "\n"), "unavailable: step.ll:3:5") {
+		t.Fatalf("trees pane: %q", m.other.lines)
+	}
+	m.setView(ViewCFG)
+	if !strings.Contains(strings.Join(m.other.lines, "\n"), "unavailable: step.ll:3:5") {
+		t.Fatalf("CFG pane: %q", m.other.lines)
+	}
+	// A cancelled analysis is not kept.
+	m.Update(analysisMsg{key: "9/x", err: errors.New("context canceled")})
+	if m.analyses["9/x"] != nil {
+		t.Fatal("cancelled analysis kept")
 	}
 }

@@ -264,6 +264,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		delete(m.busy, "analysis")
 		if msg.err != nil {
 			m.setStatus("analysis: "+msg.err.Error(), true)
+			m.noteUnavailable(msg.key, msg.err)
 			return m, nil
 		}
 		m.analyses[msg.key] = msg.a

@@ -337,6 +337,10 @@ func (m *Model) buildCFG(a *Analysis) {
 		m.other.setLines([]string{"computing CFG…"}, nil)
 		return
 	}
+	if len(a.Blocks) == 0 && a.Dom != nil {
+		m.other.setLines([]string{a.Dom.Label}, nil) // unavailable (lazy.go)
+		return
+	}
 	layers := cfgLayers(a)
 	var lines []string
 	// The block holding the IR cursor is the selected one.
