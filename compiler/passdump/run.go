@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -269,6 +270,7 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 	// as an "At Start" dump, gives the first step and the module-level
 	// lines function dumps leave out. The tool's standard error follows
 	// it in the same file (the descriptor's offset is shared).
+	var from int64 // where the tool's own output starts
 	if in := c.inputIR(argv); in != "" {
 		data, err := os.ReadFile(in)
 		if err == nil && len(data) > 0 {
@@ -278,6 +280,7 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 				f.WriteString("\n")
 			}
 		}
+		from, _ = f.Seek(0, io.SeekCurrent)
 	}
 	args := append(append([]string{}, argv[1:]...), c.printArgs()...)
 	cmd := exec.CommandContext(ctx, argv[0], args...)
@@ -296,7 +299,7 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 	l, ierr := Index(strings.Join(argv, " "), f, st.Size())
 	c.Failure = ""
 	if runErr != nil {
-		msg := toolMessage(f, st.Size(), l)
+		msg := toolMessage(f, from, st.Size())
 		full := fmt.Sprintf("%s: %v\n%s", filepath.Base(argv[0]), runErr, msg)
 		if ierr != nil {
 			f.Close()
@@ -330,37 +333,22 @@ func (c *Command) inputIR(argv []string) string {
 	return ""
 }
 
-// toolMessage extracts what a failing tool said: the text before the first
-// banner and the last lines of the log (where the error follows the last
-// dump), at most 64 KiB.
-func toolMessage(f *os.File, size int64, l *Log) string {
+// toolMessage extracts what a failing tool said from its standard error
+// ([from, size) of f): all of it up to 64 KiB, else its last 40 lines
+// (the error follows the last dump).
+func toolMessage(f *os.File, from, size int64) string {
 	const max = 64 << 10
-	read := func(off, n int64) string {
+	n := size - from
+	if n <= max {
 		buf := make([]byte, n)
-		k, _ := f.ReadAt(buf, off)
+		k, _ := f.ReadAt(buf, from)
 		return string(buf[:k])
 	}
-	if l == nil || size <= max {
-		if size > max {
-			return "…" + read(size-max, max)
-		}
-		return read(0, size)
-	}
-	pre := ""
-	if l.Preamble > 0 {
-		pre = read(0, min(l.Preamble, max/2))
-	}
-	last := read(max64(0, size-max/2), min(size, max/2))
-	lines := strings.Split(strings.TrimRight(last, "\n"), "\n")
+	buf := make([]byte, max/2)
+	k, _ := f.ReadAt(buf, size-max/2)
+	lines := strings.Split(strings.TrimRight(string(buf[:k]), "\n"), "\n")
 	if len(lines) > 40 {
 		lines = lines[len(lines)-40:]
 	}
-	return pre + "…\n" + strings.Join(lines, "\n") + "\n"
-}
-
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
+	return "…\n" + strings.Join(lines, "\n") + "\n"
 }

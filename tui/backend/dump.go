@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"passlens/compiler/analysis"
 	"passlens/compiler/interp"
@@ -33,6 +34,8 @@ type DumpDriver struct {
 
 	name   string
 	static *passdump.Log
+	path   string    // the static log's file ("" for standard input)
+	stamp  time.Time // its modification time when indexed
 	runner *passdump.Command
 
 	mu     sync.Mutex
@@ -54,7 +57,31 @@ type modCache struct {
 
 // NewDumpDriver returns a driver over an indexed log.
 func NewDumpDriver(l *passdump.Log) *DumpDriver {
-	return &DumpDriver{name: l.Name, static: l, logs: map[*tui.Compiled]*passdump.Log{}, loaded: map[*tui.Compiled][]int{}}
+	d := &DumpDriver{name: l.Name, static: l, logs: map[*tui.Compiled]*passdump.Log{}, loaded: map[*tui.Compiled][]int{}}
+	if st, err := os.Stat(l.Name); err == nil && l.Name != "<stdin>" {
+		d.path, d.stamp = l.Name, st.ModTime()
+	}
+	return d
+}
+
+// reload re-indexes the static log when its file changed since it was
+// indexed (R in the explorer after the compiler wrote a new log).
+func (d *DumpDriver) reload() error {
+	if d.path == "" {
+		return nil
+	}
+	st, err := os.Stat(d.path)
+	if err != nil || st.ModTime().Equal(d.stamp) {
+		return nil
+	}
+	l, err := passdump.Open(d.path)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.static, d.stamp = l, st.ModTime()
+	d.mu.Unlock()
+	return nil
 }
 
 // NewRunDriver returns a driver that runs a compiler command to get its log.
@@ -108,7 +135,12 @@ func (d *DumpDriver) SetInput(path string) error {
 // (with the enabled passes of pipeline), in the caller's goroutine, and
 // cancels it with ctx.
 func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassSlot) (*tui.Compiled, error) {
+	if err := d.reload(); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
 	l := d.static
+	d.mu.Unlock()
 	if d.runner != nil {
 		var passes []string
 		if pipeline != nil {
@@ -141,7 +173,7 @@ func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassS
 	d.order = append(d.order, c)
 	if len(d.order) > keepCompiles {
 		old := d.order[0]
-		if ol := d.logs[old]; ol != l && ol != d.static {
+		if ol := d.logs[old]; ol != l && ol != d.static && !d.inUse(ol) {
 			ol.Close()
 		}
 		delete(d.logs, old)
@@ -150,6 +182,16 @@ func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassS
 	}
 	d.mu.Unlock()
 	return c, nil
+}
+
+// inUse reports whether a kept compile still shows log l (d.mu held).
+func (d *DumpDriver) inUse(l *passdump.Log) bool {
+	for _, c := range d.order[1:] {
+		if d.logs[c] == l {
+			return true
+		}
+	}
+	return false
 }
 
 // StepsOf lists a log's steps for the explorer, without their text.

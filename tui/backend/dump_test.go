@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"passlens/compiler/passdump"
 	"passlens/internal/testtool"
@@ -131,8 +132,11 @@ func TestRunDriverWhatIf(t *testing.T) {
 	}
 	bad, _ := passdump.ParseCommand(opt + " -passes=no-such-pass " + in)
 	bc, err := NewRunDriver(bad).Compile(context.Background(), "log", nil)
-	if err != nil || len(bc.Steps) != 1 || bc.Steps[0].Status != tui.StepFailed || !strings.Contains(bc.Steps[0].Text, "no-such-pass") {
+	if err != nil || len(bc.Steps) == 0 {
 		t.Fatalf("tool error: %v %+v", err, bc)
+	}
+	if f := bc.Steps[len(bc.Steps)-1]; f.Status != tui.StepFailed || !strings.Contains(f.Text, "no-such-pass") || strings.Contains(f.Text, "closed_path") {
+		t.Fatalf("the failed step does not show (only) the tool's message: %+v", f)
 	}
 }
 
@@ -171,5 +175,28 @@ func TestDumpDriverMIR(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no machine IR step")
+	}
+}
+
+// TestDumpDriverReload: R (a new compile) re-reads a log file that changed.
+func TestDumpDriverReload(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log.txt")
+	one := "; *** IR Dump After A on f ***\ndefine void @f() {\n  ret void\n}\n"
+	os.WriteFile(p, []byte(one), 0o644)
+	l, err := passdump.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDumpDriver(l)
+	c, _ := d.Compile(context.Background(), "log", nil)
+	if len(c.Steps) != 1 {
+		t.Fatalf("%d steps", len(c.Steps))
+	}
+	os.WriteFile(p, []byte(one+"; *** IR Dump After B on f ***\ndefine void @f() {\n  unreachable\n}\n"), 0o644)
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(p, future, future)
+	c2, err := d.Compile(context.Background(), "log", nil)
+	if err != nil || len(c2.Steps) != 2 || c2.Steps[1].Status != tui.StepChanged {
+		t.Fatalf("after the log changed: %v %+v", err, c2)
 	}
 }
