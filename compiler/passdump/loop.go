@@ -113,10 +113,19 @@ func loopBlocks(text string) []*block {
 
 // patchLoop merges a loop dump into a function's text.
 func patchLoop(fn, loop string) string {
+	text, _ := mergeLoop(fn, loop)
+	return text
+}
+
+// mergeLoop merges a loop dump into a function's text and reports how many
+// printed blocks it could not place (no block of that name, and no printed
+// block before it that the function has: a loop rotated into new blocks).
+func mergeLoop(fn, loop string) (string, int) {
 	head, blocks, tail := splitFunc(fn)
 	if blocks == nil {
-		return fn
+		return fn, len(loopBlocks(loop))
 	}
+	lost := 0
 	idx := map[string]int{}
 	for i, b := range blocks {
 		if b.name != "" {
@@ -131,7 +140,8 @@ func patchLoop(fn, loop string) string {
 			continue
 		}
 		if after < 0 {
-			continue // no anchor: leave it out
+			lost++ // no anchor: leave it out
+			continue
 		}
 		nb := &block{name: lb.name, lines: lb.lines, trail: []string{""}}
 		if len(blocks[after].trail) == 0 {
@@ -160,5 +170,5 @@ func patchLoop(fn, loop string) string {
 	for _, l := range tail {
 		sb.WriteString(l + "\n")
 	}
-	return sb.String()
+	return sb.String(), lost
 }

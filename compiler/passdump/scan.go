@@ -2,6 +2,7 @@ package passdump
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
 	"strings"
 )
@@ -486,8 +487,17 @@ func (ix *indexer) loop(st *Step, d *delta, s *state, h header) {
 		st.Status, st.Partial, st.Note = Unchanged, true, "loop dump not merged: the log cannot be read back"
 		return
 	}
-	after := patchLoop(before, lt)
-	if before == after {
+	after, lost := mergeLoop(before, lt)
+	if lost > 0 {
+		// The loop's blocks are not the function's any more (a rotated
+		// loop): the function cannot be rebuilt from this dump.
+		st.Partial = true
+		st.ChangedFuncs = []string{fn}
+		st.Note = fmt.Sprintf("loop dump not merged: %d of its blocks are not in @%s, whose text is as of the previous step", lost, fn)
+		if before == after {
+			return
+		}
+	} else if before == after {
 		st.Status = Unchanged
 		return
 	}
@@ -496,7 +506,9 @@ func (ix *indexer) loop(st *Step, d *delta, s *state, h header) {
 	ix.lastMerged, ix.lastMergedText = d.set[0], after
 	st.ChangedFuncs = []string{fn}
 	st.Partial = true
-	st.Note = "loop dump merged into @" + fn + ": blocks outside the loop as of the previous step"
+	if st.Note == "" {
+		st.Note = "loop dump merged into @" + fn + ": blocks outside the loop as of the previous step"
+	}
 }
 
 // curBodyOff is where the current body would start if it had no pieces.
