@@ -51,24 +51,30 @@ func function(w *bufio.Writer, o *Options, f, v int) {
 	fmt.Fprintf(w, "; Function Attrs: nounwind\ndefine amdgpu_kernel void @k%d(ptr addrspace(1) %%out, i32 %%n) #0 {\nentry:\n", f)
 	fmt.Fprintf(w, "  %%id = call i32 @llvm.amdgcn.workitem.id.x()\n  %%c0 = icmp sgt i32 %%n, 0\n  br i1 %%c0, label %%loop0, label %%exit\n\n")
 	for b := 0; b < o.Blocks; b++ {
-		next := fmt.Sprintf("loop%d", b+1)
-		if b == o.Blocks-1 {
-			next = "exit"
-		}
-		pred := "entry"
-		if b > 0 {
-			pred = fmt.Sprintf("loop%d", b-1)
-		}
-		fmt.Fprintf(w, "loop%d:                                            ; preds = %%%s, %%loop%d\n", b, pred, b)
-		fmt.Fprintf(w, "  %%i%d = phi i32 [ 0, %%%s ], [ %%i%d.next, %%loop%d ]\n", b, pred, b, b)
-		fmt.Fprintf(w, "  %%acc%d = phi i32 [ %d, %%%s ], [ %%sum%d, %%loop%d ]\n", b, v, pred, b, b)
-		fmt.Fprintf(w, "  %%x%d = mul nsw i32 %%i%d, %%id\n  %%sum%d = add nsw i32 %%acc%d, %%x%d\n", b, b, b, b, b)
-		fmt.Fprintf(w, "  %%p%d = getelementptr inbounds i32, ptr addrspace(1) %%out, i32 %%i%d\n", b, b)
-		fmt.Fprintf(w, "  store i32 %%sum%d, ptr addrspace(1) %%p%d, align 4\n", b, b)
-		fmt.Fprintf(w, "  %%i%d.next = add nuw nsw i32 %%i%d, 1\n  %%c%d.1 = icmp slt i32 %%i%d.next, %%n\n", b, b, b, b)
-		fmt.Fprintf(w, "  br i1 %%c%d.1, label %%loop%d, label %%%s\n\n", b, b, next)
+		loopBlock(w, o, b, v, 1)
+		w.WriteString("\n")
 	}
 	fmt.Fprintf(w, "exit:\n  ret void\n}\n")
+}
+
+// loopBlock prints loop body b (a self-loop) counting by step.
+func loopBlock(w *bufio.Writer, o *Options, b, v, step int) {
+	next := fmt.Sprintf("loop%d", b+1)
+	if b == o.Blocks-1 {
+		next = "exit"
+	}
+	pred := "entry"
+	if b > 0 {
+		pred = fmt.Sprintf("loop%d", b-1)
+	}
+	fmt.Fprintf(w, "loop%d:                                            ; preds = %%%s, %%loop%d\n", b, pred, b)
+	fmt.Fprintf(w, "  %%i%d = phi i32 [ 0, %%%s ], [ %%i%d.next, %%loop%d ]\n", b, pred, b, b)
+	fmt.Fprintf(w, "  %%acc%d = phi i32 [ %d, %%%s ], [ %%sum%d, %%loop%d ]\n", b, v, pred, b, b)
+	fmt.Fprintf(w, "  %%x%d = mul nsw i32 %%i%d, %%id\n  %%sum%d = add nsw i32 %%acc%d, %%x%d\n", b, b, b, b, b)
+	fmt.Fprintf(w, "  %%p%d = getelementptr inbounds i32, ptr addrspace(1) %%out, i32 %%i%d\n", b, b)
+	fmt.Fprintf(w, "  store i32 %%sum%d, ptr addrspace(1) %%p%d, align 4\n", b, b)
+	fmt.Fprintf(w, "  %%i%d.next = add nuw nsw i32 %%i%d, %d\n  %%c%d.1 = icmp slt i32 %%i%d.next, %%n\n", b, b, step, b, b)
+	fmt.Fprintf(w, "  br i1 %%c%d.1, label %%loop%d, label %%%s\n", b, b, next)
 }
 
 func module(w *bufio.Writer, o *Options, versions []int) {
@@ -113,9 +119,17 @@ func Write(out io.Writer, o Options) error {
 				fmt.Fprintf(w, "; *** IR Dump After %s on k%d ***\n", funcPasses[p%len(funcPasses)], f)
 				function(w, &o, f, versions[f])
 				if p == o.FuncPass/2 {
+					// Loop passes on the first loop: alternately counting by 2
+					// and by 1 again (what the function dumps print).
 					for lp := 0; lp < o.LoopPass; lp++ {
-						fmt.Fprintf(w, "; *** IR Dump After %s on loop %%loop0 in function k%d ***\n\n; Preheader:\nentry:\n  br label %%loop0\n\n; Loop:\n", loopPasses[lp%len(loopPasses)], f)
-						fmt.Fprintf(w, "loop0:                                            ; preds = %%entry, %%loop0\n  %%i0 = phi i32 [ 0, %%entry ], [ %%i0.next, %%loop0 ]\n  %%i0.next = add nuw nsw i32 %%i0, %d\n  br label %%loop0\n", 1+lp%2)
+						fmt.Fprintf(w, "; *** IR Dump After %s on loop %%loop0 in function k%d ***\n\n; Loop:\n", loopPasses[lp%len(loopPasses)], f)
+						loopBlock(w, &o, 0, versions[f], 2-lp%2)
+						w.WriteString("\n; Exit blocks\n")
+						if o.Blocks > 1 {
+							loopBlock(w, &o, 1, versions[f], 1)
+						} else {
+							w.WriteString("exit:\n  ret void\n")
+						}
 					}
 				}
 			}

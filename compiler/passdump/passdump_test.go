@@ -246,3 +246,22 @@ func TestStdin(t *testing.T) {
 		t.Fatalf("%s: %d steps", l.Name, len(l.Steps))
 	}
 }
+
+// TestFuncHash: the hash of a merged text equals the scan's hash of the
+// same text printed as a function dump.
+func TestFuncHash(t *testing.T) {
+	fn := "; Function Attrs: nounwind\ndefine void @f() {\nentry:\n  ret void\n}\n"
+	l, err := Parse("h", []byte("; *** IR Dump After A on f ***\n"+fn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got uint64
+	for _, sg := range l.segs {
+		if sg.name == "f" {
+			got = sg.hash
+		}
+	}
+	if got == 0 || got != funcHash(fn) {
+		t.Fatalf("scan hash %x, funcHash %x", got, funcHash(fn))
+	}
+}

@@ -501,7 +501,9 @@ func (ix *indexer) loop(st *Step, d *delta, s *state, h header) {
 		st.Status = Unchanged
 		return
 	}
-	ns.hash = mix(base.hash, ix.bodyHash)
+	// The hash a function dump of the merged text would have, so that the
+	// next dump of the function is unchanged if it prints the same text.
+	ns.hash = funcHash(after)
 	d.set = []int32{ix.addSeg(ns)}
 	ix.lastMerged, ix.lastMergedText = d.set[0], after
 	st.ChangedFuncs = []string{fn}
@@ -549,4 +551,20 @@ func (ix *indexer) checkpoint(d *delta) {
 		cp.state[t] = append([]int32(nil), s.segs...)
 	}
 	ix.l.cps = append(ix.l.cps, cp)
+}
+
+// funcHash hashes a function's text as the scan hashes a function piece
+// (closeFunc): every line with its newline, folded in order.
+func funcHash(text string) uint64 {
+	var h uint64
+	for len(text) > 0 {
+		i := strings.IndexByte(text, '\n')
+		line := text
+		if i >= 0 {
+			line = text[:i+1]
+		}
+		h = mix(h, maphash.String(seed, line))
+		text = text[len(line):]
+	}
+	return mix(h, 7)
 }
