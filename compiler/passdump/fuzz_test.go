@@ -16,6 +16,7 @@ func FuzzSplit(f *testing.F) {
 		"*** IR Dump After Simplify the CFG ***\n; Function Attrs: nounwind\ndefine i32 @main() {\n  ret i32 0\n}\n",
 		"# *** IR Dump After Machine Sinking (machine-sink) ***:\n# Machine code for function f: IsSSA\nbb.0:\n  successors: %bb.1(0x80000000); %bb.1(100.00%)\n\nbb.1:\n  S_ENDPGM 0\n\n# End machine code for function f.\n\n",
 		"; IR before pass merge-return\nOpCapability Shader\n%main = OpFunction %void None %3\nOpFunctionEnd\n; IR after last pass\nOpCapability Shader\n",
+		"; IR before pass ccp\n%main = OpFunction %void None %3\n%5 = OpLabel\nOpSelectionMerge %7 None\nOpBranchConditional %c %6 %7\n%6 = OpLabel\nOpSwitch %s %7 1 %6 2 %5\n%7 = OpLabel\nOpReturn\nOpFunctionEnd\n",
 		"*** IR Dump After inline ***\nmodule \"a\"\n\ndefine void @main() compute {\nentry:\n  ret\n}\n*** SIR Dump After sir-lower ***\nmov r0, r1\n",
 		"*** IR Deleted After GlobalDCEPass on g ***\n; *** IR Dump After X on (f, g) ***\ndefine void @g() {\n}\n",
 		"*** IR Dump After DummyCGSCCPass (DummyCGSCCPass) ***; Function Attrs: x\ndefine void @f() {\n}\n",
@@ -43,10 +44,13 @@ func FuzzSplit(f *testing.F) {
 					t.Fatal(err)
 				}
 			}
-			if l.Steps[i].Lang == LangMIR {
-				for _, fn := range l.Functions(i) {
-					ft, _ := l.FuncText(i, fn)
+			for _, fn := range l.Functions(i) {
+				ft, _ := l.FuncText(i, fn)
+				switch l.Steps[i].Lang {
+				case LangMIR:
 					MIRCFG(ft) // errors are fine; panics are not
+				case LangSPIRV:
+					SPIRVCFG(ft)
 				}
 			}
 		}

@@ -287,6 +287,58 @@ func TestSpirvOptPrintAll(t *testing.T) {
 	if fs := l.Functions(len(texts) - 1); len(fs) == 0 || fs[0] != "main" {
 		t.Errorf("functions %v, want main", fs)
 	}
+	// Every step's CFG reads, and satisfies the structured control-flow
+	// rules spirv-val checks on these modules: a loop header has a back
+	// edge, and every back edge comes from a block its continue target
+	// dominates.
+	loops := 0
+	for i := range l.Steps {
+		for _, fn := range l.Functions(i) {
+			ft, _ := l.FuncText(i, fn)
+			cfg, err := SPIRVCFG(ft)
+			if err != nil {
+				t.Fatalf("step %d @%s: %v", i, fn, err)
+			}
+			if len(cfg.Blocks) != strings.Count(ft, " = OpLabel") {
+				t.Fatalf("step %d: %d blocks for %d labels", i, len(cfg.Blocks), strings.Count(ft, " = OpLabel"))
+			}
+			g := &analysis.Graph{Names: cfg.Blocks, Succs: cfg.Succs}
+			dom := analysis.Dominators(g)
+			idx := map[string]int{}
+			for k, b := range cfg.Blocks {
+				idx[b] = k
+			}
+			cur := -1
+			for _, line := range strings.Split(ft, "\n") {
+				f := strings.Fields(line)
+				if len(f) >= 3 && f[2] == "OpLabel" {
+					cur = idx[strings.TrimPrefix(f[0], "%")]
+				}
+				if len(f) < 3 || f[0] != "OpLoopMerge" {
+					continue
+				}
+				loops++
+				cont := idx[strings.TrimPrefix(f[2], "%")]
+				back := 0
+				for b := range cfg.Succs {
+					for _, s := range cfg.Succs[b] {
+						if s == cur && dom.Contains(b) && dom.Dominates(cur, b) {
+							back++
+							if !dom.Dominates(cont, b) {
+								t.Errorf("step %d: back edge %s -> %s not dominated by the continue target %s", i, cfg.Blocks[b], cfg.Blocks[cur], cfg.Blocks[cont])
+							}
+						}
+					}
+				}
+				if back == 0 {
+					t.Errorf("step %d: loop header %s has no back edge", i, cfg.Blocks[cur])
+				}
+			}
+		}
+	}
+	if loops == 0 {
+		t.Error("no OpLoopMerge checked")
+	}
 }
 
 func TestLlcMachineIR(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 // DumpDriver is a tui.Driver over a pass log (compiler/passdump): the
 // steps are the log's dumps, loaded lazily (tui.StepLoader), and analyses
 // import the step's text (LLVM IR through compiler/llvm, passlens IR
-// through its parser, machine IR as a bare CFG). A step whose text does not
+// through its parser, machine IR and SPIR-V as a bare CFG). A step whose text does not
 // import still shows as text with diffs; its analyses report why.
 //
 // With a Runner (passlens --run) the log is produced by running a compiler,
@@ -341,7 +341,7 @@ func (d *DumpDriver) module(l *passdump.Log, i int) (*ir.Module, error) {
 			err = fmt.Errorf("unavailable: %v", strings.TrimSpace(err.Error()))
 		}
 	default:
-		err = fmt.Errorf("unavailable: %s steps show text and diffs only", langName(st.Lang))
+		err = fmt.Errorf("unavailable: %s steps have trees and a CFG but no SSA analyses or runs (no reader into passlens IR)", langName(st.Lang))
 	}
 	d.mu.Lock()
 	if len(d.mods) >= 2 {
@@ -372,8 +372,11 @@ func (d *DumpDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn 
 	if step < 0 || step >= len(l.Steps) {
 		return nil, errors.New("unavailable: the tool's error message is not IR")
 	}
-	if l.Steps[step].Lang == passdump.LangMIR {
-		return mirAnalysis(l, step, fn)
+	switch l.Steps[step].Lang {
+	case passdump.LangMIR:
+		return cfgAnalysis(l, step, fn, passdump.MIRCFG)
+	case passdump.LangSPIRV:
+		return cfgAnalysis(l, step, fn, passdump.SPIRVCFG)
 	}
 	m, err := d.module(l, step)
 	if err != nil {
@@ -387,11 +390,13 @@ func (d *DumpDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn 
 	return nil, fmt.Errorf("no function %q in this step", fn)
 }
 
-func mirAnalysis(l *passdump.Log, step int, fn string) (*tui.Analysis, error) {
+// cfgAnalysis gives machine-IR and SPIR-V steps trees and a CFG read from
+// their branches (no SSA analyses: no uniformity).
+func cfgAnalysis(l *passdump.Log, step int, fn string, read func(string) (*passdump.CFG, error)) (*tui.Analysis, error) {
 	if fn == "" {
 		fs := l.Functions(step)
 		if len(fs) == 0 {
-			return nil, errors.New("no machine function in this step")
+			return nil, errors.New("no function in this step")
 		}
 		fn = fs[0]
 	}
@@ -400,14 +405,14 @@ func mirAnalysis(l *passdump.Log, step int, fn string) (*tui.Analysis, error) {
 		return nil, err
 	}
 	if text == "" {
-		return nil, fmt.Errorf("no machine function %q in this step", fn)
+		return nil, fmt.Errorf("no function %q in this step", fn)
 	}
-	cfg, err := passdump.MIRCFG(text)
+	cfg, err := read(text)
 	if err != nil {
 		return nil, fmt.Errorf("unavailable: %v", err)
 	}
 	if len(cfg.Blocks) == 0 {
-		return nil, fmt.Errorf("machine function %s has no blocks", fn)
+		return nil, fmt.Errorf("function %s has no blocks", fn)
 	}
 	g := &analysis.Graph{Names: cfg.Blocks, Succs: cfg.Succs}
 	return AnalyzeCFG(fn, g), nil

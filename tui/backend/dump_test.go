@@ -200,3 +200,36 @@ func TestDumpDriverReload(t *testing.T) {
 		t.Fatalf("after the log changed: %v %+v", err, c2)
 	}
 }
+
+// TestDumpDriverSPIRV: spirv-opt steps get trees and a CFG from their
+// branches; uniformity and runs are unavailable.
+func TestDumpDriverSPIRV(t *testing.T) {
+	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
+	spvopt := testtool.Require(t, "spirv-opt", "spirv-tools")
+	dir := t.TempDir()
+	src, _ := filepath.Abs("../../compiler/passdump/testdata/shader.frag")
+	spv := filepath.Join(dir, "in.spv")
+	if out, err := exec.Command(glslang, "-V", "--target-env", "vulkan1.1", src, "-o", spv).CombinedOutput(); err != nil {
+		t.Fatalf("glslang: %v\n%s", err, out)
+	}
+	out, err := exec.Command(spvopt, "--print-all", "-O", spv, "-o", filepath.Join(dir, "out.spv")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("spirv-opt: %v\n%s", err, out)
+	}
+	l, err := passdump.Parse("spv.log", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDumpDriver(l)
+	c, _ := d.Compile(context.Background(), "log", nil)
+	a, err := d.Analyze(context.Background(), c, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Func != "main" || len(a.Blocks) < 3 || a.Dom == nil || a.Cycles == nil || len(a.BackEdges) == 0 {
+		t.Fatalf("analysis of the input step: %+v", a)
+	}
+	if _, err := d.Run(context.Background(), c, 0, tui.RunOptions{}); err == nil || !strings.HasPrefix(err.Error(), "unavailable: ") {
+		t.Fatalf("run on SPIR-V: %v", err)
+	}
+}
