@@ -341,7 +341,11 @@ func (d *DumpDriver) module(l *passdump.Log, i int) (*ir.Module, error) {
 			err = fmt.Errorf("unavailable: %v", strings.TrimSpace(err.Error()))
 		}
 	default:
-		err = fmt.Errorf("unavailable: %s steps have trees and a CFG but no SSA analyses or runs (no reader into passlens IR)", langName(st.Lang))
+		if st.Lang == passdump.LangMIR || st.Lang == passdump.LangSPIRV {
+			err = fmt.Errorf("unavailable: %s steps have trees and a CFG but no SSA analyses or runs (no reader into passlens IR)", langName(st.Lang))
+		} else {
+			err = fmt.Errorf("unavailable: %s steps show text and diffs only", langName(st.Lang))
+		}
 	}
 	d.mu.Lock()
 	if len(d.mods) >= 2 {
