@@ -144,8 +144,13 @@ func printDump(w io.Writer, l *passdump.Log, o dumpOptions) error {
 		if s.Status == passdump.Input {
 			banner = "*** IR Dump At Start"
 		}
-		if s.Lang == passdump.LangMIR {
+		switch s.Lang {
+		case passdump.LangMIR:
 			banner = "# " + banner
+		case passdump.LangLLVM, passdump.LangPIR, passdump.LangSPIRV:
+		default:
+			// A passlens back-end stage: "*** SIR Dump After sir-dce".
+			banner = "*** " + strings.ToUpper(s.Lang) + " Dump After " + backend.StepTitle(s)
 		}
 		unchanged := s.Status == passdump.Unchanged ||
 			(o.fn != "" && s.Status == passdump.Changed && !s.ChangedFunc(o.fn))

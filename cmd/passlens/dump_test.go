@@ -133,3 +133,37 @@ func TestDumpExplorerInTmux(t *testing.T) {
 		t.Fatalf("tmux session failed: %v", err)
 	}
 }
+
+// TestDumpRoundTripStages: passlens's own sm3 log (IR passes, then SIR
+// stages) reads back through `passlens dump` with the same languages.
+func TestDumpRoundTripStages(t *testing.T) {
+	var log, errb bytes.Buffer
+	if code := runMain([]string{"compile", "samples/sm3-loop-m", "--target", "sm3", "--print-after-all"}, &log, &errb); code != 0 {
+		t.Fatalf("compile: %s", errb.String())
+	}
+	p := filepath.Join(t.TempDir(), "sm3.txt")
+	os.WriteFile(p, log.Bytes(), 0o644)
+	var out bytes.Buffer
+	if code := runMain([]string{"dump", p}, &out, &errb); code != 0 {
+		t.Fatalf("dump: %s", errb.String())
+	}
+	a, _ := passdump.Parse("a", log.Bytes())
+	b, err := passdump.Parse("b", out.Bytes())
+	if err != nil || len(a.Steps) != len(b.Steps) {
+		t.Fatalf("%v: %d vs %d steps", err, len(a.Steps), len(b.Steps))
+	}
+	sir := 0
+	for i := range a.Steps {
+		ta, _, _ := a.Text(i)
+		tb, _, _ := b.Text(i)
+		if a.Steps[i].Lang != b.Steps[i].Lang || strings.TrimRight(ta, "\n") != strings.TrimRight(tb, "\n") {
+			t.Fatalf("step %d (%s, %s) differs after the round trip (%s)", i, a.Steps[i].Pass, a.Steps[i].Lang, b.Steps[i].Lang)
+		}
+		if a.Steps[i].Lang == "sir" {
+			sir++
+		}
+	}
+	if sir == 0 {
+		t.Fatal("no SIR stage in the sm3 log")
+	}
+}
