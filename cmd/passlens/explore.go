@@ -82,6 +82,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "  passlens compile FILE --print-after-all     # IR after every pass")
 		fmt.Fprintln(stderr, "  passlens replay SCRIPT                      # replay a pass sequence")
 		fmt.Fprintln(stderr, "  passlens analyze FILE                       # dominators, cycles, uniformity")
+		fmt.Fprintln(stderr, "  passlens dump LOG --print-changed=diff      # a compiler's pass log, step by step")
 		return &exitError{2}
 	}
 	arg := "samples/" + samples.Default
