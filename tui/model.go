@@ -211,6 +211,7 @@ func (m *Model) curStep() *Step {
 	if m.comp == nil || m.step < 0 || m.step >= len(m.comp.Steps) {
 		return nil
 	}
+	m.loadStep(m.step)
 	return &m.comp.Steps[m.step]
 }
 
@@ -263,6 +264,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		delete(m.busy, "analysis")
 		if msg.err != nil {
 			m.setStatus("analysis: "+msg.err.Error(), true)
+			m.noteUnavailable(msg.key, msg.err)
 			return m, nil
 		}
 		m.analyses[msg.key] = msg.a
@@ -654,7 +656,7 @@ func (m *Model) gotoChanged(dir int) tea.Cmd {
 		return nil
 	}
 	for i := m.step + dir; i >= 0 && i < len(m.comp.Steps); i += dir {
-		if m.comp.Steps[i].Status == StepChanged || m.comp.Steps[i].Status == StepFailed {
+		if st := m.statusFor(i); st == StepChanged || st == StepFailed {
 			return m.gotoStep(i)
 		}
 	}
@@ -741,6 +743,8 @@ func (m *Model) ensureDiff() tea.Cmd {
 		m.diffOff = 0
 		return nil
 	}
+	m.loadStep(k[0])
+	m.loadStep(k[1])
 	a, b := m.comp.Steps[k[0]].Text, m.comp.Steps[k[1]].Text
 	m.startJob("diff")
 	m.diffOff = 0

@@ -63,8 +63,8 @@ func (m *Model) listRows() []listRow {
 	st := m.comp.Steps
 	for i := 0; i < len(st); {
 		j := i
-		if st[i].Status == StepUnchanged {
-			for j+1 < len(st) && st[j+1].Status == StepUnchanged {
+		if m.statusFor(i) == StepUnchanged {
+			for j+1 < len(st) && m.statusFor(j+1) == StepUnchanged {
 				j++
 			}
 		}
@@ -129,7 +129,7 @@ func (m *Model) passListView(w, h int) string {
 		s := m.comp.Steps[r.first]
 		var mark string
 		var style lipgloss.Style
-		switch s.Status {
+		switch m.statusFor(r.first) {
 		case StepInput:
 			mark, style = themes.Marks.Input, m.st.Accent
 		case StepChanged:
@@ -335,6 +335,10 @@ func (m *Model) buildCFG(a *Analysis) {
 	m.cfgBlocks = map[int]string{}
 	if a == nil {
 		m.other.setLines([]string{"computing CFG…"}, nil)
+		return
+	}
+	if len(a.Blocks) == 0 && a.Dom != nil {
+		m.other.setLines([]string{a.Dom.Label}, nil) // unavailable (lazy.go)
 		return
 	}
 	layers := cfgLayers(a)

@@ -37,6 +37,9 @@ Flags:
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
   --replay FILE   play a replay script on start
+  --dump LOG      open a compiler's pass log (- for standard input); a FILE whose
+                  content is a log opens the same way (docs/pass-dumps.md)
+  --run 'CMD'     run opt/llc/clang/spirv-opt with its print flag and explore the log
 Press ? in the explorer for every key. Keys can be remapped in ` + tui.ConfigPath() + `.
 `,
 		run: runExplore,
@@ -58,6 +61,8 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	theme := fs.String("theme", "", "")
 	mouse := fs.Bool("mouse", false, "")
 	replay := fs.String("replay", "", "")
+	dumpFile := fs.String("dump", "", "")
+	runCmd := fs.String("run", "", "")
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
@@ -68,7 +73,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 1 {
 		return &usageError{c, "at most one file"}
 	}
-	if !validTarget(*tgt) {
+	if !validTarget(*tgt) && *dumpFile == "" && *runCmd == "" {
 		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(passes.Targets, ", "))}
 	}
 	if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
@@ -77,15 +82,29 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "  passlens compile FILE --print-after-all     # IR after every pass")
 		fmt.Fprintln(stderr, "  passlens replay SCRIPT                      # replay a pass sequence")
 		fmt.Fprintln(stderr, "  passlens analyze FILE                       # dominators, cycles, uniformity")
+		fmt.Fprintln(stderr, "  passlens dump LOG --print-changed=diff      # a compiler's pass log, step by step")
 		return &exitError{2}
 	}
 	arg := "samples/" + samples.Default
 	if len(pos) == 1 {
 		arg = pos[0]
 	}
-	m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
-	if err != nil {
+	// A pass log (by content, whatever its extension) or a live compiler
+	// command opens the explorer on its steps (cmd/passlens/dump.go).
+	var drv tui.Driver
+	if drv, err = dumpDriver(strings.Join(pos, ""), *dumpFile, *runCmd); err != nil {
 		return err
+	}
+	if drv == nil {
+		m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+		if err != nil {
+			return err
+		}
+		bd := backend.New(src, m)
+		bd.Entry = *entry
+		drv = bd
+	} else {
+		*tgt = "log"
 	}
 	cfg, err := tui.LoadConfig(tui.ConfigPath())
 	if err != nil {
@@ -120,9 +139,15 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		}
 		opts.Replay = string(data)
 	}
-	drv := backend.New(src, m)
-	drv.Entry = *entry
-	_, err = tea.NewProgram(tui.New(drv, opts)).Run()
+	var popts []tea.ProgramOption
+	if *dumpFile == "-" || (len(pos) == 1 && pos[0] == "-") {
+		// The log came on standard input: read keys from the terminal.
+		if tty, err := os.Open("/dev/tty"); err == nil {
+			defer tty.Close()
+			popts = append(popts, tea.WithInput(tty))
+		}
+	}
+	_, err = tea.NewProgram(tui.New(drv, opts), popts...).Run()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("passlens: %v", err)
 	}

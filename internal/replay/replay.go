@@ -20,6 +20,7 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
+	"passlens/compiler/passdump"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
@@ -56,6 +57,7 @@ type Engine struct {
 	step    int
 	fn      string
 	dirty   bool
+	dump    *dumpReplay // a loaded pass log (dump.go); nil for a module
 }
 
 // Run executes a script read from r; name is used in error messages.
@@ -122,6 +124,11 @@ func (e *Engine) Exec(line string) error {
 		}
 		return nil
 	}
+	if e.dump != nil && cmd != "load" {
+		if handled, err := e.execDump(cmd, args); handled {
+			return err
+		}
+	}
 	switch cmd {
 	case "load":
 		if err := need(1); err != nil {
@@ -132,9 +139,16 @@ func (e *Engine) Exec(line string) error {
 				e.opts.Entry = v
 			}
 		}
+		if passdump.SniffFile(e.path(args[0])) {
+			return e.loadDump(e.path(args[0]), args[0])
+		}
 		m, src, err := load.File(e.path(args[0]), e.opts)
 		if err != nil {
 			return err
+		}
+		if e.dump != nil {
+			e.dump.log.Close()
+			e.dump = nil
 		}
 		e.mod, e.src, e.dirty, e.res = m, src, true, nil
 		fmt.Fprintf(e.Out, "loaded %s (%d functions)\n", args[0], len(m.Funcs))

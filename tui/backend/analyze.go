@@ -14,8 +14,15 @@ import (
 // views show for f.
 func Analyze(f *ir.Function) *tui.Analysis {
 	fg := analysis.NewFuncGraph(f)
-	g := fg.Graph
-	a := &tui.Analysis{Func: f.Name(), BackEdges: map[[2]int]bool{}}
+	a := AnalyzeCFG(f.Name(), fg.Graph)
+	addUniformity(a, f)
+	return a
+}
+
+// AnalyzeCFG computes the trees and the CFG view of a bare control-flow
+// graph (machine IR has no SSA values: no uniformity).
+func AnalyzeCFG(fn string, g *analysis.Graph) *tui.Analysis {
+	a := &tui.Analysis{Func: fn, BackEdges: map[[2]int]bool{}}
 	for i := 0; i < g.Len(); i++ {
 		a.Blocks = append(a.Blocks, g.Name(i))
 		a.Succs = append(a.Succs, g.Succs[i])
@@ -42,8 +49,7 @@ func Analyze(f *ir.Function) *tui.Analysis {
 			}
 		}
 	}
-	a.DOT = dot(f.Name(), g, a.BackEdges)
-	addUniformity(a, f)
+	a.DOT = dot(fn, g, a.BackEdges)
 	return a
 }
 

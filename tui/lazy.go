@@ -1,0 +1,68 @@
+package tui
+
+import "strings"
+
+// Optional Driver extensions for pass logs (tui/backend's DumpDriver). A
+// log of hundreds of MB cannot keep every step's text in memory, and its
+// steps say which functions they changed; drivers that implement these
+// interfaces get both without the Driver interface changing.
+
+// StepLoader is implemented by drivers whose steps carry no text until
+// they are shown. LoadStep fills c.Steps[i].Text, Lines and Funcs; it is
+// called on the UI thread, so it must be fast (one ReadAt-composed
+// snapshot), and it may clear the text of steps loaded long ago.
+type StepLoader interface {
+	LoadStep(c *Compiled, i int) error
+}
+
+// FuncStepper is implemented by drivers that know which functions a step
+// changed. With a function selected (the function filter), steps that did
+// not change it count as unchanged: collapsed in the pass list and skipped
+// by next/previous changed.
+type FuncStepper interface {
+	StepChangedFunc(c *Compiled, i int, fn string) bool
+}
+
+// loadStep makes sure step i has its text (StepLoader drivers).
+func (m *Model) loadStep(i int) {
+	if m.comp == nil || i < 0 || i >= len(m.comp.Steps) {
+		return
+	}
+	s := &m.comp.Steps[i]
+	if s.Lines != nil || s.Text != "" {
+		return
+	}
+	if l, ok := m.drv.(StepLoader); ok {
+		if err := l.LoadStep(m.comp, i); err != nil {
+			s.Text = "; " + err.Error() + "\n"
+			s.Lines = SplitLines(s.Text)
+		}
+	}
+}
+
+// statusFor is a step's status as the pass list and next-changed see it:
+// with a function selected and a FuncStepper driver, a changed step that
+// did not change that function is unchanged.
+func (m *Model) statusFor(i int) StepStatus {
+	s := m.comp.Steps[i].Status
+	if s != StepChanged || m.fn == "" {
+		return s
+	}
+	if fs, ok := m.drv.(FuncStepper); ok && !fs.StepChangedFunc(m.comp, i, m.fn) {
+		return StepUnchanged
+	}
+	return s
+}
+
+// noteUnavailable keeps an analysis error that will not go away for this
+// step ("unavailable: the step does not import: …") as the step's analysis,
+// so that the trees and CFG panes say why instead of waiting.
+func (m *Model) noteUnavailable(key string, err error) {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "unavailable: ") {
+		return
+	}
+	n := &TreeNode{Label: msg}
+	m.analyses[key] = &Analysis{Dom: n, PostDom: n, Cycles: n}
+	m.refreshViews()
+}

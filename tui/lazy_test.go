@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// lazyDriver is the fake driver with steps whose text comes through
+// StepLoader, and per-function changes through FuncStepper.
+type lazyDriver struct {
+	*fakeDriver
+	texts   []string
+	changed map[int]string // step → the one function it changed
+	loads   int
+}
+
+func (d *lazyDriver) LoadStep(c *Compiled, i int) error {
+	d.loads++
+	c.Steps[i].Text = d.texts[i]
+	c.Steps[i].Lines = SplitLines(d.texts[i])
+	return nil
+}
+
+func (d *lazyDriver) StepChangedFunc(c *Compiled, i int, fn string) bool { return d.changed[i] == fn }
+
+func TestLazyStepsAndFunctionView(t *testing.T) {
+	f := newFake()
+	d := &lazyDriver{fakeDriver: f, changed: map[int]string{1: "g", 3: "main"}}
+	c := &Compiled{Source: "log", Target: "log"}
+	for i, s := range f.steps {
+		d.texts = append(d.texts, s.Text)
+		st := s
+		st.Text, st.Lines = "", nil
+		if i == 1 {
+			st.Status = StepChanged
+		}
+		c.Steps = append(c.Steps, st)
+	}
+	m := New(d, Options{Target: "spirv"})
+	m.Update(CompiledForTest(c))
+	m.gotoStep(0)
+	if s := m.curStep(); s == nil || !strings.Contains(s.Text, "WaveGetLaneIndex") {
+		t.Fatalf("step 0 not loaded through the driver")
+	}
+	// Without a function selected, step 1 (which changed @g) is next.
+	m.gotoChanged(1)
+	if m.step != 1 {
+		t.Fatalf("next changed: step %d, want 1", m.step)
+	}
+	// With @main selected, step 1 did not change it: skipped.
+	m.fn = "main"
+	m.gotoStep(0)
+	m.gotoChanged(1)
+	if m.step != 3 {
+		t.Fatalf("next changed for @main: step %d, want 3", m.step)
+	}
+	if m.statusFor(1) != StepUnchanged || m.statusFor(3) != StepChanged {
+		t.Fatalf("statusFor: %v %v", m.statusFor(1), m.statusFor(3))
+	}
+	rows := m.listRows()
+	if len(rows) >= len(c.Steps) {
+		t.Fatalf("unchanged steps for @main not collapsed: %v", rows)
+	}
+}
+
+// TestUnavailableAnalysis: an analysis that cannot exist for a step
+// ("unavailable: …") is kept and shown in the trees and CFG panes.
+func TestUnavailableAnalysis(t *testing.T) {
+	m := New(newFake(), Options{Target: "spirv"})
+	m.Update(CompiledForTest(&Compiled{Steps: newFake().steps}))
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.setView(ViewTrees)
+	key := fmt.Sprintf("%d/%s", m.step, m.analysisFunc())
+	m.Update(analysisMsg{key: key, err: errors.New("unavailable: step.ll:3:5: unsupported thing")})
+	if a := m.currentAnalysis(); a == nil || a.Dom.Label != "unavailable: step.ll:3:5: unsupported thing" {
+		t.Fatalf("analysis %+v", a)
+	}
+	if !strings.Contains(strings.Join(m.other.lines, "\n"), "unavailable: step.ll:3:5") {
+		t.Fatalf("trees pane: %q", m.other.lines)
+	}
+	m.setView(ViewCFG)
+	if !strings.Contains(strings.Join(m.other.lines, "\n"), "unavailable: step.ll:3:5") {
+		t.Fatalf("CFG pane: %q", m.other.lines)
+	}
+	// A cancelled analysis is not kept.
+	m.Update(analysisMsg{key: "9/x", err: errors.New("context canceled")})
+	if m.analyses["9/x"] != nil {
+		t.Fatal("cancelled analysis kept")
+	}
+}
