@@ -20,6 +20,11 @@ type bodyLowerer struct {
 	cur    *ir.Block
 	casts  map[castKey]ir.Value // pointer casts already made in a block
 	phiFix []phiFixup
+	// consts are the materialised constants (opaque.go) by canonical
+	// spelling; entryPre holds them in creation order until they are put
+	// at the top of the entry block.
+	consts   map[string]ir.Value
+	entryPre []*ir.Instr
 }
 
 type castKey struct {
@@ -38,7 +43,8 @@ type phiFixup struct {
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: map[string]*ir.Block{},
-		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{}}
+		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{},
+		consts: map[string]ir.Value{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
 		bl.vals[p.Name()] = p
@@ -93,6 +99,13 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 		v := fx.phi.Args[fx.idx]
 		fx.phi.Args[fx.idx] = bd.Cast(ir.OpBitcast, v, fx.to, castName(v))
 	}
+	if len(bl.entryPre) > 0 {
+		entry := bl.f.Blocks[0]
+		for _, it := range bl.entryPre {
+			it.Block = entry
+		}
+		entry.Instrs = append(bl.entryPre, entry.Instrs...)
+	}
 	return nil
 }
 
@@ -114,19 +127,23 @@ func (bl *bodyLowerer) resultType(in *instAST, name string) (*ir.Type, error) {
 		}
 		return bl.register(ir.Ptr(ir.SpaceFunction, t)), nil
 	case "call":
-		if f, ok := lw.funcs[in.callee.text]; ok && !lw.isIntrinsicCallee(in.callee.text) {
-			return f.Ret, nil
+		if f, ok := lw.funcs[in.callee.text]; ok && in.callee.kind == vGlobal && !lw.isIntrinsicCallee(in.callee.text) {
+			if rt, err := lw.typeAt(in.tok, in.ty, f.Ret.Elem); err == nil && (rt == f.Ret || f.Ret.Kind == ir.KPointer && rt.Kind == ir.KPointer) {
+				return f.Ret, nil
+			}
 		}
 	case "cmpxchg":
 		vt, err := lw.typeAt(in.tok, in.args[1].ty, bl.fi.pointee[in.args[1].v.text])
 		if err != nil {
 			return nil, err
 		}
-		return bl.register(pairType(vt)), nil
+		if vt.IsIntegral() {
+			return bl.register(pairType(vt)), nil
+		}
 	}
 	lt := resultLLType(in)
 	if lt == nil {
-		return nil, lw.errAt(in.tok, "invalid operands for '%s'", in.op)
+		return nil, lw.fatalAt(in.tok, "invalid operands for '%s'", in.op)
 	}
 	t, err := lw.typeAt(in.tok, lt, bl.fi.pointee[name])
 	if err != nil {
@@ -170,18 +187,28 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 			x, ok := bl.vals[tv.v.text]
 			if !ok {
 				if _, isBlock := bl.blocks[tv.v.text]; isBlock {
-					return nil, lw.errAt(tv.v.tok, "block '%%%s' used as a value", tv.v.text)
+					return nil, lw.fatalAt(tv.v.tok, "block '%%%s' used as a value", tv.v.text)
 				}
-				return nil, lw.errAt(tv.v.tok, "use of undefined value '%%%s'", tv.v.text)
+				return nil, lw.fatalAt(tv.v.tok, "use of undefined value '%%%s'", tv.v.text)
 			}
 			v = x
 		} else {
 			g, ok := lw.globals[tv.v.text]
 			if !ok {
-				if _, isFn := lw.decls[tv.v.text]; isFn {
-					return nil, lw.errAt(tv.v.tok, "unsupported use of function @%s as a value", tv.v.text)
+				_, isFn := lw.decls[tv.v.text]
+				if isFn || lw.opaqueGlobals[tv.v.text] {
+					// A function address or a global passlens cannot
+					// represent: an opaque, uniform address.
+					t, err := lw.typeAt(tv.v.tok, tv.ty, nil)
+					if err != nil {
+						return nil, err
+					}
+					if want != nil {
+						t = want
+					}
+					return bl.materialize(typedVal{tv.ty, tv.v}, t)
 				}
-				return nil, lw.errAt(tv.v.tok, "use of undefined value '@%s'", tv.v.text)
+				return nil, lw.fatalAt(tv.v.tok, "use of undefined value '@%s'", tv.v.text)
 			}
 			v = g
 		}
@@ -197,7 +224,17 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 			return nil, err
 		}
 	}
-	c, err := lw.constant(tv.v, tv.ty, bl.register(t))
+	bl.register(t)
+	if tv.v.kind == vUndef || tv.v.kind == vPoison {
+		return ir.ConstUndef(t), nil
+	}
+	if tv.v.kind == vMeta {
+		return nil, lw.errAt(tv.v.tok, "unsupported metadata operand")
+	}
+	if IsOpaqueType(t) || needsMaterialize(tv.v, false) {
+		return bl.materialize(tv, t)
+	}
+	c, err := lw.constant(tv.v, tv.ty, t)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +314,7 @@ func (bl *bodyLowerer) insert(it *ir.Instr) {
 func (bl *bodyLowerer) block(t token) (*ir.Block, error) {
 	b, ok := bl.blocks[t.text]
 	if !ok {
-		return nil, bl.lw.errAt(t, "use of undefined block '%%%s'", t.text)
+		return nil, bl.lw.fatalAt(t, "use of undefined block '%%%s'", t.text)
 	}
 	return b, nil
 }
@@ -285,18 +322,68 @@ func (bl *bodyLowerer) block(t token) (*ir.Block, error) {
 func (bl *bodyLowerer) instr(in *instAST) error {
 	lw := bl.lw
 	if bl.cur.Terminator() != nil {
-		return lw.errAt(in.tok, "instruction after the terminator of block '%%%s'", bl.cur.Name())
-	}
-	if in.op != "phi" && len(bl.cur.Instrs) == 0 {
-		// fine: phis must come first, checked below
+		return lw.fatalAt(in.tok, "instruction after the terminator of block '%%%s'", bl.cur.Name())
 	}
 	if in.op == "phi" {
 		for _, x := range bl.cur.Instrs {
 			if x.Op != ir.OpPhi {
-				return lw.errAt(in.tok, "phi after a non-phi instruction in block '%%%s'", bl.cur.Name())
+				return lw.fatalAt(in.tok, "phi after a non-phi instruction in block '%%%s'", bl.cur.Name())
 			}
 		}
+		return bl.phi(in)
 	}
+	switch in.op {
+	case "invoke", "callbr", "indirectbr":
+		return bl.opaqueTerminator(in, in.targets)
+	case "resume":
+		return bl.opaqueTerminator(in, nil)
+	}
+	// Lower natively; whatever passlens IR cannot represent becomes an
+	// opaque operation (opaque.go). Only errors in the input itself
+	// (undefined names) stop the import.
+	it := bl.pre[in]
+	var saved ir.Instr
+	if it != nil {
+		saved = *it
+	}
+	n, nFix := len(bl.cur.Instrs), len(bl.phiFix)
+	err := bl.native(in)
+	if err == nil || isFatal(err) {
+		return err
+	}
+	removed := map[ir.Value]bool{}
+	for _, x := range bl.cur.Instrs[n:] {
+		removed[x] = true
+	}
+	bl.cur.Instrs = bl.cur.Instrs[:n]
+	bl.phiFix = bl.phiFix[:nFix]
+	for k, v := range bl.casts {
+		if removed[v] {
+			delete(bl.casts, k)
+		}
+	}
+	if it != nil {
+		*it = saved
+	}
+	switch in.op {
+	case "ret", "unreachable":
+		return bl.opaqueTerminator(in, nil)
+	case "br":
+		return bl.opaqueTerminator(in, in.targets)
+	case "switch":
+		succs := []token{in.targets[0]}
+		for _, c := range in.cases {
+			succs = append(succs, c.target)
+		}
+		return bl.opaqueTerminator(in, succs)
+	}
+	return bl.opaque(in)
+}
+
+// native lowers an instruction to passlens IR proper; errors that are not
+// fatal make the caller fall back to an opaque operation.
+func (bl *bodyLowerer) native(in *instAST) error {
+	lw := bl.lw
 	switch op := in.op; {
 	case op == "ret":
 		it := bl.emit(in, ir.OpRet)
@@ -419,8 +506,6 @@ func (bl *bodyLowerer) instr(in *instAST) error {
 		}
 		it.Args = []ir.Value{v}
 		bl.insert(it)
-	case op == "phi":
-		return bl.phi(in)
 	case op == "call":
 		return bl.call(in)
 	case op == "load":
@@ -452,6 +537,9 @@ func (bl *bodyLowerer) instr(in *instAST) error {
 		it.Args = []ir.Value{v, p}
 		bl.insert(it)
 	case op == "alloca":
+		if in.count != nil {
+			return lw.errAt(in.tok, "unsupported array alloca")
+		}
 		it := bl.emit(in, ir.OpAlloca)
 		bl.insert(it)
 	case op == "getelementptr":
@@ -599,6 +687,9 @@ func (bl *bodyLowerer) phi(in *instAST) error {
 
 func (bl *bodyLowerer) call(in *instAST) error {
 	lw := bl.lw
+	if in.asm != nil || in.callee.kind != vGlobal {
+		return lw.errAt(in.calleeTok, "unsupported indirect call or inline asm")
+	}
 	name := in.callee.text
 	if f, ok := lw.funcs[name]; ok && !lw.isIntrinsicCallee(name) {
 		it := bl.emit(in, ir.OpCall)
@@ -620,13 +711,19 @@ func (bl *bodyLowerer) call(in *instAST) error {
 		return nil
 	}
 	if !lw.isIntrinsicCallee(name) {
-		return lw.errAt(in.calleeTok, "call of undefined function @%s", name)
+		if _, ok := lw.decls[name]; ok {
+			return lw.errAt(in.calleeTok, "unsupported call of @%s", name)
+		}
+		if _, ok := lw.globals[name]; ok || lw.opaqueGlobals[name] {
+			return lw.errAt(in.calleeTok, "unsupported call through global @%s", name)
+		}
+		return lw.fatalAt(in.calleeTok, "call of undefined function @%s", name)
 	}
 	var attrs map[string]bool
 	if d, ok := lw.decls[name]; ok {
 		attrs = lw.fnAttrs(d)
-		if len(d.params) != len(in.args) {
-			return lw.errAt(in.calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), len(d.params))
+		if n := valueParams(d); n != len(in.args) && !d.varargs {
+			return lw.errAt(in.calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), n)
 		}
 	}
 	it := bl.emit(in, ir.OpIntrinsic)
@@ -640,6 +737,18 @@ func (bl *bodyLowerer) call(in *instAST) error {
 	}
 	bl.insert(it)
 	return nil
+}
+
+// valueParams counts the parameters of a declaration that are not metadata
+// (metadata arguments are dropped by the parser).
+func valueParams(d *funcAST) int {
+	n := 0
+	for _, p := range d.params {
+		if p.ty.kind != lkMetadata {
+			n++
+		}
+	}
+	return n
 }
 
 // intrinsicFor finds or registers the passlens intrinsic for a call of the

@@ -37,6 +37,8 @@ func Import(filename string, src []byte) (m *ir.Module, err error) {
 		funcs:   map[string]*ir.Function{},
 		decls:   map[string]*funcAST{},
 		globals: map[string]*ir.Global{},
+
+		opaqueGlobals: map[string]bool{},
 	}
 	if err := lw.lower(); err != nil {
 		return nil, err
@@ -57,21 +59,39 @@ type lowerer struct {
 	funcs   map[string]*ir.Function
 	decls   map[string]*funcAST
 	globals map[string]*ir.Global
+	// opaqueGlobals are globals passlens cannot represent (aliases,
+	// unknown address spaces): their uses become opaque addresses.
+	opaqueGlobals map[string]bool
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {
 	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
 }
 
-// typeAt maps an LLVM type, reporting problems at t.
+// fatalAt reports an error in the input itself (an undefined name, a
+// malformed body), which no opaque fallback can absorb.
+func (lw *lowerer) fatalAt(t token, format string, args ...any) error {
+	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...), fatal: true}
+}
+
+func isFatal(err error) bool {
+	e, ok := err.(*Error)
+	return !ok || e.fatal
+}
+
+// typeAt maps an LLVM type, reporting problems at t. Types passlens lacks
+// map to opaque stand-ins (opaque.go), so the only errors are in the input
+// (an undefined named type); every struct used is added to the module.
 func (lw *lowerer) typeAt(t token, ty *llType, pointee *ir.Type) (*ir.Type, error) {
 	it, err := irTypeOf(ty, pointee, lw.namedStruct)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
+			e.fatal = true
 			return nil, e
 		}
-		return nil, lw.errAt(t, "%v", err)
+		return nil, lw.fatalAt(t, "%v", err)
 	}
+	registerStructs(lw.m, it)
 	return it, nil
 }
 
@@ -93,7 +113,9 @@ func (lw *lowerer) namedStruct(name string) (*ir.Type, error) {
 	lw.naming[name] = true
 	defer delete(lw.naming, name)
 	if def.packed {
-		return nil, fmt.Errorf("unsupported packed struct type %%%s", name)
+		t := ir.Struct(opaqueTypePrefix+"%"+name, nil)
+		lw.named[name] = t
+		return t, nil
 	}
 	fields := make([]ir.Field, len(def.fields))
 	for i, f := range def.fields {
@@ -186,9 +208,13 @@ func (lw *lowerer) lowerGlobal(g *globalAST) error {
 	if _, dup := lw.globals[g.name]; dup {
 		return lw.errAt(g.tok, "redefinition of global @%s", g.name)
 	}
+	if lw.opaqueGlobals[g.name] {
+		return lw.errAt(g.tok, "redefinition of global @%s", g.name)
+	}
 	sp, ok := SpaceForLLVM(g.as)
-	if !ok {
-		return lw.errAt(g.tok, "unsupported address space %d (supported: %s)", g.as, supportedSpaces())
+	if !ok || g.alias {
+		lw.opaqueGlobals[g.name] = true
+		return nil
 	}
 	vt, err := lw.typeAt(g.tok, g.ty, nil)
 	if err != nil {
@@ -197,12 +223,12 @@ func (lw *lowerer) lowerGlobal(g *globalAST) error {
 	gl := ir.NewGlobal(g.name, sp, vt)
 	gl.ReadOnly = g.constant
 	gl.Loc = ir.Loc{Line: int32(g.tok.line), Col: int32(g.tok.col)}
-	if g.init != nil && g.init.kind != vUndef && g.init.kind != vPoison {
-		c, err := lw.constant(*g.init, g.ty, vt)
-		if err != nil {
-			return err
+	if g.init != nil && g.init.kind != vUndef && g.init.kind != vPoison && !IsOpaqueType(vt) && !needsMaterialize(*g.init, false) {
+		// An initializer passlens cannot write (a constant expression,
+		// a string) is dropped: analyses do not read it.
+		if c, err := lw.constant(*g.init, g.ty, vt); err == nil {
+			gl.Init = c
 		}
-		gl.Init = c
 	}
 	lw.globals[g.name] = gl
 	lw.m.AddGlobal(gl)
@@ -299,9 +325,9 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 // instHasResult reports whether an instruction defines a value.
 func instHasResult(in *instAST) bool {
 	switch in.op {
-	case "ret", "br", "switch", "unreachable", "store":
+	case "ret", "br", "switch", "unreachable", "store", "fence", "resume", "indirectbr":
 		return false
-	case "call":
+	case "call", "invoke", "callbr":
 		return in.ty.kind != lkVoid
 	}
 	return true
@@ -310,6 +336,16 @@ func instHasResult(in *instAST) bool {
 // resultLLType returns the LLVM type of an instruction's result.
 func resultLLType(in *instAST) *llType {
 	switch in.op {
+	case "getelementptr":
+		if len(in.args) == 0 {
+			return nil
+		}
+		for _, a := range in.args {
+			if a.ty.kind == lkVector {
+				return &llType{kind: lkVector, n: a.ty.n, elem: in.args[0].ty.scalar()}
+			}
+		}
+		return in.args[0].ty
 	case "icmp", "fcmp":
 		if t := in.args[0].ty; t.kind == lkVector {
 			return &llType{kind: lkVector, n: t.n, elem: &llType{kind: lkInt, bits: 1}}
@@ -319,14 +355,13 @@ func resultLLType(in *instAST) *llType {
 		return in.args[1].ty
 	case "fneg", "freeze":
 		return in.args[0].ty
-	case "getelementptr":
-		if len(in.args) > 0 {
-			return in.args[0].ty
-		}
 	case "alloca":
 		as, _ := strconv.Atoi(in.args[0].v.text)
 		return &llType{kind: lkPtr, as: as}
 	case "extractelement":
+		if in.args[0].ty.elem == nil {
+			return nil
+		}
 		return in.args[0].ty.elem
 	case "insertelement":
 		return in.args[0].ty

@@ -160,6 +160,14 @@ func (lx *lexer) next() (token, *lexError) {
 			return tok(tLabel, s)
 		}
 		return tok(tString, s)
+	case c == '#' && (lx.peekByte(1) >= 'a' && lx.peekByte(1) <= 'z'):
+		// Debug records: #dbg_value(...), #dbg_declare(...), ...
+		start := lx.pos
+		lx.advance()
+		for isIdentChar(lx.peekByte(0)) {
+			lx.advance()
+		}
+		return tok(tIdent, string(lx.src[start:lx.pos]))
 	case c == '#':
 		lx.advance()
 		start := lx.pos
@@ -195,6 +203,10 @@ func (lx *lexer) next() (token, *lexError) {
 			return tok(tLabel, word)
 		}
 		return tok(tIdent, word)
+	case c == '^':
+		// Module summary entries (^0 = ...): skipped with their line.
+		lx.advance()
+		return tok(tPunct, "^")
 	case strings.IndexByte("=,()[]{}<>*:|", c) >= 0:
 		lx.advance()
 		return tok(tPunct, string(c))
