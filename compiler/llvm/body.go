@@ -141,9 +141,18 @@ func (bl *bodyLowerer) resultType(in *instAST, name string) (*ir.Type, error) {
 			return bl.register(pairType(vt)), nil
 		}
 	}
+	if in.op == "extractvalue" && len(in.args) > 0 {
+		// Named structs are resolved in passlens types.
+		if at, err := lw.typeAt(in.tok, in.args[0].ty, nil); err == nil {
+			if et := at.IndexPath(in.idx); et != nil && len(in.idx) > 0 {
+				return bl.register(et), nil
+			}
+		}
+	}
 	lt := resultLLType(in)
 	if lt == nil {
-		return nil, lw.fatalAt(in.tok, "invalid operands for '%s'", in.op)
+		// Invalid operands: an opaque result keeps the import going.
+		lt = &llType{kind: lkOther, name: "invalid"}
 	}
 	t, err := lw.typeAt(in.tok, lt, bl.fi.pointee[name])
 	if err != nil {
@@ -757,8 +766,14 @@ func valueParams(d *funcAST) int {
 // (overload suffix included) so that export reproduces the call.
 func intrinsicFor(name string, fnAttrs map[string]bool, nargs int) *ir.Intrinsic {
 	if rest, ok := strings.CutPrefix(name, passlensPrefix); ok {
+		// The exporter's stand-in for a passlens intrinsic. LLVM treats
+		// the call as an ordinary operation (its divergence propagates),
+		// so only intrinsics with that behaviour map back; the stand-ins
+		// of wave operations (always uniform, divergence sources) stay
+		// LLVM calls so that uniformity agrees with opt-22.
 		base, _, _ := strings.Cut(rest, ".")
-		if it := ir.LookupIntrinsic(base); it != nil && !strings.HasPrefix(it.Doc, importedDoc) {
+		if it := ir.LookupIntrinsic(base); it != nil && !strings.HasPrefix(it.Doc, importedDoc) &&
+			!it.Attrs.Has(ir.AttrAlwaysUniform) && !it.Attrs.Has(ir.AttrDivergenceSource) {
 			return it
 		}
 	}

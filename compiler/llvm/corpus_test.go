@@ -44,6 +44,7 @@ type corpusStats struct {
 	modules, imported, funcs            int
 	dom, pdom, cycles, uniformity, full int
 	opaque                              int // functions with at least one opaque operation
+	notExported                         map[string]int
 	failures                            []string
 }
 
@@ -54,8 +55,19 @@ func (s *corpusStats) fail(format string, args ...any) {
 }
 
 func (s *corpusStats) String() string {
-	return fmt.Sprintf("%d modules, %d imported; %d functions: domtree %d, postdomtree %d, cycles %d, uniformity %d equal to opt-22 (%d equal in all four; %d contain opaque operations)",
+	msg := fmt.Sprintf("%d modules, %d imported; %d functions: domtree %d, postdomtree %d, cycles %d, uniformity %d equal to opt-22 (%d equal in all four; %d contain opaque operations)",
 		s.modules, s.imported, s.funcs, s.dom, s.pdom, s.cycles, s.uniformity, s.full, s.opaque)
+	if len(s.notExported) > 0 {
+		var rs []string
+		n := 0
+		for r, k := range s.notExported {
+			rs = append(rs, fmt.Sprintf("%q: %d", r, k))
+			n += k
+		}
+		sort.Strings(rs)
+		msg += fmt.Sprintf("; %d not exported by llvm.Export (outside its subset) [%s]", n, strings.Join(rs, ", "))
+	}
+	return msg
 }
 
 // splitAnalyses separates printer output into the tree/cycle part (for
@@ -252,6 +264,15 @@ func runCorpus(t *testing.T, jobs []corpusJob) *corpusStats {
 			defer wg.Done()
 			for j := range work {
 				ll, optOut, err := j.run(ctx)
+				if ne, ok := err.(errNotExported); ok {
+					st.mu.Lock()
+					if st.notExported == nil {
+						st.notExported = map[string]int{}
+					}
+					st.notExported[exportReason(ne.err.Error())]++
+					st.mu.Unlock()
+					continue
+				}
 				if err != nil {
 					st.fail("%s: %v", j.label, err)
 					continue
@@ -316,7 +337,7 @@ func exportJob(label string, m *ir.Module, opt string) corpusJob {
 	return corpusJob{label: label, run: func(ctx context.Context) ([]byte, string, error) {
 		text, err := llvm.Export(m)
 		if err != nil {
-			return nil, "", nil // outside the exporter's subset: not part of this corpus
+			return nil, "", errNotExported{err}
 		}
 		out, errs, err := runTool(ctx, []byte(text), opt, "-mtriple=amdgcn--",
 			"-passes=default<O3>,function("+analysisPasses+")", "-S", "-o", "-", "-")
@@ -325,6 +346,24 @@ func exportJob(label string, m *ir.Module, opt string) corpusJob {
 		}
 		return []byte(out), errs, nil
 	}}
+}
+
+// errNotExported marks a module outside llvm.Export's subset: counted by
+// reason, not a failure of the importer.
+type errNotExported struct{ err error }
+
+func (e errNotExported) Error() string { return e.err.Error() }
+
+// exportReason shortens an export error to its reason (no instruction
+// text, no names).
+func exportReason(msg string) string {
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	if len(msg) > 60 {
+		msg = msg[:60]
+	}
+	return msg
 }
 
 func lastLines(s string, n int) string {

@@ -131,11 +131,11 @@ type instAST struct {
 	calleeTok token
 	volatile  bool
 	atomicOp  string
-	atomic    bool      // load atomic / store atomic
-	asm       *asmAST   // call/callbr of inline asm
+	atomic    bool       // load atomic / store atomic
+	asm       *asmAST    // call/callbr of inline asm
 	bundles   []typedVal // operand bundle operands ("convergencectrl"(token %t), ...)
-	count     *typedVal // alloca element count
-	explicitT bool      // call with an explicit function type (varargs)
+	count     *typedVal  // alloca element count
+	explicitT bool       // call with an explicit function type (varargs)
 }
 
 // asmAST is the callee of an inline-asm call.
