@@ -896,6 +896,9 @@ func (bl *bodyLowerer) shuffle(in *instAST) error {
 	if err != nil {
 		return err
 	}
+	if a.Type().Kind != ir.KVector || it.Type().Kind != ir.KVector {
+		return lw.errAt(in.tok, "unsupported shufflevector on %s", in.args[0].ty)
+	}
 	b, err := bl.val(in.args[1], a.Type())
 	if err != nil {
 		return err
