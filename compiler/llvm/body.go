@@ -510,6 +510,9 @@ func (bl *bodyLowerer) native(in *instAST) error {
 		if err != nil {
 			return err
 		}
+		if containsOpaque(v.Type()) || containsOpaque(it.Type()) {
+			return lw.errAt(in.tok, "unsupported %s from %s to %s", op, in.args[0].ty, in.ty)
+		}
 		if op == "addrspacecast" && (v.Type().Kind != ir.KPointer || it.Type().Kind != ir.KPointer) {
 			return lw.errAt(in.tok, "addrspacecast needs pointer operands")
 		}
@@ -599,6 +602,8 @@ func (bl *bodyLowerer) binary(in *instAST) error {
 	s := t.Scalar()
 	isFloatOp := irop >= ir.OpFAdd && irop <= ir.OpFRem
 	switch {
+	case containsOpaque(t):
+		return lw.errAt(in.tok, "unsupported '%s' on %s", in.op, in.ty)
 	case isFloatOp && s.Kind != ir.KFloat:
 		return lw.errAt(in.tok, "'%s' needs floating-point operands, not %s", in.op, in.ty)
 	case !isFloatOp && s.Kind == ir.KFloat:
@@ -648,6 +653,8 @@ func (bl *bodyLowerer) compare(in *instAST) error {
 	}
 	s := a.Type().Scalar()
 	switch {
+	case containsOpaque(a.Type()):
+		return lw.errAt(in.tok, "unsupported %s on %s", in.op, in.args[0].ty)
 	case in.op == "fcmp" && s.Kind != ir.KFloat:
 		return lw.errAt(in.tok, "fcmp needs floating-point operands, not %s", in.args[0].ty)
 	case in.op == "icmp" && s.Kind == ir.KPointer:
@@ -747,6 +754,9 @@ func (bl *bodyLowerer) call(in *instAST) error {
 	bl.insert(it)
 	return nil
 }
+
+// containsOpaque reports whether t is or contains an opaque stand-in type.
+func containsOpaque(t *ir.Type) bool { return t.Contains(IsOpaqueType) }
 
 // valueParams counts the parameters of a declaration that are not metadata
 // (metadata arguments are dropped by the parser).
