@@ -68,9 +68,16 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			if err != nil {
 				return err
 			}
+			if t == ir.Void {
+				return lw.fatalAt(in.tok, "'%s' cannot produce a void value", in.op)
+			}
 			it := ir.NewInstr(bl.f, ir.OpInvalid, t, name)
 			if it.Name() != name {
-				return lw.errAt(in.nameTok, "redefinition of '%%%s'", name)
+				at := in.nameTok
+				if !in.named {
+					at = in.tok
+				}
+				return lw.errAt(at, "redefinition of '%%%s'", name)
 			}
 			it.Loc = ir.Loc{Line: int32(in.tok.line), Col: int32(in.tok.col)}
 			bl.pre[in] = it
@@ -852,6 +859,9 @@ func (bl *bodyLowerer) aggregate(in *instAST) error {
 	it.Args = []ir.Value{agg}
 	it.Idx = append([]int(nil), in.idx...)
 	if op == ir.OpInsertValue {
+		if agg.Type() != it.Type() {
+			return lw.errAt(in.tok, "unsupported insertvalue into %s", in.args[0].ty)
+		}
 		e, err := bl.val(in.args[1], et)
 		if err != nil {
 			return err
@@ -878,6 +888,14 @@ func (bl *bodyLowerer) element(in *instAST) error {
 	}
 	if vec.Type().Kind != ir.KVector {
 		return lw.errAt(in.tok, "%s needs a vector operand", in.op)
+	}
+	if want := vec.Type(); n == 2 {
+		want = want.Elem
+		if it.Type() != want {
+			return lw.errAt(in.tok, "unsupported extractelement of %s", in.args[0].ty)
+		}
+	} else if it.Type() != want {
+		return lw.errAt(in.tok, "unsupported insertelement into %s", in.args[0].ty)
 	}
 	it.Args = []ir.Value{vec}
 	if n == 3 {
@@ -931,6 +949,9 @@ func (bl *bodyLowerer) shuffle(in *instAST) error {
 		}
 	default:
 		return lw.errAt(m.v.tok, "unsupported shufflevector mask (constant integers only)")
+	}
+	if it.Type() != ir.Vec(a.Type().Elem, len(mask)) {
+		return lw.errAt(in.tok, "unsupported shufflevector result %s", it.Type())
 	}
 	it.Args = []ir.Value{a, b}
 	it.Idx = mask

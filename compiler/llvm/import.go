@@ -162,7 +162,7 @@ func (lw *lowerer) lower() error {
 		if err != nil {
 			return lw.errAt(lw.ast.structTok[name], "%v", err)
 		}
-		lw.m.AddStruct(t)
+		registerStructs(lw.m, t)
 	}
 	for _, f := range lw.ast.funcs {
 		if prev, dup := lw.decls[f.name]; dup && !(prev.isDecl && f.isDecl) {

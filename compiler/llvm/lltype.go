@@ -337,6 +337,9 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 				if err != nil {
 					return nil, err
 				}
+				if pt == ir.Void || pt.Kind == ir.KArray && pt.Len < 0 {
+					pt = ir.I8 // void* (invalid LLVM) and the like
+				}
 				pointee = pt
 			} else {
 				pointee = ir.I8
