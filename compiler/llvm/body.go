@@ -176,19 +176,32 @@ func pairType(t *ir.Type) *ir.Type {
 
 // register adds the structs used by t to the module.
 func (bl *bodyLowerer) register(t *ir.Type) *ir.Type {
-	registerStructs(bl.lw.m, t)
+	if !bl.lw.registered[t] {
+		bl.lw.registered[t] = true
+		registerStructs(bl.lw.m, t)
+	}
 	return t
 }
 
 func registerStructs(m *ir.Module, t *ir.Type) {
+	registerStructsOnce(m, t, map[*ir.Type]bool{})
+}
+
+// registerStructsOnce visits each type once: structs may share fields, and
+// a walk without memory is exponential in the nesting depth.
+func registerStructsOnce(m *ir.Module, t *ir.Type, seen map[*ir.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
 	switch t.Kind {
 	case ir.KStruct:
 		for _, f := range t.Fields {
-			registerStructs(m, f.Type)
+			registerStructsOnce(m, f.Type, seen)
 		}
 		m.AddStruct(t)
 	case ir.KVector, ir.KArray, ir.KMatrix, ir.KPointer:
-		registerStructs(m, t.Elem)
+		registerStructsOnce(m, t.Elem, seen)
 	}
 }
 
@@ -763,7 +776,14 @@ func (bl *bodyLowerer) call(in *instAST) error {
 }
 
 // containsOpaque reports whether t is or contains an opaque stand-in type.
-func containsOpaque(t *ir.Type) bool { return t.Contains(IsOpaqueType) }
+// Structs are not looked into: native arithmetic, compares and casts never
+// take them, and a walk through shared struct fields is exponential.
+func containsOpaque(t *ir.Type) bool {
+	for t.Kind == ir.KVector || t.Kind == ir.KArray || t.Kind == ir.KMatrix {
+		t = t.Elem
+	}
+	return IsOpaqueType(t) || t.Kind == ir.KStruct
+}
 
 // valueParams counts the parameters of a declaration that are not metadata
 // (metadata arguments are dropped by the parser).

@@ -39,6 +39,7 @@ func Import(filename string, src []byte) (m *ir.Module, err error) {
 		globals: map[string]*ir.Global{},
 
 		opaqueGlobals: map[string]bool{},
+		registered:    map[*ir.Type]bool{},
 	}
 	if err := lw.lower(); err != nil {
 		return nil, err
@@ -62,6 +63,7 @@ type lowerer struct {
 	// opaqueGlobals are globals passlens cannot represent (aliases,
 	// unknown address spaces): their uses become opaque addresses.
 	opaqueGlobals map[string]bool
+	registered    map[*ir.Type]bool // types whose structs are in the module
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {
@@ -91,7 +93,10 @@ func (lw *lowerer) typeAt(t token, ty *llType, pointee *ir.Type) (*ir.Type, erro
 		}
 		return nil, lw.fatalAt(t, "%v", err)
 	}
-	registerStructs(lw.m, it)
+	if !lw.registered[it] {
+		lw.registered[it] = true
+		registerStructs(lw.m, it)
+	}
 	return it, nil
 }
 
