@@ -380,17 +380,20 @@ func (bl *bodyLowerer) instr(in *instAST) error {
 	if err == nil || isFatal(err) {
 		return err
 	}
-	removed := map[ir.Value]bool{}
-	for _, x := range bl.cur.Instrs[n:] {
-		removed[x] = true
-	}
-	bl.cur.Instrs = bl.cur.Instrs[:n]
-	bl.phiFix = bl.phiFix[:nFix]
-	for k, v := range bl.casts {
-		if removed[v] {
-			delete(bl.casts, k)
+	if len(bl.cur.Instrs) > n {
+		// Forget the casts the failed attempt made (they are removed).
+		removed := map[ir.Value]bool{}
+		for _, x := range bl.cur.Instrs[n:] {
+			removed[x] = true
 		}
+		for k, v := range bl.casts {
+			if removed[v] {
+				delete(bl.casts, k)
+			}
+		}
+		bl.cur.Instrs = bl.cur.Instrs[:n]
 	}
+	bl.phiFix = bl.phiFix[:nFix]
 	if it != nil {
 		*it = saved
 	}
@@ -958,6 +961,12 @@ func (bl *bodyLowerer) shuffle(in *instAST) error {
 		mask = make([]int, m.ty.n)
 	case vAgg:
 		for _, e := range m.v.elems {
+			if e.v.kind == vPoison || e.v.kind == vUndef {
+				// Any lane may be chosen for a poison lane: take the
+				// first (a refinement LLVM allows).
+				mask = append(mask, 0)
+				continue
+			}
 			if e.v.kind != vInt {
 				return lw.errAt(e.v.tok, "unsupported shufflevector mask element %s (constant integers only)", e.v.tok)
 			}

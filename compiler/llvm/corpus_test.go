@@ -18,6 +18,8 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/compiler/load"
+	"passlens/compiler/pipeline"
+	"passlens/compiler/target/dxil"
 	"passlens/internal/headless"
 	"passlens/internal/testtool"
 	"passlens/internal/vkd3d"
@@ -46,6 +48,7 @@ type corpusStats struct {
 	dom, pdom, cycles, uniformity, full int
 	opaque                              int // functions with at least one opaque operation
 	notExported                         map[string]int
+	opaqueOps                           map[string]int // opaque intrinsic -> functions using it
 	failures                            []string
 }
 
@@ -66,7 +69,15 @@ func (s *corpusStats) String() string {
 			n += k
 		}
 		sort.Strings(rs)
-		msg += fmt.Sprintf("; %d not exported by llvm.Export (outside its subset) [%s]", n, strings.Join(rs, ", "))
+		msg += fmt.Sprintf("; %d not exported (outside the exporter's subset) [%s]", n, strings.Join(rs, ", "))
+	}
+	if len(s.opaqueOps) > 0 {
+		var os []string
+		for k, n := range s.opaqueOps {
+			os = append(os, fmt.Sprintf("%s: %d", strings.TrimPrefix(k, "llvm.opaque."), n))
+		}
+		sort.Strings(os)
+		msg += "; opaque operations by function count [" + strings.Join(os, ", ") + "]"
 	}
 	return msg
 }
@@ -166,7 +177,10 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 		st.fail("%s: parsing passlens output: %v", label, err)
 		return
 	}
-	type res struct{ dom, pdom, cyc, uni, opq bool }
+	type res struct {
+		dom, pdom, cyc, uni, opq bool
+		ops                      map[string]bool
+	}
 	var local []res
 	for _, f := range m.Funcs {
 		if f.IsDeclaration() {
@@ -195,6 +209,7 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 		r.uni = len(d) == 0
 		diffs = append(diffs, prefixed("uniformity: ", d)...)
 		r.opq = hasOpaque(f)
+		r.ops = opaqueNames(f)
 		if len(diffs) > 0 {
 			st.fail("%s: @%s differs from opt-22:\n    %s", label, name, strings.Join(diffs, "\n    "))
 		}
@@ -211,6 +226,12 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 		st.uniformity += b2i(r.uni)
 		st.full += b2i(r.dom && r.pdom && r.cyc && r.uni)
 		st.opaque += b2i(r.opq)
+		for k := range r.ops {
+			if st.opaqueOps == nil {
+				st.opaqueOps = map[string]int{}
+			}
+			st.opaqueOps[k]++
+		}
 	}
 }
 
@@ -227,6 +248,18 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+func opaqueNames(f *ir.Function) map[string]bool {
+	out := map[string]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if llvm.IsOpaque(in) {
+				out[in.Intr.Name] = true
+			}
+		}
+	}
+	return out
 }
 
 func hasOpaque(f *ir.Function) bool {
@@ -338,12 +371,12 @@ func TestOpenCLCorpus(t *testing.T) {
 	t.Logf("OpenCL corpus (clang-22 -O2, gfx1100): %s", st)
 }
 
-// exportJob exports m to amdgcn LLVM IR, runs opt-22 -O3 with the
+// exportJob exports m to LLVM IR, runs opt-22 -O3 (amdgcn) with the
 // printers after it, and returns the optimised text and the printers'
 // output (one opt run).
-func exportJob(label string, m *ir.Module, opt string) corpusJob {
+func exportJob(label string, m *ir.Module, export func(*ir.Module) (string, error), opt string) corpusJob {
 	return corpusJob{label: label, run: func(ctx context.Context) ([]byte, string, error) {
-		text, err := llvm.Export(m)
+		text, err := export(m)
 		if err != nil {
 			return nil, "", errNotExported{err}
 		}
@@ -382,13 +415,17 @@ func lastLines(s string, n int) string {
 	return strings.Join(ls, "\n")
 }
 
-// TestExportedCorpus exports every embedded sample and every vkd3d shader
-// unit passlens compiles to amdgcn LLVM IR, optimises it with opt-22 -O3
-// and compares the imported result with opt-22. Under -short only every
-// fourth vkd3d unit runs.
-func TestExportedCorpus(t *testing.T) {
-	opt := testtool.Require(t, "opt-22", "llvm-22")
-	var jobs []corpusJob
+// corpusModule is one passlens module of the exported corpora.
+type corpusModule struct {
+	label string
+	m     *ir.Module
+}
+
+// exportedModules returns every embedded sample that loads and every
+// vkd3d shader unit the HLSL front end lowers (under -short every fourth
+// unit), each freshly built, and the number of samples among them.
+func exportedModules(t *testing.T) ([]corpusModule, int) {
+	var out []corpusModule
 	for _, s := range samples.All() {
 		src := &load.Source{Name: s.Name, Path: "samples/" + s.File, Text: s.Source}
 		switch filepath.Ext(s.File) {
@@ -403,46 +440,97 @@ func TestExportedCorpus(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		jobs = append(jobs, exportJob("samples/"+s.File, m, opt))
+		out = append(out, corpusModule{"samples/" + s.File, m})
 	}
-	nSamples := len(jobs)
-	if _, err := vkd3d.Dir(); err == nil {
-		n := 0
-		for _, f := range vkd3d.Load(t) {
-			for _, u := range f.Units() {
-				opts := hlsl.Options{Entry: "main"}
-				switch u.Stage {
-				case "pixel":
-					opts.Stage = hlsl.StagePixel
-				case "vertex":
-					opts.Stage = hlsl.StageVertex
-				case "compute":
-					opts.Stage = hlsl.StageCompute
-				default:
-					continue
-				}
-				prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
-				if diags.HasErrors() {
-					continue
-				}
-				m, ld := hlsl.Lower(prog, opts)
-				if m == nil || ld.HasErrors() {
-					continue
-				}
-				n++
-				if testing.Short() && n%4 != 0 {
-					continue
-				}
-				jobs = append(jobs, exportJob(u.Label(), m, opt))
+	nSamples := len(out)
+	if _, err := vkd3d.Dir(); err != nil {
+		return out, nSamples
+	}
+	n := 0
+	for _, f := range vkd3d.Load(t) {
+		for _, u := range f.Units() {
+			opts := hlsl.Options{Entry: "main"}
+			switch u.Stage {
+			case "pixel":
+				opts.Stage = hlsl.StagePixel
+			case "vertex":
+				opts.Stage = hlsl.StageVertex
+			case "compute":
+				opts.Stage = hlsl.StageCompute
+			default:
+				continue
 			}
+			prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
+			if diags.HasErrors() {
+				continue
+			}
+			m, ld := hlsl.Lower(prog, opts)
+			if m == nil || ld.HasErrors() {
+				continue
+			}
+			n++
+			if testing.Short() && n%4 != 0 {
+				continue
+			}
+			out = append(out, corpusModule{u.Label(), m})
 		}
+	}
+	return out, nSamples
+}
+
+// TestExportedCorpus exports every embedded sample and every vkd3d shader
+// unit passlens compiles to amdgcn LLVM IR (llvm.Export of the front end's
+// module), optimises it with opt-22 -O3 and compares the imported result
+// with opt-22. Under -short only every fourth vkd3d unit runs.
+func TestExportedCorpus(t *testing.T) {
+	opt := testtool.Require(t, "opt-22", "llvm-22")
+	mods, nSamples := exportedModules(t)
+	var jobs []corpusJob
+	for _, cm := range mods {
+		jobs = append(jobs, exportJob(cm.label, cm.m, llvm.Export, opt))
 	}
 	st := runCorpus(t, jobs)
 	t.Logf("exported corpus (%d samples, %d vkd3d units; passlens amdgcn export, opt-22 -O3): %s", nSamples, len(jobs)-nSamples, st)
 	if st.modules == 0 {
 		t.Fatal("no module exported")
 	}
-	_ = os.Getenv
+}
+
+// TestDXILCorpus is TestExportedCorpus for passlens's DXIL-style LLVM IR:
+// each module goes through the default dxil pipeline and dxil.Emit, then
+// opt-22 -O3 for amdgcn (this LLVM has no DirectX back end), and the
+// imported result is compared with opt-22. Under -short only every fourth
+// vkd3d unit runs.
+func TestDXILCorpus(t *testing.T) {
+	opt := testtool.Require(t, "opt-22", "llvm-22")
+	spec, err := pipeline.Default("dxil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods, nSamples := exportedModules(t)
+	var jobs []corpusJob
+	notCompiled := 0
+	for _, cm := range mods {
+		res := pipeline.Run(context.Background(), cm.m, spec, pipeline.Options{Target: "dxil"})
+		if res.Err != nil {
+			notCompiled++
+			continue
+		}
+		emit := func(m *ir.Module) (string, error) {
+			out, err := dxil.Emit(m)
+			if err != nil {
+				return "", err
+			}
+			return out.Text, nil
+		}
+		jobs = append(jobs, exportJob(cm.label, cm.m, emit, opt))
+	}
+	st := runCorpus(t, jobs)
+	t.Logf("dxil corpus (%d samples and vkd3d units; %d rejected by the dxil pipeline; dxil.Emit, opt-22 -O3 -mtriple=amdgcn--): %s", len(mods), notCompiled, st)
+	_ = nSamples
+	if st.modules == 0 {
+		t.Fatal("no module emitted")
+	}
 }
 
 // TestConstructsMatchOpt imports the hand-written modules of
