@@ -25,6 +25,8 @@ type bodyLowerer struct {
 	// at the top of the entry block.
 	consts   map[string]ir.Value
 	entryPre []*ir.Instr
+	// asmOuts are the outputs of opaque inline asm calls, true for SGPRs.
+	asmOuts map[*ir.Instr][]bool
 }
 
 type castKey struct {
@@ -44,7 +46,7 @@ type phiFixup struct {
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: map[string]*ir.Block{},
 		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{},
-		consts: map[string]ir.Value{}}
+		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
 		bl.vals[p.Name()] = p
@@ -225,6 +227,8 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 			g, ok := lw.globals[tv.v.text]
 			if !ok {
 				_, isFn := lw.decls[tv.v.text]
+				// LLVM declares intrinsics that are used undeclared.
+				isFn = isFn || strings.HasPrefix(tv.v.text, "llvm.")
 				if isFn || lw.opaqueGlobals[tv.v.text] {
 					// A function address or a global passlens cannot
 					// represent: an opaque, uniform address.
@@ -878,6 +882,11 @@ func (bl *bodyLowerer) aggregate(in *instAST) error {
 	et := agg.Type().IndexPath(in.idx)
 	if et == nil || len(in.idx) == 0 {
 		return lw.errAt(in.tok, "invalid %s indices for %s", in.op, in.args[0].ty)
+	}
+	if a, ok := agg.(*ir.Instr); ok && op == ir.OpExtractValue && len(in.idx) == 1 {
+		if outs, ok := bl.asmOuts[a]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
+			return lw.errAt(in.tok, "unsupported extractvalue of an SGPR output of inline asm")
+		}
 	}
 	it.Args = []ir.Value{agg}
 	it.Idx = append([]int(nil), in.idx...)

@@ -86,20 +86,27 @@ func opaqueIntr(key string, d Divergence) *ir.Intrinsic {
 // register that is not an SGPR ("=v", "=a", "={v0}", ...). "s" and "r"
 // outputs are SGPRs.
 func asmIsDivergent(constraints string) bool {
+	for _, sgpr := range asmOutputs(constraints) {
+		if !sgpr {
+			return true
+		}
+	}
+	return false
+}
+
+// asmOutputs lists the outputs of an inline asm constraint string in order,
+// true for those in SGPRs.
+func asmOutputs(constraints string) []bool {
+	var outs []bool
 	for _, c := range strings.Split(constraints, ",") {
 		c = strings.TrimSpace(c)
 		if !strings.HasPrefix(c, "=") {
 			continue
 		}
 		c = strings.TrimLeft(c, "=&*")
-		switch {
-		case c == "s" || c == "r":
-		case strings.HasPrefix(c, "{s") || strings.HasPrefix(c, "{ttmp"):
-		default:
-			return true
-		}
+		outs = append(outs, c == "s" || c == "r" || strings.HasPrefix(c, "{s") || strings.HasPrefix(c, "{ttmp"))
 	}
-	return false
+	return outs
 }
 
 // opaqueClass is AMDGPU's divergence class of an LLVM instruction that is
@@ -108,6 +115,16 @@ func (bl *bodyLowerer) opaqueClass(in *instAST) Divergence {
 	switch in.op {
 	case "atomicrmw", "cmpxchg":
 		return Source
+	case "extractvalue":
+		// An SGPR output of an inline asm call with mixed outputs is
+		// uniform although the call is divergent.
+		if len(in.args) > 0 && in.args[0].v.kind == vLocal && len(in.idx) == 1 {
+			if a, ok := bl.vals[in.args[0].v.text].(*ir.Instr); ok {
+				if outs, ok := bl.asmOuts[a]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
+					return AlwaysUniform
+				}
+			}
+		}
 	case "load":
 		if len(in.args) > 0 && in.args[0].ty.kind == lkPtr && (in.args[0].ty.as == ASFlat || in.args[0].ty.as == ASPrivate) {
 			return Source
@@ -190,6 +207,9 @@ func (bl *bodyLowerer) opaque(in *instAST) error {
 	it := bl.emit(in, ir.OpIntrinsic)
 	it.Intr = opaqueIntr(opaqueKey(in), bl.opaqueClass(in))
 	it.Args = args
+	if in.asm != nil {
+		bl.asmOuts[it] = asmOutputs(in.asm.constraints)
+	}
 	bl.insert(it)
 	return nil
 }

@@ -28,3 +28,20 @@ a:
 b:
   ret void
 }
+; Mixed SGPR/VGPR outputs: the SGPR part is uniform, the VGPR part divergent.
+define void @mixed(ptr addrspace(1) %p) {
+  %pair = call { i32, i32 } asm "; def $0, $1", "=v,=s,v"(i32 7)
+  %v = extractvalue { i32, i32 } %pair, 0
+  %s = extractvalue { i32, i32 } %pair, 1
+  store i32 %v, ptr addrspace(1) %p
+  store i32 %s, ptr addrspace(1) %p
+  ret void
+}
+; callbr of an intrinsic used without a declaration (LLVM declares it).
+define void @kill(i1 inreg %c) {
+  callbr void @llvm.amdgcn.kill(i1 %c) to label %cont [label %dead]
+dead:
+  unreachable
+cont:
+  ret void
+}
