@@ -9,9 +9,12 @@ import (
 	"passlens/compiler/ir"
 )
 
-// Import reads textual LLVM IR (the subset described in docs/llvm-bridge.md)
-// into a passlens module. Errors have the form "file:line:col: message";
-// messages about valid LLVM outside the subset start with "unsupported".
+// Import reads textual LLVM IR into a passlens module (docs/llvm-bridge.md).
+// What passlens IR cannot represent is imported as opaque operations and
+// types (opaque.go) that keep LLVM's CFG and def-use edges. Errors have the
+// form "file:line:col: message"; messages about valid LLVM that is still
+// refused (funclet exception handling, scalable vectors) start with
+// "unsupported".
 //
 // Names are kept: %x becomes %x, numbered values and blocks (%0, the
 // implicit entry block) keep their number as their name. Argument

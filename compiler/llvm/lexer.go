@@ -1,8 +1,9 @@
-// Package llvm is passlens's bridge to LLVM IR: Import reads the subset of
-// textual LLVM IR used by LLVM's CycleInfo and AMDGPU UniformityAnalysis
-// tests into an ir.Module, and Export writes an ir.Module as LLVM IR that
-// opt-22 accepts, so that LLVM's analyses can serve as an oracle for
-// passlens's own (see docs/llvm-bridge.md).
+// Package llvm is passlens's bridge to LLVM IR: Import reads textual LLVM
+// IR as LLVM 22 tools print it for GPU targets into an ir.Module (what
+// passlens IR cannot represent becomes opaque operations, opaque.go), and
+// Export writes an ir.Module as LLVM IR that opt-22 accepts, so that
+// LLVM's analyses can serve as an oracle for passlens's own (see
+// docs/llvm-bridge.md).
 package llvm
 
 import (
