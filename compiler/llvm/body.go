@@ -540,6 +540,20 @@ func (bl *bodyLowerer) native(in *instAST) error {
 		if containsOpaque(v.Type()) || containsOpaque(it.Type()) {
 			return lw.errAt(in.tok, "unsupported %s from %s to %s", op, in.args[0].ty, in.ty)
 		}
+		switch irop {
+		case ir.OpSIToFP, ir.OpUIToFP:
+			if !v.Type().Scalar().IsIntegral() {
+				return lw.errAt(in.tok, "unsupported %s from %s (passlens converts integers, not bool)", op, in.args[0].ty)
+			}
+		case ir.OpFPToSI, ir.OpFPToUI:
+			if !it.Type().Scalar().IsIntegral() {
+				return lw.errAt(in.tok, "unsupported %s to %s (passlens converts to integers, not bool)", op, in.ty)
+			}
+		case ir.OpBitcast:
+			if v.Type().Scalar() == ir.Bool || it.Type().Scalar() == ir.Bool {
+				return lw.errAt(in.tok, "unsupported bitcast of bool vectors %s to %s", in.args[0].ty, in.ty)
+			}
+		}
 		if op == "addrspacecast" && (v.Type().Kind != ir.KPointer || it.Type().Kind != ir.KPointer) {
 			return lw.errAt(in.tok, "addrspacecast needs pointer operands")
 		}
@@ -841,12 +855,21 @@ func (bl *bodyLowerer) gep(in *instAST) error {
 	if err != nil {
 		return err
 	}
-	base, err := bl.val(in.args[0], bl.register(ir.Ptr(sp, ir.Array(src, -1))))
+	baseT, indices := ir.Array(src, -1), in.args[1:]
+	if src.Kind == ir.KArray && src.Len < 0 {
+		// getelementptr [0 x T], ptr @buf, 0, i: the buffer itself is
+		// the runtime-sized array (arrays of them do not exist).
+		if len(in.args) < 2 || in.args[1].v.kind != vInt || in.args[1].v.text != "0" {
+			return lw.errAt(in.tok, "unsupported getelementptr over %s without a leading 0 index", in.ty)
+		}
+		baseT, indices = src, in.args[2:]
+	}
+	base, err := bl.val(in.args[0], bl.register(ir.Ptr(sp, baseT)))
 	if err != nil {
 		return err
 	}
 	args := []ir.Value{base}
-	for _, ix := range in.args[1:] {
+	for _, ix := range indices {
 		if ix.ty.kind != lkInt {
 			return lw.errAt(ix.v.tok, "unsupported getelementptr index of type %s", ix.ty)
 		}

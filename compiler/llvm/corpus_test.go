@@ -32,8 +32,8 @@ import (
 // embedded samples and of the vkd3d shaders), imported, and for every
 // defined function passlens's dominator tree, post-dominator tree, cycles
 // and uniformity (as `passlens analyze --print=...` prints them, through
-// internal/headless) must equal opt-22's as sets, and passlens's text of
-// the import must parse back to the same text. opt-22 runs once per
+// internal/headless) must equal opt-22's as sets, the import must verify,
+// and passlens's text of the import must parse back to the same text. opt-22 runs once per
 // module, at most two at a time.
 
 // analysisPasses are the printers opt-22 runs after the module's pipeline.
@@ -148,6 +148,10 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 	if err != nil {
 		st.fail("%s: import: %v", label, err)
 		return
+	}
+	// The import is valid passlens IR (so passlens's passes can run on it).
+	if err := ir.Verify(m); err != nil {
+		st.fail("%s: the import does not verify: %v", label, err)
 	}
 	// passlens's own text of the import reads back to the same text.
 	text := m.String()

@@ -224,6 +224,12 @@ func (lw *lowerer) lowerGlobal(g *globalAST) error {
 		lw.opaqueGlobals[g.name] = true
 		return nil
 	}
+	if sp == ir.SpaceFunction {
+		// Globals in scratch memory (addrspace(5)): passlens keeps the
+		// function space for allocas; private memory is per lane too, so
+		// loads stay divergent.
+		sp = ir.SpacePrivate
+	}
 	vt, err := lw.typeAt(g.tok, g.ty, nil)
 	if err != nil {
 		return err
@@ -450,7 +456,11 @@ func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo, paramNames []string)
 			case "getelementptr":
 				if len(in.args) > 0 {
 					if t := mapT(in.ty); t != nil {
-						setUse(in.args[0].v, ir.Array(t, -1))
+						if t.Kind == ir.KArray && t.Len < 0 {
+							setUse(in.args[0].v, t) // [0 x T]: see bodyLowerer.gep
+						} else {
+							setUse(in.args[0].v, ir.Array(t, -1))
+						}
 					}
 				}
 			case "atomicrmw", "cmpxchg":

@@ -44,6 +44,9 @@ func TestImportConstructs(t *testing.T) {
 		{"calls of functions",
 			"declare i32 @ext(i32)\ndefine i32 @f(i32 %x) {\n  %r = call i32 @ext(i32 %x)\n  call void @g()\n  ret i32 %r\n}\ndefine void @g() {\n  unreachable\n}\n",
 			"declare i32 @ext(i32 %0)\n\ndefine i32 @f(i32 %x) {\n0:\n  %r = call i32 @ext(i32 %x)\n  call void @g()\n  ret i32 %r\n}\n\ndefine void @g() {\n0:\n  unreachable\n}\n"},
+		{"zero-length arrays and scratch globals",
+			"@buf = external addrspace(1) global [0 x i32]\n@s = internal addrspace(5) global i32 0\ndefine i32 @f(i32 %i) {\n  %p = getelementptr [0 x i32], ptr addrspace(1) @buf, i32 0, i32 %i\n  %v = load i32, ptr addrspace(1) %p\n  %w = load i32, ptr addrspace(5) @s\n  %r = add i32 %v, %w\n  ret i32 %r\n}\n",
+			"@buf = global storage [? x i32]\n@s = global private i32 = 0\n\ndefine i32 @f(i32 %i) {\n0:\n  %p = access ptr<storage, [? x i32]> @buf, i32 %i\n  %v = load ptr<storage, i32> %p\n  %w = load ptr<private, i32> @s\n  %r = add i32 %v, %w\n  ret i32 %r\n}\n"},
 		{"quoted names",
 			"define void @\"a b\"(i32 %\"x y\") {\n\"my block\":\n  ret void\n}\n",
 			"define void @\"a b\"(i32 %\"x y\") {\n\"my block\":\n  ret\n}\n"},
@@ -157,6 +160,8 @@ func TestImportOpaque(t *testing.T) {
 			"define f32 @f(ptr<storage, f32> %p) {\n0:\n  %x = intr f32 llvm.opaque.atomicrmw.divergent(ptr<storage, f32> %p, f32 1.0)\n  ret f32 %x\n}\n"},
 		{"constant expression", "@g = addrspace(3) global i32 0\ndefine i32 @f() {\n  %x = add i32 1, ptrtoint (ptr addrspace(3) @g to i32)\n  ret i32 %x\n}\n",
 			"define i32 @f() {\n0:\n  %const.ptrtoint = intr i32 llvm.opaque.ptrtoint(ptr<groupshared, i32> @g)\n  %x = add i32 1, %const.ptrtoint\n  ret i32 %x\n}\n"},
+		{"wide vectors and bool conversions", "define float @f(<8 x i32> %v, i1 %b) {\n  %e = extractelement <8 x i32> %v, i32 7\n  %c = uitofp i1 %b to float\n  ret float %c\n}\n",
+			"define f32 @f(%\"llvm:<8 x i32>\" %v, bool %b) {\n0:\n  %e = intr i32 llvm.opaque.extractelement(%\"llvm:<8 x i32>\" %v, i32 7)\n  %c = intr f32 llvm.opaque.uitofp(bool %b)\n  ret f32 %c\n}\n"},
 		{"callbr", "define void @f(i32 %a) {\n  callbr void asm \"\", \"r,!i\"(i32 %a) to label %x [label %y]\nx:\n  ret void\ny:\n  ret void\n}\n",
 			"define void @f(i32 %a) {\n0:\n  %dest = intr i32 llvm.opaque.callbr.dest(i32 %a)\n  switch i32 %dest [default: %x] [case 1: %y]\nx:\n  ret\ny:\n  ret\n}\n"},
 	}

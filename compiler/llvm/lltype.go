@@ -347,7 +347,9 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 		}
 		return ir.Ptr(sp, pointee), nil
 	case lkVector:
-		if t.n < 2 || t.elem.kind == lkPtr {
+		// passlens vectors have 2 to 4 scalar lanes (the IR verifier's
+		// rule); others stay LLVM types, so imported modules verify.
+		if t.n < 2 || t.n > 4 || t.elem.kind == lkPtr {
 			return opaqueType(t), nil
 		}
 		e, err := irTypeOf(t.elem, nil, named)
@@ -362,6 +364,11 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 		e, err := irTypeOf(t.elem, nil, named)
 		if err != nil {
 			return nil, err
+		}
+		if t.n == 0 {
+			// [0 x T]: a buffer indexed past its end, passlens's
+			// runtime-sized array (the exporter writes [? x T] back so).
+			return ir.Array(e, -1), nil
 		}
 		return ir.Array(e, t.n), nil
 	case lkStruct:
