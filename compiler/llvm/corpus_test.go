@@ -511,7 +511,7 @@ func TestDXILCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods, nSamples := exportedModules(t)
+	mods, _ := exportedModules(t)
 	var jobs []corpusJob
 	notCompiled := 0
 	for _, cm := range mods {
@@ -531,7 +531,6 @@ func TestDXILCorpus(t *testing.T) {
 	}
 	st := runCorpus(t, jobs)
 	t.Logf("dxil corpus (%d samples and vkd3d units; %d rejected by the dxil pipeline; dxil.Emit, opt-22 -O3 -mtriple=amdgcn--): %s", len(mods), notCompiled, st)
-	_ = nSamples
 	if st.modules == 0 {
 		t.Fatal("no module emitted")
 	}
