@@ -705,6 +705,10 @@ func (bl *bodyLowerer) compare(in *instAST) error {
 	case in.op == "icmp" && !s.IsIntegral() && s != ir.Bool:
 		return lw.errAt(in.tok, "icmp needs integer operands, not %s", in.args[0].ty)
 	}
+	if want := a.Type().WithScalar(ir.Bool); it.Type() != want {
+		// The written type disagrees with the operand's definition.
+		return lw.errAt(in.tok, "unsupported %s: operand %s is not of type %s", in.op, a.Ref(), in.args[0].ty)
+	}
 	b, err := bl.val(in.args[1], a.Type())
 	if err != nil {
 		return err
