@@ -20,6 +20,13 @@ type bodyLowerer struct {
 	cur    *ir.Block
 	casts  map[castKey]ir.Value // pointer casts already made in a block
 	phiFix []phiFixup
+	// consts are the materialised constants (opaque.go) by canonical
+	// spelling; entryPre holds them in creation order until they are put
+	// at the top of the entry block.
+	consts   map[string]ir.Value
+	entryPre []*ir.Instr
+	// asmOuts are the outputs of opaque inline asm calls, true for SGPRs.
+	asmOuts map[*ir.Instr][]bool
 }
 
 type castKey struct {
@@ -38,7 +45,8 @@ type phiFixup struct {
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: map[string]*ir.Block{},
-		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{}}
+		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{},
+		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
 		bl.vals[p.Name()] = p
@@ -62,9 +70,16 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			if err != nil {
 				return err
 			}
+			if t == ir.Void {
+				return lw.fatalAt(in.tok, "'%s' cannot produce a void value", in.op)
+			}
 			it := ir.NewInstr(bl.f, ir.OpInvalid, t, name)
 			if it.Name() != name {
-				return lw.errAt(in.nameTok, "redefinition of '%%%s'", name)
+				at := in.nameTok
+				if !in.named {
+					at = in.tok
+				}
+				return lw.errAt(at, "redefinition of '%%%s'", name)
 			}
 			it.Loc = ir.Loc{Line: int32(in.tok.line), Col: int32(in.tok.col)}
 			bl.pre[in] = it
@@ -93,6 +108,13 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 		v := fx.phi.Args[fx.idx]
 		fx.phi.Args[fx.idx] = bd.Cast(ir.OpBitcast, v, fx.to, castName(v))
 	}
+	if len(bl.entryPre) > 0 {
+		entry := bl.f.Blocks[0]
+		for _, it := range bl.entryPre {
+			it.Block = entry
+		}
+		entry.Instrs = append(bl.entryPre, entry.Instrs...)
+	}
 	return nil
 }
 
@@ -114,19 +136,32 @@ func (bl *bodyLowerer) resultType(in *instAST, name string) (*ir.Type, error) {
 		}
 		return bl.register(ir.Ptr(ir.SpaceFunction, t)), nil
 	case "call":
-		if f, ok := lw.funcs[in.callee.text]; ok && !lw.isIntrinsicCallee(in.callee.text) {
-			return f.Ret, nil
+		if f, ok := lw.funcs[in.callee.text]; ok && in.callee.kind == vGlobal && !lw.isIntrinsicCallee(in.callee.text) {
+			if rt, err := lw.typeAt(in.tok, in.ty, f.Ret.Elem); err == nil && (rt == f.Ret || f.Ret.Kind == ir.KPointer && rt.Kind == ir.KPointer) {
+				return f.Ret, nil
+			}
 		}
 	case "cmpxchg":
 		vt, err := lw.typeAt(in.tok, in.args[1].ty, bl.fi.pointee[in.args[1].v.text])
 		if err != nil {
 			return nil, err
 		}
-		return bl.register(pairType(vt)), nil
+		if vt.IsIntegral() {
+			return bl.register(pairType(vt)), nil
+		}
+	}
+	if in.op == "extractvalue" && len(in.args) > 0 {
+		// Named structs are resolved in passlens types.
+		if at, err := lw.typeAt(in.tok, in.args[0].ty, nil); err == nil {
+			if et := at.IndexPath(in.idx); et != nil && len(in.idx) > 0 {
+				return bl.register(et), nil
+			}
+		}
 	}
 	lt := resultLLType(in)
 	if lt == nil {
-		return nil, lw.errAt(in.tok, "invalid operands for '%s'", in.op)
+		// Invalid operands: an opaque result keeps the import going.
+		lt = &llType{kind: lkOther, name: "invalid"}
 	}
 	t, err := lw.typeAt(in.tok, lt, bl.fi.pointee[name])
 	if err != nil {
@@ -143,19 +178,32 @@ func pairType(t *ir.Type) *ir.Type {
 
 // register adds the structs used by t to the module.
 func (bl *bodyLowerer) register(t *ir.Type) *ir.Type {
-	registerStructs(bl.lw.m, t)
+	if !bl.lw.registered[t] {
+		bl.lw.registered[t] = true
+		registerStructs(bl.lw.m, t)
+	}
 	return t
 }
 
 func registerStructs(m *ir.Module, t *ir.Type) {
+	registerStructsOnce(m, t, map[*ir.Type]bool{})
+}
+
+// registerStructsOnce visits each type once: structs may share fields, and
+// a walk without memory is exponential in the nesting depth.
+func registerStructsOnce(m *ir.Module, t *ir.Type, seen map[*ir.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
 	switch t.Kind {
 	case ir.KStruct:
 		for _, f := range t.Fields {
-			registerStructs(m, f.Type)
+			registerStructsOnce(m, f.Type, seen)
 		}
 		m.AddStruct(t)
 	case ir.KVector, ir.KArray, ir.KMatrix, ir.KPointer:
-		registerStructs(m, t.Elem)
+		registerStructsOnce(m, t.Elem, seen)
 	}
 }
 
@@ -170,18 +218,30 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 			x, ok := bl.vals[tv.v.text]
 			if !ok {
 				if _, isBlock := bl.blocks[tv.v.text]; isBlock {
-					return nil, lw.errAt(tv.v.tok, "block '%%%s' used as a value", tv.v.text)
+					return nil, lw.fatalAt(tv.v.tok, "block '%%%s' used as a value", tv.v.text)
 				}
-				return nil, lw.errAt(tv.v.tok, "use of undefined value '%%%s'", tv.v.text)
+				return nil, lw.fatalAt(tv.v.tok, "use of undefined value '%%%s'", tv.v.text)
 			}
 			v = x
 		} else {
 			g, ok := lw.globals[tv.v.text]
 			if !ok {
-				if _, isFn := lw.decls[tv.v.text]; isFn {
-					return nil, lw.errAt(tv.v.tok, "unsupported use of function @%s as a value", tv.v.text)
+				_, isFn := lw.decls[tv.v.text]
+				// LLVM declares intrinsics that are used undeclared.
+				isFn = isFn || strings.HasPrefix(tv.v.text, "llvm.")
+				if isFn || lw.opaqueGlobals[tv.v.text] {
+					// A function address or a global passlens cannot
+					// represent: an opaque, uniform address.
+					t, err := lw.typeAt(tv.v.tok, tv.ty, nil)
+					if err != nil {
+						return nil, err
+					}
+					if want != nil {
+						t = want
+					}
+					return bl.materialize(typedVal{tv.ty, tv.v}, t)
 				}
-				return nil, lw.errAt(tv.v.tok, "use of undefined value '@%s'", tv.v.text)
+				return nil, lw.fatalAt(tv.v.tok, "use of undefined value '@%s'", tv.v.text)
 			}
 			v = g
 		}
@@ -197,7 +257,17 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 			return nil, err
 		}
 	}
-	c, err := lw.constant(tv.v, tv.ty, bl.register(t))
+	bl.register(t)
+	if tv.v.kind == vUndef || tv.v.kind == vPoison {
+		return ir.ConstUndef(t), nil
+	}
+	if tv.v.kind == vMeta {
+		return nil, lw.errAt(tv.v.tok, "unsupported metadata operand")
+	}
+	if IsOpaqueType(t) || needsMaterialize(tv.v, false) {
+		return bl.materialize(tv, t)
+	}
+	c, err := lw.constant(tv.v, tv.ty, t)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +347,7 @@ func (bl *bodyLowerer) insert(it *ir.Instr) {
 func (bl *bodyLowerer) block(t token) (*ir.Block, error) {
 	b, ok := bl.blocks[t.text]
 	if !ok {
-		return nil, bl.lw.errAt(t, "use of undefined block '%%%s'", t.text)
+		return nil, bl.lw.fatalAt(t, "use of undefined block '%%%s'", t.text)
 	}
 	return b, nil
 }
@@ -285,18 +355,71 @@ func (bl *bodyLowerer) block(t token) (*ir.Block, error) {
 func (bl *bodyLowerer) instr(in *instAST) error {
 	lw := bl.lw
 	if bl.cur.Terminator() != nil {
-		return lw.errAt(in.tok, "instruction after the terminator of block '%%%s'", bl.cur.Name())
-	}
-	if in.op != "phi" && len(bl.cur.Instrs) == 0 {
-		// fine: phis must come first, checked below
+		return lw.fatalAt(in.tok, "instruction after the terminator of block '%%%s'", bl.cur.Name())
 	}
 	if in.op == "phi" {
 		for _, x := range bl.cur.Instrs {
 			if x.Op != ir.OpPhi {
-				return lw.errAt(in.tok, "phi after a non-phi instruction in block '%%%s'", bl.cur.Name())
+				return lw.fatalAt(in.tok, "phi after a non-phi instruction in block '%%%s'", bl.cur.Name())
 			}
 		}
+		return bl.phi(in)
 	}
+	switch in.op {
+	case "invoke", "callbr", "indirectbr":
+		return bl.opaqueTerminator(in, in.targets)
+	case "resume":
+		return bl.opaqueTerminator(in, nil)
+	}
+	// Lower natively; whatever passlens IR cannot represent becomes an
+	// opaque operation (opaque.go). Only errors in the input itself
+	// (undefined names) stop the import.
+	it := bl.pre[in]
+	var saved ir.Instr
+	if it != nil {
+		saved = *it
+	}
+	n, nFix := len(bl.cur.Instrs), len(bl.phiFix)
+	err := bl.native(in)
+	if err == nil || isFatal(err) {
+		return err
+	}
+	if len(bl.cur.Instrs) > n {
+		// Forget the casts the failed attempt made (they are removed).
+		removed := map[ir.Value]bool{}
+		for _, x := range bl.cur.Instrs[n:] {
+			removed[x] = true
+		}
+		for k, v := range bl.casts {
+			if removed[v] {
+				delete(bl.casts, k)
+			}
+		}
+		bl.cur.Instrs = bl.cur.Instrs[:n]
+	}
+	bl.phiFix = bl.phiFix[:nFix]
+	if it != nil {
+		*it = saved
+	}
+	switch in.op {
+	case "ret", "unreachable":
+		return bl.opaqueTerminator(in, nil)
+	case "br":
+		return bl.opaqueTerminator(in, in.targets)
+	case "switch":
+		succs := []token{in.targets[0]}
+		for _, c := range in.cases {
+			succs = append(succs, c.target)
+		}
+		return bl.opaqueTerminator(in, succs)
+	}
+	return bl.opaque(in)
+}
+
+// native lowers an instruction to passlens IR proper; errors that are not
+// fatal make the caller fall back to an opaque operation.
+func (bl *bodyLowerer) native(in *instAST) error {
+	lw := bl.lw
 	switch op := in.op; {
 	case op == "ret":
 		it := bl.emit(in, ir.OpRet)
@@ -414,13 +537,28 @@ func (bl *bodyLowerer) instr(in *instAST) error {
 		if err != nil {
 			return err
 		}
+		if containsOpaque(v.Type()) || containsOpaque(it.Type()) {
+			return lw.errAt(in.tok, "unsupported %s from %s to %s", op, in.args[0].ty, in.ty)
+		}
+		switch irop {
+		case ir.OpSIToFP, ir.OpUIToFP:
+			if !v.Type().Scalar().IsIntegral() {
+				return lw.errAt(in.tok, "unsupported %s from %s (passlens converts integers, not bool)", op, in.args[0].ty)
+			}
+		case ir.OpFPToSI, ir.OpFPToUI:
+			if !it.Type().Scalar().IsIntegral() {
+				return lw.errAt(in.tok, "unsupported %s to %s (passlens converts to integers, not bool)", op, in.ty)
+			}
+		case ir.OpBitcast:
+			if v.Type().Scalar() == ir.Bool || it.Type().Scalar() == ir.Bool {
+				return lw.errAt(in.tok, "unsupported bitcast of bool vectors %s to %s", in.args[0].ty, in.ty)
+			}
+		}
 		if op == "addrspacecast" && (v.Type().Kind != ir.KPointer || it.Type().Kind != ir.KPointer) {
 			return lw.errAt(in.tok, "addrspacecast needs pointer operands")
 		}
 		it.Args = []ir.Value{v}
 		bl.insert(it)
-	case op == "phi":
-		return bl.phi(in)
 	case op == "call":
 		return bl.call(in)
 	case op == "load":
@@ -452,6 +590,9 @@ func (bl *bodyLowerer) instr(in *instAST) error {
 		it.Args = []ir.Value{v, p}
 		bl.insert(it)
 	case op == "alloca":
+		if in.count != nil {
+			return lw.errAt(in.tok, "unsupported array alloca")
+		}
 		it := bl.emit(in, ir.OpAlloca)
 		bl.insert(it)
 	case op == "getelementptr":
@@ -502,6 +643,8 @@ func (bl *bodyLowerer) binary(in *instAST) error {
 	s := t.Scalar()
 	isFloatOp := irop >= ir.OpFAdd && irop <= ir.OpFRem
 	switch {
+	case containsOpaque(t):
+		return lw.errAt(in.tok, "unsupported '%s' on %s", in.op, in.ty)
 	case isFloatOp && s.Kind != ir.KFloat:
 		return lw.errAt(in.tok, "'%s' needs floating-point operands, not %s", in.op, in.ty)
 	case !isFloatOp && s.Kind == ir.KFloat:
@@ -551,6 +694,8 @@ func (bl *bodyLowerer) compare(in *instAST) error {
 	}
 	s := a.Type().Scalar()
 	switch {
+	case containsOpaque(a.Type()):
+		return lw.errAt(in.tok, "unsupported %s on %s", in.op, in.args[0].ty)
 	case in.op == "fcmp" && s.Kind != ir.KFloat:
 		return lw.errAt(in.tok, "fcmp needs floating-point operands, not %s", in.args[0].ty)
 	case in.op == "icmp" && s.Kind == ir.KPointer:
@@ -559,6 +704,10 @@ func (bl *bodyLowerer) compare(in *instAST) error {
 		return lw.errAt(in.tok, "unsupported icmp %s on i1 (passlens compares bools with eq and ne only)", in.pred)
 	case in.op == "icmp" && !s.IsIntegral() && s != ir.Bool:
 		return lw.errAt(in.tok, "icmp needs integer operands, not %s", in.args[0].ty)
+	}
+	if want := a.Type().WithScalar(ir.Bool); it.Type() != want {
+		// The written type disagrees with the operand's definition.
+		return lw.errAt(in.tok, "unsupported %s: operand %s is not of type %s", in.op, a.Ref(), in.args[0].ty)
 	}
 	b, err := bl.val(in.args[1], a.Type())
 	if err != nil {
@@ -599,6 +748,9 @@ func (bl *bodyLowerer) phi(in *instAST) error {
 
 func (bl *bodyLowerer) call(in *instAST) error {
 	lw := bl.lw
+	if in.asm != nil || in.callee.kind != vGlobal {
+		return lw.errAt(in.calleeTok, "unsupported indirect call or inline asm")
+	}
 	name := in.callee.text
 	if f, ok := lw.funcs[name]; ok && !lw.isIntrinsicCallee(name) {
 		it := bl.emit(in, ir.OpCall)
@@ -620,13 +772,19 @@ func (bl *bodyLowerer) call(in *instAST) error {
 		return nil
 	}
 	if !lw.isIntrinsicCallee(name) {
-		return lw.errAt(in.calleeTok, "call of undefined function @%s", name)
+		if _, ok := lw.decls[name]; ok {
+			return lw.errAt(in.calleeTok, "unsupported call of @%s", name)
+		}
+		if _, ok := lw.globals[name]; ok || lw.opaqueGlobals[name] {
+			return lw.errAt(in.calleeTok, "unsupported call through global @%s", name)
+		}
+		return lw.fatalAt(in.calleeTok, "call of undefined function @%s", name)
 	}
 	var attrs map[string]bool
 	if d, ok := lw.decls[name]; ok {
 		attrs = lw.fnAttrs(d)
-		if len(d.params) != len(in.args) {
-			return lw.errAt(in.calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), len(d.params))
+		if n := valueParams(d); n != len(in.args) && !d.varargs {
+			return lw.errAt(in.calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), n)
 		}
 	}
 	it := bl.emit(in, ir.OpIntrinsic)
@@ -642,14 +800,42 @@ func (bl *bodyLowerer) call(in *instAST) error {
 	return nil
 }
 
+// containsOpaque reports whether t is or contains an opaque stand-in type.
+// Structs are not looked into: native arithmetic, compares and casts never
+// take them, and a walk through shared struct fields is exponential.
+func containsOpaque(t *ir.Type) bool {
+	for t.Kind == ir.KVector || t.Kind == ir.KArray || t.Kind == ir.KMatrix {
+		t = t.Elem
+	}
+	return IsOpaqueType(t) || t.Kind == ir.KStruct
+}
+
+// valueParams counts the parameters of a declaration that are not metadata
+// (metadata arguments are dropped by the parser).
+func valueParams(d *funcAST) int {
+	n := 0
+	for _, p := range d.params {
+		if p.ty.kind != lkMetadata {
+			n++
+		}
+	}
+	return n
+}
+
 // intrinsicFor finds or registers the passlens intrinsic for a call of the
 // LLVM function name. The exporter's stand-ins llvm.passlens.NAME.* map
 // back to passlens's own NAME; everything else keeps its exact LLVM name
 // (overload suffix included) so that export reproduces the call.
 func intrinsicFor(name string, fnAttrs map[string]bool, nargs int) *ir.Intrinsic {
 	if rest, ok := strings.CutPrefix(name, passlensPrefix); ok {
+		// The exporter's stand-in for a passlens intrinsic. LLVM treats
+		// the call as an ordinary operation (its divergence propagates),
+		// so only intrinsics with that behaviour map back; the stand-ins
+		// of wave operations (always uniform, divergence sources) stay
+		// LLVM calls so that uniformity agrees with opt-22.
 		base, _, _ := strings.Cut(rest, ".")
-		if it := ir.LookupIntrinsic(base); it != nil && !strings.HasPrefix(it.Doc, importedDoc) {
+		if it := ir.LookupIntrinsic(base); it != nil && !strings.HasPrefix(it.Doc, importedDoc) &&
+			!it.Attrs.Has(ir.AttrAlwaysUniform) && !it.Attrs.Has(ir.AttrDivergenceSource) {
 			return it
 		}
 	}
@@ -673,12 +859,21 @@ func (bl *bodyLowerer) gep(in *instAST) error {
 	if err != nil {
 		return err
 	}
-	base, err := bl.val(in.args[0], bl.register(ir.Ptr(sp, ir.Array(src, -1))))
+	baseT, indices := ir.Array(src, -1), in.args[1:]
+	if src.Kind == ir.KArray && src.Len < 0 {
+		// getelementptr [0 x T], ptr @buf, 0, i: the buffer itself is
+		// the runtime-sized array (arrays of them do not exist).
+		if len(in.args) < 2 || in.args[1].v.kind != vInt || in.args[1].v.text != "0" {
+			return lw.errAt(in.tok, "unsupported getelementptr over %s without a leading 0 index", in.ty)
+		}
+		baseT, indices = src, in.args[2:]
+	}
+	base, err := bl.val(in.args[0], bl.register(ir.Ptr(sp, baseT)))
 	if err != nil {
 		return err
 	}
 	args := []ir.Value{base}
-	for _, ix := range in.args[1:] {
+	for _, ix := range indices {
 		if ix.ty.kind != lkInt {
 			return lw.errAt(ix.v.tok, "unsupported getelementptr index of type %s", ix.ty)
 		}
@@ -715,9 +910,17 @@ func (bl *bodyLowerer) aggregate(in *instAST) error {
 	if et == nil || len(in.idx) == 0 {
 		return lw.errAt(in.tok, "invalid %s indices for %s", in.op, in.args[0].ty)
 	}
+	if a, ok := agg.(*ir.Instr); ok && op == ir.OpExtractValue && len(in.idx) == 1 {
+		if outs, ok := bl.asmOuts[a]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
+			return lw.errAt(in.tok, "unsupported extractvalue of an SGPR output of inline asm")
+		}
+	}
 	it.Args = []ir.Value{agg}
 	it.Idx = append([]int(nil), in.idx...)
 	if op == ir.OpInsertValue {
+		if agg.Type() != it.Type() {
+			return lw.errAt(in.tok, "unsupported insertvalue into %s", in.args[0].ty)
+		}
 		e, err := bl.val(in.args[1], et)
 		if err != nil {
 			return err
@@ -744,6 +947,14 @@ func (bl *bodyLowerer) element(in *instAST) error {
 	}
 	if vec.Type().Kind != ir.KVector {
 		return lw.errAt(in.tok, "%s needs a vector operand", in.op)
+	}
+	if want := vec.Type(); n == 2 {
+		want = want.Elem
+		if it.Type() != want {
+			return lw.errAt(in.tok, "unsupported extractelement of %s", in.args[0].ty)
+		}
+	} else if it.Type() != want {
+		return lw.errAt(in.tok, "unsupported insertelement into %s", in.args[0].ty)
 	}
 	it.Args = []ir.Value{vec}
 	if n == 3 {
@@ -772,6 +983,9 @@ func (bl *bodyLowerer) shuffle(in *instAST) error {
 	if err != nil {
 		return err
 	}
+	if a.Type().Kind != ir.KVector || it.Type().Kind != ir.KVector {
+		return lw.errAt(in.tok, "unsupported shufflevector on %s", in.args[0].ty)
+	}
 	b, err := bl.val(in.args[1], a.Type())
 	if err != nil {
 		return err
@@ -783,6 +997,12 @@ func (bl *bodyLowerer) shuffle(in *instAST) error {
 		mask = make([]int, m.ty.n)
 	case vAgg:
 		for _, e := range m.v.elems {
+			if e.v.kind == vPoison || e.v.kind == vUndef {
+				// Any lane may be chosen for a poison lane: take the
+				// first (a refinement LLVM allows).
+				mask = append(mask, 0)
+				continue
+			}
 			if e.v.kind != vInt {
 				return lw.errAt(e.v.tok, "unsupported shufflevector mask element %s (constant integers only)", e.v.tok)
 			}
@@ -794,6 +1014,9 @@ func (bl *bodyLowerer) shuffle(in *instAST) error {
 		}
 	default:
 		return lw.errAt(m.v.tok, "unsupported shufflevector mask (constant integers only)")
+	}
+	if it.Type() != ir.Vec(a.Type().Elem, len(mask)) {
+		return lw.errAt(in.tok, "unsupported shufflevector result %s", it.Type())
 	}
 	it.Args = []ir.Value{a, b}
 	it.Idx = mask

@@ -105,8 +105,8 @@ func TestExportDivergenceMatches(t *testing.T) {
 	// cbuffers, u, reductions and readfirstlane are uniform; WaveReadLaneAt
 	// is divergent iff its lane is; WavePrefixSum is a source; sin follows
 	// its operand; the phi joins uniform control flow.
-	// Helper values the exporter adds are named NAME.$SUFFIX.
-	wantDiv := []string{"d", "tidv", "tx", "lane", "lane.$lo", "atd", "atd.$rl", "atd.$lc", "pre", "sd", "dc", "first.$cast"}
+	// Helper values the exporter adds are named NAME.SUFFIX (made unique).
+	wantDiv := []string{"d", "tidv", "tx", "lane", "lane.lo", "atd", "atd.rl", "atd.lc", "pre", "sd", "dc", "first.cast"}
 	wantUni := []string{"u", "gidv", "gx", "sc", "first", "atu", "sum", "su", "cnt", "c", "x", "p"}
 	for _, n := range wantUni {
 		if got[n] {
@@ -114,7 +114,7 @@ func TestExportDivergenceMatches(t *testing.T) {
 		}
 	}
 	for _, n := range wantDiv {
-		if n == "first.$cast" || n == "atd.$rl" {
+		if n == "first.cast" || n == "atd.rl" {
 			continue // helpers that may not exist / are uniform by design
 		}
 		if !got[n] {

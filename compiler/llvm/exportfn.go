@@ -20,6 +20,13 @@ type fnExporter struct {
 	fold      map[*ir.Instr]*ir.Instr // construct -> the cmpxchg it folds
 	asMemo    map[ir.Value]int
 	anon      map[*ir.Instr]string // helper base names of unnamed instructions
+	names     map[string]bool      // every LLVM local name in use (helpers avoid them)
+	helpers   map[helperKey]string // helper names already chosen
+}
+
+type helperKey struct {
+	in     *ir.Instr
+	suffix string
 }
 
 func (x *exporter) function(f *ir.Function) error {
@@ -239,11 +246,41 @@ func (fx *fnExporter) line(format string, args ...any) {
 
 func (fx *fnExporter) def(in *ir.Instr) string { return "%" + fx.local(in.Name()) + " = " }
 
-// helper names a value the exporter adds next to in.
 // helper names a temporary LLVM value that in expands to. Unnamed
 // instructions (memcpy, memset, stores) get a base name unique in the
-// function, so two of them never define the same LLVM value.
+// function, so two of them never define the same LLVM value; a name that
+// another value of the function already has gets a counter.
 func (fx *fnExporter) helper(in *ir.Instr, suffix string) string {
+	key := helperKey{in, suffix}
+	if n, ok := fx.helpers[key]; ok {
+		return n
+	}
+	if fx.names == nil {
+		fx.names = map[string]bool{}
+		for _, p := range fx.f.Params {
+			fx.names[p.Name()] = true
+		}
+		for _, b := range fx.f.Blocks {
+			fx.names[b.Name()] = true
+			for _, x := range b.Instrs {
+				if x.HasResult() {
+					fx.names[x.Name()] = true
+				}
+			}
+		}
+		fx.helpers = map[helperKey]string{}
+	}
+	name := fx.helperBase(in) + "." + suffix
+	for i := 1; fx.names[name]; i++ {
+		name = fx.helperBase(in) + "." + suffix + ".h" + strconv.Itoa(i)
+	}
+	fx.names[name] = true
+	n := "%" + llName(name)
+	fx.helpers[key] = n
+	return n
+}
+
+func (fx *fnExporter) helperBase(in *ir.Instr) string {
 	base := in.Name()
 	if base == "" {
 		if fx.anon == nil {
@@ -258,10 +295,7 @@ func (fx *fnExporter) helper(in *ir.Instr, suffix string) string {
 			fx.anon[in] = base
 		}
 	}
-	// "$" never occurs in names passlens generates, so a helper cannot
-	// collide with a value of the module (%vec.1 next to the helpers of
-	// %vec).
-	return "%" + llName(base+".$"+suffix)
+	return base
 }
 
 var irOpNames = map[ir.Op]string{ir.OpAdd: "add", ir.OpSub: "sub", ir.OpMul: "mul", ir.OpSDiv: "sdiv",
@@ -361,15 +395,7 @@ func (fx *fnExporter) instr(in *ir.Instr) error {
 		}
 		fx.line("%s%s %s", fx.def(in), in.Op, s)
 	case op == ir.OpShuffle:
-		s, err := fx.typedList(a)
-		if err != nil {
-			return err
-		}
-		var mask []string
-		for _, m := range in.Idx {
-			mask = append(mask, "i32 "+strconv.Itoa(m))
-		}
-		fx.line("%sshufflevector %s, <%d x i32> <%s>", fx.def(in), s, len(in.Idx), strings.Join(mask, ", "))
+		return fx.shuffle(in, a)
 	case (op == ir.OpExtractValue || op == ir.OpInsertValue) && fx.hasVectorStep(a[0].Type(), in.Idx):
 		return fx.vectorPath(in, rt)
 	case op == ir.OpExtractValue, op == ir.OpInsertValue:
@@ -709,5 +735,65 @@ func (fx *fnExporter) vectorPath(in *ir.Instr, rt string) error {
 	nv := fx.helper(in, "ins")
 	fx.line("%s = insertelement %s %s, %s, i32 %d", nv, vecS, vec, e, last)
 	fx.line("%sinsertvalue %s, %s %s, %s", fx.def(in), aggS, vecS, nv, idxStr(prefix))
+	return nil
+}
+
+// shuffle writes a passlens shuffle. Its operands may differ in length
+// (<4 x T> and <3 x T>); LLVM's shufflevector needs equal types, so the
+// shorter one is first widened with a shufflevector of its own and the
+// mask indices into the second operand are moved accordingly.
+func (fx *fnExporter) shuffle(in *ir.Instr, a []ir.Value) error {
+	idx := append([]int(nil), in.Idx...)
+	ops := make([]string, 2)
+	for i, v := range a[:2] {
+		s, err := fx.typed(v)
+		if err != nil {
+			return err
+		}
+		ops[i] = s
+	}
+	ta, tb := a[0].Type(), a[1].Type()
+	if ta.Kind == ir.KVector && tb.Kind == ir.KVector && ta.Len != tb.Len {
+		n := max(ta.Len, tb.Len)
+		widen := func(i int, v ir.Value) error {
+			t := v.Type()
+			var m []string
+			for k := 0; k < n; k++ {
+				if k < t.Len {
+					m = append(m, "i32 "+strconv.Itoa(k))
+				} else {
+					m = append(m, "i32 poison")
+				}
+			}
+			e, err := llTypeStr(t.Elem)
+			if err != nil {
+				return err
+			}
+			w := fx.helper(in, "widen"+strconv.Itoa(i))
+			fx.line("%s = shufflevector %s, %s poison, <%d x i32> <%s>", w, ops[i], "<"+strconv.Itoa(t.Len)+" x "+e+">", n, strings.Join(m, ", "))
+			ops[i] = fmt.Sprintf("<%d x %s> %s", n, e, w)
+			return nil
+		}
+		if ta.Len < n {
+			if err := widen(0, a[0]); err != nil {
+				return err
+			}
+		}
+		if tb.Len < n {
+			if err := widen(1, a[1]); err != nil {
+				return err
+			}
+		}
+		for i, m := range idx {
+			if m >= ta.Len {
+				idx[i] = m - ta.Len + n
+			}
+		}
+	}
+	var mask []string
+	for _, m := range idx {
+		mask = append(mask, "i32 "+strconv.Itoa(m))
+	}
+	fx.line("%sshufflevector %s, %s, <%d x i32> <%s>", fx.def(in), ops[0], ops[1], len(idx), strings.Join(mask, ", "))
 	return nil
 }

@@ -48,6 +48,9 @@ func (fx *fnExporter) intrinsic(in *ir.Instr, rt string) error {
 	if convergent {
 		cattrs = append(cattrs, "convergent")
 	}
+	if strings.HasPrefix(it.Name, opaquePrefix) {
+		return fmt.Errorf("unsupported: %s stands for LLVM IR imported as opaque and cannot be exported", it.Name)
+	}
 	if strings.HasPrefix(it.Doc, importedDoc) || strings.HasPrefix(it.Name, "llvm.") {
 		var attrs []string
 		attrs = append(attrs, cattrs...)

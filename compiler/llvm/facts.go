@@ -79,9 +79,15 @@ var DivergenceFacts = []Fact{
 	{"other intrinsics (llvm.sqrt, llvm.amdgcn.wave.reduce.*, workgroup.id, s.getpc, ...)",
 		"propagates operand divergence",
 		"ir.Intrinsic with neither attribute"},
-	{"inline asm, callbr, invoke, convergence tokens",
-		"special cases (asm: divergent iff an output is a VGPR)",
-		"not imported: Import reports them as unsupported"},
+	{"inline asm",
+		"source of divergence iff an output is not an SGPR; otherwise always uniform",
+		"opaque operation llvm.opaque.asm.divergent / llvm.opaque.asm.uniform"},
+	{"callbr, invoke",
+		"the terminator is divergent (from the operands; invoke always), the value never",
+		"opaque uniform value, then a switch on an opaque selector (propagating; a source for invoke)"},
+	{"instructions on types passlens lacks (i33, <2 x ptr>, tokens, unknown address spaces), constant expressions",
+		"propagate operand divergence; constants are uniform",
+		"opaque operations llvm.opaque.OPCODE on the same operands; constants materialised in the entry block"},
 }
 
 // LoadIsDivergent reports whether AMDGPU treats a load through a pointer

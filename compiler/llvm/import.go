@@ -9,9 +9,12 @@ import (
 	"passlens/compiler/ir"
 )
 
-// Import reads textual LLVM IR (the subset described in docs/llvm-bridge.md)
-// into a passlens module. Errors have the form "file:line:col: message";
-// messages about valid LLVM outside the subset start with "unsupported".
+// Import reads textual LLVM IR into a passlens module (docs/llvm-bridge.md).
+// What passlens IR cannot represent is imported as opaque operations and
+// types (opaque.go) that keep LLVM's CFG and def-use edges. Errors have the
+// form "file:line:col: message"; messages about valid LLVM that is still
+// refused (funclet exception handling, scalable vectors) start with
+// "unsupported".
 //
 // Names are kept: %x becomes %x, numbered values and blocks (%0, the
 // implicit entry block) keep their number as their name. Argument
@@ -37,6 +40,9 @@ func Import(filename string, src []byte) (m *ir.Module, err error) {
 		funcs:   map[string]*ir.Function{},
 		decls:   map[string]*funcAST{},
 		globals: map[string]*ir.Global{},
+
+		opaqueGlobals: map[string]bool{},
+		registered:    map[*ir.Type]bool{},
 	}
 	if err := lw.lower(); err != nil {
 		return nil, err
@@ -57,20 +63,42 @@ type lowerer struct {
 	funcs   map[string]*ir.Function
 	decls   map[string]*funcAST
 	globals map[string]*ir.Global
+	// opaqueGlobals are globals passlens cannot represent (aliases,
+	// unknown address spaces): their uses become opaque addresses.
+	opaqueGlobals map[string]bool
+	registered    map[*ir.Type]bool // types whose structs are in the module
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {
 	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
 }
 
-// typeAt maps an LLVM type, reporting problems at t.
+// fatalAt reports an error in the input itself (an undefined name, a
+// malformed body), which no opaque fallback can absorb.
+func (lw *lowerer) fatalAt(t token, format string, args ...any) error {
+	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...), fatal: true}
+}
+
+func isFatal(err error) bool {
+	e, ok := err.(*Error)
+	return !ok || e.fatal
+}
+
+// typeAt maps an LLVM type, reporting problems at t. Types passlens lacks
+// map to opaque stand-ins (opaque.go), so the only errors are in the input
+// (an undefined named type); every struct used is added to the module.
 func (lw *lowerer) typeAt(t token, ty *llType, pointee *ir.Type) (*ir.Type, error) {
 	it, err := irTypeOf(ty, pointee, lw.namedStruct)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
+			e.fatal = true
 			return nil, e
 		}
-		return nil, lw.errAt(t, "%v", err)
+		return nil, lw.fatalAt(t, "%v", err)
+	}
+	if !lw.registered[it] {
+		lw.registered[it] = true
+		registerStructs(lw.m, it)
 	}
 	return it, nil
 }
@@ -93,7 +121,9 @@ func (lw *lowerer) namedStruct(name string) (*ir.Type, error) {
 	lw.naming[name] = true
 	defer delete(lw.naming, name)
 	if def.packed {
-		return nil, fmt.Errorf("unsupported packed struct type %%%s", name)
+		t := ir.Struct(opaqueTypePrefix+"%"+name, nil)
+		lw.named[name] = t
+		return t, nil
 	}
 	fields := make([]ir.Field, len(def.fields))
 	for i, f := range def.fields {
@@ -140,7 +170,7 @@ func (lw *lowerer) lower() error {
 		if err != nil {
 			return lw.errAt(lw.ast.structTok[name], "%v", err)
 		}
-		lw.m.AddStruct(t)
+		registerStructs(lw.m, t)
 	}
 	for _, f := range lw.ast.funcs {
 		if prev, dup := lw.decls[f.name]; dup && !(prev.isDecl && f.isDecl) {
@@ -186,9 +216,19 @@ func (lw *lowerer) lowerGlobal(g *globalAST) error {
 	if _, dup := lw.globals[g.name]; dup {
 		return lw.errAt(g.tok, "redefinition of global @%s", g.name)
 	}
+	if lw.opaqueGlobals[g.name] {
+		return lw.errAt(g.tok, "redefinition of global @%s", g.name)
+	}
 	sp, ok := SpaceForLLVM(g.as)
-	if !ok {
-		return lw.errAt(g.tok, "unsupported address space %d (supported: %s)", g.as, supportedSpaces())
+	if !ok || g.alias {
+		lw.opaqueGlobals[g.name] = true
+		return nil
+	}
+	if sp == ir.SpaceFunction {
+		// Globals in scratch memory (addrspace(5)): passlens keeps the
+		// function space for allocas; private memory is per lane too, so
+		// loads stay divergent.
+		sp = ir.SpacePrivate
 	}
 	vt, err := lw.typeAt(g.tok, g.ty, nil)
 	if err != nil {
@@ -197,12 +237,12 @@ func (lw *lowerer) lowerGlobal(g *globalAST) error {
 	gl := ir.NewGlobal(g.name, sp, vt)
 	gl.ReadOnly = g.constant
 	gl.Loc = ir.Loc{Line: int32(g.tok.line), Col: int32(g.tok.col)}
-	if g.init != nil && g.init.kind != vUndef && g.init.kind != vPoison {
-		c, err := lw.constant(*g.init, g.ty, vt)
-		if err != nil {
-			return err
+	if g.init != nil && g.init.kind != vUndef && g.init.kind != vPoison && !IsOpaqueType(vt) && !needsMaterialize(*g.init, false) {
+		// An initializer passlens cannot write (a constant expression,
+		// a string) is dropped: analyses do not read it.
+		if c, err := lw.constant(*g.init, g.ty, vt); err == nil {
+			gl.Init = c
 		}
-		gl.Init = c
 	}
 	lw.globals[g.name] = gl
 	lw.m.AddGlobal(gl)
@@ -299,9 +339,9 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 // instHasResult reports whether an instruction defines a value.
 func instHasResult(in *instAST) bool {
 	switch in.op {
-	case "ret", "br", "switch", "unreachable", "store":
+	case "ret", "br", "switch", "unreachable", "store", "fence", "resume", "indirectbr":
 		return false
-	case "call":
+	case "call", "invoke", "callbr":
 		return in.ty.kind != lkVoid
 	}
 	return true
@@ -310,6 +350,16 @@ func instHasResult(in *instAST) bool {
 // resultLLType returns the LLVM type of an instruction's result.
 func resultLLType(in *instAST) *llType {
 	switch in.op {
+	case "getelementptr":
+		if len(in.args) == 0 {
+			return nil
+		}
+		for _, a := range in.args {
+			if a.ty.kind == lkVector {
+				return &llType{kind: lkVector, n: a.ty.n, elem: in.args[0].ty.scalar()}
+			}
+		}
+		return in.args[0].ty
 	case "icmp", "fcmp":
 		if t := in.args[0].ty; t.kind == lkVector {
 			return &llType{kind: lkVector, n: t.n, elem: &llType{kind: lkInt, bits: 1}}
@@ -319,14 +369,13 @@ func resultLLType(in *instAST) *llType {
 		return in.args[1].ty
 	case "fneg", "freeze":
 		return in.args[0].ty
-	case "getelementptr":
-		if len(in.args) > 0 {
-			return in.args[0].ty
-		}
 	case "alloca":
 		as, _ := strconv.Atoi(in.args[0].v.text)
 		return &llType{kind: lkPtr, as: as}
 	case "extractelement":
+		if in.args[0].ty.elem == nil {
+			return nil
+		}
 		return in.args[0].ty.elem
 	case "insertelement":
 		return in.args[0].ty
@@ -407,7 +456,11 @@ func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo, paramNames []string)
 			case "getelementptr":
 				if len(in.args) > 0 {
 					if t := mapT(in.ty); t != nil {
-						setUse(in.args[0].v, ir.Array(t, -1))
+						if t.Kind == ir.KArray && t.Len < 0 {
+							setUse(in.args[0].v, t) // [0 x T]: see bodyLowerer.gep
+						} else {
+							setUse(in.args[0].v, ir.Array(t, -1))
+						}
 					}
 				}
 			case "atomicrmw", "cmpxchg":

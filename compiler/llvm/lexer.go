@@ -1,8 +1,9 @@
-// Package llvm is passlens's bridge to LLVM IR: Import reads the subset of
-// textual LLVM IR used by LLVM's CycleInfo and AMDGPU UniformityAnalysis
-// tests into an ir.Module, and Export writes an ir.Module as LLVM IR that
-// opt-22 accepts, so that LLVM's analyses can serve as an oracle for
-// passlens's own (see docs/llvm-bridge.md).
+// Package llvm is passlens's bridge to LLVM IR: Import reads textual LLVM
+// IR as LLVM 22 tools print it for GPU targets into an ir.Module (what
+// passlens IR cannot represent becomes opaque operations, opaque.go), and
+// Export writes an ir.Module as LLVM IR that opt-22 accepts, so that
+// LLVM's analyses can serve as an oracle for passlens's own (see
+// docs/llvm-bridge.md).
 package llvm
 
 import (
@@ -160,6 +161,14 @@ func (lx *lexer) next() (token, *lexError) {
 			return tok(tLabel, s)
 		}
 		return tok(tString, s)
+	case c == '#' && (lx.peekByte(1) >= 'a' && lx.peekByte(1) <= 'z'):
+		// Debug records: #dbg_value(...), #dbg_declare(...), ...
+		start := lx.pos
+		lx.advance()
+		for isIdentChar(lx.peekByte(0)) {
+			lx.advance()
+		}
+		return tok(tIdent, string(lx.src[start:lx.pos]))
 	case c == '#':
 		lx.advance()
 		start := lx.pos
@@ -195,6 +204,10 @@ func (lx *lexer) next() (token, *lexError) {
 			return tok(tLabel, word)
 		}
 		return tok(tIdent, word)
+	case c == '^':
+		// Module summary entries (^0 = ...): skipped with their line.
+		lx.advance()
+		return tok(tPunct, "^")
 	case strings.IndexByte("=,()[]{}<>*:|", c) >= 0:
 		lx.advance()
 		return tok(tPunct, string(c))

@@ -66,14 +66,23 @@ func llTypeStr(t *ir.Type) (string, error) {
 		return fmt.Sprintf("<%d x %s>", t.Len, e), err
 	case ir.KMatrix:
 		e, err := llTypeStr(t.Elem)
+		if t.Cols == 1 {
+			// A row of one column is the scalar itself (ir.Vec(e, 1) == e).
+			return fmt.Sprintf("[%d x %s]", t.Len, e), err
+		}
 		return fmt.Sprintf("[%d x <%d x %s>]", t.Len, t.Cols, e), err
 	case ir.KArray:
-		if t.Len < 0 {
-			return "", fmt.Errorf("runtime-sized array %s has no LLVM value type", t)
-		}
 		e, err := llTypeStr(t.Elem)
+		if t.Len < 0 {
+			// A runtime-sized buffer: LLVM's zero-length array, indexed
+			// past its end by getelementptr.
+			return fmt.Sprintf("[0 x %s]", e), err
+		}
 		return fmt.Sprintf("[%d x %s]", t.Len, e), err
 	case ir.KStruct:
+		if IsOpaqueType(t) {
+			return "", fmt.Errorf("unsupported: the LLVM type %s was imported as opaque and cannot be exported", strings.TrimPrefix(t.Name, opaqueTypePrefix))
+		}
 		if strings.HasPrefix(t.Name, literalPrefix) {
 			return literalStructStr(t)
 		}

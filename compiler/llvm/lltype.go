@@ -85,6 +85,14 @@ func (t *llType) String() string {
 	return t.name
 }
 
+// scalar returns the element type of a vector, t itself otherwise.
+func (t *llType) scalar() *llType {
+	if t.kind == lkVector && t.elem != nil {
+		return t.elem
+	}
+	return t
+}
+
 func (t *llType) isFloat() bool {
 	return t.kind == lkHalf || t.kind == lkBFloat || t.kind == lkFloat || t.kind == lkDouble
 }
@@ -185,9 +193,28 @@ func (p *parser) parseBaseType() (*llType, error) {
 			}
 			p.pos++
 			return &llType{kind: lkInt, bits: n}, nil
-		case w == "x86_fp80" || w == "fp128" || w == "ppc_fp128" || w == "x86_amx" || w == "target":
+		case w == "x86_fp80" || w == "fp128" || w == "ppc_fp128" || w == "x86_amx" || w == "x86_mmx":
 			p.pos++
 			return &llType{kind: lkOther, name: w}, nil
+		case w == "target":
+			// target("name", T..., N...): keep the spelling.
+			p.pos++
+			start := p.pos
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return nil, err
+				}
+			}
+			var sb strings.Builder
+			sb.WriteString("target")
+			for _, x := range p.toks[start:p.pos] {
+				if x.kind == tString {
+					sb.WriteString(strconv.Quote(x.text))
+				} else {
+					sb.WriteString(x.text)
+				}
+			}
+			return &llType{kind: lkOther, name: sb.String()}, nil
 		}
 		return nil, p.errAt(t, "expected a type, found %s", t)
 	case tLocal:
@@ -290,7 +317,7 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 		if it := ir.IntType(t.bits); it != nil {
 			return it, nil
 		}
-		return nil, fmt.Errorf("unsupported integer type i%d (supported: i1, i8, i16, i32, i64)", t.bits)
+		return opaqueType(t), nil
 	case lkHalf:
 		return ir.F16, nil
 	case lkBFloat:
@@ -302,13 +329,16 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 	case lkPtr:
 		sp, ok := SpaceForLLVM(t.as)
 		if !ok {
-			return nil, fmt.Errorf("unsupported address space %d (supported: %s)", t.as, supportedSpaces())
+			return opaqueType(&llType{kind: lkPtr, as: t.as}), nil
 		}
 		if pointee == nil {
 			if t.elem != nil {
 				pt, err := irTypeOf(t.elem, nil, named)
 				if err != nil {
 					return nil, err
+				}
+				if pt == ir.Void || pt.Kind == ir.KArray && pt.Len < 0 {
+					pt = ir.I8 // void* (invalid LLVM) and the like
 				}
 				pointee = pt
 			} else {
@@ -317,18 +347,17 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 		}
 		return ir.Ptr(sp, pointee), nil
 	case lkVector:
-		if t.n < 2 {
-			return nil, fmt.Errorf("unsupported vector type %s (passlens vectors have at least 2 elements)", t)
-		}
-		if t.elem.kind == lkPtr {
-			return nil, fmt.Errorf("unsupported vector of pointers %s", t)
+		// passlens vectors have 2 to 4 scalar lanes (the IR verifier's
+		// rule); others stay LLVM types, so imported modules verify.
+		if t.n < 2 || t.n > 4 || t.elem.kind == lkPtr {
+			return opaqueType(t), nil
 		}
 		e, err := irTypeOf(t.elem, nil, named)
 		if err != nil {
 			return nil, err
 		}
 		if !e.IsScalar() {
-			return nil, fmt.Errorf("unsupported vector type %s", t)
+			return opaqueType(t), nil
 		}
 		return ir.Vec(e, t.n), nil
 	case lkArray:
@@ -336,13 +365,18 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 		if err != nil {
 			return nil, err
 		}
+		if t.n == 0 {
+			// [0 x T]: a buffer indexed past its end, passlens's
+			// runtime-sized array (the exporter writes [? x T] back so).
+			return ir.Array(e, -1), nil
+		}
 		return ir.Array(e, t.n), nil
 	case lkStruct:
 		if t.name != "" {
 			return named(t.name)
 		}
 		if t.packed {
-			return nil, fmt.Errorf("unsupported packed struct type %s", t)
+			return opaqueType(t), nil
 		}
 		fields := make([]ir.Field, len(t.fields))
 		for i, f := range t.fields {
@@ -356,10 +390,10 @@ func irTypeOf(t *llType, pointee *ir.Type, named func(string) (*ir.Type, error))
 			fields[i] = ir.Field{Name: "f" + strconv.Itoa(i), Type: ft}
 		}
 		return ir.Struct(literalStructName(fields), fields), nil
-	case lkToken:
-		return nil, fmt.Errorf("unsupported token type (convergence control tokens are not modelled)")
+	case lkToken, lkOther:
+		return opaqueType(t), nil
 	}
-	return nil, fmt.Errorf("unsupported type %s", t)
+	return nil, fmt.Errorf("invalid use of type %s", t)
 }
 
 // literalStructName names the passlens struct standing for an LLVM literal

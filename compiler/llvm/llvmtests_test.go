@@ -21,15 +21,11 @@ func llvmTestsDir() string {
 	return filepath.Join("..", "..", "testdata", "llvm-tests")
 }
 
-// expectedImportFailures are the LLVM test files outside the supported
-// subset, with the construct that stops them.
-var expectedImportFailures = map[string]string{
-	"UniformityAnalysis/AMDGPU/always_uniform.ll":          "unsupported inline asm",
-	"UniformityAnalysis/AMDGPU/inline-asm.ll":              "unsupported inline asm",
-	"UniformityAnalysis/AMDGPU/callbr.ll":                  "unsupported instruction 'callbr'",
-	"UniformityAnalysis/AMDGPU/join-at-loop-heart.ll":      "unsupported operand bundle",
-	"UniformityAnalysis/AMDGPU/vgpr-address-space-load.ll": "unsupported address space 13",
-}
+// expectedImportFailures are the LLVM test files the importer rejects,
+// with the construct that stops them. Since the opaque fallback
+// (opaque.go) there are none: inline asm, callbr, convergence tokens and
+// unknown address spaces import as opaque operations.
+var expectedImportFailures = map[string]string{}
 
 func llvmTestFiles(t *testing.T) (string, []string) {
 	dir := llvmTestsDir()
@@ -95,6 +91,10 @@ func TestLLVMTestFiles(t *testing.T) {
 		}
 		imported++
 		text, err := Export(m)
+		if err != nil && strings.Contains(err.Error(), "opaque") {
+			t.Logf("imports with opaque operations, not exportable: %s: %v", rel, err)
+			continue
+		}
 		if err != nil {
 			t.Errorf("%s: export: %v", rel, err)
 			continue

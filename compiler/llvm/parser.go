@@ -12,6 +12,7 @@ type Error struct {
 	File      string
 	Line, Col int
 	Msg       string
+	fatal     bool // an error in the input itself: no opaque fallback
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
@@ -36,6 +37,7 @@ type globalAST struct {
 	constant bool
 	ty       *llType
 	init     *valRef // nil: external
+	alias    bool    // alias or ifunc: ty is the pointer type
 }
 
 type funcAST struct {
@@ -82,6 +84,10 @@ const (
 	vZero
 	vAgg // <...>, [...], {...}
 	vSplat
+	vExpr   // constant expression: text is the opcode, elems its operands
+	vString // c"..." (text holds the bytes)
+	vNone   // token none
+	vMeta   // a metadata operand (dropped by the lowering)
 )
 
 type valRef struct {
@@ -125,6 +131,19 @@ type instAST struct {
 	calleeTok token
 	volatile  bool
 	atomicOp  string
+	atomic    bool       // load atomic / store atomic
+	asm       *asmAST    // call/callbr of inline asm
+	bundles   []typedVal // operand bundle operands ("convergencectrl"(token %t), ...)
+	count     *typedVal  // alloca element count
+	explicitT bool       // call with an explicit function type (varargs)
+}
+
+// asmAST is the callee of an inline-asm call.
+type asmAST struct {
+	tok         token
+	text        string
+	constraints string
+	sideEffect  bool
 }
 
 type parser struct {
@@ -213,8 +232,22 @@ func (p *parser) atTopLevelStart() bool {
 		}
 	case tLocal:
 		return t.col == 1
+	case tPunct:
+		return t.text == "^" && t.col == 1
+	}
+	if t.kind == tIdent && t.col == 1 && strings.HasPrefix(t.text, "$") {
+		return true
 	}
 	return false
+}
+
+// skipToTopLevel skips the current token and everything up to the next
+// module-level entity.
+func (p *parser) skipToTopLevel() {
+	p.pos++
+	for !p.atTopLevelStart() {
+		p.pos++
+	}
 }
 
 func parseModule(file string, src []byte) (*modAST, error) {
@@ -263,8 +296,11 @@ func parseModule(file string, src []byte) (*modAST, error) {
 				return nil, err
 			}
 			m.globals = append(m.globals, g)
-		case t.kind == tIdent && (t.text == "module" || t.text == "uselistorder" || t.text == "uselistorder_bb"):
-			return nil, p.errAt(t, "unsupported top-level entity '%s'", t.text)
+		case t.kind == tIdent && (t.text == "module" || t.text == "uselistorder" || t.text == "uselistorder_bb" || strings.HasPrefix(t.text, "$")),
+			t.kind == tPunct && t.text == "^":
+			// module asm, use-list orders, comdats and summary entries do
+			// not matter to passlens.
+			p.skipToTopLevel()
 		default:
 			return nil, p.errAt(t, "expected a top-level entity (define, declare, a global, a type or attributes), found %s", t)
 		}
@@ -335,12 +371,16 @@ func (p *parser) parseTypeDef(m *modAST) error {
 	if err := p.expectIdent("type"); err != nil {
 		return err
 	}
+	var t *llType
 	if p.isIdent("opaque") {
-		return p.errAt(p.tok(), "unsupported opaque struct type %%%s", nameTok.text)
-	}
-	t, err := p.parseType()
-	if err != nil {
-		return err
+		// An opaque struct: an empty passlens struct of the same name.
+		p.pos++
+		t = &llType{kind: lkStruct}
+	} else {
+		var err error
+		if t, err = p.parseType(); err != nil {
+			return err
+		}
 	}
 	if t.kind != lkStruct || t.name != "" {
 		return p.errAt(nameTok, "unsupported type alias %%%s (only named structs are supported)", nameTok.text)
@@ -402,7 +442,11 @@ func (p *parser) parseGlobal() (*globalAST, error) {
 				}
 				g.init = &v
 			}
-			for p.isPunct(",") {
+			for p.isPunct(",") || p.tok().kind == tAttrRef {
+				if p.tok().kind == tAttrRef {
+					p.pos++
+					continue
+				}
 				p.pos++
 				if err := p.skipTrailer(); err != nil {
 					return nil, err
@@ -410,9 +454,32 @@ func (p *parser) parseGlobal() (*globalAST, error) {
 			}
 			return g, nil
 		case t.text == "alias" || t.text == "ifunc":
-			return nil, p.errAt(t, "unsupported %s @%s", t.text, nameTok.text)
+			// @a = alias T, ptr @b: a pointer the bridge does not follow.
+			p.pos++
+			if _, err := p.parseType(); err != nil {
+				return nil, err
+			}
+			if err := p.expectPunct(","); err != nil {
+				return nil, err
+			}
+			pt, err := p.parseType()
+			if err != nil {
+				return nil, err
+			}
+			g.ty, g.alias = pt, true
+			for !p.atTopLevelStart() {
+				p.pos++
+			}
+			return g, nil
 		default:
-			return nil, p.errAt(t, "unsupported global variable syntax at %s", t)
+			// Other qualifiers (thread_local(localdynamic), sanitizer
+			// flags, ...) do not matter to passlens.
+			p.pos++
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 }
@@ -422,12 +489,15 @@ func (p *parser) parseGlobal() (*globalAST, error) {
 func (p *parser) skipTrailer() error {
 	t := p.tok()
 	switch {
-	case t.kind == tIdent && (t.text == "align" || t.text == "section" || t.text == "partition" || t.text == "comdat"):
+	case t.kind == tIdent:
+		// align N, section "s", partition "p", comdat($c), code_model "m",
+		// no_sanitize_address, ...
 		p.pos++
 		if p.isPunct("(") {
 			return p.skipBalanced()
 		}
-		if k := p.tok().kind; k == tInt || k == tString || k == tGlobal {
+		if k := p.tok().kind; k == tInt || k == tString || k == tGlobal ||
+			k == tIdent && strings.HasPrefix(p.tok().text, "$") {
 			p.pos++
 		}
 		return nil
@@ -446,6 +516,7 @@ func (p *parser) skipTrailer() error {
 
 // callingConvs are the calling conventions the importer accepts.
 var callingConvs = setOf("ccc", "fastcc", "coldcc", "amdgpu_kernel", "spir_kernel", "spir_func",
+	"tailcc", "swiftcc", "preserve_mostcc", "preserve_allcc", "ptx_kernel", "ptx_device",
 	"amdgpu_vs", "amdgpu_ls", "amdgpu_hs", "amdgpu_es", "amdgpu_gs", "amdgpu_ps", "amdgpu_cs",
 	"amdgpu_cs_chain", "amdgpu_cs_chain_preserve", "amdgpu_gfx", "amdgpu_gfx_whole_wave")
 
@@ -471,7 +542,8 @@ func (p *parser) parseFunction() (*funcAST, error) {
 			if p.tok().kind != tInt {
 				return nil, p.errAt(p.tok(), "expected a calling convention number")
 			}
-			return nil, p.errAt(p.tok(), "unsupported numbered calling convention cc %s", p.tok().text)
+			f.cc = "cc" + p.tok().text
+			p.pos++
 		case returnAttrWords[w]:
 			p.pos++
 			if p.isPunct("(") {
@@ -528,9 +600,6 @@ retType:
 		}
 	}
 	p.pos++
-	if f.varargs {
-		return nil, p.errAt(nameTok, "unsupported variadic function @%s", f.name)
-	}
 	// Function attributes, attribute group references, section, align, ...
 	for {
 		t := p.tok()
@@ -539,8 +608,22 @@ retType:
 			f.refs = append(f.refs, t)
 			p.pos++
 			continue
-		case t.kind == tIdent && (t.text == "section" || t.text == "partition" || t.text == "comdat" || t.text == "gc" || t.text == "prefix" || t.text == "prologue" || t.text == "personality"):
-			return nil, p.errAt(t, "unsupported function property '%s'", t.text)
+		case t.kind == tIdent && (t.text == "section" || t.text == "partition" || t.text == "comdat" || t.text == "gc"):
+			p.pos++
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return nil, err
+				}
+			} else if p.tok().kind == tString {
+				p.pos++
+			}
+			continue
+		case t.kind == tIdent && (t.text == "prefix" || t.text == "prologue" || t.text == "personality"):
+			p.pos++
+			if _, err := p.parseTypedValue(); err != nil {
+				return nil, err
+			}
+			continue
 		case t.kind == tIdent && t.text == "addrspace":
 			if _, err := p.parseAddrSpace(); err != nil {
 				return nil, err
@@ -589,12 +672,22 @@ retType:
 func (p *parser) parseParamAttrs(set map[string]bool) error {
 	for {
 		t := p.tok()
+		if t.kind == tString && p.peekAt(1).text == "=" && p.peekAt(2).kind == tString {
+			// "key"="value" string attributes.
+			p.pos += 3
+			set[t.text] = true
+			continue
+		}
 		if t.kind != tIdent {
 			return nil
 		}
 		switch t.text {
 		case "true", "false", "null", "undef", "poison", "zeroinitializer", "splat", "none", "asm":
 			return nil
+		case "c":
+			if p.peekAt(1).kind == tString {
+				return nil
+			}
 		}
 		if constExprWords[t.text] {
 			return nil
@@ -630,6 +723,29 @@ func (p *parser) parseBody(f *funcAST) error {
 			p.pos++
 			continue
 		}
+		if t.kind == tIdent && strings.HasPrefix(t.text, "#dbg_") {
+			// Debug records (#dbg_value(...)): read and dropped.
+			p.pos++
+			if p.isPunct("(") {
+				if err := p.skipBalanced(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if t.kind == tIdent && t.text == "uselistorder" {
+			p.pos++
+			if _, err := p.parseTypedValue(); err != nil {
+				return err
+			}
+			if err := p.expectPunct(","); err != nil {
+				return err
+			}
+			if err := p.skipBalanced(); err != nil {
+				return err
+			}
+			continue
+		}
 		if cur == nil {
 			// The implicit, numbered entry block.
 			cur = &blockAST{tok: t, numeric: true, name: ""}
@@ -644,8 +760,10 @@ func (p *parser) parseBody(f *funcAST) error {
 }
 
 // constExprWords start constant expressions, which the importer rejects.
-var constExprWords = setOf("getelementptr", "bitcast", "addrspacecast", "ptrtoint", "inttoptr", "trunc",
-	"zext", "sext", "add", "sub", "mul", "shl", "xor", "icmp", "fcmp", "select", "extractelement",
+var constExprWords = setOf("getelementptr", "bitcast", "addrspacecast", "ptrtoint", "ptrtoaddr", "inttoptr", "trunc",
+	"zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
+	"add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor", "udiv", "sdiv", "urem", "srem",
+	"icmp", "fcmp", "select", "extractelement",
 	"insertelement", "shufflevector", "blockaddress", "dso_local_equivalent", "no_cfi", "ptrauth")
 
 // Opcode groups.
@@ -653,7 +771,7 @@ var (
 	intBinOps   = setOf("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
 	floatBinOps = setOf("fadd", "fsub", "fmul", "fdiv", "frem")
 	castOps     = setOf("trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
-		"bitcast", "addrspacecast", "ptrtoint", "inttoptr")
+		"bitcast", "addrspacecast", "ptrtoint", "ptrtoaddr", "inttoptr")
 	instFlags = setOf("nuw", "nsw", "exact", "disjoint", "nneg", "samesign", "inbounds", "nusw", "inrange",
 		"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc")
 )
@@ -739,27 +857,53 @@ func (p *parser) parseInstr() (*instAST, error) {
 	case op.text == "call":
 		err = p.parseCall(in)
 	case op.text == "load":
-		if p.isIdent("atomic") {
-			return nil, p.errAt(p.tok(), "unsupported atomic load")
-		}
-		if p.isIdent("volatile") {
-			in.volatile = true
-			p.pos++
-		}
+		p.parseAtomicVolatile(in)
 		if in.ty, err = p.parseType(); err == nil {
 			if err = p.expectPunct(","); err == nil {
-				err = p.parseTypedArgs(in, 1)
+				if err = p.parseTypedArgs(in, 1); err == nil {
+					err = p.skipOrderings()
+				}
 			}
 		}
 	case op.text == "store":
-		if p.isIdent("atomic") {
-			return nil, p.errAt(p.tok(), "unsupported atomic store")
+		p.parseAtomicVolatile(in)
+		if err = p.parseTypedArgs(in, 2); err == nil {
+			err = p.skipOrderings()
 		}
-		if p.isIdent("volatile") {
-			in.volatile = true
+	case op.text == "fence":
+		err = p.skipOrderings()
+	case op.text == "invoke" || op.text == "callbr":
+		if err = p.parseCall(in); err != nil {
+			break
+		}
+		err = p.parseCallTargets(in)
+	case op.text == "indirectbr":
+		if err = p.parseTypedArgs(in, 1); err == nil {
+			if err = p.expectPunct(","); err == nil {
+				err = p.parseLabelList(in)
+			}
+		}
+	case op.text == "resume":
+		err = p.parseTypedArgs(in, 1)
+	case op.text == "va_arg":
+		if err = p.parseTypedArgs(in, 1); err == nil {
+			if err = p.expectPunct(","); err == nil {
+				in.ty, err = p.parseType()
+			}
+		}
+	case op.text == "landingpad":
+		if in.ty, err = p.parseType(); err != nil {
+			break
+		}
+		for err == nil && (p.isIdent("cleanup") || p.isIdent("catch") || p.isIdent("filter")) {
+			w := p.tok().text
 			p.pos++
+			if w != "cleanup" {
+				var tv typedVal
+				tv, err = p.parseTypedValue()
+				in.args = append(in.args, tv)
+			}
 		}
-		err = p.parseTypedArgs(in, 2)
 	case op.text == "alloca":
 		err = p.parseAlloca(in)
 	case op.text == "getelementptr":
@@ -800,10 +944,8 @@ func (p *parser) parseInstr() (*instAST, error) {
 		err = p.parseAtomicRMW(in)
 	case op.text == "cmpxchg":
 		err = p.parseCmpXchg(in)
-	case op.text == "invoke" || op.text == "callbr" || op.text == "landingpad" || op.text == "resume" ||
-		op.text == "indirectbr" || op.text == "va_arg" || op.text == "fence" || op.text == "catchswitch" ||
-		op.text == "catchret" || op.text == "cleanupret" || op.text == "catchpad" || op.text == "cleanuppad":
-		return nil, p.errAt(op, "unsupported instruction '%s'", op.text)
+	case op.text == "catchswitch" || op.text == "catchret" || op.text == "cleanupret" || op.text == "catchpad" || op.text == "cleanuppad":
+		return nil, p.errAt(op, "unsupported instruction '%s' (funclet exception handling)", op.text)
 	default:
 		return nil, p.errAt(op, "unknown instruction '%s'", op.text)
 	}
@@ -891,6 +1033,10 @@ func (p *parser) parseTypedValue() (typedVal, error) {
 	if err != nil {
 		return typedVal{}, err
 	}
+	if ty.kind == lkMetadata {
+		v, err := p.parseMetadataValue()
+		return typedVal{ty, v}, err
+	}
 	// Call-site parameter attributes (i32 immarg 0, ptr noundef %p).
 	skip := map[string]bool{}
 	if err := p.parseParamAttrs(skip); err != nil {
@@ -941,11 +1087,19 @@ func (p *parser) parseValue() (valRef, error) {
 			}
 			v.kind, v.elems = vSplat, []typedVal{e}
 			return v, p.expectPunct(")")
+		case "none":
+			v.kind = vNone
+		case "c":
+			if p.peekAt(1).kind != tString {
+				return v, p.errAt(t, "expected a value, found %s", t)
+			}
+			p.pos++
+			v.kind, v.text = vString, p.tok().text
 		case "asm":
-			return v, p.errAt(t, "unsupported inline asm")
+			return v, p.errAt(t, "unsupported inline asm outside a call")
 		default:
 			if constExprWords[t.text] {
-				return v, p.errAt(t, "unsupported constant expression '%s'", t.text)
+				return p.parseConstExpr()
 			}
 			return v, p.errAt(t, "expected a value, found %s", t)
 		}
@@ -982,6 +1136,92 @@ func (p *parser) parseValue() (valRef, error) {
 		return v, p.errAt(t, "expected a value, found %s", t)
 	}
 	p.pos++
+	return v, nil
+}
+
+// parseConstExpr reads a constant expression: getelementptr (T, ptr @g,
+// idx...), casts (T v to U), binary operators, icmp/fcmp pred (...),
+// extractelement/insertelement/shufflevector (...), blockaddress(@f, %b),
+// dso_local_equivalent @f, no_cfi @f and ptrauth (...). It keeps the opcode
+// and the typed operands; the type comes from the context.
+func (p *parser) parseConstExpr() (valRef, error) {
+	t := p.tok()
+	v := valRef{tok: t, kind: vExpr, text: t.text}
+	p.pos++
+	switch t.text {
+	case "dso_local_equivalent", "no_cfi":
+		g, err := p.parseValue()
+		if err != nil {
+			return v, err
+		}
+		v.elems = []typedVal{{&llType{kind: lkPtr}, g}}
+		return v, nil
+	case "blockaddress":
+		// Operands are a function and a block: no values.
+		return v, p.skipBalanced()
+	case "icmp", "fcmp":
+		if p.tok().kind == tIdent {
+			p.pos++
+		}
+	}
+	for p.tok().kind == tIdent && instFlags[p.tok().text] {
+		w := p.tok().text
+		p.pos++
+		if w == "inrange" && p.isPunct("(") {
+			if err := p.skipBalanced(); err != nil {
+				return v, err
+			}
+		}
+	}
+	if err := p.expectPunct("("); err != nil {
+		return v, err
+	}
+	if t.text == "getelementptr" {
+		if _, err := p.parseType(); err != nil {
+			return v, err
+		}
+		if err := p.expectPunct(","); err != nil {
+			return v, err
+		}
+	}
+	for !p.isPunct(")") {
+		tv, err := p.parseTypedValue()
+		if err != nil {
+			return v, err
+		}
+		v.elems = append(v.elems, tv)
+		if p.isIdent("to") {
+			p.pos++
+			if _, err := p.parseType(); err != nil {
+				return v, err
+			}
+		}
+		if p.isPunct(",") {
+			p.pos++
+		} else if !p.isPunct(")") {
+			return v, p.errAt(p.tok(), "expected ',' or ')' in a constant expression, found %s", p.tok())
+		}
+	}
+	p.pos++
+	return v, nil
+}
+
+// parseMetadataValue reads a metadata operand (!0, !{...}, !"s",
+// !DIExpression(...), or a wrapped value such as "i32 0").
+func (p *parser) parseMetadataValue() (valRef, error) {
+	t := p.tok()
+	v := valRef{tok: t, kind: vMeta}
+	if t.kind != tMeta {
+		_, err := p.parseTypedValue()
+		return v, err
+	}
+	p.pos++
+	switch {
+	case p.isPunct("(") || p.isPunct("{"):
+		return v, p.skipBalanced()
+	case t.text == "" && p.tok().kind == tString:
+		p.pos++
+	}
 	return v, nil
 }
 
@@ -1058,6 +1298,16 @@ func (p *parser) parseCall(in *instAST) error {
 	p.skipFlags()
 	for p.tok().kind == tIdent {
 		w := p.tok().text
+		if w == "cc" && p.peekAt(1).kind == tInt {
+			p.pos += 2
+			continue
+		}
+		if w == "addrspace" && p.peekAt(1).text == "(" {
+			if _, err := p.parseAddrSpace(); err != nil {
+				return err
+			}
+			continue
+		}
 		if callingConvs[w] || returnAttrWords[w] {
 			p.pos++
 			if p.isPunct("(") {
@@ -1078,21 +1328,53 @@ func (p *parser) parseCall(in *instAST) error {
 	in.ty = ty
 	if p.isPunct("(") {
 		// A function type "T (args...)" before the callee (varargs calls).
-		return p.errAt(p.tok(), "unsupported call with an explicit function type")
-	}
-	if p.isIdent("asm") {
-		return p.errAt(p.tok(), "unsupported inline asm")
+		if err := p.skipBalanced(); err != nil {
+			return err
+		}
+		in.explicitT = true
 	}
 	c := p.tok()
-	if c.kind != tGlobal {
-		if c.kind == tLocal {
-			return p.errAt(c, "unsupported indirect call through %s", c)
+	in.calleeTok = c
+	switch {
+	case c.kind == tIdent && c.text == "asm":
+		a := &asmAST{tok: c}
+		p.pos++
+		for p.isIdent("sideeffect") || p.isIdent("alignstack") || p.isIdent("inteldialect") || p.isIdent("unwind") {
+			if p.isIdent("sideeffect") {
+				a.sideEffect = true
+			}
+			p.pos++
 		}
+		if p.tok().kind != tString {
+			return p.errAt(p.tok(), "expected the inline asm string, found %s", p.tok())
+		}
+		a.text = p.tok().text
+		p.pos++
+		if err := p.expectPunct(","); err != nil {
+			return err
+		}
+		if p.tok().kind != tString {
+			return p.errAt(p.tok(), "expected the inline asm constraints, found %s", p.tok())
+		}
+		a.constraints = p.tok().text
+		p.pos++
+		in.asm = a
+		in.callee = valRef{tok: c, kind: vExpr, text: "asm"}
+	case c.kind == tGlobal:
+		in.callee = valRef{tok: c, kind: vGlobal, text: c.text, numeric: c.numeric}
+		p.pos++
+	case c.kind == tLocal:
+		in.callee = valRef{tok: c, kind: vLocal, text: c.text, numeric: c.numeric}
+		p.pos++
+	case c.kind == tIdent && constExprWords[c.text]:
+		v, err := p.parseValue()
+		if err != nil {
+			return err
+		}
+		in.callee = v
+	default:
 		return p.errAt(c, "expected a callee, found %s", c)
 	}
-	in.callee = valRef{tok: c, kind: vGlobal, text: c.text}
-	in.calleeTok = c
-	p.pos++
 	if err := p.expectPunct("("); err != nil {
 		return err
 	}
@@ -1101,26 +1383,35 @@ func (p *parser) parseCall(in *instAST) error {
 		if err != nil {
 			return err
 		}
-		if tv.ty.kind == lkMetadata {
-			return p.errAt(tv.v.tok, "unsupported metadata argument")
+		if tv.v.kind != vMeta {
+			in.args = append(in.args, tv)
 		}
-		in.args = append(in.args, tv)
 		if p.isPunct(",") {
 			p.pos++
 		} else if !p.isPunct(")") {
 			return p.errAt(p.tok(), "expected ',' or ')' in the argument list, found %s", p.tok())
 		}
 	}
+	closeTok := p.tok()
 	p.pos++
-	// Call-site function attributes and #N references.
+	// Call-site function attributes and #N references (on the call's line).
 	for {
 		t := p.tok()
+		if t.line != closeTok.line {
+			break
+		}
 		if t.kind == tAttrRef {
 			p.pos++
 			continue
 		}
-		if t.kind == tIdent && (t.text == "nounwind" || t.text == "readnone" || t.text == "readonly" ||
-			t.text == "convergent" || t.text == "willreturn" || t.text == "nocallback" || t.text == "nofree" || t.text == "memory") {
+		if t.kind == tString {
+			p.pos++
+			if p.isPunct("=") && p.peekAt(1).kind == tString {
+				p.pos += 2
+			}
+			continue
+		}
+		if t.kind == tIdent && t.text != "to" {
 			p.pos++
 			if p.isPunct("(") {
 				if err := p.skipBalanced(); err != nil {
@@ -1132,14 +1423,110 @@ func (p *parser) parseCall(in *instAST) error {
 		break
 	}
 	if p.isPunct("[") {
-		return p.errAt(p.tok(), "unsupported operand bundle")
+		return p.parseBundles(in)
 	}
 	return nil
 }
 
+// parseBundles reads operand bundles: [ "tag"(T v, ...), ... ].
+func (p *parser) parseBundles(in *instAST) error {
+	p.pos++ // [
+	for !p.isPunct("]") {
+		if p.tok().kind != tString {
+			return p.errAt(p.tok(), "expected an operand bundle tag, found %s", p.tok())
+		}
+		p.pos++
+		if err := p.expectPunct("("); err != nil {
+			return err
+		}
+		for !p.isPunct(")") {
+			tv, err := p.parseTypedValue()
+			if err != nil {
+				return err
+			}
+			if tv.v.kind != vMeta {
+				in.bundles = append(in.bundles, tv)
+			}
+			if p.isPunct(",") {
+				p.pos++
+			} else if !p.isPunct(")") {
+				return p.errAt(p.tok(), "expected ',' or ')' in an operand bundle, found %s", p.tok())
+			}
+		}
+		p.pos++
+		if p.isPunct(",") {
+			p.pos++
+		} else if !p.isPunct("]") {
+			return p.errAt(p.tok(), "expected ',' or ']' after an operand bundle, found %s", p.tok())
+		}
+	}
+	p.pos++
+	return nil
+}
+
+// parseCallTargets reads the successors of invoke ("to label %n unwind
+// label %u") and callbr ("to label %d [label %a, ...]") into in.targets,
+// the default or normal destination first.
+func (p *parser) parseCallTargets(in *instAST) error {
+	if err := p.expectIdent("to"); err != nil {
+		return err
+	}
+	l, err := p.parseLabelRef()
+	if err != nil {
+		return err
+	}
+	in.targets = []token{l}
+	if in.op == "invoke" {
+		if err := p.expectIdent("unwind"); err != nil {
+			return err
+		}
+		u, err := p.parseLabelRef()
+		if err != nil {
+			return err
+		}
+		in.targets = append(in.targets, u)
+		return nil
+	}
+	return p.parseLabelList(in)
+}
+
+// parseLabelList reads "[label %a, label %b, ...]" into in.targets.
+func (p *parser) parseLabelList(in *instAST) error {
+	if err := p.expectPunct("["); err != nil {
+		return err
+	}
+	for !p.isPunct("]") {
+		l, err := p.parseLabelRef()
+		if err != nil {
+			return err
+		}
+		in.targets = append(in.targets, l)
+		if p.isPunct(",") {
+			p.pos++
+		} else if !p.isPunct("]") {
+			return p.errAt(p.tok(), "expected ',' or ']' in a label list, found %s", p.tok())
+		}
+	}
+	p.pos++
+	return nil
+}
+
+// parseAtomicVolatile reads the "atomic" and "volatile" words of load and
+// store.
+func (p *parser) parseAtomicVolatile(in *instAST) {
+	for p.isIdent("atomic") || p.isIdent("volatile") {
+		if p.isIdent("atomic") {
+			in.atomic = true
+		} else {
+			in.volatile = true
+		}
+		p.pos++
+	}
+}
+
 func (p *parser) parseAlloca(in *instAST) error {
-	if p.isIdent("inalloca") {
-		return p.errAt(p.tok(), "unsupported inalloca")
+	for p.isIdent("inalloca") || p.isIdent("swifterror") {
+		p.pos++
 	}
 	ty, err := p.parseType()
 	if err != nil {
@@ -1167,7 +1554,7 @@ func (p *parser) parseAlloca(in *instAST) error {
 				return err
 			}
 			if tv.v.kind != vInt || tv.v.text != "1" {
-				return p.errAt(tv.v.tok, "unsupported array alloca (element count other than 1)")
+				in.count = &tv
 			}
 		}
 	}

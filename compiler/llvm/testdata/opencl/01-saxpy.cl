@@ -1,0 +1,5 @@
+// Straight-line kernel: one global id, a multiply-add.
+__kernel void saxpy(__global float *y, __global const float *x, float a) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
