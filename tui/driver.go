@@ -90,8 +90,12 @@ type Analysis struct {
 	// Divergent maps a value name ("%x") or a block name ("%bb", meaning its
 	// terminator) to its kind.
 	Divergent map[string]DivKind
-	// Explain returns the reason chain for a value ("%x"), or nil.
+	// Explain returns the reason chain for a value ("%x"), or nil: one
+	// sentence per step, each naming its value ("%x is divergent: ...").
 	Explain func(name string) []string
+	// ExplainTerminator is Explain for the terminator of a block ("%bb");
+	// nil when the driver cannot explain terminators.
+	ExplainTerminator func(block string) []string
 	DOT     string
 }
 

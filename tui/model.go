@@ -20,6 +20,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 
+	"passlens/internal/replay"
 	"passlens/internal/textdiff"
 	"passlens/themes"
 )
@@ -34,9 +35,48 @@ const (
 	ViewCFG
 	ViewLanes
 	ViewTarget
+	ViewExplain
 )
 
-var viewNames = []string{"IR", "Diff", "Trees", "CFG", "Lanes", "Target"}
+var viewNames = []string{"IR", "Diff", "Trees", "CFG", "Lanes", "Target", "Explain"}
+
+// scriptViews are the names `view` commands use (replay.Views), by View.
+var scriptViews = []string{"ir", "diff", "trees", "cfg", "lanes", "target", "explain"}
+
+// promptKind is what the one-line prompt in the status bar asks for.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptSearch
+	promptPass
+	promptFunc
+	promptExport
+	promptRecord
+	promptOpen
+	promptConfirm
+	promptDOT
+	promptInput
+)
+
+// treeKind selects the tree the trees pane draws.
+type treeKind int
+
+const (
+	treeDom treeKind = iota
+	treePostDom
+	treeCycles
+	numTreeKinds
+)
+
+var treeTitles = []string{"dominator tree", "post-dominator tree", "cycle tree"}
+
+// keepAnalyses bounds the analyses (with their drawn trees and CFG) kept
+// in memory: one per step and function visited, least recently used out.
+const keepAnalyses = 6
+
+// keepDiffs bounds the cached diffs the same way.
+const keepDiffs = 8
 
 // Minimum terminal size; below it the explorer says so instead of drawing.
 const (
@@ -54,8 +94,14 @@ type Options struct {
 	// Exports receives exported text instead of the file system when set
 	// (the SSH server uses it to offer text to the client).
 	Exports func(name, text string) error
-	// Replay, when set, is a replay script to play on start.
-	Replay string
+	// Replay, when set, is a replay script to play on start; ReplayName
+	// names it in error messages and locates its relative paths.
+	Replay     string
+	ReplayName string
+	// ModulePath is the loaded file as the user named it (default:
+	// Driver.Source()) and Entry the entry point; recorded scripts load it.
+	ModulePath string
+	Entry      string
 }
 
 // Model is the root bubbletea model.
@@ -82,17 +128,27 @@ type Model struct {
 	other codePane // trees, CFG, lanes
 	fn    string   // function filter ("" = all)
 
-	diffs     map[[2]int]*textdiff.Diff
+	diffs     *lru[[2]int, *textdiff.Diff]
 	diffBase  int // -1: previous snapshot; otherwise a fixed step
 	diffSide  bool
 	diffOff   int
 	diffStale bool
 
-	analyses  map[string]*Analysis // key: step/fn
-	overlay   bool
-	treeKind  int // 0 dom, 1 postdom, 2 cycles
-	treeRows  []treeRow
-	cfgBlocks map[int]string
+	analyses *lru[string, *analysisEntry] // key: step/fn
+	overlay  bool
+	treeKind treeKind
+
+	// peek shows the block selected in the trees or CFG pane beside it
+	// on wide terminals (the IR pane itself is not moved).
+	peek     codePane
+	hideList bool
+
+	// The explanation pane: the chain for explFor, or the value waiting
+	// for its analysis (pendingExplain).
+	expl           codePane
+	explLines      []string
+	explFor        string
+	pendingExplain string
 
 	lanes    *LanesResult
 	waveSize int
@@ -100,6 +156,7 @@ type Model struct {
 	tgtText  string
 	tgtLang  string
 	tgtErr   string
+	tgtFor   *Compiled // the compile the running target job is for
 
 	busy      map[string]context.CancelFunc
 	spin      spinner.Model
@@ -109,11 +166,15 @@ type Model struct {
 	helpOff   int
 
 	prompt      textinput.Model
-	promptKind  string // "", "search", "pass", "func", "export", "record", "open", "confirm", "dot"
+	promptKind  promptKind
 	pendingPath string
 	pendingText string
 
-	record []string
+	rec *replay.Recorder
+	// script is the rest of a replay script being played; scriptName
+	// names it in errors and scriptDir resolves its paths.
+	script     []replay.Command
+	scriptName string
 }
 
 // New returns an explorer over drv.
@@ -128,8 +189,8 @@ func New(drv Driver, opts Options) *Model {
 	}
 	m := &Model{
 		drv: drv, keys: keys, st: NewStyles(th), opts: opts, mouse: opts.Mouse,
-		target: opts.Target, expanded: map[int]bool{}, diffs: map[[2]int]*textdiff.Diff{},
-		analyses: map[string]*Analysis{}, diffBase: -1, busy: map[string]context.CancelFunc{},
+		target: opts.Target, expanded: map[int]bool{}, diffs: newLRU[[2]int, *textdiff.Diff](keepDiffs),
+		analyses: newLRU[string, *analysisEntry](keepAnalyses), diffBase: -1, busy: map[string]context.CancelFunc{},
 		waveSize: 32, themes: themes.Names(),
 	}
 	if m.target == "" && len(drv.Targets()) > 0 {
@@ -141,7 +202,18 @@ func New(drv Driver, opts Options) *Model {
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.prompt = textinput.New()
-	m.record = []string{"# passlens replay script recorded by the explorer", "load " + drv.Source(), "target " + m.target, "passes " + specOf(m.pipeline)}
+	module := opts.ModulePath
+	if module == "" {
+		module = drv.Source()
+	}
+	m.rec = replay.NewRecorder(module, opts.Entry, m.target, specOf(m.pipeline))
+	if in, ok := drv.(interface{ BundledInput() []byte }); ok {
+		if data := in.BundledInput(); data != nil {
+			// Inline, so the script replays the same run even if the
+			// sample's input file changes.
+			m.rec.InputJSON(data)
+		}
+	}
 	return m
 }
 
@@ -163,7 +235,7 @@ type (
 	}
 	analysisMsg struct {
 		key string
-		a   *Analysis
+		e   *analysisEntry
 		err error
 	}
 	diffMsg struct {
@@ -175,6 +247,7 @@ type (
 		err error
 	}
 	targetMsg struct {
+		comp       *Compiled
 		text, lang string
 		err        error
 	}
@@ -236,8 +309,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			keepPass = s.Pass
 		}
 		m.comp = msg.c
-		m.diffs = map[[2]int]*textdiff.Diff{}
-		m.analyses = map[string]*Analysis{}
+		m.diffs.clear()
+		m.analyses.clear()
 		m.tgtText, m.tgtErr = "", ""
 		m.step = len(m.comp.Steps) - 1
 		if keepPass != "" {
@@ -254,23 +327,31 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if m.opts.Replay != "" {
-			script := m.opts.Replay
+			script, name := m.opts.Replay, m.opts.ReplayName
 			m.opts.Replay = ""
-			return m, m.playScript(script)
+			return m, m.playScript(name, script)
+		}
+		if len(m.script) > 0 {
+			return m, tea.Batch(m.showStep(), m.playNext())
 		}
 		return m, m.showStep()
 	case analysisMsg:
 		delete(m.busy, "analysis")
 		if msg.err != nil {
+			m.pendingExplain = ""
 			m.setStatus("analysis: "+msg.err.Error(), true)
 			return m, nil
 		}
-		m.analyses[msg.key] = msg.a
+		m.analyses.put(msg.key, msg.e)
+		if p := m.pendingExplain; p != "" && msg.key == m.analysisKey() {
+			m.pendingExplain = ""
+			m.showExplanation(p, msg.e.a)
+		}
 		m.refreshViews()
 		return m, nil
 	case diffMsg:
 		delete(m.busy, "diff")
-		m.diffs[msg.key] = msg.d
+		m.diffs.put(msg.key, msg.d)
 		return m, nil
 	case lanesMsg:
 		delete(m.busy, "run")
@@ -285,6 +366,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case targetMsg:
 		delete(m.busy, "target")
+		if msg.comp != m.comp {
+			return m, nil // a compile since made it stale
+		}
 		m.tgtText, m.tgtLang = msg.text, msg.lang
 		m.tgtErr = ""
 		if msg.err != nil {
@@ -337,9 +421,34 @@ func (m *Model) policyName() string {
 	return ps[m.policy%len(ps)]
 }
 
-// handleKey dispatches a key press.
+// focus is what receives the non-global keys.
+func (m *Model) focus() Focus {
+	if m.focusList {
+		return FocusList
+	}
+	switch m.view {
+	case ViewDiff:
+		return FocusDiff
+	case ViewTrees:
+		return FocusTrees
+	case ViewCFG:
+		return FocusCFG
+	case ViewLanes:
+		return FocusLanes
+	case ViewTarget:
+		return FocusTarget
+	case ViewExplain:
+		return FocusExplain
+	}
+	return FocusIR
+}
+
+// handleKey dispatches a key press: the prompt or help overlay when open,
+// then the global bindings, then the focused pane's. The KeyMap test
+// guarantees no key is bound twice in one focus, so the order of the two
+// tables does not matter.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.promptKind != "" {
+	if m.promptKind != promptNone {
 		return m.handlePromptKey(msg)
 	}
 	k := m.keys
@@ -360,147 +469,110 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if cmd, ok := m.handleGlobalKey(msg); ok {
+		return cmd
+	}
+	switch m.focus() {
+	case FocusList:
+		return m.handleListKey(msg)
+	case FocusDiff:
+		return m.handleDiffKey(msg)
+	}
+	return m.handleTextKey(msg)
+}
+
+// handleGlobalKey handles the bindings of KeyMap.Global.
+func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		for _, c := range m.busy {
 			c()
 		}
-		return tea.Quit
+		return tea.Quit, true
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+		m.helpOff = 0
 	case key.Matches(msg, k.Cancel):
 		if len(m.busy) > 0 {
 			for n, c := range m.busy {
 				c()
 				delete(m.busy, n)
 			}
+			m.pendingExplain = ""
 			m.setStatus("cancelled", false)
 		}
 	case key.Matches(msg, k.NextPass):
-		return m.gotoStep(m.step + 1)
+		return m.gotoStep(m.step + 1), true
 	case key.Matches(msg, k.PrevPass):
-		return m.gotoStep(m.step - 1)
+		return m.gotoStep(m.step - 1), true
 	case key.Matches(msg, k.FirstPass):
-		return m.gotoStep(0)
+		return m.gotoStep(0), true
 	case key.Matches(msg, k.LastPass):
 		if m.comp != nil {
-			return m.gotoStep(len(m.comp.Steps) - 1)
+			return m.gotoStep(len(m.comp.Steps) - 1), true
 		}
 	case key.Matches(msg, k.NextChanged):
-		return m.gotoChanged(+1)
+		return m.gotoChanged(+1), true
 	case key.Matches(msg, k.PrevChanged):
-		return m.gotoChanged(-1)
+		return m.gotoChanged(-1), true
 	case key.Matches(msg, k.FindPass):
-		return m.openPrompt("pass", "pass: ", "")
+		return m.openPrompt(promptPass, "pass: ", ""), true
+	case key.Matches(msg, k.Expand):
+		m.expanded[m.step] = !m.expanded[m.step]
 	case key.Matches(msg, k.ViewIR):
-		return m.setView(ViewIR)
+		return m.setView(ViewIR), true
 	case key.Matches(msg, k.ViewDiff):
-		return m.setView(ViewDiff)
+		return m.setView(ViewDiff), true
 	case key.Matches(msg, k.ViewTrees):
-		return m.setView(ViewTrees)
+		return m.setView(ViewTrees), true
 	case key.Matches(msg, k.ViewCFG):
-		return m.setView(ViewCFG)
+		return m.setView(ViewCFG), true
 	case key.Matches(msg, k.ViewLanes):
-		return m.setView(ViewLanes)
+		return m.setView(ViewLanes), true
 	case key.Matches(msg, k.ViewTarget):
-		return m.setView(ViewTarget)
+		return m.setView(ViewTarget), true
+	case key.Matches(msg, k.ViewExplain):
+		return m.setView(ViewExplain), true
 	case key.Matches(msg, k.FocusNext):
+		if m.hideList {
+			m.setStatus("the pass list is hidden (Z shows it)", false)
+			return nil, true
+		}
 		m.focusList = !m.focusList
 		m.listSel = m.slotOfStep(m.step)
-	case key.Matches(msg, k.Up):
-		if m.focusList {
-			m.listSel = max(0, m.listSel-1)
-		} else {
-			m.scroll(-1)
+	case key.Matches(msg, k.Zoom):
+		m.hideList = !m.hideList
+		if m.hideList {
+			m.focusList = false
 		}
-	case key.Matches(msg, k.Down):
-		if m.focusList {
-			m.listSel = min(len(m.pipeline)-1, m.listSel+1)
-		} else {
-			m.scroll(1)
-		}
-	case key.Matches(msg, k.PageUp):
-		m.scroll(-max(1, m.paneH()-1))
-	case key.Matches(msg, k.PageDown):
-		m.scroll(max(1, m.paneH()-1))
-	case key.Matches(msg, k.Top):
-		m.scroll(-1 << 30)
-	case key.Matches(msg, k.Bottom):
-		m.scroll(1 << 30)
-	case key.Matches(msg, k.Left):
-		p := m.activePane()
-		p.xoff = max(0, p.xoff-8)
-	case key.Matches(msg, k.Right):
-		m.activePane().xoff += 8
-	case key.Matches(msg, k.Search):
-		return m.openPrompt("search", "/", "")
-	case key.Matches(msg, k.SearchNext):
-		if !m.activePane().nextMatch(+1) {
-			m.setStatus("no matches", false)
-		}
-	case key.Matches(msg, k.SearchPrev):
-		if !m.activePane().nextMatch(-1) {
-			m.setStatus("no matches", false)
-		}
-	case key.Matches(msg, k.Occurrences):
-		v := m.ir.currentValue()
-		if m.ir.occ == v {
-			m.ir.occ = ""
-			m.setStatus("occurrence highlight off", false)
-		} else {
-			m.ir.occ = v
-			m.setStatus(fmt.Sprintf("highlighting %s (%d lines); it is followed across passes", v, m.countOcc(v)), false)
-		}
-	case key.Matches(msg, k.NextValue):
-		m.activePane().nextValue()
-	case key.Matches(msg, k.GotoDef):
-		return m.gotoDef()
+		m.layout()
 	case key.Matches(msg, k.FuncFilter):
-		return m.openPrompt("func", "function (empty = all): ", m.fn)
-	case key.Matches(msg, k.DiffMode):
-		m.diffSide = !m.diffSide
-	case key.Matches(msg, k.NextChange):
-		m.nextChange()
-	case key.Matches(msg, k.DiffBase):
-		if m.diffBase < 0 {
-			m.diffBase = 0
-			m.setStatus("diff against the input snapshot", false)
-		} else {
-			m.diffBase = -1
-			m.setStatus("diff against the previous snapshot", false)
-		}
-		return m.showStep()
-	case key.Matches(msg, k.PinBase):
-		m.diffBase = m.step
-		m.setStatus(fmt.Sprintf("diffing against step %d (%s); b returns to the previous snapshot", m.step, m.stepName()), false)
-		return m.showStep()
+		return m.openPrompt(promptFunc, "function (empty = all): ", m.fn), true
 	case key.Matches(msg, k.LoadInput):
 		if m.opts.Exports != nil {
 			m.setStatus("loading files is not available in this session", true)
-			return nil
+			return nil, true
 		}
-		return m.openPrompt("input", "interpreter input JSON: ", "")
+		return m.openPrompt(promptInput, "interpreter input JSON: ", ""), true
 	case key.Matches(msg, k.Uniformity):
 		m.overlay = !m.overlay
-		m.record = append(m.record, "# uniformity overlay toggled")
 		if m.overlay {
 			m.setStatus("uniformity overlay on: "+themes.Marks.Divergent+" divergent, "+themes.Marks.Temporal+" temporal, "+themes.Marks.AssumedDivergent+" assumed divergent (irreducible cycle)", false)
-			return m.ensureAnalysis()
+			return m.ensureAnalysis(), true
 		}
 		m.setStatus("uniformity overlay off", false)
 		m.refreshViews()
 	case key.Matches(msg, k.Explain):
-		return m.explain()
-	case key.Matches(msg, k.TreeKind):
-		m.treeKind = (m.treeKind + 1) % 3
-		m.refreshViews()
+		return m.explain(), true
 	case key.Matches(msg, k.ExportDOT):
 		if a := m.currentAnalysis(); a != nil {
-			return m.openPrompt("dot", "export DOT to: ", defaultName(m.drv.Source(), a.Func, ".dot"))
+			return m.openPrompt(promptDOT, "export DOT to: ", defaultName(m.drv.Source(), a.Func, ".dot")), true
 		}
-		return m.ensureAnalysis()
+		m.setStatus("computing the CFG first (press D again when it is shown)", false)
+		return m.ensureAnalysis(), true
 	case key.Matches(msg, k.RunLanes):
-		return m.runLanes()
+		return m.runLanes(), true
 	case key.Matches(msg, k.WaveSize):
 		sizes := []int{4, 8, 16, 32, 64}
 		for i, s := range sizes {
@@ -522,45 +594,21 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		m.pipeline = m.drv.DefaultPipeline(m.target)
-		m.record = append(m.record, "target "+m.target, "passes "+specOf(m.pipeline))
+		m.rec.Target(m.target, specOf(m.pipeline))
 		m.setStatus("target "+m.target+": recompiling", false)
-		return m.compile()
+		return m.compile(), true
 	case key.Matches(msg, k.Export):
 		if m.tgtText == "" {
 			m.setStatus("no target code yet (6 shows the target pane)", true)
-			return m.loadTarget()
+			return m.loadTarget(), true
 		}
-		return m.openPrompt("export", "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgtLang)))
-	case key.Matches(msg, k.TogglePass):
-		if m.focusList && m.listSel >= 0 && m.listSel < len(m.pipeline) {
-			m.pipeline[m.listSel].Enabled = !m.pipeline[m.listSel].Enabled
-			m.record = append(m.record, "passes "+specOf(m.pipeline))
-			return m.compile()
-		}
-		m.setStatus("tab to the pass list, then space turns a pass off or on", false)
-	case key.Matches(msg, k.MoveUp), key.Matches(msg, k.MoveDown):
-		if !m.focusList {
-			m.setStatus("tab to the pass list to reorder passes", false)
-			return nil
-		}
-		d := 1
-		if key.Matches(msg, k.MoveUp) {
-			d = -1
-		}
-		j := m.listSel + d
-		if j < 0 || j >= len(m.pipeline) {
-			return nil
-		}
-		m.pipeline[m.listSel], m.pipeline[j] = m.pipeline[j], m.pipeline[m.listSel]
-		m.listSel = j
-		m.record = append(m.record, "passes "+specOf(m.pipeline))
-		return m.compile()
+		return m.openPrompt(promptExport, "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgtLang))), true
 	case key.Matches(msg, k.Rerun):
-		return m.compile()
+		return m.compile(), true
 	case key.Matches(msg, k.Record):
-		return m.openPrompt("record", "save replay script to: ", defaultName(m.drv.Source(), "", ".replay"))
+		return m.openPrompt(promptRecord, "save replay script to: ", defaultName(m.drv.Source(), "", ".replay")), true
 	case key.Matches(msg, k.OpenReplay):
-		return m.openPrompt("open", "play replay script: ", "")
+		return m.openPrompt(promptOpen, "play replay script: ", ""), true
 	case key.Matches(msg, k.Mouse):
 		m.mouse = !m.mouse
 		if m.mouse {
@@ -580,10 +628,160 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.st = NewStyles(th)
 		m.setStatus("theme "+next, false)
 		m.refreshViews()
-	case m.focusList && msg.String() == "enter":
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// handleListKey handles the pass list's bindings (what-if editing).
+func (m *Model) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	n := len(m.pipeline)
+	switch {
+	case key.Matches(msg, k.Up):
+		m.listSel = max(0, m.listSel-1)
+	case key.Matches(msg, k.Down):
+		m.listSel = max(0, min(n-1, m.listSel+1))
+	case key.Matches(msg, k.PageUp):
+		m.listSel = max(0, m.listSel-max(1, m.paneH()-1))
+	case key.Matches(msg, k.PageDown):
+		m.listSel = max(0, min(n-1, m.listSel+max(1, m.paneH()-1)))
+	case key.Matches(msg, k.Top):
+		m.listSel = 0
+	case key.Matches(msg, k.Bottom):
+		m.listSel = max(0, n-1)
+	case key.Matches(msg, k.SelectPass):
+		if m.listSel >= 0 && m.listSel < n && !m.pipeline[m.listSel].Enabled {
+			m.setStatus(m.pipeline[m.listSel].Name+" is turned off (space turns it on)", false)
+			return nil
+		}
 		return m.gotoStep(m.stepOfSlot(m.listSel))
-	case msg.String() == "z":
-		m.expanded[m.step] = !m.expanded[m.step]
+	case key.Matches(msg, k.TogglePass):
+		if m.listSel >= 0 && m.listSel < n {
+			m.pipeline[m.listSel].Enabled = !m.pipeline[m.listSel].Enabled
+			m.rec.Passes(specOf(m.pipeline))
+			return m.compile()
+		}
+	case key.Matches(msg, k.MoveUp), key.Matches(msg, k.MoveDown):
+		d := 1
+		if key.Matches(msg, k.MoveUp) {
+			d = -1
+		}
+		j := m.listSel + d
+		if j < 0 || j >= n {
+			return nil
+		}
+		m.pipeline[m.listSel], m.pipeline[j] = m.pipeline[j], m.pipeline[m.listSel]
+		m.listSel = j
+		m.rec.Passes(specOf(m.pipeline))
+		return m.compile()
+	}
+	return nil
+}
+
+// handleMoveKey handles the moving bindings shared by the panes.
+func (m *Model) handleMoveKey(msg tea.KeyPressMsg) bool {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.scroll(-1)
+	case key.Matches(msg, k.Down):
+		m.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		m.scroll(-max(1, m.paneH()-1))
+	case key.Matches(msg, k.PageDown):
+		m.scroll(max(1, m.paneH()-1))
+	case key.Matches(msg, k.Top):
+		m.scroll(-1 << 30)
+	case key.Matches(msg, k.Bottom):
+		m.scroll(1 << 30)
+	case key.Matches(msg, k.Left):
+		p := m.activePane()
+		p.xoff = max(0, p.xoff-8)
+	case key.Matches(msg, k.Right):
+		m.activePane().xoff += 8
+	default:
+		return false
+	}
+	return true
+}
+
+// handleDiffKey handles the diff pane's bindings.
+func (m *Model) handleDiffKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.handleMoveKey(msg) {
+		return nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.DiffMode):
+		m.diffSide = !m.diffSide
+	case key.Matches(msg, k.NextChange):
+		m.nextChange()
+	case key.Matches(msg, k.DiffBase):
+		if m.diffBase < 0 {
+			m.diffBase = 0
+			m.setStatus("diff against the input snapshot", false)
+		} else {
+			m.diffBase = -1
+			m.setStatus("diff against the previous snapshot", false)
+		}
+		return m.showStep()
+	case key.Matches(msg, k.PinBase):
+		m.diffBase = m.step
+		m.setStatus(fmt.Sprintf("diffing against step %d (%s); b returns to the previous snapshot", m.step, m.stepName()), false)
+		return m.showStep()
+	}
+	return nil
+}
+
+// handleTextKey handles the bindings of the text panes: IR, trees, CFG,
+// lanes, target and explanation.
+func (m *Model) handleTextKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.handleMoveKey(msg) {
+		return nil
+	}
+	k := m.keys
+	f := m.focus()
+	switch {
+	case key.Matches(msg, k.Search):
+		return m.openPrompt(promptSearch, "/", "")
+	case key.Matches(msg, k.SearchNext):
+		if !m.activePane().nextMatch(+1) {
+			m.setStatus("no matches", false)
+		}
+		m.afterMove()
+	case key.Matches(msg, k.SearchPrev):
+		if !m.activePane().nextMatch(-1) {
+			m.setStatus("no matches", false)
+		}
+		m.afterMove()
+	case f == FocusIR && key.Matches(msg, k.Occurrences):
+		v := m.ir.currentValue()
+		if m.ir.occ == v {
+			m.ir.occ = ""
+			m.setStatus("occurrence highlight off", false)
+		} else {
+			m.ir.occ = v
+			m.setStatus(fmt.Sprintf("highlighting %s (%d lines); it is followed across passes", v, m.countOcc(v)), false)
+		}
+	case f == FocusIR && key.Matches(msg, k.NextValue):
+		m.ir.nextValue()
+	case f == FocusIR && key.Matches(msg, k.GotoDef):
+		return m.gotoDef()
+	case f == FocusTrees && key.Matches(msg, k.TreeKind):
+		m.treeKind = (m.treeKind + 1) % numTreeKinds
+		m.refreshViews()
+	case (f == FocusTrees || f == FocusCFG) && key.Matches(msg, k.ShowBlock):
+		return m.showSelectedBlock()
+	case f == FocusExplain && key.Matches(msg, k.CopyText):
+		if len(m.explLines) == 0 {
+			m.setStatus("nothing to copy (e explains the value under the IR cursor)", false)
+			return nil
+		}
+		text := strings.Join(m.explLines, "\n") + "\n"
+		m.setStatus(fmt.Sprintf("copied the explanation (%d lines) to the clipboard (OSC 52)", len(m.explLines)), false)
+		return tea.SetClipboard(text)
 	}
 	return nil
 }
@@ -645,7 +843,7 @@ func (m *Model) gotoStep(i int) tea.Cmd {
 	}
 	m.step = i
 	m.listSel = m.slotOfStep(i)
-	m.record = append(m.record, "goto "+m.comp.Steps[i].Pass)
+	m.rec.Goto(replay.StepRef(i, m.passNames()))
 	return m.showStep()
 }
 
@@ -663,8 +861,12 @@ func (m *Model) gotoChanged(dir int) tea.Cmd {
 }
 
 func (m *Model) setView(v View) tea.Cmd {
+	if v != m.view {
+		m.rec.View(scriptViews[v])
+	}
 	m.view = v
 	m.focusList = false
+	m.layout()
 	m.refreshViews()
 	switch v {
 	case ViewDiff:
@@ -673,12 +875,17 @@ func (m *Model) setView(v View) tea.Cmd {
 		return m.ensureAnalysis()
 	case ViewTarget:
 		return m.loadTarget()
+	case ViewExplain:
+		if len(m.explLines) == 0 {
+			m.expl.setLines([]string{"e on a line of the IR pane explains why its value (or its branch) is divergent."}, nil)
+		}
 	}
 	return nil
 }
 
 // showStep loads the current snapshot into the panes, keeping the cursor
-// on the followed value if there is one.
+// on the followed value if there is one, and starts what the shown pane
+// needs (diff, analysis, target code).
 func (m *Model) showStep() tea.Cmd {
 	s := m.curStep()
 	if s == nil {
@@ -696,8 +903,11 @@ func (m *Model) showStep() tea.Cmd {
 	}
 	m.refreshViews()
 	var cmds []tea.Cmd
-	if m.view == ViewDiff {
+	switch m.view {
+	case ViewDiff:
 		cmds = append(cmds, m.ensureDiff())
+	case ViewTarget:
+		cmds = append(cmds, m.loadTarget())
 	}
 	if m.overlay || m.view == ViewTrees || m.view == ViewCFG {
 		cmds = append(cmds, m.ensureAnalysis())
@@ -732,12 +942,17 @@ func (m *Model) diffKey() [2]int {
 	return [2]int{base, m.step}
 }
 
+func (m *Model) currentDiff() *textdiff.Diff {
+	d, _ := m.diffs.get(m.diffKey())
+	return d
+}
+
 func (m *Model) ensureDiff() tea.Cmd {
 	if m.comp == nil {
 		return nil
 	}
 	k := m.diffKey()
-	if _, ok := m.diffs[k]; ok {
+	if _, ok := m.diffs.get(k); ok {
 		m.diffOff = 0
 		return nil
 	}
@@ -765,28 +980,6 @@ func (m *Model) analysisFunc() string {
 	return ""
 }
 
-func (m *Model) currentAnalysis() *Analysis {
-	return m.analyses[fmt.Sprintf("%d/%s", m.step, m.analysisFunc())]
-}
-
-func (m *Model) ensureAnalysis() tea.Cmd {
-	if m.comp == nil {
-		return nil
-	}
-	fn := m.analysisFunc()
-	k := fmt.Sprintf("%d/%s", m.step, fn)
-	if _, ok := m.analyses[k]; ok {
-		m.refreshViews()
-		return nil
-	}
-	ctx := m.startJob("analysis")
-	drv, c, step := m.drv, m.comp, m.step
-	return func() tea.Msg {
-		a, err := drv.Analyze(ctx, c, step, fn)
-		return analysisMsg{k, a, err}
-	}
-}
-
 func (m *Model) runLanes() tea.Cmd {
 	if m.comp == nil {
 		return nil
@@ -794,8 +987,9 @@ func (m *Model) runLanes() tea.Cmd {
 	ctx := m.startJob("run")
 	drv, c, step := m.drv, m.comp, m.step
 	opts := RunOptions{WaveSize: m.waveSize, Policy: m.policyName()}
-	m.record = append(m.record, fmt.Sprintf("run --wave %d --policy %s", m.waveSize, opts.Policy))
+	m.rec.Run(m.waveSize, opts.Policy)
 	m.view = ViewLanes
+	m.layout()
 	m.setStatus("running "+m.stepName()+"…", false)
 	return func() tea.Msg {
 		r, err := drv.Run(ctx, c, step, opts)
@@ -803,22 +997,29 @@ func (m *Model) runLanes() tea.Cmd {
 	}
 }
 
+// loadTarget starts generating the target code of the current compile
+// unless it is there or on its way.
 func (m *Model) loadTarget() tea.Cmd {
 	if m.comp == nil || m.tgtText != "" || m.tgtErr != "" {
 		return nil
 	}
+	if _, running := m.busy["target"]; running && m.tgtFor == m.comp {
+		return nil
+	}
 	ctx := m.startJob("target")
 	drv, c := m.drv, m.comp
+	m.tgtFor = c
 	return func() tea.Msg {
 		t, l, err := drv.TargetCode(ctx, c)
-		return targetMsg{t, l, err}
+		return targetMsg{c, t, l, err}
 	}
 }
 
 func (m *Model) gotoDef() tea.Cmd {
-	p := m.activePane()
+	p := &m.ir
 	v := p.currentValue()
 	if v == "" {
+		m.setStatus("no value under the cursor", false)
 		return nil
 	}
 	if d := p.definitionLine(v); d >= 0 {
@@ -830,31 +1031,8 @@ func (m *Model) gotoDef() tea.Cmd {
 	return nil
 }
 
-func (m *Model) explain() tea.Cmd {
-	a := m.currentAnalysis()
-	if a == nil {
-		m.setStatus("computing uniformity…", false)
-		return m.ensureAnalysis()
-	}
-	v := m.ir.currentValue()
-	if v == "" {
-		return nil
-	}
-	if a.Explain == nil {
-		m.setStatus(v+": no uniformity information", false)
-		return nil
-	}
-	chain := a.Explain(v)
-	if len(chain) == 0 {
-		m.setStatus(v+" is uniform", false)
-		return nil
-	}
-	m.setStatus(v+" is divergent: "+strings.Join(chain, " ← "), false)
-	return nil
-}
-
 func (m *Model) nextChange() {
-	d := m.diffs[m.diffKey()]
+	d := m.currentDiff()
 	if d == nil {
 		return
 	}
@@ -876,48 +1054,35 @@ func (m *Model) activePane() *codePane {
 		return &m.tgt
 	case ViewTrees, ViewCFG, ViewLanes:
 		return &m.other
+	case ViewExplain:
+		return &m.expl
 	}
 	return &m.ir
 }
 
 func (m *Model) scroll(d int) {
 	if m.view == ViewDiff {
-		if dd := m.diffs[m.diffKey()]; dd != nil {
+		if dd := m.currentDiff(); dd != nil {
 			m.diffOff = max(0, min(len(dd.Rows)-1, m.diffOff+d))
 		}
 		return
 	}
 	p := m.activePane()
-	if d > 1<<20 {
+	switch {
+	case d > 1<<20:
 		p.gotoLine(len(p.lines) - 1)
-		return
-	}
-	if d < -(1 << 20) {
+	case d < -(1 << 20):
 		p.gotoLine(0)
-		return
+	default:
+		p.move(d)
 	}
-	p.move(d)
-	if m.view == ViewTrees || m.view == ViewCFG {
-		m.followSelection()
-	}
+	m.afterMove()
 }
 
-// followSelection shows the block of the selected tree node or CFG block in
-// the IR pane (selecting a node shows its block).
-func (m *Model) followSelection() {
-	var blk string
-	if m.view == ViewTrees && m.other.cursor < len(m.treeRows) {
-		blk = m.treeRows[m.other.cursor].block
-	}
-	if m.view == ViewCFG {
-		blk = m.cfgBlocks[m.other.cursor]
-	}
-	if blk == "" {
-		return
-	}
-	if d := m.ir.definitionLine("%" + blk); d >= 0 {
-		m.ir.gotoLine(d)
-		m.setStatus("block %"+blk+" is at IR line "+fmt.Sprint(d+1), false)
+// afterMove follows the selection of the trees and CFG panes.
+func (m *Model) afterMove() {
+	if m.view == ViewTrees || m.view == ViewCFG {
+		m.followSelection(true)
 	}
 }
 
@@ -954,7 +1119,7 @@ func lexerFor(lang string) chroma.Lexer {
 }
 
 // openPrompt starts a one-line input in the status bar.
-func (m *Model) openPrompt(kind, label, value string) tea.Cmd {
+func (m *Model) openPrompt(kind promptKind, label, value string) tea.Cmd {
 	m.promptKind = kind
 	m.prompt.Prompt = label
 	m.prompt.SetValue(value)
@@ -966,22 +1131,22 @@ func (m *Model) openPrompt(kind, label, value string) tea.Cmd {
 func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
-		m.promptKind = ""
+		m.promptKind = promptNone
 		m.prompt.Blur()
 		return nil
 	case "enter":
 		kind, val := m.promptKind, strings.TrimSpace(m.prompt.Value())
-		m.promptKind = ""
+		m.promptKind = promptNone
 		m.prompt.Blur()
 		return m.submitPrompt(kind, val)
 	}
-	if m.promptKind == "confirm" {
+	if m.promptKind == promptConfirm {
 		switch msg.String() {
 		case "y", "Y":
-			m.promptKind = ""
+			m.promptKind = promptNone
 			return m.writeFile(m.pendingPath, m.pendingText, true)
 		case "n", "N":
-			m.promptKind = ""
+			m.promptKind = promptNone
 			m.setStatus("not overwritten", false)
 		}
 		return nil
@@ -991,16 +1156,18 @@ func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) submitPrompt(kind, val string) tea.Cmd {
+func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 	switch kind {
-	case "search":
-		m.activePane().setSearch(val)
-		if val != "" && !m.activePane().nextMatch(+1) {
+	case promptSearch:
+		p := m.activePane()
+		p.setSearch(val)
+		if val != "" && !p.nextMatch(+1) {
 			m.setStatus("no match for "+val, true)
 		} else if val != "" {
-			m.setStatus(fmt.Sprintf("%d matching lines", len(m.activePane().matches)), false)
+			m.setStatus(fmt.Sprintf("%d matching lines", len(p.matches)), false)
 		}
-	case "pass":
+		m.afterMove()
+	case promptPass:
 		if m.comp == nil || val == "" {
 			return nil
 		}
@@ -1011,25 +1178,27 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 			}
 		}
 		m.setStatus("no pass matching "+val, true)
-	case "func":
-		m.fn = val
-		m.record = append(m.record, "function "+val)
+	case promptFunc:
+		m.fn = strings.TrimPrefix(val, "@")
+		m.rec.Function(m.fn)
 		return m.showStep()
-	case "export":
+	case promptExport:
 		if val == "" {
 			return nil
 		}
-		m.record = append(m.record, "export "+val)
+		if m.opts.Exports == nil {
+			m.rec.Export(val)
+		}
 		return m.writeFile(val, m.tgtText, false)
-	case "dot":
+	case promptDOT:
 		if a := m.currentAnalysis(); a != nil && val != "" {
 			return m.writeFile(val, a.DOT, false)
 		}
-	case "record":
+	case promptRecord:
 		if val != "" {
-			return m.writeFile(val, strings.Join(m.record, "\n")+"\n", false)
+			return m.writeFile(val, m.rec.Script(filepath.Dir(val)), false)
 		}
-	case "input":
+	case promptInput:
 		if val == "" {
 			return nil
 		}
@@ -1037,9 +1206,9 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 			m.setStatus(err.Error(), true)
 			return nil
 		}
-		m.record = append(m.record, "# interpreter input "+val)
+		m.rec.InputFile(val)
 		m.setStatus("interpreter input "+val+" loaded (r runs)", false)
-	case "open":
+	case promptOpen:
 		if val == "" {
 			return nil
 		}
@@ -1053,7 +1222,7 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 			m.setStatus(err.Error(), true)
 			return nil
 		}
-		return m.playScript(string(data))
+		return m.playScript(val, string(data))
 	}
 	return nil
 }
@@ -1072,7 +1241,7 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 	if !overwrite {
 		if _, err := os.Stat(path); err == nil {
 			m.pendingPath, m.pendingText = path, text
-			m.promptKind = "confirm"
+			m.promptKind = promptConfirm
 			m.prompt.Prompt = path + " exists. Overwrite? (y/n) "
 			m.prompt.SetValue("")
 			return nil
@@ -1086,91 +1255,40 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 	}
 }
 
-// playScript applies the navigation commands of a replay script to the
-// explorer: target, passes, goto, function, view changes. Commands that only
-// print (print, diff, analyze) are shown by switching to their view.
-func (m *Model) playScript(script string) tea.Cmd {
-	var cmds []tea.Cmd
-	recompile := false
-	for n, line := range strings.Split(script, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
-		switch f[0] {
-		case "load":
-		case "target":
-			if len(f) > 1 && f[1] != m.target {
-				m.target = f[1]
-				m.pipeline = m.drv.DefaultPipeline(m.target)
-				recompile = true
-			}
-		case "passes":
-			if len(f) > 1 {
-				var p []PassSlot
-				for _, name := range strings.Split(f[1], ",") {
-					p = append(p, PassSlot{Name: name, Enabled: true})
-				}
-				if specOf(p) != specOf(m.pipeline) {
-					m.pipeline = p
-					recompile = true
-				}
-			}
-		case "goto", "step":
-			if recompile {
-				m.opts.Replay = strings.Join(strings.Split(script, "\n")[n:], "\n")
-				return m.compile()
-			}
-			if m.comp != nil && len(f) > 1 {
-				for i, s := range m.comp.Steps {
-					if s.Pass == f[1] || fmt.Sprint(i) == f[1] {
-						m.step = i
-					}
-				}
-			}
-		case "function":
-			if len(f) > 1 {
-				m.fn = f[1]
-			} else {
-				m.fn = ""
-			}
-		case "print":
-			m.view = ViewIR
-		case "diff":
-			m.view = ViewDiff
-		case "analyze":
-			m.view = ViewTrees
-		case "run":
-			m.view = ViewLanes
-		}
-	}
-	if recompile {
-		return m.compile()
-	}
-	cmds = append(cmds, m.showStep())
-	if m.view == ViewLanes {
-		cmds = append(cmds, m.runLanes())
-	}
-	m.setStatus("replay script applied", false)
-	return tea.Batch(cmds...)
-}
-
 // layout sizes the panes from the window size.
 func (m *Model) layout() {
 	h := m.paneH()
-	w := m.w - m.listW() - 1
+	w := m.mainW()
 	m.ir.setSize(w, h)
 	m.tgt.setSize(w, h)
-	m.other.setSize(w, h)
+	m.expl.setSize(w, h)
+	if m.splitPeek() {
+		left := (w - 1) / 2
+		m.other.setSize(left, h)
+		m.peek.setSize(w-left-1, h)
+	} else {
+		m.other.setSize(w, h)
+	}
 	m.prompt.SetWidth(max(10, m.w-len(m.prompt.Prompt)-2))
 }
 
+// listW is the width of the pass list (0 when hidden with Z).
 func (m *Model) listW() int {
+	if m.hideList {
+		return 0
+	}
 	if m.w >= 140 {
 		return 34
 	}
 	return 26
+}
+
+// mainW is the width of the main pane.
+func (m *Model) mainW() int {
+	if m.hideList {
+		return m.w
+	}
+	return m.w - m.listW() - 1
 }
 
 // paneH is the height of the main pane's content (title, tabs and status
@@ -1197,10 +1315,13 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	top := m.titleBar()
-	list := m.passListView(m.listW(), m.h-2)
-	main := m.mainView(m.w-m.listW()-1, m.h-2)
-	sep := m.st.Border.Render(strings.TrimSuffix(strings.Repeat("│\n", m.h-2), "\n"))
-	body := lipgloss.JoinHorizontal(lipgloss.Top, list, sep, main)
+	main := m.mainView(m.mainW(), m.h-2)
+	body := main
+	if !m.hideList {
+		list := m.passListView(m.listW(), m.h-2)
+		sep := m.st.Border.Render(strings.TrimSuffix(strings.Repeat("│\n", m.h-2), "\n"))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, list, sep, main)
+	}
 	v.SetContent(top + "\n" + body + "\n" + m.statusBar())
 	return v
 }
@@ -1259,7 +1380,7 @@ func truncate(s string, w int) string {
 }
 
 func (m *Model) statusBar() string {
-	if m.promptKind != "" {
+	if m.promptKind != promptNone {
 		return m.prompt.View()
 	}
 	busy := ""
@@ -1289,15 +1410,17 @@ func (m *Model) statusBar() string {
 // target) after state changes.
 func (m *Model) refreshViews() {
 	m.ir.marks = nil
-	a := m.currentAnalysis()
-	if m.overlay && a != nil {
-		m.ir.marks = m.uniformityMarks(a)
+	e := m.currentEntry()
+	if m.overlay && e != nil {
+		m.ir.marks = m.uniformityMarks(e.a)
 	}
 	switch m.view {
 	case ViewTrees:
-		m.buildTrees(a)
+		m.buildTrees(e)
+		m.followSelection(false)
 	case ViewCFG:
-		m.buildCFG(a)
+		m.buildCFG(e)
+		m.followSelection(false)
 	case ViewLanes:
 		m.buildLanes()
 	case ViewTarget:

@@ -180,16 +180,34 @@ func (m *Model) mainView(w, h int) string {
 		header = " target code (" + m.target + ")  x export"
 		body = m.tgt.view(m.st, true)
 	case ViewTrees:
-		header = " " + []string{"dominator tree", "post-dominator tree", "cycle tree"}[m.treeKind] + "  (t: next tree; selecting a node shows its block)"
-		body = m.other.view(m.st, true)
+		header = " " + treeTitles[m.treeKind] + "  (t: next tree; enter shows the block)"
+		body = m.withPeek(m.other.view(m.st, true))
 	case ViewCFG:
-		header = " CFG  " + themes.Marks.BackEdge + " back edge  " + themes.Marks.Selected + " selected  (D: export DOT)"
-		body = m.other.view(m.st, true)
+		header = " CFG  " + themes.Marks.BackEdge + " back edge  (enter shows the block; D: export DOT)"
+		body = m.withPeek(m.other.view(m.st, true))
+	case ViewExplain:
+		header = " explanation  (e on an IR line explains it; Y copies)"
+		body = m.expl.view(m.st, true)
 	case ViewLanes:
 		header = fmt.Sprintf(" lanes: wave %d, policy %s  (r run, W wave size, y policy)", m.waveSize, m.policyName())
 		body = m.other.view(m.st, true)
 	}
 	return pad(m.st.Dim.Render(header), w) + "\n" + block(strings.Split(body, "\n"), w, h-1)
+}
+
+// withPeek puts the selected block beside the trees or CFG pane on wide
+// terminals.
+func (m *Model) withPeek(body string) string {
+	if !m.splitPeek() {
+		return body
+	}
+	sep := m.st.Border.Render(strings.TrimSuffix(strings.Repeat("│\n", m.other.h), "\n"))
+	right := m.peek.view(m.st, false)
+	if len(m.peek.lines) == 0 {
+		right = m.st.Dim.Render(" move the cursor to a block to see it here")
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, block(strings.Split(body, "\n"), m.other.w, m.other.h), sep,
+		block(strings.Split(right, "\n"), m.peek.w, m.other.h))
 }
 
 // diffView renders the cached diff (unified or side by side).
@@ -198,7 +216,7 @@ func (m *Model) diffView(w, h int) (string, string) {
 		return "", ""
 	}
 	k := m.diffKey()
-	d := m.diffs[k]
+	d, _ := m.diffs.get(k)
 	header := fmt.Sprintf(" diff %s → %s", m.comp.Steps[k[0]].Pass, m.comp.Steps[k[1]].Pass)
 	if d == nil {
 		return header, " " + m.spin.View() + " computing diff…"
@@ -282,106 +300,6 @@ func (m *Model) diffText(d *textdiff.Diff, i, w int) string {
 	return ansiTruncate(sb.String(), w)
 }
 
-// treeRow is one drawn node of a tree view.
-type treeRow struct {
-	text, block string
-}
-
-func (m *Model) buildTrees(a *Analysis) {
-	m.treeRows = nil
-	if a == nil {
-		m.other.setLines([]string{"computing analyses…"}, nil)
-		return
-	}
-	root := []*TreeNode{a.Dom, a.PostDom, a.Cycles}[m.treeKind]
-	if root == nil {
-		m.other.setLines([]string{"(none)"}, nil)
-		return
-	}
-	var walk func(n *TreeNode, prefix string, last, top bool)
-	walk = func(n *TreeNode, prefix string, last, top bool) {
-		branch := ""
-		if !top {
-			if last {
-				branch = "└─ "
-			} else {
-				branch = "├─ "
-			}
-		}
-		m.treeRows = append(m.treeRows, treeRow{prefix + branch + n.Label, n.Block})
-		child := prefix
-		if !top {
-			if last {
-				child += "   "
-			} else {
-				child += "│  "
-			}
-		}
-		for i, c := range n.Children {
-			walk(c, child, i == len(n.Children)-1, false)
-		}
-	}
-	walk(root, "", true, true)
-	lines := make([]string, len(m.treeRows))
-	for i, r := range m.treeRows {
-		lines[i] = r.text
-	}
-	m.other.setLines(lines, nil)
-}
-
-// buildCFG draws the CFG in layers (longest path from the entry over
-// forward edges), one box per block; back edges are marked.
-func (m *Model) buildCFG(a *Analysis) {
-	m.cfgBlocks = map[int]string{}
-	if a == nil {
-		m.other.setLines([]string{"computing CFG…"}, nil)
-		return
-	}
-	layers := cfgLayers(a)
-	var lines []string
-	// The block holding the IR cursor is the selected one.
-	selBlock := ""
-	for i := min(m.ir.cursor, len(m.ir.lines)-1); i >= 0; i-- {
-		if l := m.ir.lines[i]; strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " ") {
-			selBlock = strings.TrimSuffix(l, ":")
-			break
-		}
-	}
-	for li, layer := range layers {
-		var tops, mids, bots []string
-		for _, b := range layer {
-			name := a.Blocks[b]
-			if name == selBlock {
-				name = themes.Marks.Selected + " " + name
-			}
-			wid := lipgloss.Width(name) + 2
-			tops = append(tops, "┌"+strings.Repeat("─", wid)+"┐")
-			mids = append(mids, "│ "+name+" │")
-			bots = append(bots, "└"+strings.Repeat("─", wid)+"┘")
-		}
-		m.cfgBlocks[len(lines)+1] = a.Blocks[layer[0]]
-		lines = append(lines, strings.Join(tops, " "), strings.Join(mids, " "), strings.Join(bots, " "))
-		for _, b := range layer {
-			var outs []string
-			for _, s := range a.Succs[b] {
-				label := a.Blocks[s]
-				if a.BackEdges[[2]int{b, s}] {
-					label = themes.Marks.BackEdge + " " + label
-				}
-				outs = append(outs, label)
-			}
-			if len(outs) > 0 {
-				m.cfgBlocks[len(lines)] = a.Blocks[b]
-				lines = append(lines, "  "+a.Blocks[b]+" → "+strings.Join(outs, ", "))
-			}
-		}
-		if li < len(layers)-1 {
-			lines = append(lines, "  │")
-		}
-	}
-	m.other.setLines(lines, nil)
-}
-
 // cfgLayers assigns each reachable block the length of the longest
 // forward-edge path from the entry.
 func cfgLayers(a *Analysis) [][]int {
@@ -447,7 +365,7 @@ func (m *Model) buildLanes() {
 // helpView draws the help overlay from the KeyMap, in as many columns as
 // fit, filled in order.
 func (m *Model) helpView() string {
-	groups := m.keys.Groups()
+	groups := m.keys.Groups(m.focus())
 	ncol := max(2, min(3, m.w/34))
 	colW := (m.w - 2*(ncol-1)) / ncol
 	var all [][]string
@@ -492,7 +410,7 @@ func (m *Model) helpView() string {
 	if len(body) > room {
 		more = fmt.Sprintf("  ↑/↓ scroll (%d–%d of %d)", m.helpOff+1, min(len(body), m.helpOff+room), len(body))
 	}
-	title := m.st.Title.Render("passlens keys") + m.st.Dim.Render("  ? or esc closes"+more)
+	title := m.st.Title.Render("passlens keys") + m.st.Dim.Render("  in the "+m.focus().String()+" (tab or 1-7 change focus)  ? or esc closes"+more)
 	lines := append([]string{title}, body[m.helpOff:]...)
 	return block(lines, m.w, m.h)
 }

@@ -6,13 +6,11 @@
 package replay
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"passlens/compiler/interp"
@@ -28,14 +26,22 @@ import (
 
 // Error is a script error with its location.
 type Error struct {
-	File string
-	Line int
-	Msg  string
-	Text string // the offending line
+	File      string
+	Line, Col int
+	Msg       string
+	Text      string // the offending line
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s:%d:1: error: %s\n  %d | %s\n", e.File, e.Line, e.Msg, e.Line, e.Text)
+	col := max(1, e.Col)
+	gutter := fmt.Sprintf("  %d | ", e.Line)
+	return fmt.Sprintf("%s:%d:%d: error: %s\n%s%s\n%s^\n", e.File, e.Line, col, e.Msg, gutter, e.Text,
+		strings.Repeat(" ", len(gutter)+col-1))
+}
+
+// Short is the error on one line (file:line:col: msg), for a status bar.
+func (e *Error) Short() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, max(1, e.Col), e.Msg)
 }
 
 // Engine holds the state a script manipulates.
@@ -52,37 +58,48 @@ type Engine struct {
 	step    int
 	fn      string
 	dirty   bool
+	// input is the interpreter input: a sample's bundled input once
+	// loaded, replaced by `input` commands.
+	input *interp.Input
 }
 
-// Run executes a script read from r; name is used in error messages.
+// Run executes a script read from r; name is used in error messages. The
+// whole script is parsed first, so an unknown command is reported before
+// anything runs.
 func Run(name string, r io.Reader, out io.Writer) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	cmds, err := Parse(name, string(data))
+	if err != nil {
+		return err
+	}
 	e := &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if err := e.Exec(t); err != nil {
-			return &Error{File: name, Line: n, Msg: err.Error(), Text: line}
+	for _, c := range cmds {
+		if err := e.Do(c); err != nil {
+			return c.Errorf(name, "%v", err)
 		}
 	}
-	return sc.Err()
+	return nil
 }
 
-func (e *Engine) path(p string) string {
-	if filepath.IsAbs(p) || strings.HasPrefix(p, "samples/") {
+// Resolve resolves a script path: absolute as is, else relative to the
+// script's directory when it exists there, else to the current directory;
+// samples/NAME names an embedded sample unless such a file exists.
+func Resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
 		return p
 	}
-	if _, err := os.Stat(p); err == nil {
-		return p
+	if dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			return filepath.Join(dir, p)
+		}
 	}
-	return filepath.Join(e.Dir, p)
+	return p
 }
+
+func (e *Engine) path(p string) string { return Resolve(e.Dir, p) }
 
 // compile (re)runs the pipeline if anything changed since the last run.
 func (e *Engine) compile() error {
@@ -108,10 +125,23 @@ func (e *Engine) compile() error {
 
 func (e *Engine) snap() *pipeline.Snapshot { return e.res.Snapshots[e.step] }
 
-// Exec runs one command line.
+// Exec parses and runs one command line.
 func (e *Engine) Exec(line string) error {
-	f := strings.Fields(line)
-	cmd, args := f[0], f[1:]
+	cmds, err := Parse("-", line)
+	if err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		if err := e.Do(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Do runs one parsed command.
+func (e *Engine) Do(c Command) error {
+	cmd, args := c.Name, c.Args
 	need := func(n int) error {
 		if len(args) < n {
 			return fmt.Errorf("%s needs %d argument(s)", cmd, n)
@@ -120,20 +150,40 @@ func (e *Engine) Exec(line string) error {
 	}
 	switch cmd {
 	case "load":
-		if err := need(1); err != nil {
+		path, entry, err := LoadArgs(args)
+		if err != nil {
 			return err
 		}
-		for _, a := range args[1:] {
-			if v, ok := strings.CutPrefix(a, "--entry="); ok {
-				e.opts.Entry = v
-			}
-		}
-		m, src, err := load.File(e.path(args[0]), e.opts)
+		e.opts.Entry = entry
+		m, src, err := load.File(e.path(path), e.opts)
 		if err != nil {
 			return err
 		}
 		e.mod, e.src, e.dirty, e.res = m, src, true, nil
-		fmt.Fprintf(e.Out, "loaded %s (%d functions)\n", args[0], len(m.Funcs))
+		e.input = nil
+		if src.Input != nil {
+			if e.input, err = interp.ParseInput(src.Input); err != nil {
+				return fmt.Errorf("the bundled input of %s: %v", path, err)
+			}
+		}
+		fmt.Fprintf(e.Out, "loaded %s (%d functions)\n", path, len(m.Funcs))
+	case "input":
+		var data []byte
+		if strings.HasPrefix(c.Raw, "{") {
+			data = []byte(c.Raw)
+		} else {
+			var err error
+			if data, err = os.ReadFile(e.path(args[0])); err != nil {
+				return err
+			}
+		}
+		in, err := interp.ParseInput(data)
+		if err != nil {
+			return fmt.Errorf("input: %v", err)
+		}
+		e.input = in
+	case "view":
+		// The explorer shows the pane; headless there is nothing to show.
 	case "target":
 		if err := need(1); err != nil {
 			return err
@@ -154,7 +204,7 @@ func (e *Engine) Exec(line string) error {
 		if err := e.compile(); err != nil {
 			return err
 		}
-		return e.move(cmd, args)
+		return e.move(c)
 	case "function":
 		e.fn = ""
 		if len(args) > 0 && args[0] != "*" {
@@ -246,64 +296,28 @@ func (e *Engine) Exec(line string) error {
 	return nil
 }
 
-func (e *Engine) findStep(a string) (int, error) {
-	if n, err := strconv.Atoi(a); err == nil {
-		if n < 0 || n >= len(e.res.Snapshots) {
-			return 0, fmt.Errorf("no step %d (0..%d)", n, len(e.res.Snapshots)-1)
-		}
-		return n, nil
-	}
-	// PASS or PASS#k (the k-th occurrence, 1-based).
-	name, k := a, 1
-	if i := strings.IndexByte(a, '#'); i >= 0 {
-		name = a[:i]
-		var err error
-		if k, err = strconv.Atoi(a[i+1:]); err != nil || k < 1 {
-			return 0, fmt.Errorf("bad occurrence in %q", a)
-		}
-	}
+// passNames lists the snapshots' pass names as the explorer shows them
+// (with the pass option: switch-to-if<all>).
+func (e *Engine) passNames() []string {
+	out := make([]string, len(e.res.Snapshots))
 	for i, s := range e.res.Snapshots {
-		if s.Pass == name {
-			k--
-			if k == 0 {
-				return i, nil
-			}
+		out[i] = s.Pass
+		if s.Option != "" {
+			out[i] += "<" + s.Option + ">"
 		}
 	}
-	return 0, fmt.Errorf("no pass %q in the pipeline", a)
+	return out
 }
 
-func (e *Engine) move(cmd string, args []string) error {
+func (e *Engine) findStep(a string) (int, error) { return FindStep(a, e.passNames()) }
+
+func (e *Engine) move(c Command) error {
 	last := len(e.res.Snapshots) - 1
-	switch cmd {
-	case "first":
-		e.step = 0
-	case "last":
-		e.step = last
-	case "next":
-		e.step = min(last, e.step+1)
-	case "prev":
-		e.step = max(0, e.step-1)
-	case "step":
-		d := 1
-		if len(args) > 0 {
-			n, err := strconv.Atoi(args[0])
-			if err != nil {
-				return fmt.Errorf("step takes a number, not %q", args[0])
-			}
-			d = n
-		}
-		e.step = max(0, min(last, e.step+d))
-	case "goto":
-		if len(args) == 0 {
-			return fmt.Errorf("goto needs a pass name or step number")
-		}
-		n, err := e.findStep(args[0])
-		if err != nil {
-			return err
-		}
-		e.step = n
+	n, err := Move(c, e.step, e.passNames())
+	if err != nil {
+		return err
 	}
+	e.step = n
 	s := e.snap()
 	status := "unchanged"
 	switch {
@@ -370,58 +384,27 @@ func (e *Engine) targetText() (string, error) {
 }
 
 func (e *Engine) run(args []string) error {
-	opts := interp.Options{Trace: true}
-	var in *interp.Input
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		val := func() (string, error) {
-			if k, v, ok := strings.Cut(a, "="); ok {
-				_ = k
-				return v, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("%s needs a value", a)
-			}
-			i++
-			return args[i], nil
+	ra, err := ParseRun(args)
+	if err != nil {
+		return err
+	}
+	opts := interp.Options{Trace: true, WaveSize: ra.Wave, Entry: ra.Entry}
+	if ra.Entry == "" {
+		opts.Entry = e.opts.Entry
+	}
+	if ra.Policy != "" {
+		if opts.Policy, err = interp.ParsePolicy(ra.Policy); err != nil {
+			return err
 		}
-		switch {
-		case strings.HasPrefix(a, "--wave"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			if opts.WaveSize, err = strconv.Atoi(v); err != nil {
-				return fmt.Errorf("--wave takes a number")
-			}
-		case strings.HasPrefix(a, "--policy"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			if opts.Policy, err = interp.ParsePolicy(v); err != nil {
-				return err
-			}
-		case strings.HasPrefix(a, "--input"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			data, err := os.ReadFile(e.path(v))
-			if err != nil {
-				return err
-			}
-			if in, err = interp.ParseInput(data); err != nil {
-				return err
-			}
-		case strings.HasPrefix(a, "--entry"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			opts.Entry = v
-		default:
-			return fmt.Errorf("run: unknown option %q", a)
+	}
+	in := e.input
+	if ra.Input != "" {
+		data, err := os.ReadFile(e.path(ra.Input))
+		if err != nil {
+			return err
+		}
+		if in, err = interp.ParseInput(data); err != nil {
+			return err
 		}
 	}
 	m, err := e.snap().FreshModule()

@@ -63,6 +63,10 @@ func New(src *load.Source, m *ir.Module) *Driver {
 	return d
 }
 
+// BundledInput is the interpreter input shipped with a sample (nil for
+// none); recorded replay scripts carry it inline.
+func (d *Driver) BundledInput() []byte { return d.src.Input }
+
 // Source names the module as the user gave it.
 func (d *Driver) Source() string { return d.src.Name }
 
@@ -78,6 +82,17 @@ func (d *Driver) SetInput(path string) error {
 	in, err := interp.ParseInput(data)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
+	}
+	d.Input = in
+	return nil
+}
+
+// SetInputJSON sets the interpreter input from JSON text (a replay
+// script's inline input).
+func (d *Driver) SetInputJSON(data []byte) error {
+	in, err := interp.ParseInput(data)
+	if err != nil {
+		return fmt.Errorf("input: %v", err)
 	}
 	d.Input = in
 	return nil

@@ -14,6 +14,7 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 	u := analysis.Uniformity(f)
 	a.Divergent = map[string]tui.DivKind{}
 	values := map[string]ir.Value{}
+	blocks := map[string]*ir.Block{}
 	for _, p := range f.Params {
 		values[p.Ref()] = p
 		if u.IsDivergent(p) {
@@ -21,6 +22,7 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 		}
 	}
 	for _, b := range f.Blocks {
+		blocks[b.Ref()] = b
 		if u.IsDivergentTerminator(b) {
 			a.Divergent[b.Ref()] = tui.DivBranch
 		}
@@ -50,6 +52,17 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 			return nil
 		}
 		steps := u.Explain(v)
+		if len(steps) == 0 {
+			return nil
+		}
+		return strings.Split(strings.TrimSpace(u.FormatExplain(steps)), "\n")
+	}
+	a.ExplainTerminator = func(name string) []string {
+		b, ok := blocks[name]
+		if !ok {
+			return nil
+		}
+		steps := u.ExplainTerminator(b)
 		if len(steps) == 0 {
 			return nil
 		}
