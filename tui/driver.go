@@ -96,7 +96,7 @@ type Analysis struct {
 	// ExplainTerminator is Explain for the terminator of a block ("%bb");
 	// nil when the driver cannot explain terminators.
 	ExplainTerminator func(block string) []string
-	DOT     string
+	DOT               string
 }
 
 // RunOptions configures an interpreter run from the lanes pane.
