@@ -150,7 +150,9 @@ type Model struct {
 	explFor        string
 	pendingExplain string
 
-	lanes    *LanesResult
+	lanes      *LanesResult
+	pendingRun bool // r pressed while compiling
+	compileGen int
 	waveSize int
 	policy   int
 	tgtText  string
@@ -232,6 +234,7 @@ type (
 	compiledMsg struct {
 		c   *Compiled
 		err error
+		gen int // which compile (a newer one makes it stale)
 	}
 	analysisMsg struct {
 		key string
@@ -273,10 +276,11 @@ func (m *Model) startJob(name string) context.Context {
 
 func (m *Model) compile() tea.Cmd {
 	ctx := m.startJob("compile")
-	drv, target, pipe := m.drv, m.target, append([]PassSlot(nil), m.pipeline...)
+	m.compileGen++
+	drv, target, pipe, gen := m.drv, m.target, append([]PassSlot(nil), m.pipeline...), m.compileGen
 	return func() tea.Msg {
 		c, err := drv.Compile(ctx, target, pipe)
-		return compiledMsg{c, err}
+		return compiledMsg{c, err, gen}
 	}
 }
 
@@ -299,8 +303,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
 	case compiledMsg:
+		if msg.gen != m.compileGen {
+			return m, nil // replaced by a newer compile
+		}
 		delete(m.busy, "compile")
 		if msg.err != nil {
+			m.pendingRun = false
+			m.script = nil
 			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
@@ -331,10 +340,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.opts.Replay = ""
 			return m, m.playScript(name, script)
 		}
-		if len(m.script) > 0 {
-			return m, tea.Batch(m.showStep(), m.playNext())
+		cmds := []tea.Cmd{m.showStep()}
+		if m.pendingRun {
+			cmds = append(cmds, m.runLanes())
 		}
-		return m, m.showStep()
+		if len(m.script) > 0 {
+			cmds = append(cmds, m.playNext())
+		}
+		return m, tea.Batch(cmds...)
 	case analysisMsg:
 		delete(m.busy, "analysis")
 		if msg.err != nil {
@@ -981,9 +994,13 @@ func (m *Model) analysisFunc() string {
 }
 
 func (m *Model) runLanes() tea.Cmd {
-	if m.comp == nil {
+	if _, compiling := m.busy["compile"]; compiling || m.comp == nil {
+		// Run what the user configured, not the compile being replaced.
+		m.pendingRun = true
+		m.setStatus("the run starts when the pipeline has compiled…", false)
 		return nil
 	}
+	m.pendingRun = false
 	ctx := m.startJob("run")
 	drv, c, step := m.drv, m.comp, m.step
 	opts := RunOptions{WaveSize: m.waveSize, Policy: m.policyName()}
@@ -1484,4 +1501,7 @@ func isTerminatorLine(t string) bool {
 // CompiledForTest wraps a compile result as the message the explorer
 // receives when a compile finishes (for benchmarks and tests outside the
 // package).
-func CompiledForTest(c *Compiled) tea.Msg { return compiledMsg{c: c} }
+func CompiledForTest(c *Compiled) tea.Msg { return compiledMsg{c: c, gen: compiledForTestGen} }
+
+// compiledForTestGen matches a model that has not started its own compile.
+const compiledForTestGen = 0

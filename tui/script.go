@@ -291,3 +291,31 @@ func (m *Model) setInputJSON(data []byte) error {
 // ScriptForTest returns the session recorded so far as a replay script
 // saved in dir (tests compare it with what ctrl+s writes).
 func (m *Model) ScriptForTest(dir string) string { return m.rec.Script(dir) }
+
+// SessionState is what a replay of a recorded session must reproduce:
+// the explorer's place and its last interpreter run.
+type SessionState struct {
+	Target   string
+	Passes   string // the enabled pipeline, comma-separated
+	Step     int
+	Pass     string
+	Function string // "" for all
+	Wave     int
+	Policy   string
+	View     string // the pane shown (replay.Views)
+	RunJSON  string // the last run's result JSON ("" before any run)
+}
+
+// State reports the session state (tests compare a session with its
+// replay).
+func (m *Model) State() SessionState {
+	s := SessionState{Target: m.target, Passes: specOf(m.pipeline), Step: m.step, Function: m.fn,
+		Wave: m.waveSize, Policy: m.policyName(), View: scriptViews[m.view]}
+	if st := m.curStep(); st != nil {
+		s.Pass = st.Pass
+	}
+	if m.lanes != nil {
+		s.RunJSON = m.lanes.JSON
+	}
+	return s
+}

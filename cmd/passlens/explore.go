@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +14,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
+	"passlens/internal/replay"
 	"passlens/samples"
 	"passlens/themes"
 	"passlens/tui"
@@ -36,7 +38,8 @@ Flags:
   -I DIR          HLSL include directory (repeatable)
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
-  --replay FILE   play a replay script on start
+  --replay FILE   play a replay script on start; with no FILE argument the
+                  script's load command chooses the module
 Press ? in the explorer for every key. Keys can be remapped in ` + tui.ConfigPath() + `.
 `,
 		run: runExplore,
@@ -57,7 +60,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	entry := fs.String("entry", "", "")
 	theme := fs.String("theme", "", "")
 	mouse := fs.Bool("mouse", false, "")
-	replay := fs.String("replay", "", "")
+	replayFile := fs.String("replay", "", "")
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
@@ -80,6 +83,34 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		return &exitError{2}
 	}
 	arg := "samples/" + samples.Default
+	var script string
+	if *replayFile != "" {
+		data, err := os.ReadFile(*replayFile)
+		if err != nil {
+			return fmt.Errorf("passlens: %v", err)
+		}
+		script = string(data)
+		// Report script errors before the screen opens, located.
+		cmds, err := replay.Parse(*replayFile, script)
+		if err != nil {
+			return err
+		}
+		if len(pos) == 0 {
+			for _, c := range cmds {
+				if c.Name == "load" {
+					path, e, err := replay.LoadArgs(c.Args)
+					if err != nil {
+						return c.Errorf(*replayFile, "%v", err)
+					}
+					arg = replay.Resolve(filepath.Dir(*replayFile), path)
+					if *entry == "" {
+						*entry = e
+					}
+					break
+				}
+			}
+		}
+	}
 	if len(pos) == 1 {
 		arg = pos[0]
 	}
@@ -107,18 +138,12 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return &usageError{c, fmt.Sprintf("unknown theme %q (want %s)", name, strings.Join(themes.Names(), ", "))}
 	}
-	opts := tui.Options{Target: *tgt, Theme: th, Keys: &keys, Mouse: *mouse || cfg.Mouse}
+	opts := tui.Options{Target: *tgt, Theme: th, Keys: &keys, Mouse: *mouse || cfg.Mouse,
+		ModulePath: arg, Entry: *entry, Replay: script, ReplayName: *replayFile}
 	if *spec != "" {
 		for _, n := range strings.Split(*spec, ",") {
 			opts.Pipeline = append(opts.Pipeline, tui.PassSlot{Name: strings.TrimSpace(n), Enabled: true})
 		}
-	}
-	if *replay != "" {
-		data, err := os.ReadFile(*replay)
-		if err != nil {
-			return err
-		}
-		opts.Replay = string(data)
 	}
 	drv := backend.New(src, m)
 	drv.Entry = *entry

@@ -60,28 +60,57 @@ type Engine struct {
 	dirty   bool
 	// input is the interpreter input: a sample's bundled input once
 	// loaded, replaced by `input` commands.
-	input *interp.Input
+	input   *interp.Input
+	lastRun string
 }
 
 // Run executes a script read from r; name is used in error messages. The
 // whole script is parsed first, so an unknown command is reported before
 // anything runs.
 func Run(name string, r io.Reader, out io.Writer) error {
+	_, err := Play(name, r, out)
+	return err
+}
+
+// Play is Run returning the engine, whose State is where the script ended.
+func Play(name string, r io.Reader, out io.Writer) (*Engine, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmds, err := Parse(name, string(data))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	e := &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
 	for _, c := range cmds {
 		if err := e.Do(c); err != nil {
-			return c.Errorf(name, "%v", err)
+			return e, c.Errorf(name, "%v", err)
 		}
 	}
-	return nil
+	return e, nil
+}
+
+// State is where a script left the engine.
+type State struct {
+	Target, Passes string
+	Step           int
+	Pass           string
+	Function       string
+	// RunJSON is the result of the last run command ("" for none).
+	RunJSON string
+}
+
+// State reports the engine's place (after compiling if needed).
+func (e *Engine) State() (State, error) {
+	if err := e.compile(); err != nil {
+		return State{}, err
+	}
+	spec := e.spec
+	if !e.specSet {
+		spec = strings.Join(passes.DefaultPipelines[e.target], ",")
+	}
+	return State{Target: e.target, Passes: spec, Step: e.step, Pass: e.passNames()[e.step], Function: e.fn, RunJSON: e.lastRun}, nil
 }
 
 // Resolve resolves a script path: absolute as is, else relative to the
@@ -415,5 +444,11 @@ func (e *Engine) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	return r.WriteJSON(e.Out)
+	var sb strings.Builder
+	if err := r.WriteJSON(&sb); err != nil {
+		return err
+	}
+	e.lastRun = sb.String()
+	_, err = io.WriteString(e.Out, e.lastRun)
+	return err
 }
