@@ -153,12 +153,12 @@ type Model struct {
 	lanes      *LanesResult
 	pendingRun bool // r pressed while compiling
 	compileGen int
-	waveSize int
-	policy   int
-	tgtText  string
-	tgtLang  string
-	tgtErr   string
-	tgtFor   *Compiled // the compile the running target job is for
+	waveSize   int
+	policy     int
+	tgtText    string
+	tgtLang    string
+	tgtErr     string
+	tgtFor     *Compiled // the compile the running target job is for
 
 	busy      map[string]context.CancelFunc
 	spin      spinner.Model
