@@ -219,7 +219,7 @@ func (m *Model) followSelection(say bool) {
 	if blk == "" {
 		return
 	}
-	m.peek.lines, m.peek.lexer = m.ir.lines, m.ir.lexer
+	m.peek.setLines(m.ir.lines, m.ir.lexer)
 	m.peek.marks = m.ir.marks
 	if d := m.peek.definitionLine("%" + blk); d >= 0 {
 		m.peek.gotoLine(d)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // universe is every key a person can plausibly press.
@@ -97,7 +97,6 @@ func TestHelpListsTheFocusedPane(t *testing.T) {
 		}
 	}
 }
-
 
 // fingerprint is the screen and the state a key can change without
 // changing the screen.

@@ -159,6 +159,7 @@ type Model struct {
 	tgtLang    string
 	tgtErr     string
 	tgtFor     *Compiled // the compile the running target job is for
+	tgtLines   []string
 
 	busy      map[string]context.CancelFunc
 	spin      spinner.Model
@@ -252,6 +253,7 @@ type (
 	targetMsg struct {
 		comp       *Compiled
 		text, lang string
+		lines      []string // text split off the UI goroutine
 		err        error
 	}
 	statusMsg struct {
@@ -382,7 +384,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.comp != m.comp {
 			return m, nil // a compile since made it stale
 		}
-		m.tgtText, m.tgtLang = msg.text, msg.lang
+		m.tgtText, m.tgtLang, m.tgtLines = msg.text, msg.lang, msg.lines
 		m.tgtErr = ""
 		if msg.err != nil {
 			m.tgtErr = msg.err.Error()
@@ -1028,7 +1030,7 @@ func (m *Model) loadTarget() tea.Cmd {
 	m.tgtFor = c
 	return func() tea.Msg {
 		t, l, err := drv.TargetCode(ctx, c)
-		return targetMsg{c, t, l, err}
+		return targetMsg{c, t, l, SplitLines(t), err}
 	}
 }
 
@@ -1447,7 +1449,9 @@ func (m *Model) refreshViews() {
 		case m.tgtText == "":
 			m.tgt.setLines([]string{"generating target code…"}, nil)
 		default:
-			m.tgt.setLines(strings.Split(strings.TrimSuffix(m.tgtText, "\n"), "\n"), lexerFor(m.tgtLang))
+			if len(m.tgt.lines) == 0 || len(m.tgtLines) == 0 || &m.tgt.lines[0] != &m.tgtLines[0] {
+				m.tgt.setLines(m.tgtLines, lexerFor(m.tgtLang))
+			}
 		}
 	}
 }
