@@ -11,7 +11,7 @@ import (
 // terminator of the block holding it (as "%block" with isBlock); on any
 // other line, the value under the value cursor. "" when there is none.
 func (m *Model) explainTarget() (name string, isBlock bool) {
-	p := &m.ir
+	p := &m.ir.codePane
 	if p.cursor < 0 || p.cursor >= len(p.lines) {
 		return "", false
 	}
@@ -59,7 +59,7 @@ func (m *Model) explain() tea.Cmd {
 		m.showExplanation(key, a)
 		return nil
 	}
-	m.pendingExplain = key
+	m.expl.pending = key
 	m.setStatus("computing uniformity to explain "+name+"…", false)
 	return m.ensureAnalysis()
 }
@@ -105,10 +105,9 @@ func (m *Model) showExplanation(key string, a *Analysis) {
 	if a.Divergent[key] == DivTemporal && len(chain) > 0 && !strings.Contains(strings.Join(chain, "\n"), " from cycle ") {
 		lines = append(lines, "", key+" is temporally divergent: uniform inside the cycle, divergent where it is used outside")
 	}
-	m.explLines, m.explFor = lines, key
+	m.expl.text, m.expl.forKey = lines, key
 	m.view = ViewExplain
 	m.focusList = false
-	m.layout()
 	m.expl.setLines(lines, nil)
 	m.expl.gotoLine(0)
 }

@@ -101,8 +101,8 @@ func TestHelpListsTheFocusedPane(t *testing.T) {
 // fingerprint is the screen and the state a key can change without
 // changing the screen.
 func fingerprint(m *Model) string {
-	return screen(m) + fmt.Sprint(m.expanded, m.hideList, m.overlay, m.waveSize, m.policy, m.diffSide, m.diffBase,
-		m.diffOff, m.treeKind, m.mouse, m.step, m.view, m.focusList, m.listSel, m.promptKind, m.showHelp, m.fn,
-		m.ir.cursor, m.ir.off, m.ir.xoff, m.ir.valueIdx, m.ir.occ, m.other.cursor, m.other.xoff, m.tgt.cursor,
-		m.expl.cursor, m.status, m.st.Theme.Name, specOf(m.pipeline), m.target)
+	return screen(m) + fmt.Sprint(m.list.expanded, m.hideList, m.overlay, m.waveSize, m.policy, m.diff.side, m.diff.base,
+		m.diff.off, m.graph.kind, m.mouse, m.step, m.view, m.focusList, m.list.sel, m.promptKind, m.showHelp, m.fn,
+		m.ir.cursor, m.ir.off, m.ir.xoff, m.ir.valueIdx, m.ir.occ, m.graph.cursor, m.graph.xoff, m.tgt.cursor,
+		m.lanesP.cursor, m.expl.cursor, m.status, m.st.Theme.Name, specOf(m.pipeline), m.target)
 }

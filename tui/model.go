@@ -120,46 +120,26 @@ type Model struct {
 	step      int
 	focusList bool
 	view      View
-	listSel   int // selected pipeline slot in the pass list (what-if editing)
-	expanded  map[int]bool
+	hideList  bool   // Z: the main pane takes the whole width
+	fn        string // function filter ("" = all)
 
-	ir    codePane
-	tgt   codePane
-	other codePane // trees, CFG, lanes
-	fn    string   // function filter ("" = all)
-
-	diffs     *lru[[2]int, *textdiff.Diff]
-	diffBase  int // -1: previous snapshot; otherwise a fixed step
-	diffSide  bool
-	diffOff   int
-	diffStale bool
+	// The panes (see component.go); the root routes keys to the focused
+	// one and draws the shown one.
+	list   *passList
+	ir     *irPane
+	diff   *diffPane
+	graph  *graphPane // trees and CFG
+	lanesP *lanesPane
+	tgt    *targetPane
+	expl   *explainPane
 
 	analyses *lru[string, *analysisEntry] // key: step/fn
 	overlay  bool
-	treeKind treeKind
 
-	// peek shows the block selected in the trees or CFG pane beside it
-	// on wide terminals (the IR pane itself is not moved).
-	peek     codePane
-	hideList bool
-
-	// The explanation pane: the chain for explFor, or the value waiting
-	// for its analysis (pendingExplain).
-	expl           codePane
-	explLines      []string
-	explFor        string
-	pendingExplain string
-
-	lanes      *LanesResult
 	pendingRun bool // r pressed while compiling
 	compileGen int
 	waveSize   int
 	policy     int
-	tgtText    string
-	tgtLang    string
-	tgtErr     string
-	tgtFor     *Compiled // the compile the running target job is for
-	tgtLines   []string
 
 	busy      map[string]context.CancelFunc
 	spin      spinner.Model
@@ -192,10 +172,16 @@ func New(drv Driver, opts Options) *Model {
 	}
 	m := &Model{
 		drv: drv, keys: keys, st: NewStyles(th), opts: opts, mouse: opts.Mouse,
-		target: opts.Target, expanded: map[int]bool{}, diffs: newLRU[[2]int, *textdiff.Diff](keepDiffs),
-		analyses: newLRU[string, *analysisEntry](keepAnalyses), diffBase: -1, busy: map[string]context.CancelFunc{},
-		waveSize: 32, themes: themes.Names(),
+		target: opts.Target, analyses: newLRU[string, *analysisEntry](keepAnalyses),
+		busy: map[string]context.CancelFunc{}, waveSize: 32, themes: themes.Names(),
 	}
+	m.list = newPassList(m)
+	m.ir = &irPane{s: m}
+	m.diff = newDiffPane(m)
+	m.graph = &graphPane{s: m}
+	m.lanesP = &lanesPane{s: m}
+	m.tgt = &targetPane{s: m}
+	m.expl = &explainPane{s: m}
 	if m.target == "" && len(drv.Targets()) > 0 {
 		m.target = drv.Targets()[0]
 	}
@@ -320,9 +306,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			keepPass = s.Pass
 		}
 		m.comp = msg.c
-		m.diffs.clear()
+		m.diff.diffs.clear()
 		m.analyses.clear()
-		m.tgtText, m.tgtErr = "", ""
+		m.tgt.reset()
 		m.step = len(m.comp.Steps) - 1
 		if keepPass != "" {
 			for i, s := range m.comp.Steps {
@@ -353,44 +339,38 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case analysisMsg:
 		delete(m.busy, "analysis")
 		if msg.err != nil {
-			m.pendingExplain = ""
+			m.expl.pending = ""
 			m.setStatus("analysis: "+msg.err.Error(), true)
 			return m, nil
 		}
 		m.analyses.put(msg.key, msg.e)
-		if p := m.pendingExplain; p != "" && msg.key == m.analysisKey() {
-			m.pendingExplain = ""
+		if p := m.expl.pending; p != "" && msg.key == m.analysisKey() {
+			m.expl.pending = ""
 			m.showExplanation(p, msg.e.a)
 		}
 		m.refreshViews()
 		return m, nil
 	case diffMsg:
 		delete(m.busy, "diff")
-		m.diffs.put(msg.key, msg.d)
-		return m, nil
+		_, cmd := m.diff.Update(msg)
+		return m, cmd
 	case lanesMsg:
 		delete(m.busy, "run")
 		if msg.err != nil {
 			m.setStatus("run: "+msg.err.Error(), true)
-			m.lanes = &LanesResult{Lines: strings.Split("error: "+msg.err.Error(), "\n")}
+			m.lanesP.result = &LanesResult{Lines: strings.Split("error: "+msg.err.Error(), "\n")}
 		} else {
-			m.lanes = msg.r
+			m.lanesP.result = msg.r
 			m.setStatus(fmt.Sprintf("ran %s on a wave of %d lanes (%s)", m.stepName(), m.waveSize, m.policyName()), false)
 		}
 		m.refreshViews()
 		return m, nil
 	case targetMsg:
-		delete(m.busy, "target")
-		if msg.comp != m.comp {
-			return m, nil // a compile since made it stale
+		if msg.comp == m.comp {
+			delete(m.busy, "target")
 		}
-		m.tgtText, m.tgtLang, m.tgtLines = msg.text, msg.lang, msg.lines
-		m.tgtErr = ""
-		if msg.err != nil {
-			m.tgtErr = msg.err.Error()
-		}
-		m.refreshViews()
-		return m, nil
+		_, cmd := m.tgt.Update(msg)
+		return m, cmd
 	case statusMsg:
 		m.setStatus(msg.text, msg.err)
 		return m, nil
@@ -487,13 +467,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.handleGlobalKey(msg); ok {
 		return cmd
 	}
-	switch m.focus() {
-	case FocusList:
-		return m.handleListKey(msg)
-	case FocusDiff:
-		return m.handleDiffKey(msg)
-	}
-	return m.handleTextKey(msg)
+	_, cmd := m.focusedPane().Update(msg)
+	return cmd
 }
 
 // handleGlobalKey handles the bindings of KeyMap.Global.
@@ -514,7 +489,7 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				c()
 				delete(m.busy, n)
 			}
-			m.pendingExplain = ""
+			m.expl.pending = ""
 			m.setStatus("cancelled", false)
 		}
 	case key.Matches(msg, k.NextPass):
@@ -534,7 +509,7 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.FindPass):
 		return m.openPrompt(promptPass, "pass: ", ""), true
 	case key.Matches(msg, k.Expand):
-		m.expanded[m.step] = !m.expanded[m.step]
+		m.list.expanded[m.step] = !m.list.expanded[m.step]
 	case key.Matches(msg, k.ViewIR):
 		return m.setView(ViewIR), true
 	case key.Matches(msg, k.ViewDiff):
@@ -555,7 +530,7 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.focusList = !m.focusList
-		m.listSel = m.slotOfStep(m.step)
+		m.list.sel = m.slotOfStep(m.step)
 	case key.Matches(msg, k.Zoom):
 		m.hideList = !m.hideList
 		if m.hideList {
@@ -613,11 +588,11 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.setStatus("target "+m.target+": recompiling", false)
 		return m.compile(), true
 	case key.Matches(msg, k.Export):
-		if m.tgtText == "" {
+		if m.tgt.text == "" {
 			m.setStatus("no target code yet (6 shows the target pane)", true)
 			return m.loadTarget(), true
 		}
-		return m.openPrompt(promptExport, "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgtLang))), true
+		return m.openPrompt(promptExport, "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgt.lang))), true
 	case key.Matches(msg, k.Rerun):
 		return m.compile(), true
 	case key.Matches(msg, k.Record):
@@ -647,168 +622,6 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
-}
-
-// handleListKey handles the pass list's bindings (what-if editing).
-func (m *Model) handleListKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	n := len(m.pipeline)
-	switch {
-	case key.Matches(msg, k.Up):
-		m.listSel = max(0, m.listSel-1)
-	case key.Matches(msg, k.Down):
-		m.listSel = max(0, min(n-1, m.listSel+1))
-	case key.Matches(msg, k.PageUp):
-		m.listSel = max(0, m.listSel-max(1, m.paneH()-1))
-	case key.Matches(msg, k.PageDown):
-		m.listSel = max(0, min(n-1, m.listSel+max(1, m.paneH()-1)))
-	case key.Matches(msg, k.Top):
-		m.listSel = 0
-	case key.Matches(msg, k.Bottom):
-		m.listSel = max(0, n-1)
-	case key.Matches(msg, k.SelectPass):
-		if m.listSel >= 0 && m.listSel < n && !m.pipeline[m.listSel].Enabled {
-			m.setStatus(m.pipeline[m.listSel].Name+" is turned off (space turns it on)", false)
-			return nil
-		}
-		return m.gotoStep(m.stepOfSlot(m.listSel))
-	case key.Matches(msg, k.TogglePass):
-		if m.listSel >= 0 && m.listSel < n {
-			m.pipeline[m.listSel].Enabled = !m.pipeline[m.listSel].Enabled
-			m.rec.Passes(specOf(m.pipeline))
-			return m.compile()
-		}
-	case key.Matches(msg, k.MoveUp), key.Matches(msg, k.MoveDown):
-		d := 1
-		if key.Matches(msg, k.MoveUp) {
-			d = -1
-		}
-		j := m.listSel + d
-		if j < 0 || j >= n {
-			return nil
-		}
-		m.pipeline[m.listSel], m.pipeline[j] = m.pipeline[j], m.pipeline[m.listSel]
-		m.listSel = j
-		m.rec.Passes(specOf(m.pipeline))
-		return m.compile()
-	}
-	return nil
-}
-
-// handleMoveKey handles the moving bindings shared by the panes.
-func (m *Model) handleMoveKey(msg tea.KeyPressMsg) bool {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		m.scroll(-1)
-	case key.Matches(msg, k.Down):
-		m.scroll(1)
-	case key.Matches(msg, k.PageUp):
-		m.scroll(-max(1, m.paneH()-1))
-	case key.Matches(msg, k.PageDown):
-		m.scroll(max(1, m.paneH()-1))
-	case key.Matches(msg, k.Top):
-		m.scroll(-1 << 30)
-	case key.Matches(msg, k.Bottom):
-		m.scroll(1 << 30)
-	case key.Matches(msg, k.Left):
-		p := m.activePane()
-		p.xoff = max(0, p.xoff-8)
-	case key.Matches(msg, k.Right):
-		m.activePane().xoff += 8
-	default:
-		return false
-	}
-	return true
-}
-
-// handleDiffKey handles the diff pane's bindings.
-func (m *Model) handleDiffKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.handleMoveKey(msg) {
-		return nil
-	}
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.DiffMode):
-		m.diffSide = !m.diffSide
-	case key.Matches(msg, k.NextChange):
-		m.nextChange()
-	case key.Matches(msg, k.DiffBase):
-		if m.diffBase < 0 {
-			m.diffBase = 0
-			m.setStatus("diff against the input snapshot", false)
-		} else {
-			m.diffBase = -1
-			m.setStatus("diff against the previous snapshot", false)
-		}
-		return m.showStep()
-	case key.Matches(msg, k.PinBase):
-		m.diffBase = m.step
-		m.setStatus(fmt.Sprintf("diffing against step %d (%s); b returns to the previous snapshot", m.step, m.stepName()), false)
-		return m.showStep()
-	}
-	return nil
-}
-
-// handleTextKey handles the bindings of the text panes: IR, trees, CFG,
-// lanes, target and explanation.
-func (m *Model) handleTextKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.handleMoveKey(msg) {
-		return nil
-	}
-	k := m.keys
-	f := m.focus()
-	switch {
-	case key.Matches(msg, k.Search):
-		return m.openPrompt(promptSearch, "/", "")
-	case key.Matches(msg, k.SearchNext):
-		if !m.activePane().nextMatch(+1) {
-			m.setStatus("no matches", false)
-		}
-		m.afterMove()
-	case key.Matches(msg, k.SearchPrev):
-		if !m.activePane().nextMatch(-1) {
-			m.setStatus("no matches", false)
-		}
-		m.afterMove()
-	case f == FocusIR && key.Matches(msg, k.Occurrences):
-		v := m.ir.currentValue()
-		if m.ir.occ == v {
-			m.ir.occ = ""
-			m.setStatus("occurrence highlight off", false)
-		} else {
-			m.ir.occ = v
-			m.setStatus(fmt.Sprintf("highlighting %s (%d lines); it is followed across passes", v, m.countOcc(v)), false)
-		}
-	case f == FocusIR && key.Matches(msg, k.NextValue):
-		m.ir.nextValue()
-	case f == FocusIR && key.Matches(msg, k.GotoDef):
-		return m.gotoDef()
-	case f == FocusTrees && key.Matches(msg, k.TreeKind):
-		m.treeKind = (m.treeKind + 1) % numTreeKinds
-		m.refreshViews()
-	case (f == FocusTrees || f == FocusCFG) && key.Matches(msg, k.ShowBlock):
-		return m.showSelectedBlock()
-	case f == FocusExplain && key.Matches(msg, k.CopyText):
-		if len(m.explLines) == 0 {
-			m.setStatus("nothing to copy (e explains the value under the IR cursor)", false)
-			return nil
-		}
-		text := strings.Join(m.explLines, "\n") + "\n"
-		m.setStatus(fmt.Sprintf("copied the explanation (%d lines) to the clipboard (OSC 52)", len(m.explLines)), false)
-		return tea.SetClipboard(text)
-	}
-	return nil
-}
-
-func (m *Model) countOcc(v string) int {
-	n := 0
-	for _, l := range m.ir.lines {
-		if strings.Contains(l, v) {
-			n++
-		}
-	}
-	return n
 }
 
 func (m *Model) slotOfStep(step int) int {
@@ -857,7 +670,7 @@ func (m *Model) gotoStep(i int) tea.Cmd {
 		return nil
 	}
 	m.step = i
-	m.listSel = m.slotOfStep(i)
+	m.list.sel = m.slotOfStep(i)
 	m.rec.Goto(replay.StepRef(i, m.passNames()))
 	return m.showStep()
 }
@@ -885,15 +698,11 @@ func (m *Model) setView(v View) tea.Cmd {
 	m.refreshViews()
 	switch v {
 	case ViewDiff:
-		return m.ensureDiff()
+		return m.diff.ensure()
 	case ViewTrees, ViewCFG:
 		return m.ensureAnalysis()
 	case ViewTarget:
 		return m.loadTarget()
-	case ViewExplain:
-		if len(m.explLines) == 0 {
-			m.expl.setLines([]string{"e on a line of the IR pane explains why its value (or its branch) is divergent."}, nil)
-		}
 	}
 	return nil
 }
@@ -920,7 +729,7 @@ func (m *Model) showStep() tea.Cmd {
 	var cmds []tea.Cmd
 	switch m.view {
 	case ViewDiff:
-		cmds = append(cmds, m.ensureDiff())
+		cmds = append(cmds, m.diff.ensure())
 	case ViewTarget:
 		cmds = append(cmds, m.loadTarget())
 	}
@@ -944,37 +753,6 @@ func (m *Model) stepLines(s *Step) []string {
 		}
 	}
 	return all
-}
-
-func (m *Model) diffKey() [2]int {
-	base := m.step - 1
-	if m.diffBase >= 0 && m.diffBase != m.step {
-		base = m.diffBase
-	}
-	if base < 0 {
-		base = 0
-	}
-	return [2]int{base, m.step}
-}
-
-func (m *Model) currentDiff() *textdiff.Diff {
-	d, _ := m.diffs.get(m.diffKey())
-	return d
-}
-
-func (m *Model) ensureDiff() tea.Cmd {
-	if m.comp == nil {
-		return nil
-	}
-	k := m.diffKey()
-	if _, ok := m.diffs.get(k); ok {
-		m.diffOff = 0
-		return nil
-	}
-	a, b := m.comp.Steps[k[0]].Text, m.comp.Steps[k[1]].Text
-	m.startJob("diff")
-	m.diffOff = 0
-	return func() tea.Msg { return diffMsg{k, textdiff.Compute(a, b)} }
 }
 
 func (m *Model) analysisFunc() string {
@@ -1008,7 +786,7 @@ func (m *Model) runLanes() tea.Cmd {
 	opts := RunOptions{WaveSize: m.waveSize, Policy: m.policyName()}
 	m.rec.Run(m.waveSize, opts.Policy)
 	m.view = ViewLanes
-	m.layout()
+	m.focusList = false
 	m.setStatus("running "+m.stepName()+"…", false)
 	return func() tea.Msg {
 		r, err := drv.Run(ctx, c, step, opts)
@@ -1019,89 +797,53 @@ func (m *Model) runLanes() tea.Cmd {
 // loadTarget starts generating the target code of the current compile
 // unless it is there or on its way.
 func (m *Model) loadTarget() tea.Cmd {
-	if m.comp == nil || m.tgtText != "" || m.tgtErr != "" {
+	if m.comp == nil || m.tgt.text != "" || m.tgt.err != "" {
 		return nil
 	}
-	if _, running := m.busy["target"]; running && m.tgtFor == m.comp {
+	if _, running := m.busy["target"]; running && m.tgt.forComp == m.comp {
 		return nil
 	}
 	ctx := m.startJob("target")
 	drv, c := m.drv, m.comp
-	m.tgtFor = c
+	m.tgt.forComp = c
 	return func() tea.Msg {
 		t, l, err := drv.TargetCode(ctx, c)
 		return targetMsg{c, t, l, SplitLines(t), err}
 	}
 }
 
-func (m *Model) gotoDef() tea.Cmd {
-	p := &m.ir
-	v := p.currentValue()
-	if v == "" {
-		m.setStatus("no value under the cursor", false)
-		return nil
-	}
-	if d := p.definitionLine(v); d >= 0 {
-		p.gotoLine(d)
-		m.setStatus("definition of "+v, false)
-	} else {
-		m.setStatus("no definition of "+v+" in view", true)
-	}
-	return nil
-}
-
-func (m *Model) nextChange() {
-	d := m.currentDiff()
-	if d == nil {
-		return
-	}
-	for _, h := range d.Hunks {
-		if h > m.diffOff {
-			m.diffOff = h
-			return
-		}
-	}
-	if len(d.Hunks) > 0 {
-		m.diffOff = d.Hunks[0]
-		m.setStatus("wrapped to the first change", false)
-	}
-}
-
+// activePane is the text of the shown pane (searches go there; nil for
+// the diff pane).
 func (m *Model) activePane() *codePane {
 	switch m.view {
 	case ViewTarget:
-		return &m.tgt
-	case ViewTrees, ViewCFG, ViewLanes:
-		return &m.other
+		return &m.tgt.codePane
+	case ViewTrees, ViewCFG:
+		return &m.graph.codePane
+	case ViewLanes:
+		return &m.lanesP.codePane
 	case ViewExplain:
-		return &m.expl
+		return &m.expl.codePane
+	case ViewDiff:
+		return nil
 	}
-	return &m.ir
+	return &m.ir.codePane
 }
 
+// scroll moves the shown pane (the mouse wheel).
 func (m *Model) scroll(d int) {
 	if m.view == ViewDiff {
-		if dd := m.currentDiff(); dd != nil {
-			m.diffOff = max(0, min(len(dd.Rows)-1, m.diffOff+d))
-		}
+		m.diff.scroll(d)
 		return
 	}
-	p := m.activePane()
-	switch {
-	case d > 1<<20:
-		p.gotoLine(len(p.lines) - 1)
-	case d < -(1 << 20):
-		p.gotoLine(0)
-	default:
-		p.move(d)
-	}
+	m.activePane().move(d)
 	m.afterMove()
 }
 
 // afterMove follows the selection of the trees and CFG panes.
 func (m *Model) afterMove() {
 	if m.view == ViewTrees || m.view == ViewCFG {
-		m.followSelection(true)
+		m.graph.follow(true)
 	}
 }
 
@@ -1179,6 +921,9 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 	switch kind {
 	case promptSearch:
 		p := m.activePane()
+		if p == nil {
+			return nil
+		}
 		p.setSearch(val)
 		if val != "" && !p.nextMatch(+1) {
 			m.setStatus("no match for "+val, true)
@@ -1208,7 +953,7 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 		if m.opts.Exports == nil {
 			m.rec.Export(val)
 		}
-		return m.writeFile(val, m.tgtText, false)
+		return m.writeFile(val, m.tgt.text, false)
 	case promptDOT:
 		if a := m.currentAnalysis(); a != nil && val != "" {
 			return m.writeFile(val, a.DOT, false)
@@ -1274,19 +1019,14 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 	}
 }
 
-// layout sizes the panes from the window size.
+// layout sizes the panes from the window size: the pass list on the
+// left (unless hidden), the shown pane in the rest, below the title bar
+// and above the status bar.
 func (m *Model) layout() {
-	h := m.paneH()
-	w := m.mainW()
-	m.ir.setSize(w, h)
-	m.tgt.setSize(w, h)
-	m.expl.setSize(w, h)
-	if m.splitPeek() {
-		left := (w - 1) / 2
-		m.other.setSize(left, h)
-		m.peek.setSize(w-left-1, h)
-	} else {
-		m.other.setSize(w, h)
+	h := m.h - 2
+	m.list.SetSize(m.listW(), h)
+	for _, p := range []pane{m.ir, m.diff, m.graph, m.lanesP, m.tgt, m.expl} {
+		p.SetSize(m.mainW(), h)
 	}
 	m.prompt.SetWidth(max(10, m.w-len(m.prompt.Prompt)-2))
 }
@@ -1334,10 +1074,10 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	top := m.titleBar()
-	main := m.mainView(m.mainW(), m.h-2)
+	main := m.mainPane().View(m.mainW(), m.h-2)
 	body := main
 	if !m.hideList {
-		list := m.passListView(m.listW(), m.h-2)
+		list := m.list.View(m.listW(), m.h-2)
 		sep := m.st.Border.Render(strings.TrimSuffix(strings.Repeat("│\n", m.h-2), "\n"))
 		body = lipgloss.JoinHorizontal(lipgloss.Top, list, sep, main)
 	}
@@ -1434,25 +1174,12 @@ func (m *Model) refreshViews() {
 		m.ir.marks = m.uniformityMarks(e.a)
 	}
 	switch m.view {
-	case ViewTrees:
-		m.buildTrees(e)
-		m.followSelection(false)
-	case ViewCFG:
-		m.buildCFG(e)
-		m.followSelection(false)
+	case ViewTrees, ViewCFG:
+		m.graph.refresh()
 	case ViewLanes:
-		m.buildLanes()
+		m.lanesP.refresh()
 	case ViewTarget:
-		switch {
-		case m.tgtErr != "":
-			m.tgt.setLines(strings.Split("error: "+m.tgtErr, "\n"), nil)
-		case m.tgtText == "":
-			m.tgt.setLines([]string{"generating target code…"}, nil)
-		default:
-			if len(m.tgt.lines) == 0 || len(m.tgtLines) == 0 || &m.tgt.lines[0] != &m.tgtLines[0] {
-				m.tgt.setLines(m.tgtLines, lexerFor(m.tgtLang))
-			}
-		}
+		m.tgt.refresh()
 	}
 }
 

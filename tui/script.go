@@ -140,18 +140,18 @@ func (m *Model) playCommand(c replay.Command) (cmd tea.Cmd, wait bool, err error
 		if err := needComp(); err != nil {
 			return nil, false, err
 		}
-		m.diffBase = -1
+		m.diff.base = -1
 		if len(c.Args) > 0 {
 			switch c.Args[0] {
 			case "prev":
 			case "input":
-				m.diffBase = 0
+				m.diff.base = 0
 			default:
 				n, err := replay.FindStep(c.Args[0], m.passNames())
 				if err != nil {
 					return nil, false, err
 				}
-				m.diffBase = n
+				m.diff.base = n
 			}
 		}
 		return m.setView(ViewDiff), false, nil
@@ -170,7 +170,7 @@ func (m *Model) playCommand(c replay.Command) (cmd tea.Cmd, wait bool, err error
 			m.showExplanation(name, a)
 			return nil, false, nil
 		}
-		m.pendingExplain = name
+		m.expl.pending = name
 		return m.ensureAnalysis(), false, nil
 	case "input":
 		if m.opts.Exports != nil {
@@ -314,8 +314,8 @@ func (m *Model) State() SessionState {
 	if st := m.curStep(); st != nil {
 		s.Pass = st.Pass
 	}
-	if m.lanes != nil {
-		s.RunJSON = m.lanes.JSON
+	if r := m.lanesP.result; r != nil {
+		s.RunJSON = r.JSON
 	}
 	return s
 }
