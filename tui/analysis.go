@@ -164,4 +164,3 @@ func (m *Model) ensureAnalysis() tea.Cmd {
 		return analysisMsg{k, newAnalysisEntry(a), nil}
 	}
 }
-

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
 )
 
 func ansiTruncate(s string, w int) string { return ansi.Truncate(s, w, "…") }
