@@ -105,9 +105,8 @@ func (m *Model) showExplanation(key string, a *Analysis) {
 	if a.Divergent[key] == DivTemporal && len(chain) > 0 && !strings.Contains(strings.Join(chain, "\n"), " from cycle ") {
 		lines = append(lines, "", key+" is temporally divergent: uniform inside the cycle, divergent where it is used outside")
 	}
-	m.expl.text, m.expl.forKey = lines, key
+	m.expl.forKey = key
 	m.view = ViewExplain
 	m.focusList = false
-	m.expl.setLines(lines, nil)
-	m.expl.gotoLine(0)
+	m.expl.setText(lines)
 }

@@ -36,11 +36,11 @@ func (p *graphPane) FullHelp() [][]key.Binding { return helpOf(p.s.keys, p.focus
 func (p *graphPane) SetSize(w, h int) {
 	if p.split(w) {
 		left := (w - 1) / 2
-		p.setSize(left, h)
-		p.peek.setSize(w-left-1, h)
+		p.setSize(left, h-1)
+		p.peek.setSize(w-left-1, h-1)
 		return
 	}
-	p.setSize(w, h)
+	p.setSize(w, h-1)
 }
 
 // split reports whether the pane shows the selected block beside it.

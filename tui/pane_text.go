@@ -54,7 +54,7 @@ type irPane struct {
 	s *session
 }
 
-func (p *irPane) SetSize(w, h int)          { p.setSize(w, h) }
+func (p *irPane) SetSize(w, h int)          { p.setSize(w, h-1) }
 func (p *irPane) ShortHelp() []key.Binding  { return shortHelpOf(p.s.keys, FocusIR) }
 func (p *irPane) FullHelp() [][]key.Binding { return helpOf(p.s.keys, FocusIR) }
 
@@ -131,7 +131,7 @@ type lanesPane struct {
 	result *LanesResult
 }
 
-func (p *lanesPane) SetSize(w, h int)          { p.setSize(w, h) }
+func (p *lanesPane) SetSize(w, h int)          { p.setSize(w, h-1) }
 func (p *lanesPane) ShortHelp() []key.Binding  { return shortHelpOf(p.s.keys, FocusLanes) }
 func (p *lanesPane) FullHelp() [][]key.Binding { return helpOf(p.s.keys, FocusLanes) }
 
@@ -169,7 +169,7 @@ type targetPane struct {
 	forComp *Compiled // the compile the running job is for
 }
 
-func (p *targetPane) SetSize(w, h int)          { p.setSize(w, h) }
+func (p *targetPane) SetSize(w, h int)          { p.setSize(w, h-1) }
 func (p *targetPane) ShortHelp() []key.Binding  { return shortHelpOf(p.s.keys, FocusTarget) }
 func (p *targetPane) FullHelp() [][]key.Binding { return helpOf(p.s.keys, FocusTarget) }
 
@@ -221,7 +221,48 @@ type explainPane struct {
 	pending string // the key waiting for its analysis
 }
 
-func (p *explainPane) SetSize(w, h int)          { p.setSize(w, h) }
+// SetSize sizes the pane and re-wraps the explanation to its width.
+func (p *explainPane) SetSize(w, h int) {
+	p.setSize(w, h-1)
+	p.rewrap()
+}
+
+// setText shows an explanation, wrapped to the pane.
+func (p *explainPane) setText(lines []string) {
+	p.text = lines
+	p.rewrap()
+	p.gotoLine(0)
+}
+
+// rewrap wraps the explanation's lines to the text width (continuations
+// indented), so the whole chain reads without scrolling sideways.
+func (p *explainPane) rewrap() {
+	if len(p.text) == 0 {
+		return
+	}
+	width := p.w - 7 // line numbers and gutter
+	if width < 20 {
+		width = 20
+	}
+	var out []string
+	for _, l := range p.text {
+		indent := strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " "))+4)
+		for len([]rune(l)) > width {
+			r := []rune(l)
+			cut := width
+			for cut > width/2 && r[cut] != ' ' {
+				cut--
+			}
+			if r[cut] != ' ' {
+				cut = width
+			}
+			out = append(out, string(r[:cut]))
+			l = indent + strings.TrimLeft(string(r[cut:]), " ")
+		}
+		out = append(out, l)
+	}
+	p.setLines(out, nil)
+}
 func (p *explainPane) ShortHelp() []key.Binding  { return shortHelpOf(p.s.keys, FocusExplain) }
 func (p *explainPane) FullHelp() [][]key.Binding { return helpOf(p.s.keys, FocusExplain) }
 
