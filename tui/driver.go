@@ -130,3 +130,10 @@ type Driver interface {
 	// SetInput loads interpreter input from a JSON file (docs/run.md).
 	SetInput(path string) error
 }
+
+// Reloader is implemented by drivers that can re-read their input file
+// (R in the explorer). Reload reports whether the text changed; the next
+// Compile uses the new module.
+type Reloader interface {
+	Reload() (changed bool, err error)
+}

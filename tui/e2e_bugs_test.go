@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -227,4 +228,45 @@ func TestBugExplainOnBranchExplainsTerminator(t *testing.T) {
 	keys(tm, "e")
 	waitScreen(t, tm, "terminator of %sw.case0 is uniform")
 	finalScreen(t, tm)
+}
+
+// TestReloadKeepsTheView: R reloads an edited input file and keeps the
+// step (by PASS#K), the function filter and the cursor.
+func TestReloadKeepsTheView(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/k.hlsl"
+	orig, err := os.ReadFile("../samples/wave-switch-42.hlsl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, orig, 0o644)
+	t.Setenv("HOME", t.TempDir())
+	mod, src, err := load.File(path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv := backend.New(src, mod)
+	tm := teatest.NewTestModel(t, tui.New(drv, tui.Options{Target: "spirv", Theme: themes.NoColorTheme()}),
+		teatest.WithInitialTermSize(120, 40), teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	waitScreen(t, tm, "define void @main()")
+	keys(tm, "home", "}", "}", "j", "j", "j", "R")
+	waitScreen(t, tm, "is unchanged")
+	edited := strings.Replace(string(orig), "sum += WaveActiveSum(10)", "sum += WaveActiveSum(11)", 1)
+	if edited == string(orig) {
+		t.Fatal("the sample no longer has WaveActiveSum(10)")
+	}
+	os.WriteFile(path, []byte(edited), 0o644)
+	keys(tm, "R")
+	waitScreen(t, tm, "recompiling")
+	time.Sleep(time.Second)
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*tui.Model)
+	st := fm.State()
+	if st.Pass != "simplify" || st.Step != 3 {
+		t.Fatalf("after reload at step %d %s, want step 3 simplify (the first)", st.Step, st.Pass)
+	}
+	s := ansi.Strip(fm.View().Content)
+	if !strings.Contains(s, "WaveActiveSum(i32 11)") {
+		t.Fatalf("the reloaded module is not shown:\n%s", s)
+	}
 }

@@ -201,7 +201,7 @@ func DefaultKeyMap() KeyMap {
 		TogglePass: kb([]string{"space"}, "space", "what-if: turn the selected pass off/on"),
 		MoveUp:     kb([]string{"K"}, "K", "what-if: move the selected pass up"),
 		MoveDown:   kb([]string{"J"}, "J", "what-if: move the selected pass down"),
-		Rerun:      kb([]string{"R"}, "R", "re-run the pipeline"),
+		Rerun:      kb([]string{"R"}, "R", "reload the input if it changed (keeps step, function, scroll)"),
 
 		Record:     kb([]string{"ctrl+s"}, "ctrl+s", "save your steps as a replay script"),
 		OpenReplay: kb([]string{"ctrl+o"}, "ctrl+o", "play a replay script"),

@@ -246,6 +246,10 @@ type (
 		text string
 		err  bool
 	}
+	reloadMsg struct {
+		changed bool
+		err     error
+	}
 )
 
 // Init starts the first compile.
@@ -260,6 +264,21 @@ func (m *Model) startJob(name string) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.busy[name] = cancel
 	return ctx
+}
+
+// reload re-reads the input (drivers that can) and recompiles when it
+// changed; the step (PASS#K), function, cursor and scroll stay where they
+// still exist.
+func (m *Model) reload() tea.Cmd {
+	r, ok := m.drv.(Reloader)
+	if !ok {
+		return m.compile()
+	}
+	m.startJob("reload")
+	return func() tea.Msg {
+		changed, err := r.Reload()
+		return reloadMsg{changed, err}
+	}
 }
 
 func (m *Model) compile() tea.Cmd {
@@ -301,20 +320,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
-		keepPass := ""
-		if s := m.curStep(); s != nil {
-			keepPass = s.Pass
+		keep := ""
+		if m.curStep() != nil {
+			keep = replay.StepRef(m.step, m.passNames())
 		}
 		m.comp = msg.c
 		m.diff.diffs.clear()
 		m.analyses.clear()
 		m.tgt.reset()
 		m.step = len(m.comp.Steps) - 1
-		if keepPass != "" {
-			for i, s := range m.comp.Steps {
-				if s.Pass == keepPass {
-					m.step = i
-				}
+		if keep != "" {
+			if i, err := replay.FindStep(keep, m.passNames()); err == nil {
+				m.step = i
 			}
 		}
 		for i, s := range m.comp.Steps {
@@ -373,6 +390,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case statusMsg:
 		m.setStatus(msg.text, msg.err)
+		return m, nil
+	case reloadMsg:
+		delete(m.busy, "reload")
+		switch {
+		case msg.err != nil:
+			m.setStatus("reload: "+msg.err.Error()+" (the module shown is unchanged)", true)
+		case !msg.changed:
+			m.setStatus(m.drv.Source()+" is unchanged", false)
+		default:
+			m.setStatus("reloaded "+m.drv.Source()+": recompiling", false)
+			return m, m.compile()
+		}
 		return m, nil
 	case tea.MouseWheelMsg:
 		if !m.mouse {
@@ -594,7 +623,7 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return m.openPrompt(promptExport, "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgt.lang))), true
 	case key.Matches(msg, k.Rerun):
-		return m.compile(), true
+		return m.reload(), true
 	case key.Matches(msg, k.Record):
 		return m.openPrompt(promptRecord, "save replay script to: ", defaultName(m.drv.Source(), "", ".replay")), true
 	case key.Matches(msg, k.OpenReplay):

@@ -147,6 +147,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	}
 	drv := backend.New(src, m)
 	drv.Entry = *entry
+	drv.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
 	_, err = tea.NewProgram(tui.New(drv, opts)).Run()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("passlens: %v", err)

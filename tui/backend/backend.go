@@ -31,6 +31,9 @@ type Driver struct {
 	MaxRunSteps int
 	// Input is the interpreter input (nil: defaults).
 	Input *interp.Input
+	// LoadOptions are the options the module was loaded with (Reload
+	// uses them again).
+	LoadOptions load.Options
 
 	mu      sync.Mutex
 	results map[*tui.Compiled]*compiled
@@ -66,6 +69,33 @@ func New(src *load.Source, m *ir.Module) *Driver {
 // BundledInput is the interpreter input shipped with a sample (nil for
 // none); recorded replay scripts carry it inline.
 func (d *Driver) BundledInput() []byte { return d.src.Input }
+
+// Reload re-reads the input file and, when its text changed, loads it
+// for the next Compile; a load error keeps the module as it was.
+// Embedded samples never change.
+func (d *Driver) Reload() (bool, error) {
+	d.mu.Lock()
+	src := d.src
+	d.mu.Unlock()
+	data, err := os.ReadFile(src.Name)
+	if err != nil {
+		if strings.HasPrefix(src.Name, "samples/") {
+			return false, nil // an embedded sample
+		}
+		return false, err
+	}
+	if string(data) == string(src.Text) {
+		return false, nil
+	}
+	m, nsrc, err := load.File(src.Name, d.LoadOptions)
+	if err != nil {
+		return false, err
+	}
+	d.mu.Lock()
+	d.mod, d.src = m, nsrc
+	d.mu.Unlock()
+	return true, nil
+}
 
 // Source names the module as the user gave it.
 func (d *Driver) Source() string { return d.src.Name }
@@ -138,7 +168,10 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	if err != nil {
 		return nil, err
 	}
-	res := pipeline.Run(ctx, ir.CloneModule(d.mod), spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
+	d.mu.Lock()
+	mod := d.mod
+	d.mu.Unlock()
+	res := pipeline.Run(ctx, ir.CloneModule(mod), spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
 	}
