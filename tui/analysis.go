@@ -2,12 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-
-	"passlens/themes"
 )
 
 // analysisEntry is one analysis with everything drawn from it: the three
@@ -18,6 +14,13 @@ type analysisEntry struct {
 	a     *Analysis
 	trees [numTreeKinds]treeLines
 	cfg   treeLines
+	// cfgDiv is the divergence of the CFG rows that have one (values and
+	// terminators), for the overlay's marks.
+	cfgDiv map[int]DivKind
+	// dot is the CFG as Graphviz DOT with instructions (D exports it).
+	dot string
+	// diffBase names the snapshot the CFG is compared with ("" for none).
+	diffBase string
 }
 
 // treeLines is a drawn tree or CFG: one line per row and the block each
@@ -32,12 +35,29 @@ type treeLines struct {
 // deep the tree.
 const maxIndent = 24
 
-func newAnalysisEntry(a *Analysis) *analysisEntry {
-	e := &analysisEntry{a: a}
+// newAnalysisEntry draws everything from a: the trees, and the CFG with
+// the instructions of step (lines and funcs are its text) compared with
+// prev (the previous snapshot's analysis, nil for none).
+func newAnalysisEntry(a *Analysis, lines []string, funcs []FuncSpan, prev *Analysis, prevName string) *analysisEntry {
+	e := &analysisEntry{a: a, cfgDiv: map[int]DivKind{}}
 	for k, root := range []*TreeNode{a.Dom, a.PostDom, a.Cycles} {
 		e.trees[k] = flattenTree(root)
 	}
-	e.cfg = drawCFG(a)
+	bodies := blockBodies(lines, funcs, a.Func)
+	var rows []cfgRow
+	e.cfg, rows = drawCFGFull(a, bodies, prev)
+	for i, r := range rows {
+		switch {
+		case r.value != "" && a.Divergent[r.value] != DivNone:
+			e.cfgDiv[i] = a.Divergent[r.value]
+		case r.term && a.Divergent["%"+r.block] != DivNone:
+			e.cfgDiv[i] = DivBranch
+		}
+	}
+	e.dot = dotCFG(a, bodies, prev)
+	if prev != nil {
+		e.diffBase = prevName
+	}
 	return e
 }
 
@@ -84,48 +104,6 @@ func flattenTree(root *TreeNode) treeLines {
 	return t
 }
 
-// drawCFG draws the CFG in layers (longest path from the entry over
-// forward edges), one box per block; back edges are marked. Rows that
-// name a block select it.
-func drawCFG(a *Analysis) treeLines {
-	var t treeLines
-	add := func(line, block string) {
-		t.lines = append(t.lines, line)
-		t.blocks = append(t.blocks, block)
-	}
-	layers := cfgLayers(a)
-	for li, layer := range layers {
-		var tops, mids, bots []string
-		for _, b := range layer {
-			name := a.Blocks[b]
-			wid := lipgloss.Width(name) + 2
-			tops = append(tops, "┌"+strings.Repeat("─", wid)+"┐")
-			mids = append(mids, "│ "+name+" │")
-			bots = append(bots, "└"+strings.Repeat("─", wid)+"┘")
-		}
-		add(strings.Join(tops, " "), a.Blocks[layer[0]])
-		add(strings.Join(mids, " "), a.Blocks[layer[0]])
-		add(strings.Join(bots, " "), a.Blocks[layer[0]])
-		for _, b := range layer {
-			var outs []string
-			for _, s := range a.Succs[b] {
-				label := a.Blocks[s]
-				if a.BackEdges[[2]int{b, s}] {
-					label = themes.Marks.BackEdge + " " + label
-				}
-				outs = append(outs, label)
-			}
-			if len(outs) > 0 {
-				add("  "+a.Blocks[b]+" → "+strings.Join(outs, ", "), a.Blocks[b])
-			}
-		}
-		if li < len(layers)-1 {
-			add("  │", "")
-		}
-	}
-	return t
-}
-
 func (m *Model) analysisKey() string {
 	return fmt.Sprintf("%d/%s", m.step, m.analysisFunc())
 }
@@ -156,11 +134,30 @@ func (m *Model) ensureAnalysis() tea.Cmd {
 	}
 	ctx := m.startJob("analysis")
 	drv, c, step := m.drv, m.comp, m.step
+	// The CFG is compared with the previous snapshot: its analysis from
+	// the cache, or computed too when the CFG is shown.
+	var prev *Analysis
+	prevName := ""
+	if step > 0 {
+		prevName = c.Steps[step-1].Pass
+		if pe, ok := m.analyses.get(fmt.Sprintf("%d/%s", step-1, fn)); ok {
+			prev = pe.a
+		}
+	}
+	wantPrev := prev == nil && step > 0 && m.view == ViewCFG
 	return func() tea.Msg {
 		a, err := drv.Analyze(ctx, c, step, fn)
 		if err != nil {
 			return analysisMsg{k, nil, err}
 		}
-		return analysisMsg{k, newAnalysisEntry(a), nil}
+		if wantPrev {
+			prev, _ = drv.Analyze(ctx, c, step-1, fn) // nil on error: no diff
+		}
+		st := &c.Steps[step]
+		lines := st.Lines
+		if lines == nil {
+			lines = SplitLines(st.Text)
+		}
+		return analysisMsg{k, newAnalysisEntry(a, lines, st.Funcs, prev, prevName), nil}
 	}
 }

@@ -585,8 +585,13 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Explain):
 		return m.explain(), true
 	case key.Matches(msg, k.ExportDOT):
-		if a := m.currentAnalysis(); a != nil {
-			return m.openPrompt(promptDOT, "export DOT to: ", defaultName(m.drv.Source(), a.Func, ".dot")), true
+		if e := m.currentEntry(); e != nil {
+			// An absolute default, so the user sees where it goes.
+			def := defaultName(m.drv.Source(), fmt.Sprintf("%s.%d-%s", e.a.Func, m.step, m.stepName()), ".dot")
+			if abs, err := filepath.Abs(def); err == nil && m.opts.Exports == nil {
+				def = abs
+			}
+			return m.openPrompt(promptDOT, "export the CFG (DOT, with instructions) to: ", def), true
 		}
 		m.setStatus("computing the CFG first (press D again when it is shown)", false)
 		return m.ensureAnalysis(), true
@@ -984,8 +989,8 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 		}
 		return m.writeFile(val, m.tgt.text, false)
 	case promptDOT:
-		if a := m.currentAnalysis(); a != nil && val != "" {
-			return m.writeFile(val, a.DOT, false)
+		if e := m.currentEntry(); e != nil && val != "" {
+			return m.writeFile(val, e.dot, false)
 		}
 	case promptRecord:
 		if val != "" {
@@ -1235,18 +1240,24 @@ func (m *Model) uniformityMarks(a *Analysis) map[int]Mark {
 				kind = DivBranch
 			}
 		}
-		switch kind {
-		case DivValue:
-			marks[i] = Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: name + " is divergent"}
-		case DivBranch:
-			marks[i] = Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: "divergent branch"}
-		case DivTemporal:
-			marks[i] = Mark{Symbol: themes.Marks.Temporal, Style: m.st.Temporal, Note: name + " is temporally divergent"}
-		case DivAssumed:
-			marks[i] = Mark{Symbol: themes.Marks.AssumedDivergent, Style: m.st.Temporal, Note: name + " is in a cycle assumed divergent"}
+		if kind != DivNone {
+			marks[i] = m.divMark(kind, name)
 		}
 	}
 	return marks
+}
+
+// divMark is the gutter mark of a divergence kind (name: the value).
+func (m *Model) divMark(kind DivKind, name string) Mark {
+	switch kind {
+	case DivBranch:
+		return Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: "divergent branch"}
+	case DivTemporal:
+		return Mark{Symbol: themes.Marks.Temporal, Style: m.st.Temporal, Note: name + " is temporally divergent"}
+	case DivAssumed:
+		return Mark{Symbol: themes.Marks.AssumedDivergent, Style: m.st.Temporal, Note: name + " is in a cycle assumed divergent"}
+	}
+	return Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: name + " is divergent"}
 }
 
 func isTerminatorLine(t string) bool {

@@ -43,8 +43,9 @@ func (p *graphPane) SetSize(w, h int) {
 	p.setSize(w, h-1)
 }
 
-// split reports whether the pane shows the selected block beside it.
-func (p *graphPane) split(w int) bool { return w >= 120 }
+// split reports whether the pane shows the selected block beside it: the
+// trees on wide terminals (the CFG shows the instructions itself).
+func (p *graphPane) split(w int) bool { return w >= 120 && p.s.view == ViewTrees }
 
 func (p *graphPane) Update(msg tea.Msg) (pane, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -76,7 +77,13 @@ func (p *graphPane) refresh() {
 	case e == nil:
 		p.setLines([]string{p.s.spin.View() + " computing analyses…"}, nil)
 	case p.s.view == ViewCFG:
-		p.setLines(e.cfg.lines, nil)
+		p.setLines(e.cfg.lines, themes.PIR)
+		if p.s.overlay {
+			p.marks = map[int]Mark{}
+			for row, kind := range e.cfgDiv {
+				p.marks[row] = p.s.divMark(kind, "")
+			}
+		}
 	default:
 		p.setLines(e.trees[p.kind].lines, nil)
 	}
@@ -142,7 +149,14 @@ func (p *graphPane) View(w, h int) string {
 	s := p.s
 	header := " " + treeTitles[p.kind] + "  (t: next tree; enter shows the block)"
 	if s.view == ViewCFG {
-		header = " CFG  " + themes.Marks.BackEdge + " back edge  (enter shows the block; D: export DOT)"
+		header = " CFG  T/F, case: edge labels  " + themes.Marks.BackEdge + " back edge"
+		if e := s.currentEntry(); e != nil && e.diffBase != "" {
+			header += "  + new since " + e.diffBase
+		}
+		if s.overlay {
+			header += "  " + themes.Marks.Divergent + " divergent"
+		}
+		header += "  (enter: block in the IR; D: DOT)"
 	}
 	body := p.view(s.st, true)
 	if p.split(w) {
