@@ -58,6 +58,8 @@ func (m *Model) focusedPane() pane {
 		return m.tgt
 	case FocusExplain:
 		return m.expl
+	case FocusSource:
+		return m.src
 	}
 	return m.ir
 }
@@ -75,6 +77,8 @@ func (m *Model) mainPane() pane {
 		return m.tgt
 	case ViewExplain:
 		return m.expl
+	case ViewSource:
+		return m.src
 	}
 	return m.ir
 }

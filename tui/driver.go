@@ -137,3 +137,13 @@ type Driver interface {
 type Reloader interface {
 	Reload() (changed bool, err error)
 }
+
+// SourceMapper is implemented by drivers that know where the IR came
+// from: the source text (lang: "hlsl", "ll", "pir") and the source line of
+// each value of the input module, keyed "FUNC/%x". Value names are never
+// renumbered, so a value keeps its line through the passes; values a pass
+// creates have none.
+type SourceMapper interface {
+	SourceText() (text, lang string)
+	ValueLines() map[string]int
+}

@@ -270,3 +270,21 @@ func TestReloadKeepsTheView(t *testing.T) {
 		t.Fatalf("the reloaded module is not shown:\n%s", s)
 	}
 }
+
+// TestSourcePaneMapsBothWays: the source pane follows the IR cursor
+// through the input's !loc positions (value names survive the passes),
+// and with o the IR follows the source cursor.
+func TestSourcePaneMapsBothWays(t *testing.T) {
+	tm := startExplorer(t, 160, 48, tui.Options{})
+	gotoLine(tm, "WaveActiveSum.1 =")
+	keys(tm, "8")
+	waitScreen(t, tm, "IR ↔ source")
+	keys(tm, "o", "up", "up")
+	s := finalScreen(t, tm)
+	if !strings.Contains(s, " 14▶       sum += WaveActiveSum(1);") {
+		t.Fatalf("the source cursor is not on line 14:\n%s", s)
+	}
+	if !strings.Contains(s, "·       sum += WaveActiveSum(10);") {
+		t.Fatalf("line 16 is not marked as having IR:\n%s", s)
+	}
+}

@@ -67,7 +67,7 @@ func TestGoldenScreens(t *testing.T) {
 		for _, v := range []struct{ name, keys string }{
 			{"ir", ""}, {"input", "\x00home"}, {"diff", "\x00home}2"}, {"trees", "3"}, {"cfg", "4"}, {"help", "?"},
 			{"trees-selected", "3j"}, {"lanes", "WWyr"}, {"target", "6"}, {"explain", "/isCase0 = icmp\x00entere"},
-			{"pipeline", "\x00tab"}, {"zoom", "Z"}, {"list-help", "\x00tab?"},
+			{"pipeline", "\x00tab"}, {"zoom", "Z"}, {"list-help", "\x00tab?"}, {"source", "/WaveActiveSum.1 =\x00enter8"},
 		} {
 			name := filepath.Join(strings.ReplaceAll(t.Name(), "/", "_"), v.name)
 			t.Run(name+"_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {

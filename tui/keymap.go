@@ -20,7 +20,7 @@ type KeyMap struct {
 	// Passes
 	NextPass, PrevPass, FirstPass, LastPass, NextChanged, PrevChanged, FindPass, Expand key.Binding
 	// Views
-	ViewIR, ViewDiff, ViewTrees, ViewCFG, ViewLanes, ViewTarget, ViewExplain, FocusNext, Zoom key.Binding
+	ViewIR, ViewDiff, ViewTrees, ViewCFG, ViewLanes, ViewTarget, ViewExplain, ViewSource, FocusNext, Zoom key.Binding
 	// Moving in a pane
 	Up, Down, PageUp, PageDown, Top, Bottom, Left, Right key.Binding
 	// Text panes (IR, trees, CFG, lanes, target, explanation)
@@ -31,6 +31,8 @@ type KeyMap struct {
 	DiffMode, NextChange, DiffBase, PinBase key.Binding
 	// Analyses
 	Uniformity, Explain, TreeKind, ShowBlock, ExportDOT, CopyText key.Binding
+	// Source
+	SourceSide key.Binding
 	// Lanes
 	RunLanes, WaveSize, Policy, LoadInput, Cancel key.Binding
 	// Pass list (what-if)
@@ -52,10 +54,11 @@ const (
 	FocusLanes
 	FocusTarget
 	FocusExplain
+	FocusSource
 	numFocus
 )
 
-var focusNames = []string{"pass list", "IR", "diff", "trees", "CFG", "lanes", "target", "explanation"}
+var focusNames = []string{"pass list", "IR", "diff", "trees", "CFG", "lanes", "target", "explanation", "source"}
 
 func (f Focus) String() string { return focusNames[f] }
 
@@ -63,7 +66,7 @@ func (f Focus) String() string { return focusNames[f] }
 func (k KeyMap) Global() []KeyGroup {
 	return []KeyGroup{
 		{"Passes", []key.Binding{k.NextPass, k.PrevPass, k.NextChanged, k.PrevChanged, k.FirstPass, k.LastPass, k.FindPass, k.Expand}},
-		{"Views", []key.Binding{k.ViewIR, k.ViewDiff, k.ViewTrees, k.ViewCFG, k.ViewLanes, k.ViewTarget, k.ViewExplain, k.FocusNext, k.Zoom, k.FuncFilter}},
+		{"Views", []key.Binding{k.ViewIR, k.ViewDiff, k.ViewTrees, k.ViewCFG, k.ViewLanes, k.ViewTarget, k.ViewExplain, k.ViewSource, k.FocusNext, k.Zoom, k.FuncFilter}},
 		{"Analyses", []key.Binding{k.Uniformity, k.Explain, k.ExportDOT}},
 		{"Lanes", []key.Binding{k.RunLanes, k.WaveSize, k.Policy, k.LoadInput, k.Cancel}},
 		{"Target & app", []key.Binding{k.Target, k.Export, k.Rerun, k.Record, k.OpenReplay, k.Mouse, k.Theme, k.Help, k.Quit}},
@@ -87,6 +90,8 @@ func (k KeyMap) Pane(f Focus) []KeyGroup {
 		return []KeyGroup{moving, {"CFG", append(search, k.ShowBlock)}}
 	case FocusExplain:
 		return []KeyGroup{moving, {"Explanation", append(search, k.CopyText)}}
+	case FocusSource:
+		return []KeyGroup{moving, {"Source", append(search, k.SourceSide)}}
 	}
 	return []KeyGroup{moving, {"Text", search}}
 }
@@ -157,6 +162,7 @@ func DefaultKeyMap() KeyMap {
 		ViewLanes:   kb([]string{"5"}, "5", "lanes (interpreter)"),
 		ViewTarget:  kb([]string{"6"}, "6", "target code"),
 		ViewExplain: kb([]string{"7"}, "7", "explanation (why divergent)"),
+		ViewSource:  kb([]string{"8"}, "8", "source beside the IR (lines mapped both ways)"),
 		FocusNext:   kb([]string{"tab"}, "tab", "focus pass list / main pane"),
 		Zoom:        kb([]string{"Z"}, "Z", "zoom: hide / show the pass list"),
 
@@ -188,6 +194,7 @@ func DefaultKeyMap() KeyMap {
 		ShowBlock:  kb([]string{"enter"}, "enter", "show the selected block in the IR pane"),
 		ExportDOT:  kb([]string{"D"}, "D", "export the CFG as Graphviz DOT"),
 		CopyText:   kb([]string{"Y"}, "Y", "copy the explanation (OSC 52 clipboard)"),
+		SourceSide: kb([]string{"o"}, "o", "source pane: move the cursor to the other side"),
 
 		RunLanes:  kb([]string{"r"}, "r", "run the interpreter on this snapshot"),
 		WaveSize:  kb([]string{"W"}, "W", "cycle wave size (4/8/16/32/64)"),

@@ -33,7 +33,7 @@ func universe() []tea.KeyPressMsg {
 // focusKeys bring a new model into each focus.
 var focusKeys = map[Focus][]string{
 	FocusList: {"tab"}, FocusIR: {}, FocusDiff: {"2"}, FocusTrees: {"3"}, FocusCFG: {"4"},
-	FocusLanes: {"5"}, FocusTarget: {"6"}, FocusExplain: {"7"},
+	FocusLanes: {"5"}, FocusTarget: {"6"}, FocusExplain: {"7"}, FocusSource: {"8"},
 }
 
 // TestEveryHandledKeyIsInTheKeyMap presses every key in every focus on a
@@ -104,5 +104,5 @@ func fingerprint(m *Model) string {
 	return screen(m) + fmt.Sprint(m.list.expanded, m.hideList, m.overlay, m.waveSize, m.policy, m.diff.side, m.diff.base,
 		m.diff.off, m.graph.kind, m.mouse, m.step, m.view, m.focusList, m.list.sel, m.promptKind, m.showHelp, m.fn,
 		m.ir.cursor, m.ir.off, m.ir.xoff, m.ir.valueIdx, m.ir.occ, m.graph.cursor, m.graph.xoff, m.tgt.cursor,
-		m.lanesP.cursor, m.expl.cursor, m.status, m.st.Theme.Name, specOf(m.pipeline), m.target)
+		m.lanesP.cursor, m.expl.cursor, m.src.cursor, m.src.sourceSide, m.status, m.st.Theme.Name, specOf(m.pipeline), m.target)
 }

@@ -36,12 +36,13 @@ const (
 	ViewLanes
 	ViewTarget
 	ViewExplain
+	ViewSource
 )
 
-var viewNames = []string{"IR", "Diff", "Trees", "CFG", "Lanes", "Target", "Explain"}
+var viewNames = []string{"IR", "Diff", "Trees", "CFG", "Lanes", "Target", "Explain", "Source"}
 
 // scriptViews are the names `view` commands use (replay.Views), by View.
-var scriptViews = []string{"ir", "diff", "trees", "cfg", "lanes", "target", "explain"}
+var scriptViews = []string{"ir", "diff", "trees", "cfg", "lanes", "target", "explain", "source"}
 
 // promptKind is what the one-line prompt in the status bar asks for.
 type promptKind int
@@ -132,6 +133,7 @@ type Model struct {
 	lanesP *lanesPane
 	tgt    *targetPane
 	expl   *explainPane
+	src    *sourcePane
 
 	analyses *lru[string, *analysisEntry] // key: step/fn
 	overlay  bool
@@ -182,6 +184,7 @@ func New(drv Driver, opts Options) *Model {
 	m.lanesP = &lanesPane{s: m}
 	m.tgt = &targetPane{s: m}
 	m.expl = &explainPane{s: m}
+	m.src = &sourcePane{s: m}
 	if m.target == "" && len(drv.Targets()) > 0 {
 		m.target = drv.Targets()[0]
 	}
@@ -399,6 +402,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case !msg.changed:
 			m.setStatus(m.drv.Source()+" is unchanged", false)
 		default:
+			m.src.reload()
 			m.setStatus("reloaded "+m.drv.Source()+": recompiling", false)
 			return m, m.compile()
 		}
@@ -463,6 +467,8 @@ func (m *Model) focus() Focus {
 		return FocusTarget
 	case ViewExplain:
 		return FocusExplain
+	case ViewSource:
+		return FocusSource
 	}
 	return FocusIR
 }
@@ -553,6 +559,8 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.setView(ViewTarget), true
 	case key.Matches(msg, k.ViewExplain):
 		return m.setView(ViewExplain), true
+	case key.Matches(msg, k.ViewSource):
+		return m.setView(ViewSource), true
 	case key.Matches(msg, k.FocusNext):
 		if m.hideList {
 			m.setStatus("the pass list is hidden (Z shows it)", false)
@@ -1059,7 +1067,7 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 func (m *Model) layout() {
 	h := m.h - 2
 	m.list.SetSize(m.listW(), h)
-	for _, p := range []pane{m.ir, m.diff, m.graph, m.lanesP, m.tgt, m.expl} {
+	for _, p := range []pane{m.ir, m.diff, m.graph, m.lanesP, m.tgt, m.expl, m.src} {
 		p.SetSize(m.mainW(), h)
 	}
 	m.prompt.SetWidth(max(10, m.w-len(m.prompt.Prompt)-2))

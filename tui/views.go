@@ -148,7 +148,7 @@ func (m *Model) helpView() string {
 	if len(body) > room {
 		more = fmt.Sprintf("  ↑/↓ scroll (%d–%d of %d)", m.helpOff+1, min(len(body), m.helpOff+room), len(body))
 	}
-	title := m.st.Title.Render("passlens keys") + m.st.Dim.Render("  in the "+m.focus().String()+" (tab or 1-7 change focus)  ? or esc closes"+more)
+	title := m.st.Title.Render("passlens keys") + m.st.Dim.Render("  in the "+m.focus().String()+" (tab or 1-8 change focus)  ? or esc closes"+more)
 	lines := append([]string{title}, body[m.helpOff:]...)
 	return block(lines, m.w, m.h)
 }

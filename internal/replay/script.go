@@ -51,7 +51,7 @@ var commands = map[string]commandSpec{
 }
 
 // Views are the explorer panes a `view` command can show.
-var Views = []string{"ir", "diff", "trees", "cfg", "lanes", "target", "explain"}
+var Views = []string{"ir", "diff", "trees", "cfg", "lanes", "target", "explain", "source"}
 
 // Parse splits a script into commands. Unknown commands and wrong argument
 // counts are errors located at file:line:col, found before anything runs.

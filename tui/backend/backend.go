@@ -97,6 +97,32 @@ func (d *Driver) Reload() (bool, error) {
 	return true, nil
 }
 
+// SourceText is the loaded file's text and kind (hlsl, ll or pir).
+func (d *Driver) SourceText() (string, string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return string(d.src.Text), d.src.Kind
+}
+
+// ValueLines maps "FUNC/%x" to the source line of each instruction of the
+// input module that has a position (!loc).
+func (d *Driver) ValueLines() map[string]int {
+	d.mu.Lock()
+	mod := d.mod
+	d.mu.Unlock()
+	out := map[string]int{}
+	for _, f := range mod.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.HasResult() && in.Loc.Line > 0 {
+					out[f.Name()+"/"+in.Ref()] = int(in.Loc.Line)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Source names the module as the user gave it.
 func (d *Driver) Source() string { return d.src.Name }
 
