@@ -39,8 +39,15 @@ tm send-keys -t e 6
 wait_for "OpCapability Shader" "6 shows the target code"
 tm send-keys -t e 1 / 'isCase0 = icmp' Enter e
 wait_for "load from stage input @threadID" "e explains the divergent value in the explanation pane"
-tm send-keys -t e W W y r
-wait_for "[  0] 42  42  40  40" "r runs the sample's input on a wave of 4 with separate cases"
+tm send-keys -t e 1 / 'WaveActiveSum.1 =' Enter
+wait_for "matching lines" "/ searches the IR"
+tm send-keys -t e 8
+wait_for "IR ↔ source" "8 shows the source beside the IR"
+wait_for "16▶       sum += WaveActiveSum(10);" "the source follows the IR cursor"
+tm send-keys -t e 5 W W y r
+wait_for "[  0] 42  42  40  40" "5 and r run the sample's input on a wave of 4 with separate cases"
+tm send-keys -t e 7
+wait_for "why is %isCase0 divergent?" "7 shows the explanation again"
 tm send-keys -t e C-s
 wait_for "save replay script to:" "ctrl+s asks where to save"
 tm send-keys -t e C-u
