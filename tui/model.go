@@ -311,6 +311,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
+		// Panes waiting for a job draw the spinner into their text.
+		if (m.view == ViewTrees || m.view == ViewCFG) && m.currentEntry() == nil {
+			m.graph.refresh()
+		}
 		return m, cmd
 	case compiledMsg:
 		if msg.gen != m.compileGen {
