@@ -235,7 +235,8 @@ func dotCFG(a *Analysis, bodies map[string][]string, prev *Analysis) string {
 		prevEdges = edgeSet(prev)
 	}
 	esc := func(s string) string {
-		return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "{", `\{`, "}", `\}`, "<", `\<`, ">", `\>`, "|", `\|`).Replace(s)
+		// shape=box labels are escStrings: only \ and " need escaping.
+		return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
 	}
 	for i, name := range a.Blocks {
 		var lab strings.Builder
@@ -286,4 +287,12 @@ func dotCFG(a *Analysis, bodies map[string][]string, prev *Analysis) string {
 	}
 	sb.WriteString("}\n")
 	return sb.String()
+}
+
+// CFGDOT renders a's CFG as Graphviz DOT with each block's instructions
+// (taken from the snapshot's lines and function spans), edge labels,
+// divergence, and the blocks and edges added since prev (nil: no diff).
+// `passlens compile --dot-cfg DIR` writes it for every changed pass.
+func CFGDOT(a, prev *Analysis, lines []string, funcs []FuncSpan) string {
+	return dotCFG(a, blockBodies(lines, funcs, a.Func), prev)
 }
