@@ -147,6 +147,9 @@ func (m *Model) ensureAnalysis() tea.Cmd {
 	wantPrev := prev == nil && step > 0 && m.view == ViewCFG
 	return func() tea.Msg {
 		a, err := drv.Analyze(ctx, c, step, fn)
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err() // cancelled (another step, or esc): drop the work
+		}
 		if err != nil {
 			return analysisMsg{k, nil, err}
 		}

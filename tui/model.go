@@ -7,6 +7,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -361,7 +362,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case analysisMsg:
-		delete(m.busy, "analysis")
+		if msg.key == m.analysisKey() {
+			delete(m.busy, "analysis") // an older job's result leaves the current one running
+		}
+		if errors.Is(msg.err, context.Canceled) {
+			return m, nil
+		}
 		if msg.err != nil {
 			m.expl.pending = ""
 			m.setStatus("analysis: "+msg.err.Error(), true)
@@ -375,7 +381,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refreshViews()
 		return m, nil
 	case diffMsg:
-		delete(m.busy, "diff")
+		if msg.key == m.diff.key() {
+			delete(m.busy, "diff")
+		}
 		_, cmd := m.diff.Update(msg)
 		return m, cmd
 	case lanesMsg:
