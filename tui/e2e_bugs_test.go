@@ -89,14 +89,6 @@ func finalScreen(t *testing.T, tm *teatest.TestModel) string {
 	return ansi.Strip(fm.View().Content)
 }
 
-// waitNot waits until the screen no longer shows text (and shows want).
-func waitScreenFn(t *testing.T, tm *teatest.TestModel, what string, ok func(s string) bool) {
-	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return ok(ansi.Strip(string(b)))
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-}
-
 func TestBugEnterInPassListSelectsPass(t *testing.T) {
 	tm := startExplorer(t, 100, 30, tui.Options{})
 	// tab focuses the pass list on the current pass (slot 6); four up is sroa.

@@ -42,8 +42,6 @@ func (c *lru[K, V]) put(k K, v V) {
 	}
 }
 
-func (c *lru[K, V]) len() int { return len(c.m) }
-
 func (c *lru[K, V]) clear() {
 	c.m = map[K]V{}
 	c.order = nil

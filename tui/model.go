@@ -1104,9 +1104,6 @@ func (m *Model) mainW() int {
 	return m.w - m.listW() - 1
 }
 
-// paneH is the height of the main pane's content (title, tabs and status
-// bar excluded).
-func (m *Model) paneH() int { return max(1, m.h-3) }
 
 // View renders the screen.
 func (m *Model) View() tea.View {

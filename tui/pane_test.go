@@ -155,3 +155,28 @@ func TestZoomHidesPassList(t *testing.T) {
 		t.Fatal("Z again shows the list")
 	}
 }
+
+// TestAnalysesBounded: stepping through many snapshots with the trees
+// shown keeps at most keepAnalyses analyses (least recently used out).
+func TestAnalysesBounded(t *testing.T) {
+	m, f := newModel(t, 100, 30)
+	for i := 0; i < 12; i++ { // a longer pipeline: the fake repeats passes
+		f.steps = append(f.steps, Step{Pass: "simplify", Status: StepChanged, Text: f.steps[3].Text})
+	}
+	p := m.drv.DefaultPipeline("spirv")
+	for i := 0; i < 12; i++ {
+		p = append(p, PassSlot{Name: "sroa", Enabled: true})
+	}
+	m.pipeline = p
+	drive(t, m, m.compile())
+	press(t, m, "3", "home")
+	for i := 0; i < len(m.comp.Steps); i++ {
+		press(t, m, "right")
+	}
+	if n := len(m.analyses.m); n == 0 || n > keepAnalyses || len(m.analyses.order) != n {
+		t.Fatalf("%d analyses kept after %d steps (bound %d)", n, len(m.comp.Steps), keepAnalyses)
+	}
+	if m.currentEntry() == nil {
+		t.Fatal("the current step's analysis was evicted")
+	}
+}
