@@ -1104,7 +1104,6 @@ func (m *Model) mainW() int {
 	return m.w - m.listW() - 1
 }
 
-
 // View renders the screen.
 func (m *Model) View() tea.View {
 	var v tea.View
