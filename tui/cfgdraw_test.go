@@ -67,11 +67,11 @@ func TestCFGDiffAndDOT(t *testing.T) {
 func TestExportDOTAsksWithAbsoluteDefault(t *testing.T) {
 	m, _ := newModel(t, 120, 40)
 	press(t, m, "4", "D")
-	if m.promptKind != promptDOT || !filepath.IsAbs(m.prompt.Value()) {
-		t.Fatalf("prompt %d with default %q", m.promptKind, m.prompt.Value())
+	if m.prompt.kind != promptDOT || !filepath.IsAbs(m.prompt.input.Value()) {
+		t.Fatalf("prompt %d with default %q", m.prompt.kind, m.prompt.input.Value())
 	}
 	path := filepath.Join(t.TempDir(), "f.dot")
-	m.prompt.SetValue(path)
+	m.prompt.input.SetValue(path)
 	press(t, m, "enter")
 	data, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(data), `%c = icmp ult u32 %x, 3\l`) {

@@ -102,7 +102,7 @@ func TestHelpListsTheFocusedPane(t *testing.T) {
 // changing the screen.
 func fingerprint(m *Model) string {
 	return screen(m) + fmt.Sprint(m.list.expanded, m.hideList, m.overlay, m.waveSize, m.policy, m.diff.side, m.diff.base,
-		m.diff.off, m.graph.kind, m.mouse, m.step, m.view, m.focusList, m.list.sel, m.promptKind, m.showHelp, m.fn,
+		m.diff.off, m.graph.kind, m.mouse, m.step, m.view, m.focusList, m.list.sel, m.prompt.kind, m.showHelp, m.fn,
 		m.ir.cursor, m.ir.off, m.ir.xoff, m.ir.valueIdx, m.ir.occ, m.graph.cursor, m.graph.xoff, m.tgt.cursor,
 		m.lanesP.cursor, m.expl.cursor, m.src.cursor, m.src.sourceSide, m.status, m.st.Theme.Name, specOf(m.pipeline), m.target)
 }

@@ -15,7 +15,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -151,10 +150,7 @@ type Model struct {
 	showHelp  bool
 	helpOff   int
 
-	prompt      textinput.Model
-	promptKind  promptKind
-	pendingPath string
-	pendingText string
+	prompt *promptPane
 
 	rec *replay.Recorder
 	// script is the rest of a replay script being played; scriptName
@@ -194,7 +190,7 @@ func New(drv Driver, opts Options) *Model {
 		m.pipeline = drv.DefaultPipeline(m.target)
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
-	m.prompt = textinput.New()
+	m.prompt = newPromptPane(m)
 	module := opts.ModulePath
 	if module == "" {
 		module = drv.Source()
@@ -490,8 +486,12 @@ func (m *Model) focus() Focus {
 // guarantees no key is bound twice in one focus, so the order of the two
 // tables does not matter.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.promptKind != promptNone {
-		return m.handlePromptKey(msg)
+	if m.prompt.open() {
+		_, cmd := m.prompt.Update(msg)
+		if a := m.prompt.answer(); a != nil {
+			return tea.Batch(cmd, m.submitPrompt(a.kind, a.value))
+		}
+		return cmd
 	}
 	k := m.keys
 	if m.showHelp {
@@ -935,40 +935,7 @@ func lexerFor(lang string) chroma.Lexer {
 
 // openPrompt starts a one-line input in the status bar.
 func (m *Model) openPrompt(kind promptKind, label, value string) tea.Cmd {
-	m.promptKind = kind
-	m.prompt.Prompt = label
-	m.prompt.SetValue(value)
-	m.prompt.CursorEnd()
-	m.prompt.SetWidth(max(10, m.w-len(label)-2))
-	return m.prompt.Focus()
-}
-
-func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		m.promptKind = promptNone
-		m.prompt.Blur()
-		return nil
-	case "enter":
-		kind, val := m.promptKind, strings.TrimSpace(m.prompt.Value())
-		m.promptKind = promptNone
-		m.prompt.Blur()
-		return m.submitPrompt(kind, val)
-	}
-	if m.promptKind == promptConfirm {
-		switch msg.String() {
-		case "y", "Y":
-			m.promptKind = promptNone
-			return m.writeFile(m.pendingPath, m.pendingText, true)
-		case "n", "N":
-			m.promptKind = promptNone
-			m.setStatus("not overwritten", false)
-		}
-		return nil
-	}
-	var cmd tea.Cmd
-	m.prompt, cmd = m.prompt.Update(msg)
-	return cmd
+	return m.prompt.start(kind, label, value)
 }
 
 func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
@@ -1058,10 +1025,7 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 	}
 	if !overwrite {
 		if _, err := os.Stat(path); err == nil {
-			m.pendingPath, m.pendingText = path, text
-			m.promptKind = promptConfirm
-			m.prompt.Prompt = path + " exists. Overwrite? (y/n) "
-			m.prompt.SetValue("")
+			m.prompt.confirm(path, text)
 			return nil
 		}
 	}
@@ -1082,7 +1046,7 @@ func (m *Model) layout() {
 	for _, p := range []pane{m.ir, m.diff, m.graph, m.lanesP, m.tgt, m.expl, m.src} {
 		p.SetSize(m.mainW(), h)
 	}
-	m.prompt.SetWidth(max(10, m.w-len(m.prompt.Prompt)-2))
+	m.prompt.SetSize(m.w, 1)
 }
 
 // listW is the width of the pass list (0 when hidden with Z).
@@ -1189,8 +1153,8 @@ func truncate(s string, w int) string {
 }
 
 func (m *Model) statusBar() string {
-	if m.promptKind != promptNone {
-		return m.prompt.View()
+	if m.prompt.open() {
+		return m.prompt.View(m.w, 1)
 	}
 	busy := ""
 	if len(m.busy) > 0 {

@@ -302,17 +302,17 @@ func TestExportAsksBeforeOverwrite(t *testing.T) {
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "6")
 	press(t, m, "x")
-	m.prompt.SetValue(path)
+	m.prompt.input.SetValue(path)
 	press(t, m, "enter")
-	if m.promptKind != promptConfirm {
-		t.Fatalf("existing file: expected a confirmation prompt, got %d", m.promptKind)
+	if m.prompt.kind != promptConfirm {
+		t.Fatalf("existing file: expected a confirmation prompt, got %d", m.prompt.kind)
 	}
 	press(t, m, "n")
 	if data, _ := os.ReadFile(path); string(data) != "keep" {
 		t.Fatal("file overwritten after answering n")
 	}
 	press(t, m, "x")
-	m.prompt.SetValue(path)
+	m.prompt.input.SetValue(path)
 	press(t, m, "enter", "y")
 	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "OpCapability Shader") {
 		t.Fatalf("export after y: %q", data)
@@ -354,7 +354,7 @@ func TestTreesSelectBlock(t *testing.T) {
 func TestSearchAndOccurrences(t *testing.T) {
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "/")
-	m.prompt.SetValue("WaveActiveSum")
+	m.prompt.input.SetValue("WaveActiveSum")
 	press(t, m, "enter")
 	if m.ir.cursor != 7 {
 		t.Fatalf("search moved to line %d, want 8", m.ir.cursor+1)
