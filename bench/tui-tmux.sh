@@ -16,7 +16,8 @@
 # A key that freezes the UI shows up as a long answer time.
 #
 # Usage: bench/tui-tmux.sh FILE.hlsl BINARY...
-# Env:   STEPS (4: keys per pane), TIMEOUT (60 s per wait)
+# Env:   STEPS (4: keys per pane), TIMEOUT (60 s per wait), ALL (1: also open
+#        the source and explanation panes, for binaries that have them)
 set -uo pipefail
 file=$1
 shift
@@ -124,6 +125,15 @@ for bin in "$@"; do
 	series "cfg ←/→" $(keys_lr)
 	read -r a s < <(key_times 6)
 	echo "  open target (6)        answer $a ms, settled $s ms"
+	if [ "${ALL:-1}" = 1 ]; then
+		read -r a s < <(key_times 8)
+		echo "  open source (8)        answer $a ms, settled $s ms"
+		read -r a s < <(key_times 7)
+		echo "  open explanation (7)   answer $a ms, settled $s ms"
+		read -r a s < <(key_times 1)
+		read -r a s < <(key_times e)
+		echo "  explain (e, IR line 1) answer $a ms, settled $s ms"
+	fi
 	rss=$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$pid/status" 2>/dev/null)
 	echo "  peak RSS               ${rss:-?} MiB"
 	tm send-keys -t b q

@@ -280,3 +280,27 @@ func TestSourcePaneMapsBothWays(t *testing.T) {
 		t.Fatalf("line 16 is not marked as having IR:\n%s", s)
 	}
 }
+
+// TestExplainTemporalDivergence: e on a value that is uniform in its
+// loop but used outside it after a divergent exit says so, with why the
+// exit is divergent.
+func TestExplainTemporalDivergence(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	mod, src, err := load.File("samples/divergent-loop", load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, tui.New(backend.New(src, mod), tui.Options{Target: "spirv", Theme: themes.NoColorTheme()}),
+		teatest.WithInitialTermSize(160, 48), teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	waitScreen(t, tm, "define void @main()")
+	keys(tm, "home")
+	gotoLine(tm, "sum.next = add")
+	keys(tm, "e")
+	waitScreen(t, tm, "is uniform inside the cycle")
+	s := finalScreen(t, tm)
+	for _, want := range []string{"%sum.next is uniform inside the cycle", "divergent where it is used outside", "the cycle has a divergent exit", "terminator of loop is divergent"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("explanation lacks %q:\n%s", want, s)
+		}
+	}
+}
