@@ -1166,6 +1166,14 @@ func (m *Model) statusBar() string {
 	}
 	hint := m.st.StatusKey.Render(" ? ") + m.st.Status.Render(" help ") + m.st.StatusKey.Render(" q ") + m.st.Status.Render(" quit ")
 	msg := m.status
+	if msg == "" {
+		// No news: the focused pane's own keys (its ShortHelp).
+		var parts []string
+		for _, b := range m.focusedPane().ShortHelp() {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+		msg = strings.Join(parts, " · ")
+	}
 	st := m.st.Status
 	if m.statusErr {
 		st = m.st.Error
