@@ -17,8 +17,9 @@ type analysisEntry struct {
 	// cfgDiv is the divergence of the CFG rows that have one (values and
 	// terminators), for the overlay's marks.
 	cfgDiv map[int]DivKind
-	// dot is the CFG as Graphviz DOT with instructions (D exports it).
-	dot string
+	// cfgDrawn: the CFG is drawn only when the CFG pane asks (it holds
+	// every instruction; the trees do not need it).
+	cfgDrawn bool
 	// diffBase names the snapshot the CFG is compared with ("" for none).
 	diffBase string
 }
@@ -35,30 +36,44 @@ type treeLines struct {
 // deep the tree.
 const maxIndent = 24
 
-// newAnalysisEntry draws everything from a: the trees, and the CFG with
-// the instructions of step (lines and funcs are its text) compared with
-// prev (the previous snapshot's analysis, nil for none).
-func newAnalysisEntry(a *Analysis, lines []string, funcs []FuncSpan, prev *Analysis, prevName string) *analysisEntry {
-	e := &analysisEntry{a: a, cfgDiv: map[int]DivKind{}}
+// newAnalysisEntry draws the trees of a.
+func newAnalysisEntry(a *Analysis) *analysisEntry {
+	e := &analysisEntry{a: a}
 	for k, root := range []*TreeNode{a.Dom, a.PostDom, a.Cycles} {
 		e.trees[k] = flattenTree(root)
 	}
-	bodies := blockBodies(lines, funcs, a.Func)
+	return e
+}
+
+// cfgDrawing is the CFG pane's drawing of one analysis.
+type cfgDrawing struct {
+	cfg      treeLines
+	div      map[int]DivKind
+	diffBase string
+}
+
+// drawCFGOf draws a's CFG with the instructions of its step (lines and
+// funcs are the step's text) compared with prev (nil: no diff).
+func drawCFGOf(a *Analysis, lines []string, funcs []FuncSpan, prev *Analysis, prevName string) cfgDrawing {
+	d := cfgDrawing{div: map[int]DivKind{}}
 	var rows []cfgRow
-	e.cfg, rows = drawCFGFull(a, bodies, prev)
+	d.cfg, rows = drawCFGFull(a, blockBodies(lines, funcs, a.Func), prev)
 	for i, r := range rows {
 		switch {
 		case r.value != "" && a.Divergent[r.value] != DivNone:
-			e.cfgDiv[i] = a.Divergent[r.value]
+			d.div[i] = a.Divergent[r.value]
 		case r.term && a.Divergent["%"+r.block] != DivNone:
-			e.cfgDiv[i] = DivBranch
+			d.div[i] = DivBranch
 		}
 	}
-	e.dot = dotCFG(a, bodies, prev)
 	if prev != nil {
-		e.diffBase = prevName
+		d.diffBase = prevName
 	}
-	return e
+	return d
+}
+
+func (e *analysisEntry) setCFG(d cfgDrawing) {
+	e.cfg, e.cfgDiv, e.diffBase, e.cfgDrawn = d.cfg, d.div, d.diffBase, true
 }
 
 // flattenTree draws a tree with box-drawing branches, iteratively (no
@@ -128,39 +143,81 @@ func (m *Model) ensureAnalysis() tea.Cmd {
 	}
 	fn := m.analysisFunc()
 	k := m.analysisKey()
-	if _, ok := m.analyses.get(k); ok {
+	e, cached := m.analyses.get(k)
+	wantCFG := m.view == ViewCFG
+	if cached && (e.cfgDrawn || !wantCFG) {
 		m.refreshViews()
 		return nil
 	}
 	ctx := m.startJob("analysis")
 	drv, c, step := m.drv, m.comp, m.step
-	// The CFG is compared with the previous snapshot: its analysis from
-	// the cache, or computed too when the CFG is shown.
-	var prev *Analysis
-	prevName := ""
-	if step > 0 {
-		prevName = c.Steps[step-1].Pass
-		if pe, ok := m.analyses.get(fmt.Sprintf("%d/%s", step-1, fn)); ok {
-			prev = pe.a
-		}
-	}
-	wantPrev := prev == nil && step > 0 && m.view == ViewCFG
+	prev, prevName, wantPrev := m.prevAnalysis(fn, wantCFG)
 	return func() tea.Msg {
-		a, err := drv.Analyze(ctx, c, step, fn)
+		var err error
+		if e == nil {
+			var a *Analysis
+			if a, err = drv.Analyze(ctx, c, step, fn); err == nil {
+				e = newAnalysisEntry(a)
+			}
+		}
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err() // cancelled (another step, or esc): drop the work
 		}
 		if err != nil {
-			return analysisMsg{k, nil, err}
+			return analysisMsg{k, nil, err, nil}
 		}
-		if wantPrev {
-			prev, _ = drv.Analyze(ctx, c, step-1, fn) // nil on error: no diff
+		var d *cfgDrawing
+		if wantCFG {
+			if wantPrev {
+				prev, _ = drv.Analyze(ctx, c, step-1, fn) // nil on error: no diff
+			}
+			lines, funcs := stepText(c, step)
+			dd := drawCFGOf(e.a, lines, funcs, prev, prevName)
+			d = &dd
 		}
-		st := &c.Steps[step]
-		lines := st.Lines
-		if lines == nil {
-			lines = SplitLines(st.Text)
+		return analysisMsg{k, e, nil, d}
+	}
+}
+
+// prevAnalysis is the previous snapshot's analysis of fn from the cache;
+// want reports it must be computed (for the CFG's diff).
+func (m *Model) prevAnalysis(fn string, forCFG bool) (prev *Analysis, name string, want bool) {
+	if m.step <= 0 || m.comp == nil {
+		return nil, "", false
+	}
+	name = m.comp.Steps[m.step-1].Pass
+	if pe, ok := m.analyses.get(fmt.Sprintf("%d/%s", m.step-1, fn)); ok {
+		return pe.a, name, false
+	}
+	return nil, name, forCFG
+}
+
+// stepText is a step's lines (split here if the driver did not) and
+// function spans; it never writes the shared step.
+func stepText(c *Compiled, step int) ([]string, []FuncSpan) {
+	st := &c.Steps[step]
+	lines := st.Lines
+	if lines == nil {
+		lines = SplitLines(st.Text)
+	}
+	return lines, st.Funcs
+}
+
+// exportDOT computes the CFG's DOT (instructions, labels, divergence, the
+// diff against the previous snapshot) in a command, then writes it.
+func (m *Model) exportDOT(path string) tea.Cmd {
+	e := m.currentEntry()
+	if e == nil || path == "" {
+		return nil
+	}
+	ctx := m.startJob("dot")
+	drv, c, step, fn := m.drv, m.comp, m.step, e.a.Func
+	prev, _, want := m.prevAnalysis(fn, true)
+	return func() tea.Msg {
+		if want {
+			prev, _ = drv.Analyze(ctx, c, step-1, fn)
 		}
-		return analysisMsg{k, newAnalysisEntry(a, lines, st.Funcs, prev, prevName), nil}
+		lines, funcs := stepText(c, step)
+		return dotReadyMsg{path, CFGDOT(e.a, prev, lines, funcs)}
 	}
 }

@@ -227,7 +227,9 @@ type (
 		key string
 		e   *analysisEntry
 		err error
+		cfg *cfgDrawing // the CFG, when the CFG pane asked
 	}
+	dotReadyMsg struct{ path, text string }
 	diffMsg struct {
 		key [2]int
 		d   *textdiff.Diff
@@ -309,7 +311,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		// Panes waiting for a job draw the spinner into their text.
-		if (m.view == ViewTrees || m.view == ViewCFG) && m.currentEntry() == nil {
+		if e := m.currentEntry(); (m.view == ViewTrees || m.view == ViewCFG) && (e == nil || m.view == ViewCFG && !e.cfgDrawn) {
 			m.graph.refresh()
 		}
 		return m, cmd
@@ -369,6 +371,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("analysis: "+msg.err.Error(), true)
 			return m, nil
 		}
+		if msg.cfg != nil {
+			msg.e.setCFG(*msg.cfg)
+		}
 		m.analyses.put(msg.key, msg.e)
 		if p := m.expl.pending; p != "" && msg.key == m.analysisKey() {
 			m.expl.pending = ""
@@ -402,6 +407,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		m.setStatus(msg.text, msg.err)
 		return m, nil
+	case dotReadyMsg:
+		delete(m.busy, "dot")
+		return m, m.writeFile(msg.path, msg.text, false)
 	case reloadMsg:
 		delete(m.busy, "reload")
 		switch {
@@ -976,9 +984,7 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 		}
 		return m.writeFile(val, m.tgt.text, false)
 	case promptDOT:
-		if e := m.currentEntry(); e != nil && val != "" {
-			return m.writeFile(val, e.dot, false)
-		}
+		return m.exportDOT(val)
 	case promptRecord:
 		if val != "" {
 			return m.writeFile(val, m.rec.Script(filepath.Dir(val)), false)

@@ -72,7 +72,7 @@ func (p *graphPane) Update(msg tea.Msg) (pane, tea.Cmd) {
 func (p *graphPane) refresh() {
 	e := p.s.currentEntry()
 	switch {
-	case e == nil && p.s.view == ViewCFG:
+	case (e == nil || !e.cfgDrawn) && p.s.view == ViewCFG:
 		p.setLines([]string{p.s.spin.View() + " computing CFG…"}, nil)
 	case e == nil:
 		p.setLines([]string{p.s.spin.View() + " computing analyses…"}, nil)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -145,6 +146,12 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 			opts.Pipeline = append(opts.Pipeline, tui.PassSlot{Name: strings.TrimSpace(n), Enabled: true})
 		}
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A soft limit: on a large module the collector works harder
+		// instead of letting the heap double past its live size
+		// (BENCHMARKS.md, explorer at scale). GOMEMLIMIT overrides it.
+		debug.SetMemoryLimit(exploreMemoryLimit)
+	}
 	drv := backend.New(src, m)
 	drv.Entry = *entry
 	drv.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
@@ -154,6 +161,9 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// exploreMemoryLimit is the explorer's soft memory limit.
+const exploreMemoryLimit = 768 << 20
 
 func validTarget(t string) bool {
 	for _, x := range passes.Targets {
