@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -17,6 +18,10 @@ type analysisEntry struct {
 	// cfgDiv is the divergence of the CFG rows that have one (values and
 	// terminators), for the overlay's marks.
 	cfgDiv map[int]DivKind
+	// labels maps a block name to the line of its label in the step's
+	// whole text (indexed here, off the UI goroutine, so following a
+	// selection never scans a 200k-line module).
+	labels map[string]int
 	// cfgDrawn: the CFG is drawn only when the CFG pane asks (it holds
 	// every instruction; the trees do not need it).
 	cfgDrawn bool
@@ -36,13 +41,49 @@ type treeLines struct {
 // deep the tree.
 const maxIndent = 24
 
-// newAnalysisEntry draws the trees of a.
-func newAnalysisEntry(a *Analysis) *analysisEntry {
-	e := &analysisEntry{a: a}
+// newAnalysisEntry draws the trees of a and indexes the block labels of
+// its function in the step's lines.
+func newAnalysisEntry(a *Analysis, lines []string, funcs []FuncSpan) *analysisEntry {
+	e := &analysisEntry{a: a, labels: map[string]int{}}
 	for k, root := range []*TreeNode{a.Dom, a.PostDom, a.Cycles} {
 		e.trees[k] = flattenTree(root)
 	}
+	start, end := 0, len(lines)
+	for _, f := range funcs {
+		if f.Name == a.Func {
+			start, end = min(f.Start, len(lines)), min(f.End, len(lines))
+		}
+	}
+	for i := start; i < end; i++ {
+		if l := lines[i]; strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " ") {
+			if _, dup := e.labels[l[:len(l)-1]]; !dup {
+				e.labels[l[:len(l)-1]] = i
+			}
+		}
+	}
 	return e
+}
+
+// labelLine is the IR pane line of block b's label (-1 if unknown): the
+// index in the step's text, shifted when a function filter shows a part.
+func (m *Model) labelLine(e *analysisEntry, b string) int {
+	i, ok := e.labels[b]
+	if !ok {
+		return -1
+	}
+	if m.fn != "" {
+		if st := m.curStep(); st != nil {
+			for _, f := range st.Funcs {
+				if f.Name == m.fn {
+					i -= f.Start
+				}
+			}
+		}
+	}
+	if i < 0 || i >= len(m.ir.lines) {
+		return -1
+	}
+	return i
 }
 
 // cfgDrawing is the CFG pane's drawing of one analysis.
@@ -154,10 +195,11 @@ func (m *Model) ensureAnalysis() tea.Cmd {
 	prev, prevName, wantPrev := m.prevAnalysis(fn, wantCFG)
 	return func() tea.Msg {
 		var err error
+		lines, funcs := stepText(c, step)
 		if e == nil {
 			var a *Analysis
 			if a, err = drv.Analyze(ctx, c, step, fn); err == nil {
-				e = newAnalysisEntry(a)
+				e = newAnalysisEntry(a, lines, funcs)
 			}
 		}
 		if err == nil && ctx.Err() != nil {
@@ -171,7 +213,6 @@ func (m *Model) ensureAnalysis() tea.Cmd {
 			if wantPrev {
 				prev, _ = drv.Analyze(ctx, c, step-1, fn) // nil on error: no diff
 			}
-			lines, funcs := stepText(c, step)
 			dd := drawCFGOf(e.a, lines, funcs, prev, prevName)
 			d = &dd
 		}

@@ -407,6 +407,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		m.setStatus(msg.text, msg.err)
 		return m, nil
+	case sourceMsg:
+		_, cmd := m.src.Update(msg)
+		return m, cmd
 	case dotReadyMsg:
 		delete(m.busy, "dot")
 		return m, m.writeFile(msg.path, msg.text, false)
@@ -765,6 +768,8 @@ func (m *Model) setView(v View) tea.Cmd {
 		return m.ensureAnalysis()
 	case ViewTarget:
 		return m.loadTarget()
+	case ViewSource:
+		return m.src.load()
 	}
 	return nil
 }
@@ -794,6 +799,8 @@ func (m *Model) showStep() tea.Cmd {
 		cmds = append(cmds, m.diff.ensure())
 	case ViewTarget:
 		cmds = append(cmds, m.loadTarget())
+	case ViewSource:
+		cmds = append(cmds, m.src.load())
 	}
 	if m.overlay || m.view == ViewTrees || m.view == ViewCFG {
 		cmds = append(cmds, m.ensureAnalysis())

@@ -110,13 +110,14 @@ func (p *graphPane) selectedBlock() string {
 // the status bar.
 func (p *graphPane) follow(say bool) {
 	blk := p.selectedBlock()
-	if blk == "" {
+	e := p.s.currentEntry()
+	if blk == "" || e == nil {
 		return
 	}
 	ir := &p.s.ir.codePane
 	p.peek.setLines(ir.lines, ir.lexer)
 	p.peek.marks = ir.marks
-	if d := p.peek.definitionLine("%" + blk); d >= 0 {
+	if d := p.s.labelLine(e, blk); d >= 0 {
 		p.peek.gotoLine(d)
 		p.peek.off = d // the block label on the first row
 		p.peek.clamp()
@@ -134,7 +135,10 @@ func (p *graphPane) showBlock() tea.Cmd {
 		s.setStatus("this row names no block", false)
 		return nil
 	}
-	d := s.ir.definitionLine("%" + blk)
+	d := -1
+	if e := s.currentEntry(); e != nil {
+		d = s.labelLine(e, blk)
+	}
 	if d < 0 {
 		s.setStatus("block %"+blk+" is not in the IR pane (f filters functions)", true)
 		return nil

@@ -20,9 +20,25 @@ import (
 type sourcePane struct {
 	codePane
 	s          *session
-	loaded     bool
+	loaded     bool // loaded or loading
 	valueLines map[string]int // "FUNC/%x" → source line (1-based)
 	sourceSide bool
+	note       string
+
+	// The mapping for the IR lines shown (mapFor): each IR line's own
+	// source line (0: none), the first IR line of each source line, and
+	// the source lines that have IR. Built once per step.
+	mapFor  []string
+	irToSrc []int
+	srcToIR map[int]int
+	hasIR   map[int]bool
+}
+
+// sourceMsg carries the source, read and indexed off the UI goroutine.
+type sourceMsg struct {
+	lines      []string
+	lang       string
+	valueLines map[string]int
 	note       string
 }
 
@@ -33,35 +49,69 @@ func (p *sourcePane) SetSize(w, h int) {
 	p.setSize(w-(w-1)/2-1, h-1)
 }
 
-// load reads the source once (drivers that implement SourceMapper).
-func (p *sourcePane) load() {
+// load starts reading the source in a command (once; drivers that
+// implement SourceMapper).
+func (p *sourcePane) load() tea.Cmd {
 	if p.loaded {
-		return
+		return nil
 	}
 	p.loaded = true
 	sm, ok := p.s.drv.(SourceMapper)
 	if !ok {
 		p.note = "this session has no source to show"
 		p.codePane.setLines([]string{p.note}, nil)
-		return
+		return nil
 	}
-	text, lang := sm.SourceText()
-	p.valueLines = sm.ValueLines()
+	p.codePane.setLines([]string{p.s.spin.View() + " reading the source…"}, nil)
+	return func() tea.Msg {
+		text, lang := sm.SourceText()
+		vl := sm.ValueLines()
+		note := ""
+		if len(vl) == 0 {
+			note = "the module has no source positions (!loc)"
+		}
+		return sourceMsg{SplitLines(text), lang, vl, note}
+	}
+}
+
+// loaded shows the source read by load.
+func (p *sourcePane) setSource(msg sourceMsg) {
 	lexer := themes.PIR
-	switch lang {
+	switch msg.lang {
 	case "hlsl":
 		lexer = lexers.Get("hlsl")
 	case "ll":
 		lexer = lexers.Get("llvm")
 	}
-	p.codePane.setLines(SplitLines(text), lexer)
-	if len(p.valueLines) == 0 {
-		p.note = "the module has no source positions (!loc)"
+	p.valueLines, p.note, p.mapFor = msg.valueLines, msg.note, nil
+	p.codePane.setLines(msg.lines, lexer)
+}
+
+// mapping builds the IR↔source maps for the IR lines shown, once per step.
+func (p *sourcePane) mapping() {
+	ir := p.s.ir.codePane.lines
+	if p.valueLines == nil || (len(ir) > 0 && len(p.mapFor) == len(ir) && &p.mapFor[0] == &ir[0]) {
+		return
+	}
+	p.mapFor = ir
+	p.irToSrc = make([]int, len(ir))
+	p.srcToIR = map[int]int{}
+	p.hasIR = map[int]bool{}
+	for i, l := range ir {
+		if v := definedAt(l); v != "" {
+			if n, ok := p.valueLines[p.funcAt(i)+"/"+v]; ok {
+				p.irToSrc[i] = n
+				p.hasIR[n] = true
+				if _, seen := p.srcToIR[n]; !seen {
+					p.srcToIR[n] = i
+				}
+			}
+		}
 	}
 }
 
 // reload forgets the source (after R reloaded the input).
-func (p *sourcePane) reload() { p.loaded = false }
+func (p *sourcePane) reload() { p.loaded, p.valueLines, p.mapFor = false, nil, nil }
 
 // funcAt is the function holding IR pane line i.
 func (p *sourcePane) funcAt(i int) string {
@@ -94,16 +144,13 @@ func definedAt(line string) string {
 // line of the value it defines, else of the nearest value defined above
 // it in the same block.
 func (p *sourcePane) srcLineOf(i int) int {
+	p.mapping()
 	ir := &p.s.ir.codePane
-	fn := p.funcAt(i)
-	for j := i; j >= 0 && j < len(ir.lines); j-- {
-		l := ir.lines[j]
-		if v := definedAt(l); v != "" {
-			if n, ok := p.valueLines[fn+"/"+v]; ok {
-				return n
-			}
+	for j := i; j >= 0 && j < len(p.irToSrc); j-- {
+		if n := p.irToSrc[j]; n > 0 {
+			return n
 		}
-		if j < i && (strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " ") || strings.HasPrefix(l, "define ")) {
+		if l := ir.lines[j]; j < i && (strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " ") || strings.HasPrefix(l, "define ")) {
 			break
 		}
 	}
@@ -113,11 +160,9 @@ func (p *sourcePane) srcLineOf(i int) int {
 // irLineOf maps source line n to the first IR line whose value comes from
 // it (-1 for none).
 func (p *sourcePane) irLineOf(n int) int {
-	ir := &p.s.ir.codePane
-	for i, l := range ir.lines {
-		if v := definedAt(l); v != "" && p.valueLines[p.funcAt(i)+"/"+v] == n {
-			return i
-		}
+	p.mapping()
+	if i, ok := p.srcToIR[n]; ok {
+		return i
 	}
 	return -1
 }
@@ -126,12 +171,12 @@ func (p *sourcePane) irLineOf(n int) int {
 // source lines the current IR has code for.
 func (p *sourcePane) sync() {
 	ir := &p.s.ir.codePane
+	p.mapping()
 	p.marks = map[int]Mark{}
-	for i, l := range ir.lines {
-		if v := definedAt(l); v != "" {
-			if n, ok := p.valueLines[p.funcAt(i)+"/"+v]; ok && n-1 < len(p.codePane.lines) {
-				p.marks[n-1] = Mark{Symbol: "·", Style: p.s.st.Dim}
-			}
+	// Only the visible source lines need marks.
+	for n := p.off + 1; n <= p.off+p.h+1; n++ {
+		if p.hasIR[n] {
+			p.marks[n-1] = Mark{Symbol: "·", Style: p.s.st.Dim}
 		}
 	}
 	if p.sourceSide {
@@ -149,11 +194,14 @@ func (p *sourcePane) sync() {
 }
 
 func (p *sourcePane) Update(msg tea.Msg) (pane, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
+	if m, ok := msg.(sourceMsg); ok {
+		p.setSource(m)
 		return p, nil
 	}
-	p.load()
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || p.valueLines == nil {
+		return p, nil
+	}
 	if key.Matches(k, p.s.keys.SourceSide) {
 		p.sourceSide = !p.sourceSide
 		if p.sourceSide {
@@ -177,8 +225,9 @@ func (p *sourcePane) Update(msg tea.Msg) (pane, tea.Cmd) {
 
 func (p *sourcePane) View(w, h int) string {
 	s := p.s
-	p.load()
-	p.sync()
+	if p.valueLines != nil {
+		p.sync()
+	}
 	left := (w - 1) / 2
 	ir := s.ir.codePane
 	ir.w, ir.h = left, h-1

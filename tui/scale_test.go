@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"testing"
 	"time"
@@ -75,19 +76,33 @@ func TestScaleKeyLatency(t *testing.T) {
 		{"trees", '3', append(lr(4), down(4)...)},
 		{"cfg", '4', append(lr(4), down(4)...)},
 		{"target", '6', down(4)},
+		{"source", '8', down(4)},
+		{"explanation", '7', down(4)},
 	} {
 		var times []time.Duration
 		for i, k := range append([]tea.KeyPressMsg{{Code: pane.open, Text: string(pane.open)}}, pane.keys...) {
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
 			start := time.Now()
 			_, cmd := m.Update(k)
+			mid := time.Since(start)
 			m.View()
 			d := time.Since(start)
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			if d > 50*time.Millisecond {
+				t.Logf("  slow key: Update %v, View %v, %d GCs during it, %d MiB allocated", mid, d-mid, after.NumGC-before.NumGC, (after.TotalAlloc-before.TotalAlloc)>>20)
+			}
 			if i > 0 {
 				times = append(times, d)
 			}
 			t.Logf("%s key %s: %v", pane.name, k.String(), d)
 			run(cmd)
 		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		t.Logf("%s: live heap after the pane %d MiB (sys %d MiB)", pane.name, ms.HeapAlloc>>20, ms.Sys>>20)
 		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 		t.Logf("%s: max key %v", pane.name, times[len(times)-1])
 		// The goal of issue 13: every key answers within 50 ms.
