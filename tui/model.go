@@ -230,7 +230,7 @@ type (
 		cfg *cfgDrawing // the CFG, when the CFG pane asked
 	}
 	dotReadyMsg struct{ path, text string }
-	diffMsg struct {
+	diffMsg     struct {
 		key [2]int
 		d   *textdiff.Diff
 	}

@@ -20,7 +20,7 @@ import (
 type sourcePane struct {
 	codePane
 	s          *session
-	loaded     bool // loaded or loading
+	loaded     bool           // loaded or loading
 	valueLines map[string]int // "FUNC/%x" → source line (1-based)
 	sourceSide bool
 	note       string
