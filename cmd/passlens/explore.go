@@ -163,7 +163,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 }
 
 // exploreMemoryLimit is the explorer's soft memory limit.
-const exploreMemoryLimit = 768 << 20
+const exploreMemoryLimit = 900 << 20
 
 func validTarget(t string) bool {
 	for _, x := range passes.Targets {

@@ -312,7 +312,15 @@ func (d *Driver) Module(c *tui.Compiled, step int) (*ir.Module, error) {
 
 // Analyze computes the trees, CFG and uniformity of one function.
 func (d *Driver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (*tui.Analysis, error) {
-	m, err := d.Module(c, step)
+	// A private parse, not the snapshot's cached module: the analysis
+	// (its explanations refer to the IR) then holds the only reference,
+	// and the explorer's bounded cache of analyses bounds the memory; the
+	// cached module would stay for every step ever analyzed.
+	s, err := d.snapshot(c, step)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.FreshModule()
 	if err != nil {
 		return nil, err
 	}
