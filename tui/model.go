@@ -74,7 +74,7 @@ var treeTitles = []string{"dominator tree", "post-dominator tree", "cycle tree"}
 
 // keepAnalyses bounds the analyses (with their drawn trees and CFG) kept
 // in memory: one per step and function visited, least recently used out.
-const keepAnalyses = 3
+const keepAnalyses = 2
 
 // keepDiffs bounds the cached diffs the same way.
 const keepDiffs = 8
