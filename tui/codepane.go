@@ -41,11 +41,19 @@ type codePane struct {
 
 	search  *regexp.Regexp
 	matches []int // line numbers with matches
+
+	// defs indexes definitions ("%x = ..." and block labels "x:") by name,
+	// built on first use per text, so following a selection across a
+	// 200k-line module is a map lookup, not a scan.
+	defs map[string]int
 }
 
 var valueRE = regexp.MustCompile(`[%@](?:[A-Za-z0-9_.$-]+|"(?:\\.|[^"\\])*")`)
 
 func (p *codePane) setLines(lines []string, lexer chroma.Lexer) {
+	if len(lines) == 0 || len(p.lines) == 0 || &lines[0] != &p.lines[0] || len(lines) != len(p.lines) {
+		p.defs = nil
+	}
 	p.lines = lines
 	p.lexer = lexer
 	p.marks = nil
@@ -131,12 +139,28 @@ func (p *codePane) definitionLine(name string) int {
 	if name == "" {
 		return -1
 	}
-	bare := name[1:]
-	for i, l := range p.lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, name+" = ") || t == bare+":" {
-			return i
+	if p.defs == nil {
+		p.defs = map[string]int{}
+		for i, l := range p.lines {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "@") {
+				if eq := strings.Index(t, " = "); eq > 0 {
+					if _, dup := p.defs[t[:eq]]; !dup {
+						p.defs[t[:eq]] = i
+					}
+				}
+			} else if strings.HasSuffix(t, ":") && !strings.ContainsAny(t, " \t") {
+				if _, dup := p.defs[t]; !dup {
+					p.defs[t] = i
+				}
+			}
 		}
+	}
+	if i, ok := p.defs[name]; ok {
+		return i
+	}
+	if i, ok := p.defs[name[1:]+":"]; ok {
+		return i
 	}
 	for i, l := range p.lines {
 		if strings.HasPrefix(l, "define ") && strings.Contains(l, " "+name+",") || strings.HasPrefix(l, "define ") && strings.Contains(l, " "+name+")") {

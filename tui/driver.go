@@ -90,9 +90,13 @@ type Analysis struct {
 	// Divergent maps a value name ("%x") or a block name ("%bb", meaning its
 	// terminator) to its kind.
 	Divergent map[string]DivKind
-	// Explain returns the reason chain for a value ("%x"), or nil.
+	// Explain returns the reason chain for a value ("%x"), or nil: one
+	// sentence per step, each naming its value ("%x is divergent: ...").
 	Explain func(name string) []string
-	DOT     string
+	// ExplainTerminator is Explain for the terminator of a block ("%bb");
+	// nil when the driver cannot explain terminators.
+	ExplainTerminator func(block string) []string
+	DOT               string
 }
 
 // RunOptions configures an interpreter run from the lanes pane.
@@ -125,4 +129,21 @@ type Driver interface {
 	Policies() []string
 	// SetInput loads interpreter input from a JSON file (docs/run.md).
 	SetInput(path string) error
+}
+
+// Reloader is implemented by drivers that can re-read their input file
+// (R in the explorer). Reload reports whether the text changed; the next
+// Compile uses the new module.
+type Reloader interface {
+	Reload() (changed bool, err error)
+}
+
+// SourceMapper is implemented by drivers that know where the IR came
+// from: the source text (lang: "hlsl", "ll", "pir") and the source line of
+// each value of the input module, keyed "FUNC/%x". Value names are never
+// renumbered, so a value keeps its line through the passes; values a pass
+// creates have none.
+type SourceMapper interface {
+	SourceText() (text, lang string)
+	ValueLines() map[string]int
 }

@@ -66,6 +66,8 @@ func TestGoldenScreens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, v := range []struct{ name, keys string }{
 			{"ir", ""}, {"input", "\x00home"}, {"diff", "\x00home}2"}, {"trees", "3"}, {"cfg", "4"}, {"help", "?"},
+			{"trees-selected", "3j"}, {"lanes", "WWyr"}, {"target", "6"}, {"explain", "/isCase0 = icmp\x00entere"},
+			{"pipeline", "\x00tab"}, {"zoom", "Z"}, {"list-help", "\x00tab?"}, {"source", "/WaveActiveSum.1 =\x00enter8"},
 		} {
 			name := filepath.Join(strings.ReplaceAll(t.Name(), "/", "_"), v.name)
 			t.Run(name+"_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
@@ -102,7 +104,7 @@ func TestGoldenScreens(t *testing.T) {
 }
 
 func itoa(n int) string {
-	return strings.TrimSpace(strings.Replace(string(rune('0'+n/100%10))+string(rune('0'+n/10%10))+string(rune('0'+n%10)), "0", " ", 0))
+	return string(rune('0'+n/100%10)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10))
 }
 
 func splitKeys(s string) []tea.Msg {
@@ -111,6 +113,16 @@ func splitKeys(s string) []tea.Msg {
 		if strings.HasPrefix(s, "\x00home") {
 			out = append(out, tea.KeyPressMsg{Code: tea.KeyHome})
 			s = s[len("\x00home"):]
+			continue
+		}
+		if strings.HasPrefix(s, "\x00enter") {
+			out = append(out, tea.KeyPressMsg{Code: tea.KeyEnter})
+			s = s[len("\x00enter"):]
+			continue
+		}
+		if strings.HasPrefix(s, "\x00tab") {
+			out = append(out, tea.KeyPressMsg{Code: tea.KeyTab})
+			s = s[len("\x00tab"):]
 			continue
 		}
 		r := rune(s[0])

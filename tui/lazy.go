@@ -63,6 +63,8 @@ func (m *Model) noteUnavailable(key string, err error) {
 		return
 	}
 	n := &TreeNode{Label: msg}
-	m.analyses[key] = &Analysis{Dom: n, PostDom: n, Cycles: n}
+	e := newAnalysisEntry(&Analysis{Dom: n, PostDom: n, Cycles: n}, nil, nil)
+	e.setCFG(cfgDrawing{cfg: treeLines{lines: []string{msg}, blocks: []string{""}}})
+	m.analyses.put(key, e)
 	m.refreshViews()
 }

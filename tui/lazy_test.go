@@ -61,7 +61,7 @@ func TestLazyStepsAndFunctionView(t *testing.T) {
 	if m.statusFor(1) != StepUnchanged || m.statusFor(3) != StepChanged {
 		t.Fatalf("statusFor: %v %v", m.statusFor(1), m.statusFor(3))
 	}
-	rows := m.listRows()
+	rows := m.list.rows()
 	if len(rows) >= len(c.Steps) {
 		t.Fatalf("unchanged steps for @main not collapsed: %v", rows)
 	}
@@ -79,16 +79,16 @@ func TestUnavailableAnalysis(t *testing.T) {
 	if a := m.currentAnalysis(); a == nil || a.Dom.Label != "unavailable: step.ll:3:5: unsupported thing" {
 		t.Fatalf("analysis %+v", a)
 	}
-	if !strings.Contains(strings.Join(m.other.lines, "\n"), "unavailable: step.ll:3:5") {
-		t.Fatalf("trees pane: %q", m.other.lines)
+	if !strings.Contains(strings.Join(m.graph.lines, "\n"), "unavailable: step.ll:3:5") {
+		t.Fatalf("trees pane: %q", m.graph.lines)
 	}
 	m.setView(ViewCFG)
-	if !strings.Contains(strings.Join(m.other.lines, "\n"), "unavailable: step.ll:3:5") {
-		t.Fatalf("CFG pane: %q", m.other.lines)
+	if !strings.Contains(strings.Join(m.graph.lines, "\n"), "unavailable: step.ll:3:5") {
+		t.Fatalf("CFG pane: %q", m.graph.lines)
 	}
 	// A cancelled analysis is not kept.
 	m.Update(analysisMsg{key: "9/x", err: errors.New("context canceled")})
-	if m.analyses["9/x"] != nil {
+	if _, ok := m.analyses.get("9/x"); ok {
 		t.Fatal("cancelled analysis kept")
 	}
 }

@@ -7,6 +7,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,12 +15,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
 
 	"passlens/internal/atomicfile"
+	"passlens/internal/replay"
 	"passlens/internal/textdiff"
 	"passlens/themes"
 )
@@ -34,9 +35,49 @@ const (
 	ViewCFG
 	ViewLanes
 	ViewTarget
+	ViewExplain
+	ViewSource
 )
 
-var viewNames = []string{"IR", "Diff", "Trees", "CFG", "Lanes", "Target"}
+var viewNames = []string{"IR", "Diff", "Trees", "CFG", "Lanes", "Target", "Explain", "Source"}
+
+// scriptViews are the names `view` commands use (replay.Views), by View.
+var scriptViews = []string{"ir", "diff", "trees", "cfg", "lanes", "target", "explain", "source"}
+
+// promptKind is what the one-line prompt in the status bar asks for.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptSearch
+	promptPass
+	promptFunc
+	promptExport
+	promptRecord
+	promptOpen
+	promptConfirm
+	promptDOT
+	promptInput
+)
+
+// treeKind selects the tree the trees pane draws.
+type treeKind int
+
+const (
+	treeDom treeKind = iota
+	treePostDom
+	treeCycles
+	numTreeKinds
+)
+
+var treeTitles = []string{"dominator tree", "post-dominator tree", "cycle tree"}
+
+// keepAnalyses bounds the analyses (with their drawn trees and CFG) kept
+// in memory: one per step and function visited, least recently used out.
+const keepAnalyses = 2
+
+// keepDiffs bounds the cached diffs the same way.
+const keepDiffs = 8
 
 // Minimum terminal size; below it the explorer says so instead of drawing.
 const (
@@ -54,8 +95,14 @@ type Options struct {
 	// Exports receives exported text instead of the file system when set
 	// (the SSH server uses it to offer text to the client).
 	Exports func(name, text string) error
-	// Replay, when set, is a replay script to play on start.
-	Replay string
+	// Replay, when set, is a replay script to play on start; ReplayName
+	// names it in error messages and locates its relative paths.
+	Replay     string
+	ReplayName string
+	// ModulePath is the loaded file as the user named it (default:
+	// Driver.Source()) and Entry the entry point; recorded scripts load it.
+	ModulePath string
+	Entry      string
 }
 
 // Model is the root bubbletea model.
@@ -74,32 +121,27 @@ type Model struct {
 	step      int
 	focusList bool
 	view      View
-	listSel   int // selected pipeline slot in the pass list (what-if editing)
-	expanded  map[int]bool
+	hideList  bool   // Z: the main pane takes the whole width
+	fn        string // function filter ("" = all)
 
-	ir    codePane
-	tgt   codePane
-	other codePane // trees, CFG, lanes
-	fn    string   // function filter ("" = all)
+	// The panes (see component.go); the root routes keys to the focused
+	// one and draws the shown one.
+	list   *passList
+	ir     *irPane
+	diff   *diffPane
+	graph  *graphPane // trees and CFG
+	lanesP *lanesPane
+	tgt    *targetPane
+	expl   *explainPane
+	src    *sourcePane
 
-	diffs     map[[2]int]*textdiff.Diff
-	diffBase  int // -1: previous snapshot; otherwise a fixed step
-	diffSide  bool
-	diffOff   int
-	diffStale bool
+	analyses *lru[string, *analysisEntry] // key: step/fn
+	overlay  bool
 
-	analyses  map[string]*Analysis // key: step/fn
-	overlay   bool
-	treeKind  int // 0 dom, 1 postdom, 2 cycles
-	treeRows  []treeRow
-	cfgBlocks map[int]string
-
-	lanes    *LanesResult
-	waveSize int
-	policy   int
-	tgtText  string
-	tgtLang  string
-	tgtErr   string
+	pendingRun bool // r pressed while compiling
+	compileGen int
+	waveSize   int
+	policy     int
 
 	busy      map[string]context.CancelFunc
 	spin      spinner.Model
@@ -108,12 +150,13 @@ type Model struct {
 	showHelp  bool
 	helpOff   int
 
-	prompt      textinput.Model
-	promptKind  string // "", "search", "pass", "func", "export", "record", "open", "confirm", "dot"
-	pendingPath string
-	pendingText string
+	prompt *promptPane
 
-	record []string
+	rec *replay.Recorder
+	// script is the rest of a replay script being played; scriptName
+	// names it in errors and scriptDir resolves its paths.
+	script     []replay.Command
+	scriptName string
 }
 
 // New returns an explorer over drv.
@@ -128,10 +171,17 @@ func New(drv Driver, opts Options) *Model {
 	}
 	m := &Model{
 		drv: drv, keys: keys, st: NewStyles(th), opts: opts, mouse: opts.Mouse,
-		target: opts.Target, expanded: map[int]bool{}, diffs: map[[2]int]*textdiff.Diff{},
-		analyses: map[string]*Analysis{}, diffBase: -1, busy: map[string]context.CancelFunc{},
-		waveSize: 32, themes: themes.Names(),
+		target: opts.Target, analyses: newLRU[string, *analysisEntry](keepAnalyses),
+		busy: map[string]context.CancelFunc{}, waveSize: 32, themes: themes.Names(),
 	}
+	m.list = newPassList(m)
+	m.ir = &irPane{s: m}
+	m.diff = newDiffPane(m)
+	m.graph = &graphPane{s: m}
+	m.lanesP = &lanesPane{s: m}
+	m.tgt = &targetPane{s: m}
+	m.expl = &explainPane{s: m}
+	m.src = &sourcePane{s: m}
 	if m.target == "" && len(drv.Targets()) > 0 {
 		m.target = drv.Targets()[0]
 	}
@@ -140,8 +190,19 @@ func New(drv Driver, opts Options) *Model {
 		m.pipeline = drv.DefaultPipeline(m.target)
 	}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
-	m.prompt = textinput.New()
-	m.record = []string{"# passlens replay script recorded by the explorer", "load " + drv.Source(), "target " + m.target, "passes " + specOf(m.pipeline)}
+	m.prompt = newPromptPane(m)
+	module := opts.ModulePath
+	if module == "" {
+		module = drv.Source()
+	}
+	m.rec = replay.NewRecorder(module, opts.Entry, m.target, specOf(m.pipeline))
+	if in, ok := drv.(interface{ BundledInput() []byte }); ok {
+		if data := in.BundledInput(); data != nil {
+			// Inline, so the script replays the same run even if the
+			// sample's input file changes.
+			m.rec.InputJSON(data)
+		}
+	}
 	return m
 }
 
@@ -160,13 +221,16 @@ type (
 	compiledMsg struct {
 		c   *Compiled
 		err error
+		gen int // which compile (a newer one makes it stale)
 	}
 	analysisMsg struct {
 		key string
-		a   *Analysis
+		e   *analysisEntry
 		err error
+		cfg *cfgDrawing // the CFG, when the CFG pane asked
 	}
-	diffMsg struct {
+	dotReadyMsg struct{ path, text string }
+	diffMsg     struct {
 		key [2]int
 		d   *textdiff.Diff
 	}
@@ -175,12 +239,18 @@ type (
 		err error
 	}
 	targetMsg struct {
+		comp       *Compiled
 		text, lang string
+		lines      []string // text split off the UI goroutine
 		err        error
 	}
 	statusMsg struct {
 		text string
 		err  bool
+	}
+	reloadMsg struct {
+		changed bool
+		err     error
 	}
 )
 
@@ -198,12 +268,28 @@ func (m *Model) startJob(name string) context.Context {
 	return ctx
 }
 
+// reload re-reads the input (drivers that can) and recompiles when it
+// changed; the step (PASS#K), function, cursor and scroll stay where they
+// still exist.
+func (m *Model) reload() tea.Cmd {
+	r, ok := m.drv.(Reloader)
+	if !ok {
+		return m.compile()
+	}
+	m.startJob("reload")
+	return func() tea.Msg {
+		changed, err := r.Reload()
+		return reloadMsg{changed, err}
+	}
+}
+
 func (m *Model) compile() tea.Cmd {
 	ctx := m.startJob("compile")
-	drv, target, pipe := m.drv, m.target, append([]PassSlot(nil), m.pipeline...)
+	m.compileGen++
+	drv, target, pipe, gen := m.drv, m.target, append([]PassSlot(nil), m.pipeline...), m.compileGen
 	return func() tea.Msg {
 		c, err := drv.Compile(ctx, target, pipe)
-		return compiledMsg{c, err}
+		return compiledMsg{c, err, gen}
 	}
 }
 
@@ -225,27 +311,34 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
+		// Panes waiting for a job draw the spinner into their text.
+		if e := m.currentEntry(); (m.view == ViewTrees || m.view == ViewCFG) && (e == nil || m.view == ViewCFG && !e.cfgDrawn) {
+			m.graph.refresh()
+		}
 		return m, cmd
 	case compiledMsg:
+		if msg.gen != m.compileGen {
+			return m, nil // replaced by a newer compile
+		}
 		delete(m.busy, "compile")
 		if msg.err != nil {
+			m.pendingRun = false
+			m.script = nil
 			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
-		keepPass := ""
-		if s := m.curStep(); s != nil {
-			keepPass = s.Pass
+		keep := ""
+		if m.curStep() != nil {
+			keep = replay.StepRef(m.step, m.passNames())
 		}
 		m.comp = msg.c
-		m.diffs = map[[2]int]*textdiff.Diff{}
-		m.analyses = map[string]*Analysis{}
-		m.tgtText, m.tgtErr = "", ""
+		m.diff.diffs.clear()
+		m.analyses.clear()
+		m.tgt.reset()
 		m.step = len(m.comp.Steps) - 1
-		if keepPass != "" {
-			for i, s := range m.comp.Steps {
-				if s.Pass == keepPass {
-					m.step = i
-				}
+		if keep != "" {
+			if i, err := replay.FindStep(keep, m.passNames()); err == nil {
+				m.step = i
 			}
 		}
 		for i, s := range m.comp.Steps {
@@ -255,47 +348,85 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if m.opts.Replay != "" {
-			script := m.opts.Replay
+			script, name := m.opts.Replay, m.opts.ReplayName
 			m.opts.Replay = ""
-			return m, m.playScript(script)
+			return m, m.playScript(name, script)
 		}
-		return m, m.showStep()
+		cmds := []tea.Cmd{m.showStep()}
+		if m.pendingRun {
+			cmds = append(cmds, m.runLanes())
+		}
+		if len(m.script) > 0 {
+			cmds = append(cmds, m.playNext())
+		}
+		return m, tea.Batch(cmds...)
 	case analysisMsg:
-		delete(m.busy, "analysis")
+		if msg.key == m.analysisKey() {
+			delete(m.busy, "analysis") // an older job's result leaves the current one running
+		}
+		if errors.Is(msg.err, context.Canceled) {
+			return m, nil
+		}
 		if msg.err != nil {
+			m.expl.pending = ""
 			m.setStatus("analysis: "+msg.err.Error(), true)
 			m.noteUnavailable(msg.key, msg.err)
 			return m, nil
 		}
-		m.analyses[msg.key] = msg.a
+		if msg.cfg != nil {
+			msg.e.setCFG(*msg.cfg)
+		}
+		m.analyses.put(msg.key, msg.e)
+		if p := m.expl.pending; p != "" && msg.key == m.analysisKey() {
+			m.expl.pending = ""
+			m.showExplanation(p, msg.e.a)
+		}
 		m.refreshViews()
 		return m, nil
 	case diffMsg:
-		delete(m.busy, "diff")
-		m.diffs[msg.key] = msg.d
-		return m, nil
+		if msg.key == m.diff.key() {
+			delete(m.busy, "diff")
+		}
+		_, cmd := m.diff.Update(msg)
+		return m, cmd
 	case lanesMsg:
 		delete(m.busy, "run")
 		if msg.err != nil {
 			m.setStatus("run: "+msg.err.Error(), true)
-			m.lanes = &LanesResult{Lines: strings.Split("error: "+msg.err.Error(), "\n")}
+			m.lanesP.result = &LanesResult{Lines: strings.Split("error: "+msg.err.Error(), "\n")}
 		} else {
-			m.lanes = msg.r
+			m.lanesP.result = msg.r
 			m.setStatus(fmt.Sprintf("ran %s on a wave of %d lanes (%s)", m.stepName(), m.waveSize, m.policyName()), false)
 		}
 		m.refreshViews()
 		return m, nil
 	case targetMsg:
-		delete(m.busy, "target")
-		m.tgtText, m.tgtLang = msg.text, msg.lang
-		m.tgtErr = ""
-		if msg.err != nil {
-			m.tgtErr = msg.err.Error()
+		if msg.comp == m.comp {
+			delete(m.busy, "target")
 		}
-		m.refreshViews()
-		return m, nil
+		_, cmd := m.tgt.Update(msg)
+		return m, cmd
 	case statusMsg:
 		m.setStatus(msg.text, msg.err)
+		return m, nil
+	case sourceMsg:
+		_, cmd := m.src.Update(msg)
+		return m, cmd
+	case dotReadyMsg:
+		delete(m.busy, "dot")
+		return m, m.writeFile(msg.path, msg.text, false)
+	case reloadMsg:
+		delete(m.busy, "reload")
+		switch {
+		case msg.err != nil:
+			m.setStatus("reload: "+msg.err.Error()+" (the module shown is unchanged)", true)
+		case !msg.changed:
+			m.setStatus(m.drv.Source()+" is unchanged", false)
+		default:
+			m.src.reload()
+			m.setStatus("reloaded "+m.drv.Source()+": recompiling", false)
+			return m, m.compile()
+		}
 		return m, nil
 	case tea.MouseWheelMsg:
 		if !m.mouse {
@@ -339,10 +470,41 @@ func (m *Model) policyName() string {
 	return ps[m.policy%len(ps)]
 }
 
-// handleKey dispatches a key press.
+// focus is what receives the non-global keys.
+func (m *Model) focus() Focus {
+	if m.focusList {
+		return FocusList
+	}
+	switch m.view {
+	case ViewDiff:
+		return FocusDiff
+	case ViewTrees:
+		return FocusTrees
+	case ViewCFG:
+		return FocusCFG
+	case ViewLanes:
+		return FocusLanes
+	case ViewTarget:
+		return FocusTarget
+	case ViewExplain:
+		return FocusExplain
+	case ViewSource:
+		return FocusSource
+	}
+	return FocusIR
+}
+
+// handleKey dispatches a key press: the prompt or help overlay when open,
+// then the global bindings, then the focused pane's. The KeyMap test
+// guarantees no key is bound twice in one focus, so the order of the two
+// tables does not matter.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.promptKind != "" {
-		return m.handlePromptKey(msg)
+	if m.prompt.open() {
+		_, cmd := m.prompt.Update(msg)
+		if a := m.prompt.answer(); a != nil {
+			return tea.Batch(cmd, m.submitPrompt(a.kind, a.value))
+		}
+		return cmd
 	}
 	k := m.keys
 	if m.showHelp {
@@ -362,147 +524,112 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if cmd, ok := m.handleGlobalKey(msg); ok {
+		return cmd
+	}
+	_, cmd := m.focusedPane().Update(msg)
+	return cmd
+}
+
+// handleGlobalKey handles the bindings of KeyMap.Global.
+func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		for _, c := range m.busy {
 			c()
 		}
-		return tea.Quit
+		return tea.Quit, true
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+		m.helpOff = 0
 	case key.Matches(msg, k.Cancel):
 		if len(m.busy) > 0 {
 			for n, c := range m.busy {
 				c()
 				delete(m.busy, n)
 			}
+			m.expl.pending = ""
 			m.setStatus("cancelled", false)
 		}
 	case key.Matches(msg, k.NextPass):
-		return m.gotoStep(m.step + 1)
+		return m.gotoStep(m.step + 1), true
 	case key.Matches(msg, k.PrevPass):
-		return m.gotoStep(m.step - 1)
+		return m.gotoStep(m.step - 1), true
 	case key.Matches(msg, k.FirstPass):
-		return m.gotoStep(0)
+		return m.gotoStep(0), true
 	case key.Matches(msg, k.LastPass):
 		if m.comp != nil {
-			return m.gotoStep(len(m.comp.Steps) - 1)
+			return m.gotoStep(len(m.comp.Steps) - 1), true
 		}
 	case key.Matches(msg, k.NextChanged):
-		return m.gotoChanged(+1)
+		return m.gotoChanged(+1), true
 	case key.Matches(msg, k.PrevChanged):
-		return m.gotoChanged(-1)
+		return m.gotoChanged(-1), true
 	case key.Matches(msg, k.FindPass):
-		return m.openPrompt("pass", "pass: ", "")
+		return m.openPrompt(promptPass, "pass: ", ""), true
+	case key.Matches(msg, k.Expand):
+		m.list.expanded[m.step] = !m.list.expanded[m.step]
 	case key.Matches(msg, k.ViewIR):
-		return m.setView(ViewIR)
+		return m.setView(ViewIR), true
 	case key.Matches(msg, k.ViewDiff):
-		return m.setView(ViewDiff)
+		return m.setView(ViewDiff), true
 	case key.Matches(msg, k.ViewTrees):
-		return m.setView(ViewTrees)
+		return m.setView(ViewTrees), true
 	case key.Matches(msg, k.ViewCFG):
-		return m.setView(ViewCFG)
+		return m.setView(ViewCFG), true
 	case key.Matches(msg, k.ViewLanes):
-		return m.setView(ViewLanes)
+		return m.setView(ViewLanes), true
 	case key.Matches(msg, k.ViewTarget):
-		return m.setView(ViewTarget)
+		return m.setView(ViewTarget), true
+	case key.Matches(msg, k.ViewExplain):
+		return m.setView(ViewExplain), true
+	case key.Matches(msg, k.ViewSource):
+		return m.setView(ViewSource), true
 	case key.Matches(msg, k.FocusNext):
+		if m.hideList {
+			m.setStatus("the pass list is hidden (Z shows it)", false)
+			return nil, true
+		}
 		m.focusList = !m.focusList
-		m.listSel = m.slotOfStep(m.step)
-	case key.Matches(msg, k.Up):
-		if m.focusList {
-			m.listSel = max(0, m.listSel-1)
-		} else {
-			m.scroll(-1)
+		m.list.sel = m.slotOfStep(m.step)
+	case key.Matches(msg, k.Zoom):
+		m.hideList = !m.hideList
+		if m.hideList {
+			m.focusList = false
 		}
-	case key.Matches(msg, k.Down):
-		if m.focusList {
-			m.listSel = min(len(m.pipeline)-1, m.listSel+1)
-		} else {
-			m.scroll(1)
-		}
-	case key.Matches(msg, k.PageUp):
-		m.scroll(-max(1, m.paneH()-1))
-	case key.Matches(msg, k.PageDown):
-		m.scroll(max(1, m.paneH()-1))
-	case key.Matches(msg, k.Top):
-		m.scroll(-1 << 30)
-	case key.Matches(msg, k.Bottom):
-		m.scroll(1 << 30)
-	case key.Matches(msg, k.Left):
-		p := m.activePane()
-		p.xoff = max(0, p.xoff-8)
-	case key.Matches(msg, k.Right):
-		m.activePane().xoff += 8
-	case key.Matches(msg, k.Search):
-		return m.openPrompt("search", "/", "")
-	case key.Matches(msg, k.SearchNext):
-		if !m.activePane().nextMatch(+1) {
-			m.setStatus("no matches", false)
-		}
-	case key.Matches(msg, k.SearchPrev):
-		if !m.activePane().nextMatch(-1) {
-			m.setStatus("no matches", false)
-		}
-	case key.Matches(msg, k.Occurrences):
-		v := m.ir.currentValue()
-		if m.ir.occ == v {
-			m.ir.occ = ""
-			m.setStatus("occurrence highlight off", false)
-		} else {
-			m.ir.occ = v
-			m.setStatus(fmt.Sprintf("highlighting %s (%d lines); it is followed across passes", v, m.countOcc(v)), false)
-		}
-	case key.Matches(msg, k.NextValue):
-		m.activePane().nextValue()
-	case key.Matches(msg, k.GotoDef):
-		return m.gotoDef()
+		m.layout()
 	case key.Matches(msg, k.FuncFilter):
-		return m.openPrompt("func", "function (empty = all): ", m.fn)
-	case key.Matches(msg, k.DiffMode):
-		m.diffSide = !m.diffSide
-	case key.Matches(msg, k.NextChange):
-		m.nextChange()
-	case key.Matches(msg, k.DiffBase):
-		if m.diffBase < 0 {
-			m.diffBase = 0
-			m.setStatus("diff against the input snapshot", false)
-		} else {
-			m.diffBase = -1
-			m.setStatus("diff against the previous snapshot", false)
-		}
-		return m.showStep()
-	case key.Matches(msg, k.PinBase):
-		m.diffBase = m.step
-		m.setStatus(fmt.Sprintf("diffing against step %d (%s); b returns to the previous snapshot", m.step, m.stepName()), false)
-		return m.showStep()
+		return m.openPrompt(promptFunc, "function (empty = all): ", m.fn), true
 	case key.Matches(msg, k.LoadInput):
 		if m.opts.Exports != nil {
 			m.setStatus("loading files is not available in this session", true)
-			return nil
+			return nil, true
 		}
-		return m.openPrompt("input", "interpreter input JSON: ", "")
+		return m.openPrompt(promptInput, "interpreter input JSON: ", ""), true
 	case key.Matches(msg, k.Uniformity):
 		m.overlay = !m.overlay
-		m.record = append(m.record, "# uniformity overlay toggled")
 		if m.overlay {
 			m.setStatus("uniformity overlay on: "+themes.Marks.Divergent+" divergent, "+themes.Marks.Temporal+" temporal, "+themes.Marks.AssumedDivergent+" assumed divergent (irreducible cycle)", false)
-			return m.ensureAnalysis()
+			return m.ensureAnalysis(), true
 		}
 		m.setStatus("uniformity overlay off", false)
 		m.refreshViews()
 	case key.Matches(msg, k.Explain):
-		return m.explain()
-	case key.Matches(msg, k.TreeKind):
-		m.treeKind = (m.treeKind + 1) % 3
-		m.refreshViews()
+		return m.explain(), true
 	case key.Matches(msg, k.ExportDOT):
-		if a := m.currentAnalysis(); a != nil {
-			return m.openPrompt("dot", "export DOT to: ", defaultName(m.drv.Source(), a.Func, ".dot"))
+		if e := m.currentEntry(); e != nil {
+			// An absolute default, so the user sees where it goes.
+			def := defaultName(m.drv.Source(), fmt.Sprintf("%s.%d-%s", e.a.Func, m.step, m.stepName()), ".dot")
+			if abs, err := filepath.Abs(def); err == nil && m.opts.Exports == nil {
+				def = abs
+			}
+			return m.openPrompt(promptDOT, "export the CFG (DOT, with instructions) to: ", def), true
 		}
-		return m.ensureAnalysis()
+		m.setStatus("computing the CFG first (press D again when it is shown)", false)
+		return m.ensureAnalysis(), true
 	case key.Matches(msg, k.RunLanes):
-		return m.runLanes()
+		return m.runLanes(), true
 	case key.Matches(msg, k.WaveSize):
 		sizes := []int{4, 8, 16, 32, 64}
 		for i, s := range sizes {
@@ -524,45 +651,21 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		m.pipeline = m.drv.DefaultPipeline(m.target)
-		m.record = append(m.record, "target "+m.target, "passes "+specOf(m.pipeline))
+		m.rec.Target(m.target, specOf(m.pipeline))
 		m.setStatus("target "+m.target+": recompiling", false)
-		return m.compile()
+		return m.compile(), true
 	case key.Matches(msg, k.Export):
-		if m.tgtText == "" {
+		if m.tgt.text == "" {
 			m.setStatus("no target code yet (6 shows the target pane)", true)
-			return m.loadTarget()
+			return m.loadTarget(), true
 		}
-		return m.openPrompt("export", "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgtLang)))
-	case key.Matches(msg, k.TogglePass):
-		if m.focusList && m.listSel >= 0 && m.listSel < len(m.pipeline) {
-			m.pipeline[m.listSel].Enabled = !m.pipeline[m.listSel].Enabled
-			m.record = append(m.record, "passes "+specOf(m.pipeline))
-			return m.compile()
-		}
-		m.setStatus("tab to the pass list, then space turns a pass off or on", false)
-	case key.Matches(msg, k.MoveUp), key.Matches(msg, k.MoveDown):
-		if !m.focusList {
-			m.setStatus("tab to the pass list to reorder passes", false)
-			return nil
-		}
-		d := 1
-		if key.Matches(msg, k.MoveUp) {
-			d = -1
-		}
-		j := m.listSel + d
-		if j < 0 || j >= len(m.pipeline) {
-			return nil
-		}
-		m.pipeline[m.listSel], m.pipeline[j] = m.pipeline[j], m.pipeline[m.listSel]
-		m.listSel = j
-		m.record = append(m.record, "passes "+specOf(m.pipeline))
-		return m.compile()
+		return m.openPrompt(promptExport, "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgt.lang))), true
 	case key.Matches(msg, k.Rerun):
-		return m.compile()
+		return m.reload(), true
 	case key.Matches(msg, k.Record):
-		return m.openPrompt("record", "save replay script to: ", defaultName(m.drv.Source(), "", ".replay"))
+		return m.openPrompt(promptRecord, "save replay script to: ", defaultName(m.drv.Source(), "", ".replay")), true
 	case key.Matches(msg, k.OpenReplay):
-		return m.openPrompt("open", "play replay script: ", "")
+		return m.openPrompt(promptOpen, "play replay script: ", ""), true
 	case key.Matches(msg, k.Mouse):
 		m.mouse = !m.mouse
 		if m.mouse {
@@ -582,22 +685,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.st = NewStyles(th)
 		m.setStatus("theme "+next, false)
 		m.refreshViews()
-	case m.focusList && msg.String() == "enter":
-		return m.gotoStep(m.stepOfSlot(m.listSel))
-	case msg.String() == "z":
-		m.expanded[m.step] = !m.expanded[m.step]
+	default:
+		return nil, false
 	}
-	return nil
-}
-
-func (m *Model) countOcc(v string) int {
-	n := 0
-	for _, l := range m.ir.lines {
-		if strings.Contains(l, v) {
-			n++
-		}
-	}
-	return n
+	return nil, true
 }
 
 func (m *Model) slotOfStep(step int) int {
@@ -646,8 +737,8 @@ func (m *Model) gotoStep(i int) tea.Cmd {
 		return nil
 	}
 	m.step = i
-	m.listSel = m.slotOfStep(i)
-	m.record = append(m.record, "goto "+m.comp.Steps[i].Pass)
+	m.list.sel = m.slotOfStep(i)
+	m.rec.Goto(replay.StepRef(i, m.passNames()))
 	return m.showStep()
 }
 
@@ -665,22 +756,29 @@ func (m *Model) gotoChanged(dir int) tea.Cmd {
 }
 
 func (m *Model) setView(v View) tea.Cmd {
+	if v != m.view {
+		m.rec.View(scriptViews[v])
+	}
 	m.view = v
 	m.focusList = false
+	m.layout()
 	m.refreshViews()
 	switch v {
 	case ViewDiff:
-		return m.ensureDiff()
+		return m.diff.ensure()
 	case ViewTrees, ViewCFG:
 		return m.ensureAnalysis()
 	case ViewTarget:
 		return m.loadTarget()
+	case ViewSource:
+		return m.src.load()
 	}
 	return nil
 }
 
 // showStep loads the current snapshot into the panes, keeping the cursor
-// on the followed value if there is one.
+// on the followed value if there is one, and starts what the shown pane
+// needs (diff, analysis, target code).
 func (m *Model) showStep() tea.Cmd {
 	s := m.curStep()
 	if s == nil {
@@ -698,8 +796,13 @@ func (m *Model) showStep() tea.Cmd {
 	}
 	m.refreshViews()
 	var cmds []tea.Cmd
-	if m.view == ViewDiff {
-		cmds = append(cmds, m.ensureDiff())
+	switch m.view {
+	case ViewDiff:
+		cmds = append(cmds, m.diff.ensure())
+	case ViewTarget:
+		cmds = append(cmds, m.loadTarget())
+	case ViewSource:
+		cmds = append(cmds, m.src.load())
 	}
 	if m.overlay || m.view == ViewTrees || m.view == ViewCFG {
 		cmds = append(cmds, m.ensureAnalysis())
@@ -723,34 +826,6 @@ func (m *Model) stepLines(s *Step) []string {
 	return all
 }
 
-func (m *Model) diffKey() [2]int {
-	base := m.step - 1
-	if m.diffBase >= 0 && m.diffBase != m.step {
-		base = m.diffBase
-	}
-	if base < 0 {
-		base = 0
-	}
-	return [2]int{base, m.step}
-}
-
-func (m *Model) ensureDiff() tea.Cmd {
-	if m.comp == nil {
-		return nil
-	}
-	k := m.diffKey()
-	if _, ok := m.diffs[k]; ok {
-		m.diffOff = 0
-		return nil
-	}
-	m.loadStep(k[0])
-	m.loadStep(k[1])
-	a, b := m.comp.Steps[k[0]].Text, m.comp.Steps[k[1]].Text
-	m.startJob("diff")
-	m.diffOff = 0
-	return func() tea.Msg { return diffMsg{k, textdiff.Compute(a, b)} }
-}
-
 func (m *Model) analysisFunc() string {
 	if m.fn != "" {
 		return m.fn
@@ -769,37 +844,20 @@ func (m *Model) analysisFunc() string {
 	return ""
 }
 
-func (m *Model) currentAnalysis() *Analysis {
-	return m.analyses[fmt.Sprintf("%d/%s", m.step, m.analysisFunc())]
-}
-
-func (m *Model) ensureAnalysis() tea.Cmd {
-	if m.comp == nil {
-		return nil
-	}
-	fn := m.analysisFunc()
-	k := fmt.Sprintf("%d/%s", m.step, fn)
-	if _, ok := m.analyses[k]; ok {
-		m.refreshViews()
-		return nil
-	}
-	ctx := m.startJob("analysis")
-	drv, c, step := m.drv, m.comp, m.step
-	return func() tea.Msg {
-		a, err := drv.Analyze(ctx, c, step, fn)
-		return analysisMsg{k, a, err}
-	}
-}
-
 func (m *Model) runLanes() tea.Cmd {
-	if m.comp == nil {
+	if _, compiling := m.busy["compile"]; compiling || m.comp == nil {
+		// Run what the user configured, not the compile being replaced.
+		m.pendingRun = true
+		m.setStatus("the run starts when the pipeline has compiled…", false)
 		return nil
 	}
+	m.pendingRun = false
 	ctx := m.startJob("run")
 	drv, c, step := m.drv, m.comp, m.step
 	opts := RunOptions{WaveSize: m.waveSize, Policy: m.policyName()}
-	m.record = append(m.record, fmt.Sprintf("run --wave %d --policy %s", m.waveSize, opts.Policy))
+	m.rec.Run(m.waveSize, opts.Policy)
 	m.view = ViewLanes
+	m.focusList = false
 	m.setStatus("running "+m.stepName()+"…", false)
 	return func() tea.Msg {
 		r, err := drv.Run(ctx, c, step, opts)
@@ -807,121 +865,56 @@ func (m *Model) runLanes() tea.Cmd {
 	}
 }
 
+// loadTarget starts generating the target code of the current compile
+// unless it is there or on its way.
 func (m *Model) loadTarget() tea.Cmd {
-	if m.comp == nil || m.tgtText != "" || m.tgtErr != "" {
+	if m.comp == nil || m.tgt.text != "" || m.tgt.err != "" {
+		return nil
+	}
+	if _, running := m.busy["target"]; running && m.tgt.forComp == m.comp {
 		return nil
 	}
 	ctx := m.startJob("target")
 	drv, c := m.drv, m.comp
+	m.tgt.forComp = c
 	return func() tea.Msg {
 		t, l, err := drv.TargetCode(ctx, c)
-		return targetMsg{t, l, err}
+		return targetMsg{c, t, l, SplitLines(t), err}
 	}
 }
 
-func (m *Model) gotoDef() tea.Cmd {
-	p := m.activePane()
-	v := p.currentValue()
-	if v == "" {
-		return nil
-	}
-	if d := p.definitionLine(v); d >= 0 {
-		p.gotoLine(d)
-		m.setStatus("definition of "+v, false)
-	} else {
-		m.setStatus("no definition of "+v+" in view", true)
-	}
-	return nil
-}
-
-func (m *Model) explain() tea.Cmd {
-	a := m.currentAnalysis()
-	if a == nil {
-		m.setStatus("computing uniformity…", false)
-		return m.ensureAnalysis()
-	}
-	v := m.ir.currentValue()
-	if v == "" {
-		return nil
-	}
-	if a.Explain == nil {
-		m.setStatus(v+": no uniformity information", false)
-		return nil
-	}
-	chain := a.Explain(v)
-	if len(chain) == 0 {
-		m.setStatus(v+" is uniform", false)
-		return nil
-	}
-	m.setStatus(v+" is divergent: "+strings.Join(chain, " ← "), false)
-	return nil
-}
-
-func (m *Model) nextChange() {
-	d := m.diffs[m.diffKey()]
-	if d == nil {
-		return
-	}
-	for _, h := range d.Hunks {
-		if h > m.diffOff {
-			m.diffOff = h
-			return
-		}
-	}
-	if len(d.Hunks) > 0 {
-		m.diffOff = d.Hunks[0]
-		m.setStatus("wrapped to the first change", false)
-	}
-}
-
+// activePane is the text of the shown pane (searches go there; nil for
+// the diff pane).
 func (m *Model) activePane() *codePane {
 	switch m.view {
 	case ViewTarget:
-		return &m.tgt
-	case ViewTrees, ViewCFG, ViewLanes:
-		return &m.other
+		return &m.tgt.codePane
+	case ViewTrees, ViewCFG:
+		return &m.graph.codePane
+	case ViewLanes:
+		return &m.lanesP.codePane
+	case ViewExplain:
+		return &m.expl.codePane
+	case ViewDiff:
+		return nil
 	}
-	return &m.ir
+	return &m.ir.codePane
 }
 
+// scroll moves the shown pane (the mouse wheel).
 func (m *Model) scroll(d int) {
 	if m.view == ViewDiff {
-		if dd := m.diffs[m.diffKey()]; dd != nil {
-			m.diffOff = max(0, min(len(dd.Rows)-1, m.diffOff+d))
-		}
+		m.diff.scroll(d)
 		return
 	}
-	p := m.activePane()
-	if d > 1<<20 {
-		p.gotoLine(len(p.lines) - 1)
-		return
-	}
-	if d < -(1 << 20) {
-		p.gotoLine(0)
-		return
-	}
-	p.move(d)
-	if m.view == ViewTrees || m.view == ViewCFG {
-		m.followSelection()
-	}
+	m.activePane().move(d)
+	m.afterMove()
 }
 
-// followSelection shows the block of the selected tree node or CFG block in
-// the IR pane (selecting a node shows its block).
-func (m *Model) followSelection() {
-	var blk string
-	if m.view == ViewTrees && m.other.cursor < len(m.treeRows) {
-		blk = m.treeRows[m.other.cursor].block
-	}
-	if m.view == ViewCFG {
-		blk = m.cfgBlocks[m.other.cursor]
-	}
-	if blk == "" {
-		return
-	}
-	if d := m.ir.definitionLine("%" + blk); d >= 0 {
-		m.ir.gotoLine(d)
-		m.setStatus("block %"+blk+" is at IR line "+fmt.Sprint(d+1), false)
+// afterMove follows the selection of the trees and CFG panes.
+func (m *Model) afterMove() {
+	if m.view == ViewTrees || m.view == ViewCFG {
+		m.graph.follow(true)
 	}
 }
 
@@ -958,53 +951,25 @@ func lexerFor(lang string) chroma.Lexer {
 }
 
 // openPrompt starts a one-line input in the status bar.
-func (m *Model) openPrompt(kind, label, value string) tea.Cmd {
-	m.promptKind = kind
-	m.prompt.Prompt = label
-	m.prompt.SetValue(value)
-	m.prompt.CursorEnd()
-	m.prompt.SetWidth(max(10, m.w-len(label)-2))
-	return m.prompt.Focus()
+func (m *Model) openPrompt(kind promptKind, label, value string) tea.Cmd {
+	return m.prompt.start(kind, label, value)
 }
 
-func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		m.promptKind = ""
-		m.prompt.Blur()
-		return nil
-	case "enter":
-		kind, val := m.promptKind, strings.TrimSpace(m.prompt.Value())
-		m.promptKind = ""
-		m.prompt.Blur()
-		return m.submitPrompt(kind, val)
-	}
-	if m.promptKind == "confirm" {
-		switch msg.String() {
-		case "y", "Y":
-			m.promptKind = ""
-			return m.writeFile(m.pendingPath, m.pendingText, true)
-		case "n", "N":
-			m.promptKind = ""
-			m.setStatus("not overwritten", false)
-		}
-		return nil
-	}
-	var cmd tea.Cmd
-	m.prompt, cmd = m.prompt.Update(msg)
-	return cmd
-}
-
-func (m *Model) submitPrompt(kind, val string) tea.Cmd {
+func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 	switch kind {
-	case "search":
-		m.activePane().setSearch(val)
-		if val != "" && !m.activePane().nextMatch(+1) {
+	case promptSearch:
+		p := m.activePane()
+		if p == nil {
+			return nil
+		}
+		p.setSearch(val)
+		if val != "" && !p.nextMatch(+1) {
 			m.setStatus("no match for "+val, true)
 		} else if val != "" {
-			m.setStatus(fmt.Sprintf("%d matching lines", len(m.activePane().matches)), false)
+			m.setStatus(fmt.Sprintf("%d matching lines", len(p.matches)), false)
 		}
-	case "pass":
+		m.afterMove()
+	case promptPass:
 		if m.comp == nil || val == "" {
 			return nil
 		}
@@ -1015,25 +980,25 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 			}
 		}
 		m.setStatus("no pass matching "+val, true)
-	case "func":
-		m.fn = val
-		m.record = append(m.record, "function "+val)
+	case promptFunc:
+		m.fn = strings.TrimPrefix(val, "@")
+		m.rec.Function(m.fn)
 		return m.showStep()
-	case "export":
+	case promptExport:
 		if val == "" {
 			return nil
 		}
-		m.record = append(m.record, "export "+val)
-		return m.writeFile(val, m.tgtText, false)
-	case "dot":
-		if a := m.currentAnalysis(); a != nil && val != "" {
-			return m.writeFile(val, a.DOT, false)
+		if m.opts.Exports == nil {
+			m.rec.Export(val)
 		}
-	case "record":
+		return m.writeFile(val, m.tgt.text, false)
+	case promptDOT:
+		return m.exportDOT(val)
+	case promptRecord:
 		if val != "" {
-			return m.writeFile(val, strings.Join(m.record, "\n")+"\n", false)
+			return m.writeFile(val, m.rec.Script(filepath.Dir(val)), false)
 		}
-	case "input":
+	case promptInput:
 		if val == "" {
 			return nil
 		}
@@ -1041,9 +1006,9 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 			m.setStatus(err.Error(), true)
 			return nil
 		}
-		m.record = append(m.record, "# interpreter input "+val)
+		m.rec.InputFile(val)
 		m.setStatus("interpreter input "+val+" loaded (r runs)", false)
-	case "open":
+	case promptOpen:
 		if val == "" {
 			return nil
 		}
@@ -1057,7 +1022,7 @@ func (m *Model) submitPrompt(kind, val string) tea.Cmd {
 			m.setStatus(err.Error(), true)
 			return nil
 		}
-		return m.playScript(string(data))
+		return m.playScript(val, string(data))
 	}
 	return nil
 }
@@ -1075,10 +1040,7 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 	}
 	if !overwrite {
 		if _, err := os.Stat(path); err == nil {
-			m.pendingPath, m.pendingText = path, text
-			m.promptKind = "confirm"
-			m.prompt.Prompt = path + " exists. Overwrite? (y/n) "
-			m.prompt.SetValue("")
+			m.prompt.confirm(path, text)
 			return nil
 		}
 	}
@@ -1092,96 +1054,36 @@ func (m *Model) writeFile(path, text string, overwrite bool) tea.Cmd {
 	}
 }
 
-// playScript applies the navigation commands of a replay script to the
-// explorer: target, passes, goto, function, view changes. Commands that only
-// print (print, diff, analyze) are shown by switching to their view.
-func (m *Model) playScript(script string) tea.Cmd {
-	var cmds []tea.Cmd
-	recompile := false
-	for n, line := range strings.Split(script, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
-		switch f[0] {
-		case "load":
-		case "target":
-			if len(f) > 1 && f[1] != m.target {
-				m.target = f[1]
-				m.pipeline = m.drv.DefaultPipeline(m.target)
-				recompile = true
-			}
-		case "passes":
-			if len(f) > 1 {
-				var p []PassSlot
-				for _, name := range strings.Split(f[1], ",") {
-					p = append(p, PassSlot{Name: name, Enabled: true})
-				}
-				if specOf(p) != specOf(m.pipeline) {
-					m.pipeline = p
-					recompile = true
-				}
-			}
-		case "goto", "step":
-			if recompile {
-				m.opts.Replay = strings.Join(strings.Split(script, "\n")[n:], "\n")
-				return m.compile()
-			}
-			if m.comp != nil && len(f) > 1 {
-				for i, s := range m.comp.Steps {
-					if s.Pass == f[1] || fmt.Sprint(i) == f[1] {
-						m.step = i
-					}
-				}
-			}
-		case "function":
-			if len(f) > 1 {
-				m.fn = f[1]
-			} else {
-				m.fn = ""
-			}
-		case "print":
-			m.view = ViewIR
-		case "diff":
-			m.view = ViewDiff
-		case "analyze":
-			m.view = ViewTrees
-		case "run":
-			m.view = ViewLanes
-		}
-	}
-	if recompile {
-		return m.compile()
-	}
-	cmds = append(cmds, m.showStep())
-	if m.view == ViewLanes {
-		cmds = append(cmds, m.runLanes())
-	}
-	m.setStatus("replay script applied", false)
-	return tea.Batch(cmds...)
-}
-
-// layout sizes the panes from the window size.
+// layout sizes the panes from the window size: the pass list on the
+// left (unless hidden), the shown pane in the rest, below the title bar
+// and above the status bar.
 func (m *Model) layout() {
-	h := m.paneH()
-	w := m.w - m.listW() - 1
-	m.ir.setSize(w, h)
-	m.tgt.setSize(w, h)
-	m.other.setSize(w, h)
-	m.prompt.SetWidth(max(10, m.w-len(m.prompt.Prompt)-2))
+	h := m.h - 2
+	m.list.SetSize(m.listW(), h)
+	for _, p := range []pane{m.ir, m.diff, m.graph, m.lanesP, m.tgt, m.expl, m.src} {
+		p.SetSize(m.mainW(), h)
+	}
+	m.prompt.SetSize(m.w, 1)
 }
 
+// listW is the width of the pass list (0 when hidden with Z).
 func (m *Model) listW() int {
+	if m.hideList {
+		return 0
+	}
 	if m.w >= 140 {
 		return 34
 	}
 	return 26
 }
 
-// paneH is the height of the main pane's content (title, tabs and status
-// bar excluded).
-func (m *Model) paneH() int { return max(1, m.h-3) }
+// mainW is the width of the main pane.
+func (m *Model) mainW() int {
+	if m.hideList {
+		return m.w
+	}
+	return m.w - m.listW() - 1
+}
 
 // View renders the screen.
 func (m *Model) View() tea.View {
@@ -1203,10 +1105,13 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	top := m.titleBar()
-	list := m.passListView(m.listW(), m.h-2)
-	main := m.mainView(m.w-m.listW()-1, m.h-2)
-	sep := m.st.Border.Render(strings.TrimSuffix(strings.Repeat("│\n", m.h-2), "\n"))
-	body := lipgloss.JoinHorizontal(lipgloss.Top, list, sep, main)
+	main := m.mainPane().View(m.mainW(), m.h-2)
+	body := main
+	if !m.hideList {
+		list := m.list.View(m.listW(), m.h-2)
+		sep := m.st.Border.Render(strings.TrimSuffix(strings.Repeat("│\n", m.h-2), "\n"))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, list, sep, main)
+	}
 	v.SetContent(top + "\n" + body + "\n" + m.statusBar())
 	return v
 }
@@ -1265,8 +1170,8 @@ func truncate(s string, w int) string {
 }
 
 func (m *Model) statusBar() string {
-	if m.promptKind != "" {
-		return m.prompt.View()
+	if m.prompt.open() {
+		return m.prompt.View(m.w, 1)
 	}
 	busy := ""
 	if len(m.busy) > 0 {
@@ -1278,6 +1183,14 @@ func (m *Model) statusBar() string {
 	}
 	hint := m.st.StatusKey.Render(" ? ") + m.st.Status.Render(" help ") + m.st.StatusKey.Render(" q ") + m.st.Status.Render(" quit ")
 	msg := m.status
+	if msg == "" {
+		// No news: the focused pane's own keys (its ShortHelp).
+		var parts []string
+		for _, b := range m.focusedPane().ShortHelp() {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+		msg = strings.Join(parts, " · ")
+	}
 	st := m.st.Status
 	if m.statusErr {
 		st = m.st.Error
@@ -1295,26 +1208,17 @@ func (m *Model) statusBar() string {
 // target) after state changes.
 func (m *Model) refreshViews() {
 	m.ir.marks = nil
-	a := m.currentAnalysis()
-	if m.overlay && a != nil {
-		m.ir.marks = m.uniformityMarks(a)
+	e := m.currentEntry()
+	if m.overlay && e != nil {
+		m.ir.marks = m.uniformityMarks(e.a)
 	}
 	switch m.view {
-	case ViewTrees:
-		m.buildTrees(a)
-	case ViewCFG:
-		m.buildCFG(a)
+	case ViewTrees, ViewCFG:
+		m.graph.refresh()
 	case ViewLanes:
-		m.buildLanes()
+		m.lanesP.refresh()
 	case ViewTarget:
-		switch {
-		case m.tgtErr != "":
-			m.tgt.setLines(strings.Split("error: "+m.tgtErr, "\n"), nil)
-		case m.tgtText == "":
-			m.tgt.setLines([]string{"generating target code…"}, nil)
-		default:
-			m.tgt.setLines(strings.Split(strings.TrimSuffix(m.tgtText, "\n"), "\n"), lexerFor(m.tgtLang))
-		}
+		m.tgt.refresh()
 	}
 }
 
@@ -1341,18 +1245,24 @@ func (m *Model) uniformityMarks(a *Analysis) map[int]Mark {
 				kind = DivBranch
 			}
 		}
-		switch kind {
-		case DivValue:
-			marks[i] = Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: name + " is divergent"}
-		case DivBranch:
-			marks[i] = Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: "divergent branch"}
-		case DivTemporal:
-			marks[i] = Mark{Symbol: themes.Marks.Temporal, Style: m.st.Temporal, Note: name + " is temporally divergent"}
-		case DivAssumed:
-			marks[i] = Mark{Symbol: themes.Marks.AssumedDivergent, Style: m.st.Temporal, Note: name + " is in a cycle assumed divergent"}
+		if kind != DivNone {
+			marks[i] = m.divMark(kind, name)
 		}
 	}
 	return marks
+}
+
+// divMark is the gutter mark of a divergence kind (name: the value).
+func (m *Model) divMark(kind DivKind, name string) Mark {
+	switch kind {
+	case DivBranch:
+		return Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: "divergent branch"}
+	case DivTemporal:
+		return Mark{Symbol: themes.Marks.Temporal, Style: m.st.Temporal, Note: name + " is temporally divergent"}
+	case DivAssumed:
+		return Mark{Symbol: themes.Marks.AssumedDivergent, Style: m.st.Temporal, Note: name + " is in a cycle assumed divergent"}
+	}
+	return Mark{Symbol: themes.Marks.Divergent, Style: m.st.Divergent, Note: name + " is divergent"}
 }
 
 func isTerminatorLine(t string) bool {
@@ -1367,4 +1277,7 @@ func isTerminatorLine(t string) bool {
 // CompiledForTest wraps a compile result as the message the explorer
 // receives when a compile finishes (for benchmarks and tests outside the
 // package).
-func CompiledForTest(c *Compiled) tea.Msg { return compiledMsg{c: c} }
+func CompiledForTest(c *Compiled) tea.Msg { return compiledMsg{c: c, gen: compiledForTestGen} }
+
+// compiledForTestGen matches a model that has not started its own compile.
+const compiledForTestGen = 0

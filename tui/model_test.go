@@ -88,7 +88,7 @@ func (f *fakeDriver) Analyze(ctx context.Context, c *Compiled, step int, fn stri
 		Divergent: map[string]DivKind{"%x": DivValue, "%c": DivValue, "%entry": DivBranch, "%r": DivValue},
 		Explain: func(n string) []string {
 			if n == "%c" {
-				return []string{"%c = icmp of %x", "%x = WaveGetLaneIndex (divergence source)"}
+				return []string{"%c is divergent: uses divergent %x", "%x is divergent: WaveGetLaneIndex (divergence source)"}
 			}
 			return nil
 		},
@@ -241,8 +241,11 @@ func TestUniformityOverlayAndExplain(t *testing.T) {
 	// Move to the %c line and explain it.
 	m.ir.gotoLine(3)
 	press(t, m, "e")
-	if !strings.Contains(m.status, "%c is divergent: %c = icmp of %x ← %x = WaveGetLaneIndex") {
-		t.Errorf("explain: %q", m.status)
+	s = screen(m)
+	for _, want := range []string{"why is %c divergent?", " 1. %c is divergent: uses divergent %x", " 2. %x is divergent: WaveGetLaneIndex"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("explanation pane lacks %q:\n%s", want, s)
+		}
 	}
 }
 
@@ -250,7 +253,7 @@ func TestHelpIsGeneratedFromKeyMap(t *testing.T) {
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "?")
 	s := screen(m)
-	for _, g := range m.keys.Groups() {
+	for _, g := range m.keys.Groups(FocusIR) {
 		if !strings.Contains(s, g.Title) {
 			t.Errorf("help lacks group %q", g.Title)
 		}
@@ -287,8 +290,8 @@ func TestWhatIfTogglePassRecompiles(t *testing.T) {
 			t.Fatalf("simplify was turned off but still ran")
 		}
 	}
-	if !strings.Contains(strings.Join(m.record, "\n"), "passes inline,sroa,broken") {
-		t.Errorf("recording lacks the edited pipeline: %v", m.record)
+	if !strings.Contains(m.rec.Script(""), "passes inline,sroa,broken") {
+		t.Errorf("recording lacks the edited pipeline: %v", m.rec.Script(""))
 	}
 }
 
@@ -299,17 +302,17 @@ func TestExportAsksBeforeOverwrite(t *testing.T) {
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "6")
 	press(t, m, "x")
-	m.prompt.SetValue(path)
+	m.prompt.input.SetValue(path)
 	press(t, m, "enter")
-	if m.promptKind != "confirm" {
-		t.Fatalf("existing file: expected a confirmation prompt, got %q", m.promptKind)
+	if m.prompt.kind != promptConfirm {
+		t.Fatalf("existing file: expected a confirmation prompt, got %d", m.prompt.kind)
 	}
 	press(t, m, "n")
 	if data, _ := os.ReadFile(path); string(data) != "keep" {
 		t.Fatal("file overwritten after answering n")
 	}
 	press(t, m, "x")
-	m.prompt.SetValue(path)
+	m.prompt.input.SetValue(path)
 	press(t, m, "enter", "y")
 	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "OpCapability Shader") {
 		t.Fatalf("export after y: %q", data)
@@ -351,7 +354,7 @@ func TestTreesSelectBlock(t *testing.T) {
 func TestSearchAndOccurrences(t *testing.T) {
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "/")
-	m.prompt.SetValue("WaveActiveSum")
+	m.prompt.input.SetValue("WaveActiveSum")
 	press(t, m, "enter")
 	if m.ir.cursor != 7 {
 		t.Fatalf("search moved to line %d, want 8", m.ir.cursor+1)

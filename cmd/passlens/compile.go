@@ -48,6 +48,8 @@ Flags:
   --print-after=PASS  print the IR after the named pass(es), comma-separated
   --filter-func=F     restrict the printing to function F
   --time-passes       print wall time and allocations of every phase and pass to standard error
+  --dot-cfg DIR       write the CFG after the input and every changed pass into DIR as
+                      Graphviz DOT with instructions, edge labels, divergence and what changed
 `,
 		run: runCompile,
 	})
@@ -95,6 +97,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	after := fs.String("print-after", "", "")
 	filter := fs.String("filter-func", "", "")
 	timePasses := fs.Bool("time-passes", false, "")
+	dotCfg := fs.String("dot-cfg", "", "")
 	var changed optionalValueFlag
 	fs.Var(&changed, "print-changed", "")
 	var defs, incs multiFlag
@@ -161,6 +164,11 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	dump := headless.DumpMode{AfterAll: *afterAll, Changed: changed.set && changed.value == "", Diff: changed.value == "diff", After: *after, Func: *filter}
 	if dump.Active() {
 		headless.Dumps(stdout, res, dump)
+	}
+	if *dotCfg != "" {
+		if err := writeDotCFG(*dotCfg, res, *filter, stderr); err != nil {
+			return err
+		}
 	}
 	if res.Err != nil {
 		return diag.Step(src, m, res.Err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +15,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
+	"passlens/internal/replay"
 	"passlens/samples"
 	"passlens/themes"
 	"passlens/tui"
@@ -36,7 +39,8 @@ Flags:
   -I DIR          HLSL include directory (repeatable)
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
-  --replay FILE   play a replay script on start
+  --replay FILE   play a replay script on start; with no FILE argument the
+                  script's load command chooses the module
   --dump LOG      open a compiler's pass log (- for standard input); a FILE whose
                   content is a log opens the same way (docs/pass-dumps.md)
   --run 'CMD'     run opt/llc/clang/spirv-opt with its print flag and explore the log
@@ -60,7 +64,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	entry := fs.String("entry", "", "")
 	theme := fs.String("theme", "", "")
 	mouse := fs.Bool("mouse", false, "")
-	replay := fs.String("replay", "", "")
+	replayFile := fs.String("replay", "", "")
 	dumpFile := fs.String("dump", "", "")
 	runCmd := fs.String("run", "", "")
 	var defs, incs multiFlag
@@ -86,6 +90,34 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		return &exitError{2}
 	}
 	arg := "samples/" + samples.Default
+	var script string
+	if *replayFile != "" {
+		data, err := os.ReadFile(*replayFile)
+		if err != nil {
+			return fmt.Errorf("passlens: %v", err)
+		}
+		script = string(data)
+		// Report script errors before the screen opens, located.
+		cmds, err := replay.Parse(*replayFile, script)
+		if err != nil {
+			return err
+		}
+		if len(pos) == 0 {
+			for _, c := range cmds {
+				if c.Name == "load" {
+					path, e, err := replay.LoadArgs(c.Args)
+					if err != nil {
+						return c.Errorf(*replayFile, "%v", err)
+					}
+					arg = replay.Resolve(filepath.Dir(*replayFile), path)
+					if *entry == "" {
+						*entry = e
+					}
+					break
+				}
+			}
+		}
+	}
 	if len(pos) == 1 {
 		arg = pos[0]
 	}
@@ -102,6 +134,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		}
 		bd := backend.New(src, m)
 		bd.Entry = *entry
+		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
 		drv = bd
 	} else {
 		*tgt = "log"
@@ -126,18 +159,18 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return &usageError{c, fmt.Sprintf("unknown theme %q (want %s)", name, strings.Join(themes.Names(), ", "))}
 	}
-	opts := tui.Options{Target: *tgt, Theme: th, Keys: &keys, Mouse: *mouse || cfg.Mouse}
+	opts := tui.Options{Target: *tgt, Theme: th, Keys: &keys, Mouse: *mouse || cfg.Mouse,
+		ModulePath: arg, Entry: *entry, Replay: script, ReplayName: *replayFile}
 	if *spec != "" {
 		for _, n := range strings.Split(*spec, ",") {
 			opts.Pipeline = append(opts.Pipeline, tui.PassSlot{Name: strings.TrimSpace(n), Enabled: true})
 		}
 	}
-	if *replay != "" {
-		data, err := os.ReadFile(*replay)
-		if err != nil {
-			return err
-		}
-		opts.Replay = string(data)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A soft limit: on a large module the collector works harder
+		// instead of letting the heap double past its live size
+		// (BENCHMARKS.md, explorer at scale). GOMEMLIMIT overrides it.
+		debug.SetMemoryLimit(exploreMemoryLimit)
 	}
 	var popts []tea.ProgramOption
 	if *dumpFile == "-" || (len(pos) == 1 && pos[0] == "-") {
@@ -153,6 +186,9 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// exploreMemoryLimit is the explorer's soft memory limit.
+const exploreMemoryLimit = 900 << 20
 
 func validTarget(t string) bool {
 	for _, x := range passes.Targets {

@@ -24,3 +24,23 @@ func TestExplorerInTmux(t *testing.T) {
 		t.Fatalf("tmux session failed: %v", err)
 	}
 }
+
+// TestExplorerRecordReplayInTmux steps through every pane of the real
+// binary in tmux, records the session, quits, and replays it headless with
+// the same interpreter result (testdata/tmux-record.sh).
+func TestExplorerRecordReplayInTmux(t *testing.T) {
+	requireTool(t, "tmux", "tmux")
+	bin := filepath.Join(t.TempDir(), "passlens")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script, err := filepath.Abs("testdata/tmux-record.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("bash", script, bin, t.TempDir()).CombinedOutput()
+	t.Logf("\n%s", out)
+	if err != nil {
+		t.Fatalf("tmux session failed: %v", err)
+	}
+}

@@ -6,7 +6,6 @@
 package replay
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"passlens/compiler/interp"
@@ -33,14 +31,22 @@ import (
 
 // Error is a script error with its location.
 type Error struct {
-	File string
-	Line int
-	Msg  string
-	Text string // the offending line
+	File      string
+	Line, Col int
+	Msg       string
+	Text      string // the offending line
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s:%d:1: error: %s\n  %d | %s\n", e.File, e.Line, e.Msg, e.Line, e.Text)
+	col := max(1, e.Col)
+	gutter := fmt.Sprintf("  %d | ", e.Line)
+	return fmt.Sprintf("%s:%d:%d: error: %s\n%s%s\n%s^\n", e.File, e.Line, col, e.Msg, gutter, e.Text,
+		strings.Repeat(" ", len(gutter)+col-1))
+}
+
+// Short is the error on one line (file:line:col: msg), for a status bar.
+func (e *Error) Short() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, max(1, e.Col), e.Msg)
 }
 
 // Engine holds the state a script manipulates.
@@ -58,37 +64,77 @@ type Engine struct {
 	fn      string
 	dirty   bool
 	dump    *dumpReplay // a loaded pass log (dump.go); nil for a module
+	// input is the interpreter input: a sample's bundled input once
+	// loaded, replaced by `input` commands.
+	input   *interp.Input
+	lastRun string
 }
 
-// Run executes a script read from r; name is used in error messages.
+// Run executes a script read from r; name is used in error messages. The
+// whole script is parsed first, so an unknown command is reported before
+// anything runs.
 func Run(name string, r io.Reader, out io.Writer) error {
-	e := &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if err := e.Exec(t); err != nil {
-			return &Error{File: name, Line: n, Msg: err.Error(), Text: line}
-		}
-	}
-	return sc.Err()
+	_, err := Play(name, r, out)
+	return err
 }
 
-func (e *Engine) path(p string) string {
-	if filepath.IsAbs(p) || strings.HasPrefix(p, "samples/") {
-		return p
+// Play is Run returning the engine, whose State is where the script ended.
+func Play(name string, r io.Reader, out io.Writer) (*Engine, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := os.Stat(p); err == nil {
-		return p
+	cmds, err := Parse(name, string(data))
+	if err != nil {
+		return nil, err
 	}
-	return filepath.Join(e.Dir, p)
+	e := &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
+	for _, c := range cmds {
+		if err := e.Do(c); err != nil {
+			return e, c.Errorf(name, "%v", err)
+		}
+	}
+	return e, nil
 }
+
+// State is where a script left the engine.
+type State struct {
+	Target, Passes string
+	Step           int
+	Pass           string
+	Function       string
+	// RunJSON is the result of the last run command ("" for none).
+	RunJSON string
+}
+
+// State reports the engine's place (after compiling if needed).
+func (e *Engine) State() (State, error) {
+	if err := e.compile(); err != nil {
+		return State{}, err
+	}
+	spec := e.spec
+	if !e.specSet {
+		spec = strings.Join(passes.DefaultPipelines[e.target], ",")
+	}
+	return State{Target: e.target, Passes: spec, Step: e.step, Pass: e.passNames()[e.step], Function: e.fn, RunJSON: e.lastRun}, nil
+}
+
+// Resolve resolves a script path: absolute as is, else relative to the
+// script's directory when it exists there, else to the current directory;
+// samples/NAME names an embedded sample unless such a file exists.
+func Resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			return filepath.Join(dir, p)
+		}
+	}
+	return p
+}
+
+func (e *Engine) path(p string) string { return Resolve(e.Dir, p) }
 
 // compile (re)runs the pipeline if anything changed since the last run.
 func (e *Engine) compile() error {
@@ -114,10 +160,23 @@ func (e *Engine) compile() error {
 
 func (e *Engine) snap() *pipeline.Snapshot { return e.res.Snapshots[e.step] }
 
-// Exec runs one command line.
+// Exec parses and runs one command line.
 func (e *Engine) Exec(line string) error {
-	f := strings.Fields(line)
-	cmd, args := f[0], f[1:]
+	cmds, err := Parse("-", line)
+	if err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		if err := e.Do(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Do runs one parsed command.
+func (e *Engine) Do(c Command) error {
+	cmd, args := c.Name, c.Args
 	need := func(n int) error {
 		if len(args) < n {
 			return fmt.Errorf("%s needs %d argument(s)", cmd, n)
@@ -131,18 +190,15 @@ func (e *Engine) Exec(line string) error {
 	}
 	switch cmd {
 	case "load":
-		if err := need(1); err != nil {
+		path, entry, err := LoadArgs(args)
+		if err != nil {
 			return err
 		}
-		for _, a := range args[1:] {
-			if v, ok := strings.CutPrefix(a, "--entry="); ok {
-				e.opts.Entry = v
-			}
+		e.opts.Entry = entry
+		if passdump.SniffFile(e.path(path)) {
+			return e.loadDump(e.path(path), path)
 		}
-		if passdump.SniffFile(e.path(args[0])) {
-			return e.loadDump(e.path(args[0]), args[0])
-		}
-		m, src, err := load.File(e.path(args[0]), e.opts)
+		m, src, err := load.File(e.path(path), e.opts)
 		if err != nil {
 			return err
 		}
@@ -151,7 +207,30 @@ func (e *Engine) Exec(line string) error {
 			e.dump = nil
 		}
 		e.mod, e.src, e.dirty, e.res = m, src, true, nil
-		fmt.Fprintf(e.Out, "loaded %s (%d functions)\n", args[0], len(m.Funcs))
+		e.input = nil
+		if src.Input != nil {
+			if e.input, err = interp.ParseInput(src.Input); err != nil {
+				return fmt.Errorf("the bundled input of %s: %v", path, err)
+			}
+		}
+		fmt.Fprintf(e.Out, "loaded %s (%d functions)\n", path, len(m.Funcs))
+	case "input":
+		var data []byte
+		if strings.HasPrefix(c.Raw, "{") {
+			data = []byte(c.Raw)
+		} else {
+			var err error
+			if data, err = os.ReadFile(e.path(args[0])); err != nil {
+				return err
+			}
+		}
+		in, err := interp.ParseInput(data)
+		if err != nil {
+			return fmt.Errorf("input: %v", err)
+		}
+		e.input = in
+	case "view":
+		// The explorer shows the pane; headless there is nothing to show.
 	case "target":
 		if err := need(1); err != nil {
 			return err
@@ -172,7 +251,7 @@ func (e *Engine) Exec(line string) error {
 		if err := e.compile(); err != nil {
 			return err
 		}
-		return e.move(cmd, args)
+		return e.move(c)
 	case "function":
 		e.fn = ""
 		if len(args) > 0 && args[0] != "*" {
@@ -277,64 +356,28 @@ func (e *Engine) Exec(line string) error {
 	return nil
 }
 
-func (e *Engine) findStep(a string) (int, error) {
-	if n, err := strconv.Atoi(a); err == nil {
-		if n < 0 || n >= len(e.res.Snapshots) {
-			return 0, fmt.Errorf("no step %d (0..%d)", n, len(e.res.Snapshots)-1)
-		}
-		return n, nil
-	}
-	// PASS or PASS#k (the k-th occurrence, 1-based).
-	name, k := a, 1
-	if i := strings.IndexByte(a, '#'); i >= 0 {
-		name = a[:i]
-		var err error
-		if k, err = strconv.Atoi(a[i+1:]); err != nil || k < 1 {
-			return 0, fmt.Errorf("bad occurrence in %q", a)
-		}
-	}
+// passNames lists the snapshots' pass names as the explorer shows them
+// (with the pass option: switch-to-if<all>).
+func (e *Engine) passNames() []string {
+	out := make([]string, len(e.res.Snapshots))
 	for i, s := range e.res.Snapshots {
-		if s.Pass == name {
-			k--
-			if k == 0 {
-				return i, nil
-			}
+		out[i] = s.Pass
+		if s.Option != "" {
+			out[i] += "<" + s.Option + ">"
 		}
 	}
-	return 0, fmt.Errorf("no pass %q in the pipeline", a)
+	return out
 }
 
-func (e *Engine) move(cmd string, args []string) error {
+func (e *Engine) findStep(a string) (int, error) { return FindStep(a, e.passNames()) }
+
+func (e *Engine) move(c Command) error {
 	last := len(e.res.Snapshots) - 1
-	switch cmd {
-	case "first":
-		e.step = 0
-	case "last":
-		e.step = last
-	case "next":
-		e.step = min(last, e.step+1)
-	case "prev":
-		e.step = max(0, e.step-1)
-	case "step":
-		d := 1
-		if len(args) > 0 {
-			n, err := strconv.Atoi(args[0])
-			if err != nil {
-				return fmt.Errorf("step takes a number, not %q", args[0])
-			}
-			d = n
-		}
-		e.step = max(0, min(last, e.step+d))
-	case "goto":
-		if len(args) == 0 {
-			return fmt.Errorf("goto needs a pass name or step number")
-		}
-		n, err := e.findStep(args[0])
-		if err != nil {
-			return err
-		}
-		e.step = n
+	n, err := Move(c, e.step, e.passNames())
+	if err != nil {
+		return err
 	}
+	e.step = n
 	s := e.snap()
 	status := "unchanged"
 	switch {
@@ -435,58 +478,27 @@ func (e *Engine) targetText() (string, error) {
 }
 
 func (e *Engine) run(args []string) error {
-	opts := interp.Options{Trace: true}
-	var in *interp.Input
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		val := func() (string, error) {
-			if k, v, ok := strings.Cut(a, "="); ok {
-				_ = k
-				return v, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("%s needs a value", a)
-			}
-			i++
-			return args[i], nil
+	ra, err := ParseRun(args)
+	if err != nil {
+		return err
+	}
+	opts := interp.Options{Trace: true, WaveSize: ra.Wave, Entry: ra.Entry}
+	if ra.Entry == "" {
+		opts.Entry = e.opts.Entry
+	}
+	if ra.Policy != "" {
+		if opts.Policy, err = interp.ParsePolicy(ra.Policy); err != nil {
+			return err
 		}
-		switch {
-		case strings.HasPrefix(a, "--wave"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			if opts.WaveSize, err = strconv.Atoi(v); err != nil {
-				return fmt.Errorf("--wave takes a number")
-			}
-		case strings.HasPrefix(a, "--policy"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			if opts.Policy, err = interp.ParsePolicy(v); err != nil {
-				return err
-			}
-		case strings.HasPrefix(a, "--input"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			data, err := os.ReadFile(e.path(v))
-			if err != nil {
-				return err
-			}
-			if in, err = interp.ParseInput(data); err != nil {
-				return err
-			}
-		case strings.HasPrefix(a, "--entry"):
-			v, err := val()
-			if err != nil {
-				return err
-			}
-			opts.Entry = v
-		default:
-			return fmt.Errorf("run: unknown option %q", a)
+	}
+	in := e.input
+	if ra.Input != "" {
+		data, err := os.ReadFile(e.path(ra.Input))
+		if err != nil {
+			return err
+		}
+		if in, err = interp.ParseInput(data); err != nil {
+			return err
 		}
 	}
 	m, err := e.snap().FreshModule()
@@ -497,5 +509,11 @@ func (e *Engine) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	return r.WriteJSON(e.Out)
+	var sb strings.Builder
+	if err := r.WriteJSON(&sb); err != nil {
+		return err
+	}
+	e.lastRun = sb.String()
+	_, err = io.WriteString(e.Out, e.lastRun)
+	return err
 }

@@ -32,6 +32,9 @@ type Driver struct {
 	MaxRunSteps int
 	// Input is the interpreter input (nil: defaults).
 	Input *interp.Input
+	// LoadOptions are the options the module was loaded with (Reload
+	// uses them again).
+	LoadOptions load.Options
 
 	mu      sync.Mutex
 	results map[*tui.Compiled]*compiled
@@ -64,6 +67,63 @@ func New(src *load.Source, m *ir.Module) *Driver {
 	return d
 }
 
+// BundledInput is the interpreter input shipped with a sample (nil for
+// none); recorded replay scripts carry it inline.
+func (d *Driver) BundledInput() []byte { return d.src.Input }
+
+// Reload re-reads the input file and, when its text changed, loads it
+// for the next Compile; a load error keeps the module as it was.
+// Embedded samples never change.
+func (d *Driver) Reload() (bool, error) {
+	d.mu.Lock()
+	src := d.src
+	d.mu.Unlock()
+	data, err := os.ReadFile(src.Name)
+	if err != nil {
+		if strings.HasPrefix(src.Name, "samples/") {
+			return false, nil // an embedded sample
+		}
+		return false, err
+	}
+	if string(data) == string(src.Text) {
+		return false, nil
+	}
+	m, nsrc, err := load.File(src.Name, d.LoadOptions)
+	if err != nil {
+		return false, err
+	}
+	d.mu.Lock()
+	d.mod, d.src = m, nsrc
+	d.mu.Unlock()
+	return true, nil
+}
+
+// SourceText is the loaded file's text and kind (hlsl, ll or pir).
+func (d *Driver) SourceText() (string, string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return string(d.src.Text), d.src.Kind
+}
+
+// ValueLines maps "FUNC/%x" to the source line of each instruction of the
+// input module that has a position (!loc).
+func (d *Driver) ValueLines() map[string]int {
+	d.mu.Lock()
+	mod := d.mod
+	d.mu.Unlock()
+	out := map[string]int{}
+	for _, f := range mod.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.HasResult() && in.Loc.Line > 0 {
+					out[f.Name()+"/"+in.Ref()] = int(in.Loc.Line)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Source names the module as the user gave it.
 func (d *Driver) Source() string { return d.src.Name }
 
@@ -79,6 +139,17 @@ func (d *Driver) SetInput(path string) error {
 	in, err := interp.ParseInput(data)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
+	}
+	d.Input = in
+	return nil
+}
+
+// SetInputJSON sets the interpreter input from JSON text (a replay
+// script's inline input).
+func (d *Driver) SetInputJSON(data []byte) error {
+	in, err := interp.ParseInput(data)
+	if err != nil {
+		return fmt.Errorf("input: %v", err)
 	}
 	d.Input = in
 	return nil
@@ -124,7 +195,10 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	if err != nil {
 		return nil, err
 	}
-	res := pipeline.Run(ctx, ir.CloneModule(d.mod), spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
+	d.mu.Lock()
+	mod := d.mod
+	d.mu.Unlock()
+	res := pipeline.Run(ctx, ir.CloneModule(mod), spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
 	}
@@ -247,7 +321,15 @@ func (d *Driver) Module(c *tui.Compiled, step int) (*ir.Module, error) {
 
 // Analyze computes the trees, CFG and uniformity of one function.
 func (d *Driver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (*tui.Analysis, error) {
-	m, err := d.Module(c, step)
+	// A private parse, not the snapshot's cached module: the analysis
+	// (its explanations refer to the IR) then holds the only reference,
+	// and the explorer's bounded cache of analyses bounds the memory; the
+	// cached module would stay for every step ever analyzed.
+	s, err := d.snapshot(c, step)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.FreshModule()
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"fmt"
 	"strings"
 
 	"passlens/compiler/analysis"
@@ -14,6 +15,7 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 	u := analysis.Uniformity(f)
 	a.Divergent = map[string]tui.DivKind{}
 	values := map[string]ir.Value{}
+	blocks := map[string]*ir.Block{}
 	for _, p := range f.Params {
 		values[p.Ref()] = p
 		if u.IsDivergent(p) {
@@ -21,6 +23,7 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 		}
 	}
 	for _, b := range f.Blocks {
+		blocks[b.Ref()] = b
 		if u.IsDivergentTerminator(b) {
 			a.Divergent[b.Ref()] = tui.DivBranch
 		}
@@ -51,8 +54,61 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 		}
 		steps := u.Explain(v)
 		if len(steps) == 0 {
+			return temporalChain(u, v)
+		}
+		return strings.Split(strings.TrimSpace(u.FormatExplain(steps)), "\n")
+	}
+	a.ExplainTerminator = func(name string) []string {
+		b, ok := blocks[name]
+		if !ok {
+			return nil
+		}
+		steps := u.ExplainTerminator(b)
+		if len(steps) == 0 {
 			return nil
 		}
 		return strings.Split(strings.TrimSpace(u.FormatExplain(steps)), "\n")
 	}
+}
+
+// temporalChain explains a value that is uniform where it is defined, in
+// a cycle, but temporally divergent where it is used outside the cycle
+// (lanes leave on different iterations and see different last values):
+// the uses, then why the cycle's exit is divergent. nil when v has no
+// such use.
+func temporalChain(u *analysis.UniformityInfo, v ir.Value) []string {
+	var out []string
+	cycle := -1
+	for _, t := range u.TemporalDivergence() {
+		if t.Value != v {
+			continue
+		}
+		if cycle < 0 {
+			cycle = t.Cycle
+			out = append(out, fmt.Sprintf("%s is uniform inside the cycle (%s), divergent where it is used outside:", v.Ref(), u.CycleString(t.Cycle)))
+		}
+		where := ""
+		if t.User.Block != nil {
+			where = " in " + t.User.Block.Name()
+		}
+		use := t.User.Ref()
+		if !t.User.HasResult() {
+			use = "the " + t.User.Op.String()
+		}
+		out = append(out, fmt.Sprintf("  used by %s%s, after lanes left the cycle on different iterations", use, where))
+	}
+	if cycle < 0 {
+		return nil
+	}
+	if branch, exit := u.DivergentExitReason(cycle); branch != nil {
+		ex := "?"
+		if exit != nil {
+			ex = exit.Name()
+		}
+		out = append(out, fmt.Sprintf("the cycle has a divergent exit (%s) because:", ex))
+		if steps := u.ExplainTerminator(branch); len(steps) > 0 {
+			out = append(out, strings.Split(strings.TrimSpace(u.FormatExplain(steps)), "\n")...)
+		}
+	}
+	return out
 }
