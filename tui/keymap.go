@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"passlens/internal/limits"
 )
 
 // KeyMap is the one table of key bindings. The help overlay is generated
@@ -173,7 +174,7 @@ func ConfigPath() string {
 // LoadConfig reads the config file (a missing file is not an error).
 func LoadConfig(path string) (Config, error) {
 	var c Config
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, limits.MaxModuleSize)
 	if os.IsNotExist(err) {
 		return c, nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
+	"passlens/internal/limits"
 	"passlens/samples"
 	"passlens/themes"
 	"passlens/tui"
@@ -114,7 +115,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *replay != "" {
-		data, err := os.ReadFile(*replay)
+		data, err := limits.ReadFile(*replay, limits.MaxModuleSize)
 		if err != nil {
 			return err
 		}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/internal/limits"
 )
 
 func init() {
@@ -63,7 +63,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	var in *interp.Input
 	if *input != "" {
-		data, err := os.ReadFile(*input)
+		data, err := limits.ReadFile(*input, limits.MaxModuleSize)
 		if err != nil {
 			return fmt.Errorf("passlens: %v", err)
 		}

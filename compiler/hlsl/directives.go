@@ -1,7 +1,9 @@
 package hlsl
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -329,6 +331,7 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 	var path string
 	var src []byte
 	found := false
+	var readErr error // the first failure other than "does not exist"
 	if filepath.IsAbs(name) {
 		dirs = []string{""}
 	}
@@ -346,6 +349,13 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 			path, src, found = cand, data, true
 			break
 		}
+		if readErr == nil && !errors.Is(err, fs.ErrNotExist) {
+			readErr = err
+		}
+	}
+	if !found && readErr != nil {
+		p.rep.errorf(ts[0].pos, ts[len(ts)-1].end(), "cannot include '%s': %v", name, readErr)
+		return
 	}
 	if !found {
 		p.rep.errorf(ts[0].pos, ts[len(ts)-1].end(), "'%s' file not found", name)

@@ -16,6 +16,7 @@ import (
 	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
+	"passlens/internal/limits"
 	"passlens/samples"
 )
 
@@ -43,7 +44,7 @@ type Source struct {
 // Read reads a file, or an embedded sample given as samples/NAME (or NAME
 // when no such file exists).
 func Read(arg string) (*Source, error) {
-	data, err := os.ReadFile(arg)
+	data, err := limits.ReadFile(arg, limits.MaxModuleSize)
 	if err == nil {
 		k, kerr := kindOf(arg, data)
 		if kerr != nil {
@@ -58,7 +59,11 @@ func Read(arg string) (*Source, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no such file (and no embedded sample of that name; see 'passlens samples')", arg)
 	}
-	return nil, fmt.Errorf("%s: %v", arg, errors.Unwrap(err))
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %v", arg, pe.Err)
+	}
+	return nil, err
 }
 
 func kindOf(path string, data []byte) (string, error) {

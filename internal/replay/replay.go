@@ -23,6 +23,7 @@ import (
 	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/headless"
+	"passlens/internal/limits"
 	"passlens/internal/textdiff"
 )
 
@@ -407,7 +408,7 @@ func (e *Engine) run(args []string) error {
 			if err != nil {
 				return err
 			}
-			data, err := os.ReadFile(e.path(v))
+			data, err := limits.ReadFile(e.path(v), limits.MaxModuleSize)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
+	"passlens/internal/limits"
 	"passlens/tui"
 )
 
@@ -71,7 +71,7 @@ func (d *Driver) Targets() []string { return append([]string(nil), passes.Target
 
 // SetInput loads the interpreter input used by Run from a JSON file.
 func (d *Driver) SetInput(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, limits.MaxModuleSize)
 	if err != nil {
 		return err
 	}
