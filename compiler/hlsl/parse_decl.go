@@ -158,7 +158,7 @@ func (p *parser) consumeCloseAngle() {
 	rest := t
 	rest.text = t.text[1:]
 	rest.pos = t.pos.advance(1)
-	p.toks[p.i] = rest
+	p.setTok(rest)
 }
 
 // parseStructBody parses "[name] { fields }" after 'struct'.

@@ -33,6 +33,7 @@ func (p *parser) parseBlock() *Block {
 // parseStmt parses one statement, recovering from syntax errors at the
 // next ';' or '}'.
 func (p *parser) parseStmt() Stmt {
+	p.ops = 0
 	s := p.parseStmtInner()
 	if p.panicking {
 		p.skipTo(";", "}")
