@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"passlens/internal/termsafe"
 )
 
 // Severity classifies a diagnostic.
@@ -190,52 +192,17 @@ func plural(n int, what string) string {
 
 func renderOne(b *strings.Builder, d Diagnostic, src Sources) {
 	if d.Pos.IsValid() || d.Pos.File != "" {
-		b.WriteString(EscapeControls(d.Pos.String()))
+		b.WriteString(termsafe.Escape(d.Pos.String()))
 		b.WriteString(": ")
 	}
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
-	b.WriteString(EscapeControls(d.Message))
+	b.WriteString(termsafe.Escape(d.Message))
 	b.WriteByte('\n')
 	renderSnippet(b, d.Pos, d.End, src)
 	for _, n := range d.Notes {
 		renderOne(b, n, src)
 	}
-}
-
-// EscapeControls returns s with every byte that could drive a terminal —
-// C0 controls other than tab and newline, DEL, C1 controls — and every
-// invalid UTF-8 byte written as \xNN, so text from a hostile source (an
-// ESC sequence in a string, a file name) is shown, never executed.
-func EscapeControls(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n <= 1) || isControl(r) {
-			for _, c := range []byte(s[i : i+n]) {
-				fmt.Fprintf(&b, "\\x%02x", c)
-			}
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// isControl reports the runes EscapeControls escapes.
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r < 0xa0)
 }
 
 // maxSnippetCols bounds the source line shown under a diagnostic; a
@@ -244,7 +211,7 @@ const maxSnippetCols = 160
 
 // renderSnippet prints the source line of p and a caret line beneath it.
 // Tabs are expanded so the caret lines up whatever the terminal's tab
-// width; control and invalid bytes are shown escaped (EscapeControls).
+// width; control and invalid bytes are shown escaped (termsafe.Escape).
 func renderSnippet(b *strings.Builder, p, end Pos, src Sources) {
 	if !p.IsValid() || src == nil {
 		return
@@ -270,8 +237,8 @@ func renderSnippet(b *strings.Builder, p, end Pos, src Sources) {
 		switch {
 		case r == '\t':
 			s = strings.Repeat(" ", 8-dc%8)
-		case (r == utf8.RuneError && n <= 1) || isControl(r):
-			s = EscapeControls(line[i : i+n])
+		case (r == utf8.RuneError && n <= 1) || termsafe.IsControl(r):
+			s = termsafe.Escape(line[i : i+n])
 		default:
 			s = line[i : i+n]
 		}

@@ -3,10 +3,11 @@ package hlsl
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"passlens/internal/limits"
 )
 
 // Preprocessing directives: conditionals, #define/#undef, #include,
@@ -331,7 +332,10 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 	var path string
 	var src []byte
 	found := false
-	var readErr error // the first failure other than "does not exist"
+	// readErr is the first refusal of a file that exists (a device, a FIFO,
+	// a directory, too large); other failures read as "not found", which
+	// tells a remote user nothing about files outside their reach.
+	var readErr error
 	if filepath.IsAbs(name) {
 		dirs = []string{""}
 	}
@@ -349,7 +353,7 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 			path, src, found = cand, data, true
 			break
 		}
-		if readErr == nil && !errors.Is(err, fs.ErrNotExist) {
+		if readErr == nil && (errors.Is(err, limits.ErrNotRegular) || errors.Is(err, limits.ErrTooLarge)) {
 			readErr = err
 		}
 	}

@@ -63,6 +63,9 @@ func New(src *load.Source, m *ir.Module) *Driver {
 	return d
 }
 
+// SourceBytes is the size of the module's source text.
+func (d *Driver) SourceBytes() int { return len(d.src.Text) }
+
 // Source names the module as the user gave it.
 func (d *Driver) Source() string { return d.src.Name }
 
