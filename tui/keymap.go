@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+
 	"passlens/internal/limits"
 )
 
@@ -187,7 +189,11 @@ func LoadConfig(path string) (Config, error) {
 	return c, nil
 }
 
-// Apply remaps bindings from the config. Unknown action names are an error
+// essential names the actions a config may remap but not leave without a
+// key: quitting, leaving a prompt or the help screen.
+var essential = map[string]bool{"quit": true, "cancel": true, "help": true}
+
+// Apply remaps bindings from the config. ctrl+c stays bound to quit. Unknown action names are an error
 // naming the valid ones; a key bound to two actions is reported too.
 func (k *KeyMap) Apply(remap map[string][]string) error {
 	names := fieldNames()
@@ -201,6 +207,13 @@ func (k *KeyMap) Apply(remap map[string][]string) error {
 			}
 			sort.Strings(valid)
 			return fmt.Errorf("config: unknown action %q (valid: %s)", action, strings.Join(valid, ", "))
+		}
+		if len(keys) == 0 && essential[action] {
+			return fmt.Errorf("config: action %q needs at least one key (without one the explorer could not be left)", action)
+		}
+		if action == "quit" && !slices.Contains(keys, "ctrl+c") {
+			// ctrl+c always quits, whatever the config says.
+			keys = append(slices.Clone(keys), "ctrl+c")
 		}
 		b := v.FieldByName(field).Addr().Interface().(*key.Binding)
 		b.SetKeys(keys...)
