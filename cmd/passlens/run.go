@@ -67,8 +67,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("passlens: %v", err)
 		}
-		if in, err = interp.ParseInput(data); err != nil {
-			return fmt.Errorf("passlens: %s: %v", *input, err)
+		if in, err = interp.ParseInputFile(*input, data); err != nil {
+			return fmt.Errorf("passlens: %v", err)
 		}
 	}
 	m, _, err := load.File(pos[0], load.Options{Entry: *entry})

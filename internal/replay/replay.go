@@ -412,7 +412,7 @@ func (e *Engine) run(args []string) error {
 			if err != nil {
 				return err
 			}
-			if in, err = interp.ParseInput(data); err != nil {
+			if in, err = interp.ParseInputFile(v, data); err != nil {
 				return err
 			}
 		case strings.HasPrefix(a, "--entry"):

@@ -78,9 +78,9 @@ func (d *Driver) SetInput(path string) error {
 	if err != nil {
 		return err
 	}
-	in, err := interp.ParseInput(data)
+	in, err := interp.ParseInputFile(path, data)
 	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return err
 	}
 	d.Input = in
 	return nil
