@@ -136,6 +136,11 @@ func (p *parser) parseStmtInner() Stmt {
 	if p.isDeclStart() {
 		return p.parseLocalDecl()
 	}
+	if n := p.peekN(1); t.kind == tIdent && n.kind == tIdent && !isKeyword(t.text) && !isKeyword(n.text) {
+		// Two names in a row can only start a declaration: "float5 x".
+		p.errorf(t.pos, t.end(), "unknown type name '%s'", t.text)
+		return &EmptyStmt{sp}
+	}
 	x := p.parseExpr()
 	s := &ExprStmt{span: span{x.Pos(), x.End()}, X: x}
 	p.expect(";", " after expression")
