@@ -197,12 +197,21 @@ func renderOne(b *strings.Builder, d Diagnostic, src Sources) {
 	}
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
-	b.WriteString(termsafe.Escape(d.Message))
+	b.WriteString(clipMessage(termsafe.Escape(d.Message)))
 	b.WriteByte('\n')
 	renderSnippet(b, d.Pos, d.End, src)
 	for _, n := range d.Notes {
 		renderOne(b, n, src)
 	}
+}
+
+// clipMessage shortens a message longer than 1 KiB (one naming a 4 MiB
+// identifier, say) to its start and end.
+func clipMessage(m string) string {
+	if len(m) <= 1024 {
+		return m
+	}
+	return strings.ToValidUTF8(m[:512], "") + " … " + strings.ToValidUTF8(m[len(m)-256:], "")
 }
 
 // maxSnippetCols bounds the source line shown under a diagnostic; a

@@ -24,6 +24,7 @@ import (
 	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/headless"
 	"passlens/internal/limits"
+	"passlens/internal/termsafe"
 	"passlens/internal/textdiff"
 )
 
@@ -35,8 +36,13 @@ type Error struct {
 	Text string // the offending line
 }
 
+// The script line is shown escaped (termsafe) and at most 160 bytes long.
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s:%d:1: error: %s\n  %d | %s\n", e.File, e.Line, e.Msg, e.Line, e.Text)
+	text := e.Text
+	if len(text) > 160 {
+		text = strings.ToValidUTF8(text[:160], "") + "…"
+	}
+	return fmt.Sprintf("%s:%d:1: error: %s\n  %d | %s\n", termsafe.Escape(e.File), e.Line, termsafe.Escape(e.Msg), e.Line, termsafe.Escape(text))
 }
 
 // Engine holds the state a script manipulates.
