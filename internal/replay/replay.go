@@ -47,8 +47,11 @@ func (e *Error) Error() string {
 
 // Engine holds the state a script manipulates.
 type Engine struct {
-	Out     io.Writer
-	Dir     string // directory of the script: relative paths resolve here
+	Out io.Writer
+	Dir string // directory of the script: relative paths resolve here
+	// WriteFile writes an export (os.WriteFile when nil; the fuzz test
+	// keeps exports in memory).
+	WriteFile func(name string, data []byte) error
 	mod     *ir.Module
 	src     *load.Source
 	opts    load.Options
@@ -63,7 +66,17 @@ type Engine struct {
 
 // Run executes a script read from r; name is used in error messages.
 func Run(name string, r io.Reader, out io.Writer) error {
-	e := &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
+	return NewEngine(name, out).Run(name, r)
+}
+
+// NewEngine returns an engine for a script named name (relative paths
+// resolve in its directory) printing to out.
+func NewEngine(name string, out io.Writer) *Engine {
+	return &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
+}
+
+// Run executes a script read from r; name is used in error messages.
+func (e *Engine) Run(name string, r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	n := 0
@@ -243,7 +256,11 @@ func (e *Engine) Exec(line string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(e.path(args[0]), []byte(text), 0o644); err != nil {
+		write := e.WriteFile
+		if write == nil {
+			write = func(name string, data []byte) error { return os.WriteFile(name, data, 0o644) }
+		}
+		if err := write(e.path(args[0]), []byte(text)); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.Out, "exported %s (%d bytes)\n", args[0], len(text))
