@@ -52,16 +52,16 @@ type Engine struct {
 	// WriteFile writes an export (os.WriteFile when nil; the fuzz test
 	// keeps exports in memory).
 	WriteFile func(name string, data []byte) error
-	mod     *ir.Module
-	src     *load.Source
-	opts    load.Options
-	target  string
-	spec    string
-	specSet bool
-	res     *pipeline.Result
-	step    int
-	fn      string
-	dirty   bool
+	mod       *ir.Module
+	src       *load.Source
+	opts      load.Options
+	target    string
+	spec      string
+	specSet   bool
+	res       *pipeline.Result
+	step      int
+	fn        string
+	dirty     bool
 }
 
 // Run executes a script read from r; name is used in error messages.
