@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 )
 
 // MaxModuleSize bounds a module file (HLSL, .pir, .ll), each #include, an
@@ -95,4 +96,19 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// SoftMemoryLimit is the Go runtime's soft memory limit for a one-shot
+// command (compile, run, analyze, ...): inputs of at most MaxModuleSize
+// keep well under it live, but the garbage of a 4 MiB module's passes
+// would push the peak past the 1 GiB budget with the default GOGC alone.
+const SoftMemoryLimit = 800 << 20
+
+// SetSoftMemoryLimit applies SoftMemoryLimit unless the user set
+// GOMEMLIMIT. It is a soft limit: the collector works harder near it, and
+// nothing fails when a run needs more.
+func SetSoftMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(SoftMemoryLimit)
+	}
 }
