@@ -17,6 +17,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/internal/limits"
+	"passlens/internal/termsafe"
 	"passlens/samples"
 )
 
@@ -97,11 +98,16 @@ func Module(src *Source, opts Options) (*ir.Module, error) {
 			return nil, err
 		}
 		if err := ir.Verify(m); err != nil {
-			return nil, fmt.Errorf("%s: the module does not verify:\n%v", src.Path, err)
+			return nil, fmt.Errorf("%s: the module does not verify:\n%s", src.Path, termsafe.Escape(err.Error()))
 		}
 		return m, nil
 	case "ll":
-		return llvm.Import(src.Path, src.Text)
+		m, err := llvm.Import(src.Path, src.Text)
+		if err != nil {
+			// The reader quotes source text: show it, never run it.
+			return nil, errors.New(termsafe.Escape(err.Error()))
+		}
+		return m, nil
 	case "hlsl":
 		return compileHLSL(src, opts)
 	}
