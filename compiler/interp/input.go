@@ -168,14 +168,16 @@ func (in *Input) checkValues() error {
 }
 
 // keyOffset is the offset of the first object key spelled quoted (with
-// its quotes) in data, or -1.
+// its quotes) in data, or -1. Like encoding/json it ignores case
+// ("dispATCh" is the dispatch field).
 func keyOffset(data []byte, quoted string) int {
+	data, key := asciiLower(data), asciiLower([]byte(quoted))
 	for off := 0; ; {
-		i := bytes.Index(data[off:], []byte(quoted))
+		i := bytes.Index(data[off:], key)
 		if i < 0 {
 			return -1
 		}
-		j := off + i + len(quoted)
+		j := off + i + len(key)
 		for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r') {
 			j++
 		}
@@ -186,10 +188,20 @@ func keyOffset(data []byte, quoted string) int {
 	}
 }
 
-func lineCol(data []byte, off int) (int, int) {
-	if off > len(data) {
-		off = len(data)
+// asciiLower lowers A-Z only, so offsets stay those of the input.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
 	}
+	return out
+}
+
+func lineCol(data []byte, off int) (int, int) {
+	off = max(0, min(off, len(data)))
 	line, col := 1, 1
 	for _, c := range data[:off] {
 		if c == '\n' {
