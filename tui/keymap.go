@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+
+	"passlens/internal/limits"
 )
 
 // KeyMap is the one table of key bindings. The help overlay is generated
@@ -270,7 +273,7 @@ func ConfigPath() string {
 // LoadConfig reads the config file (a missing file is not an error).
 func LoadConfig(path string) (Config, error) {
 	var c Config
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, limits.MaxModuleSize)
 	if os.IsNotExist(err) {
 		return c, nil
 	}
@@ -283,7 +286,11 @@ func LoadConfig(path string) (Config, error) {
 	return c, nil
 }
 
-// Apply remaps bindings from the config. Unknown action names are an error
+// essential names the actions a config may remap but not leave without a
+// key: quitting, leaving a prompt or the help screen.
+var essential = map[string]bool{"quit": true, "cancel": true, "help": true}
+
+// Apply remaps bindings from the config. ctrl+c stays bound to quit. Unknown action names are an error
 // naming the valid ones; a key bound to two actions is reported too.
 func (k *KeyMap) Apply(remap map[string][]string) error {
 	names := fieldNames()
@@ -297,6 +304,13 @@ func (k *KeyMap) Apply(remap map[string][]string) error {
 			}
 			sort.Strings(valid)
 			return fmt.Errorf("config: unknown action %q (valid: %s)", action, strings.Join(valid, ", "))
+		}
+		if len(keys) == 0 && essential[action] {
+			return fmt.Errorf("config: action %q needs at least one key (without one the explorer could not be left)", action)
+		}
+		if action == "quit" && !slices.Contains(keys, "ctrl+c") {
+			// ctrl+c always quits, whatever the config says.
+			keys = append(slices.Clone(keys), "ctrl+c")
 		}
 		b := v.FieldByName(field).Addr().Interface().(*key.Binding)
 		b.SetKeys(keys...)

@@ -138,8 +138,10 @@ func (m *Model) helpView() string {
 		parts = append(parts, block(col, colW, height))
 	}
 	body := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
-	body = append(body, "", m.st.Dim.Render("Keys can be remapped in "+ConfigPath()))
-	if m.opts.Exports != nil {
+	if m.opts.Exports == nil {
+		// Over SSH the path would be the server's, and sessions do not read it.
+		body = append(body, "", m.st.Dim.Render("Keys can be remapped in "+ConfigPath()))
+	} else {
 		body = append(body, m.st.Dim.Render("Over SSH, exports are not written on the server: x offers the text to your terminal's clipboard (OSC 52)."))
 	}
 	room := m.h - 1

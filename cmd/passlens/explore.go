@@ -15,6 +15,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
+	"passlens/internal/limits"
 	"passlens/internal/replay"
 	"passlens/samples"
 	"passlens/themes"
@@ -92,9 +93,9 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	arg := "samples/" + samples.Default
 	var script string
 	if *replayFile != "" {
-		data, err := os.ReadFile(*replayFile)
+		data, err := limits.ReadFile(*replayFile, limits.MaxModuleSize)
 		if err != nil {
-			return fmt.Errorf("passlens: %v", err)
+			return err
 		}
 		script = string(data)
 		// Report script errors before the screen opens, located.

@@ -13,6 +13,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"passlens/internal/limits"
 )
 
 // command is one subcommand: flags and behaviour only; the work lives in
@@ -77,6 +79,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "passlens: unknown command %q\nRun 'passlens help' for the list of commands.\n", args[0])
 			return 2
 		}
+	}
+	if name != "serve" && name != "explore" {
+		limits.SetSoftMemoryLimit() // the 1 GiB budget of docs/limits.md
 	}
 	err := commands[name].run(args, stdout, stderr)
 	if err == nil {

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 
+	"passlens/internal/limits"
 	"passlens/internal/replay"
 )
 
@@ -32,10 +33,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return &usageError{c, "expected one script"}
 	}
-	f, err := os.Open(pos[0])
+	data, err := limits.ReadFile(pos[0], limits.MaxModuleSize)
 	if err != nil {
 		return fmt.Errorf("passlens: %v", err)
 	}
-	defer f.Close()
-	return replay.Run(pos[0], f, stdout)
+	return replay.Run(pos[0], bytes.NewReader(data), stdout)
 }

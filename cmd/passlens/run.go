@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
 	"passlens/internal/diag"
+	"passlens/internal/limits"
 )
 
 func init() {
@@ -67,12 +67,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	var in *interp.Input
 	if *input != "" {
-		data, err := os.ReadFile(*input)
+		data, err := limits.ReadFile(*input, limits.MaxModuleSize)
 		if err != nil {
 			return fmt.Errorf("passlens: %v", err)
 		}
-		if in, err = interp.ParseInput(data); err != nil {
-			return fmt.Errorf("passlens: %s: %v", *input, err)
+		if in, err = interp.ParseInputFile(*input, data); err != nil {
+			return fmt.Errorf("passlens: %v", err)
 		}
 	}
 	m, src, err := load.File(pos[0], load.Options{Entry: *entry})

@@ -2,8 +2,10 @@ package main
 
 import (
 	"os/exec"
-	"passlens/internal/testtool"
+	"path/filepath"
 	"testing"
+
+	"passlens/internal/testtool"
 )
 
 // requireTool finds an external tool; in CI (CI=true) a missing tool fails
@@ -30,10 +32,7 @@ func TestExplorerInTmux(t *testing.T) {
 // the same interpreter result (testdata/tmux-record.sh).
 func TestExplorerRecordReplayInTmux(t *testing.T) {
 	requireTool(t, "tmux", "tmux")
-	bin := filepath.Join(t.TempDir(), "passlens")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	script, err := filepath.Abs("testdata/tmux-record.sh")
 	if err != nil {
 		t.Fatal(err)

@@ -102,7 +102,9 @@ func uniformSemantic(sem string) bool {
 // baseGlobal follows access chains and copies back to the global a pointer
 // is derived from (nil if it is not derived from one).
 func baseGlobal(v ir.Value) *ir.Global {
-	for i := 0; i < 64; i++ {
+	// Verified SSA has no cycle of access chains or copies; the bound only
+	// guards against a caller passing unverified IR.
+	for i := 0; i < 1<<24; i++ {
 		switch x := v.(type) {
 		case *ir.Global:
 			return x

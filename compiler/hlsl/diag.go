@@ -5,6 +5,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"passlens/internal/termsafe"
 )
 
 // Severity classifies a diagnostic.
@@ -39,9 +42,16 @@ type Pos struct {
 	Line int
 	Col  int
 
-	physFile string // physical file when #line changed the presumed one
-	physLine int    // physical line when #line changed the presumed one
-	exp      *expansion
+	phys *physLoc // physical location when #line changed the presumed one
+	exp  *expansion
+}
+
+// physLoc is the physical file and line of a position remapped by #line.
+// It is kept behind a pointer (shared by the tokens of one line) so that
+// Pos, copied into every token and AST node, stays small.
+type physLoc struct {
+	file string
+	line int
 }
 
 // IsValid reports whether p denotes a real location.
@@ -77,15 +87,15 @@ func (p Pos) advance(n int) Pos {
 
 // snippetFile and snippetLine locate the physical source line of p.
 func (p Pos) snippetFile() string {
-	if p.physFile != "" {
-		return p.physFile
+	if p.phys != nil {
+		return p.phys.file
 	}
 	return p.File
 }
 
 func (p Pos) snippetLine() int {
-	if p.physLine != 0 {
-		return p.physLine
+	if p.phys != nil {
+		return p.phys.line
 	}
 	return p.Line
 }
@@ -182,12 +192,12 @@ func plural(n int, what string) string {
 
 func renderOne(b *strings.Builder, d Diagnostic, src Sources) {
 	if d.Pos.IsValid() || d.Pos.File != "" {
-		b.WriteString(d.Pos.String())
+		b.WriteString(termsafe.Escape(d.Pos.String()))
 		b.WriteString(": ")
 	}
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
-	b.WriteString(d.Message)
+	b.WriteString(clipMessage(termsafe.Escape(d.Message)))
 	b.WriteByte('\n')
 	renderSnippet(b, d.Pos, d.End, src)
 	for _, n := range d.Notes {
@@ -195,7 +205,22 @@ func renderOne(b *strings.Builder, d Diagnostic, src Sources) {
 	}
 }
 
+// clipMessage shortens a message longer than 1 KiB (one naming a 4 MiB
+// identifier, say) to its start and end.
+func clipMessage(m string) string {
+	if len(m) <= 1024 {
+		return m
+	}
+	return strings.ToValidUTF8(m[:512], "") + " … " + strings.ToValidUTF8(m[len(m)-256:], "")
+}
+
+// maxSnippetCols bounds the source line shown under a diagnostic; a
+// longer line is cut to a window around the caret, marked with "…".
+const maxSnippetCols = 160
+
 // renderSnippet prints the source line of p and a caret line beneath it.
+// Tabs are expanded so the caret lines up whatever the terminal's tab
+// width; control and invalid bytes are shown escaped (termsafe.Escape).
 func renderSnippet(b *strings.Builder, p, end Pos, src Sources) {
 	if !p.IsValid() || src == nil {
 		return
@@ -208,20 +233,34 @@ func renderSnippet(b *strings.Builder, p, end Pos, src Sources) {
 	if !ok {
 		return
 	}
-	// Expand tabs so the caret lines up whatever the terminal's tab width.
-	var shown strings.Builder
+	type piece struct {
+		s   string
+		col int // display column
+	}
+	var pieces []piece
 	cols := make([]int, len(line)+2) // byte index -> display column
 	dc := 0
-	for i := 0; i < len(line); i++ {
-		cols[i] = dc
-		if line[i] == '\t' {
-			n := 8 - dc%8
-			shown.WriteString(strings.Repeat(" ", n))
-			dc += n
-		} else {
-			shown.WriteByte(line[i])
-			dc++
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		var s string
+		switch {
+		case r == '\t':
+			s = strings.Repeat(" ", 8-dc%8)
+		case (r == utf8.RuneError && n <= 1) || termsafe.IsControl(r):
+			s = termsafe.Escape(line[i : i+n])
+		default:
+			s = line[i : i+n]
 		}
+		w := len(s)
+		if s == line[i:i+n] {
+			w = 1 // one printable character
+		}
+		for k := 0; k < n; k++ {
+			cols[i+k] = dc
+		}
+		pieces = append(pieces, piece{s, dc})
+		dc += w
+		i += n
 	}
 	cols[len(line)] = dc
 	cols[len(line)+1] = dc + 1
@@ -243,9 +282,32 @@ func renderSnippet(b *strings.Builder, p, end Pos, src Sources) {
 			width = 1
 		}
 	}
+	lo, hi := 0, dc
+	if dc > maxSnippetCols {
+		lo = max(0, start-maxSnippetCols/4)
+		hi = min(dc, lo+maxSnippetCols)
+		lo = max(0, hi-maxSnippetCols)
+	}
+	var shown strings.Builder
+	if lo > 0 {
+		shown.WriteString("…")
+	}
+	for _, pc := range pieces {
+		if pc.col >= lo && pc.col < hi {
+			shown.WriteString(pc.s)
+		}
+	}
+	if hi < dc {
+		shown.WriteString("…")
+	}
+	caret := start - lo
+	if lo > 0 {
+		caret++ // the "…"
+	}
+	width = max(1, min(width, hi-start))
 	fmt.Fprintf(b, "%5d | %s\n", p.Line, strings.TrimRight(shown.String(), " \r"))
 	b.WriteString("      | ")
-	b.WriteString(strings.Repeat(" ", start))
+	b.WriteString(strings.Repeat(" ", max(0, caret)))
 	b.WriteByte('^')
 	b.WriteString(strings.Repeat("~", width-1))
 	b.WriteByte('\n')

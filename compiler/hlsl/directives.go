@@ -1,10 +1,13 @@
 package hlsl
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"passlens/internal/limits"
 )
 
 // Preprocessing directives: conditionals, #define/#undef, #include,
@@ -329,6 +332,10 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 	var path string
 	var src []byte
 	found := false
+	// readErr is the first refusal of a file that exists (a device, a FIFO,
+	// a directory, too large); other failures read as "not found", which
+	// tells a remote user nothing about files outside their reach.
+	var readErr error
 	if filepath.IsAbs(name) {
 		dirs = []string{""}
 	}
@@ -346,6 +353,13 @@ func (p *preprocessor) include(f *ppFile, ts []token, directive token) {
 			path, src, found = cand, data, true
 			break
 		}
+		if readErr == nil && (errors.Is(err, limits.ErrNotRegular) || errors.Is(err, limits.ErrTooLarge)) {
+			readErr = err
+		}
+	}
+	if !found && readErr != nil {
+		p.rep.errorf(ts[0].pos, ts[len(ts)-1].end(), "cannot include '%s': %v", name, readErr)
+		return
 	}
 	if !found {
 		p.rep.errorf(ts[0].pos, ts[len(ts)-1].end(), "'%s' file not found", name)

@@ -136,7 +136,7 @@ func (c *checker) checkEntry() {
 	if ep.Stage == StageUnknown {
 		ep.Stage = c.inferStage(f, numthreads != nil)
 		if ep.Stage == StageUnknown {
-			c.rep.errorf(f.NamePos, f.NamePos.advance(len(name)), "cannot infer the shader stage of entry point '%s'; add semantics or set the stage option", name)
+			c.rep.errorf(f.NamePos, f.NamePos.advance(len(name)), "cannot infer the shader stage of entry point '%s': add [numthreads(X, Y, Z)] for a compute shader, or SV_ semantics on its parameters and result (SV_Target for a pixel shader, SV_Position for a vertex shader)", name)
 			return
 		}
 	}

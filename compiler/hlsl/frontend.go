@@ -114,23 +114,25 @@ func preprocessAll(file string, src []byte, opts *Options, rep *reporter) ([]tok
 	sources := Sources{}
 	pp := newPreprocessor(rep, opts, sources)
 	pp.pushFile(file, src)
+	s := &tokenSource{pp: pp, rep: rep, eof: token{kind: tEOF, pos: endPos(file, src)}}
 	var toks []token
 	for {
-		t := pp.next()
+		t := s.next()
 		if t.kind == tEOF {
-			toks = append(toks, t)
 			break
 		}
 		toks = append(toks, t)
 	}
-	return toks[:len(toks)-1], sources
+	return toks, sources
 }
 
 func parse(file string, src []byte, opts *Options, rep *reporter) *Program {
-	toks, sources := preprocessAll(file, src, opts, rep)
-	// End with an EOF token positioned at the end of the main file.
-	toks = append(toks, token{kind: tEOF, pos: endPos(file, src)})
-	p := newParser(toks, rep)
+	sources := Sources{}
+	pp := newPreprocessor(rep, opts, sources)
+	pp.pushFile(file, src)
+	// The parser pulls the tokens; EOF is positioned at the end of the
+	// main file.
+	p := newParser(&tokenSource{pp: pp, rep: rep, eof: token{kind: tEOF, pos: endPos(file, src)}}, rep)
 	prog := p.parseProgram(file)
 	prog.Sources = sources
 	return prog

@@ -14,7 +14,8 @@ type lexer struct {
 	rep  *reporter
 
 	off, line, col int
-	atBOL          bool // no token yet on the current line
+	phys           *physLoc // shared by the positions of the current remapped line
+	atBOL          bool     // no token yet on the current line
 	sawSpace       bool
 	quiet          bool // inside a skipped conditional block: no literal errors
 
@@ -86,8 +87,10 @@ func (l *lexer) peek() int {
 func (l *lexer) pos() Pos {
 	p := Pos{File: l.presumedFile, Line: l.line + l.lineDelta, Col: l.col}
 	if l.remapped {
-		p.physFile = l.file
-		p.physLine = l.line
+		if l.phys == nil || l.phys.line != l.line {
+			l.phys = &physLoc{file: l.file, line: l.line}
+		}
+		p.phys = l.phys
 	}
 	return p
 }

@@ -2,6 +2,8 @@ package hlsl
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -155,7 +157,7 @@ func (p *parser) consumeCloseAngle() {
 	rest := t
 	rest.text = t.text[1:]
 	rest.pos = t.pos.advance(1)
-	p.toks[p.i] = rest
+	p.setTok(rest)
 }
 
 // parseStructBody parses "[name] { fields }" after 'struct'.
@@ -375,8 +377,9 @@ func (p *parser) parseRegisterLike(reg **Register, po **PackOffset, sem **Semant
 		parts = append(parts, cur)
 		p.expectClose(")", open)
 		r.E = p.prevEnd()
-		p.fillRegister(r, parts)
-		*reg = r
+		if p.fillRegister(r, parts) {
+			*reg = r
+		}
 	case t.kind == tIdent && t.text == "packoffset":
 		p.advance()
 		open := p.tok()
@@ -434,16 +437,34 @@ func parseRegisterNumber(text string, class byte) (int, bool) {
 	return n, true
 }
 
-// fillRegister interprets register([profile,] bN [, spaceM]) operands.
-func (p *parser) fillRegister(r *Register, parts [][]token) {
+// fillRegister interprets register([profile,] bN [, spaceM]) operands and
+// reports whether they are valid. Register and space numbers are decimal
+// and must fit in 32 bits (SPIR-V bindings and DXIL ranges are 32-bit):
+// "u-1", "space", "space-5" or "u99999999999" are errors, not numbers
+// taken modulo 2^32. The errors do not stop parsing: the declaration is
+// well formed, only its operands are wrong.
+func (p *parser) fillRegister(r *Register, parts [][]token) bool {
+	spell := func(ts []token) string {
+		text := ""
+		for _, x := range ts {
+			text += x.text
+		}
+		return text
+	}
 	var regs [][]token
 	for _, part := range parts {
 		if len(part) == 0 {
-			p.errorf(r.P, r.E, "expected register")
-			return
+			p.rep.errorf(r.P, r.E, "expected register")
+			return false
 		}
 		if part[0].kind == tIdent && strings.HasPrefix(part[0].text, "space") {
-			fmt.Sscanf(part[0].text[5:], "%d", &r.Space)
+			text := spell(part)
+			n, ok := registerNumber(text[len("space"):])
+			if !ok {
+				p.rep.errorf(part[0].pos, part[len(part)-1].end(), "invalid register space '%s': expected 'space' and a number from 0 to %d", text, uint32(math.MaxUint32))
+				return false
+			}
+			r.Space = n
 			continue
 		}
 		regs = append(regs, part)
@@ -453,40 +474,44 @@ func (p *parser) fillRegister(r *Register, parts [][]token) {
 		if len(regs[0]) != 1 || regs[0][0].kind != tIdent {
 			// FXC ignores "ps[5]"; DXC rejects it
 			// (register-reservations-profile.shader_test).
-			text := ""
-			for _, x := range regs[0] {
-				text += x.text
-			}
-			p.errorf(regs[0][0].pos, regs[0][len(regs[0])-1].end(), "invalid shader profile '%s' in register(): expected a profile name such as 'ps' or 'ps_5_0'", text)
-			return
+			p.rep.errorf(regs[0][0].pos, regs[0][len(regs[0])-1].end(), "invalid shader profile '%s' in register(): expected a profile name such as 'ps' or 'ps_5_0'", spell(regs[0]))
+			return false
 		}
 		regs = regs[1:]
 	}
 	if len(regs) != 1 {
-		p.errorf(r.P, r.E, "invalid register specification")
-		return
+		p.rep.errorf(r.P, r.E, "invalid register specification")
+		return false
 	}
 	reg := regs[0]
-	text := ""
-	for _, x := range reg {
-		text += x.text
-	}
-	if text == "" || strings.IndexByte("btuscBTUSC", text[0]) < 0 {
-		p.errorf(reg[0].pos, reg[0].end(), "invalid register '%s'", text)
-		return
+	text := spell(reg)
+	at, end := reg[0].pos, reg[len(reg)-1].end()
+	if strings.IndexByte("btuscBTUSC", text[0]) < 0 {
+		p.rep.errorf(at, end, "invalid register '%s': expected b, t, u, s or c and a number", text)
+		return false
 	}
 	r.Class = text[0] | 0x20
 	num := text[1:]
-	if i := strings.IndexByte(num, '['); i >= 0 {
+	if i := strings.IndexByte(num, '['); i >= 0 && strings.HasSuffix(num, "]") {
 		num = num[:i]
 	}
-	if num == "" {
-		p.errorf(reg[0].pos, reg[0].end(), "invalid register '%s'", text)
-		return
+	n, ok := registerNumber(num)
+	if !ok {
+		p.rep.errorf(at, end, "invalid register '%s': expected '%c' and a number from 0 to %d", text, text[0], uint32(math.MaxUint32))
+		return false
 	}
-	if _, err := fmt.Sscanf(num, "%d", &r.Index); err != nil {
-		p.errorf(reg[0].pos, reg[0].end(), "invalid register '%s'", text)
+	r.Index = n
+	return true
+}
+
+// registerNumber parses a register or space number: decimal digits only,
+// at most 2^32-1.
+func registerNumber(s string) (int, bool) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return 0, false
 	}
+	n, err := strconv.ParseUint(s, 10, 32)
+	return int(n), err == nil
 }
 
 // parseDeclarators parses "name [dims] [: ...] [= init] {, name ...}" for

@@ -36,7 +36,7 @@ func (p *parser) badExpr(at Pos) Expr {
 // parseExpr parses a comma expression.
 func (p *parser) parseExpr() Expr {
 	x := p.parseAssign()
-	for p.at(",") {
+	for p.at(",") && p.chainOp(p.tok()) {
 		p.advance()
 		y := p.parseAssign()
 		c := &Comma{X: x, Y: y}
@@ -112,6 +112,9 @@ func (p *parser) parseBinary(minPrec int) Expr {
 			return x
 		}
 		if p.noGreater && (t.text == ">" || t.text == ">>" || t.text == ">=") {
+			return x
+		}
+		if !p.chainOp(t) {
 			return x
 		}
 		p.advance()
@@ -211,6 +214,9 @@ func (p *parser) isCastStart() bool {
 func (p *parser) parsePostfix(x Expr) Expr {
 	for {
 		t := p.tok()
+		if (t.is("[") || t.is(".") || t.is("++") || t.is("--")) && !p.chainOp(t) {
+			return x
+		}
 		switch {
 		case t.is("["):
 			p.advance()

@@ -33,6 +33,7 @@ func (p *parser) parseBlock() *Block {
 // parseStmt parses one statement, recovering from syntax errors at the
 // next ';' or '}'.
 func (p *parser) parseStmt() Stmt {
+	p.ops = 0
 	s := p.parseStmtInner()
 	if p.panicking {
 		p.skipTo(";", "}")
@@ -134,6 +135,11 @@ func (p *parser) parseStmtInner() Stmt {
 	}
 	if p.isDeclStart() {
 		return p.parseLocalDecl()
+	}
+	if n := p.peekN(1); t.kind == tIdent && n.kind == tIdent && !isKeyword(t.text) && !isKeyword(n.text) {
+		// Two names in a row can only start a declaration: "float5 x".
+		p.errorf(t.pos, t.end(), "unknown type name '%s'", t.text)
+		return &EmptyStmt{sp}
 	}
 	x := p.parseExpr()
 	s := &ExprStmt{span: span{x.Pos(), x.End()}, X: x}

@@ -10,8 +10,14 @@ import (
 // After a syntax error it resynchronizes at ';' or '}' and suppresses
 // further syntax errors until then, so one mistake gives one error.
 type parser struct {
+	// The parser pulls tokens from the preprocessor as it needs them and
+	// keeps only a window of them (toks[k] is token number base+k), so its
+	// memory does not grow with the length of the file.
+	src   *tokenSource
 	toks  []token
-	i     int
+	base  int
+	i     int   // number of the current token
+	last  token // the last consumed token (prevEnd)
 	rep   *reporter
 	types []map[string]bool // scopes of user type names
 	// panicking is set after a syntax error until the parser resynchronizes.
@@ -19,41 +25,116 @@ type parser struct {
 	// noGreater stops binary parsing at '>' inside template arguments.
 	noGreater bool
 	depth     int // nesting depth, bounded to keep the Go stack sane
+	ops       int // chain operators in the current statement (see chainOp)
 }
 
 // maxNesting bounds syntactic nesting (parentheses, blocks, ...).
 const maxNesting = 256
 
-func newParser(toks []token, rep *reporter) *parser {
-	return &parser{toks: toks, rep: rep, types: []map[string]bool{{}}}
+// maxExprOps bounds the operators of iteratively parsed chains (binary
+// operators, commas, postfix [] . ++ --) in one statement or top-level
+// declaration. The parser builds such a chain in a loop, but the tree it
+// makes is as deep as the chain is long and every later walk (checking,
+// constant folding, lowering) recurses once per level: without this bound a
+// 2-million-term "1+1+...+1" exhausts the Go stack, a fatal error no recover
+// catches. 16384 is far beyond hand-written or generated shaders.
+const maxExprOps = 1 << 14
+
+// chainOp counts one chain operator t; past maxExprOps it reports (once per
+// statement) a located error and returns false, and the caller stops its
+// chain so the statement is skipped.
+func (p *parser) chainOp(t token) bool {
+	p.ops++
+	if p.ops <= maxExprOps {
+		return true
+	}
+	if p.ops == maxExprOps+1 {
+		p.panicking = false
+		p.errorf(t.pos, t.end(), "expression too long: more than %d operators in one statement", maxExprOps)
+	}
+	p.panicking = true
+	return false
 }
+
+func newParser(src *tokenSource, rep *reporter) *parser {
+	return &parser{src: src, rep: rep, types: []map[string]bool{{}}}
+}
+
+// tokenSource feeds the parser: the preprocessor's tokens, at most
+// maxTokens of them, then eof forever.
+type tokenSource struct {
+	pp    *preprocessor
+	rep   *reporter
+	eof   token // positioned at the end of the main file
+	n     int
+	ended bool
+}
+
+func (s *tokenSource) next() token {
+	if s.ended {
+		return s.eof
+	}
+	t := s.pp.next()
+	if t.kind != tEOF && s.n == maxTokens {
+		s.rep.errorf(t.pos, t.end(), "too many tokens: the program has more than %d after preprocessing", maxTokens)
+		t.kind = tEOF
+	}
+	if t.kind == tEOF {
+		s.ended = true
+		return s.eof
+	}
+	s.n++
+	return t
+}
+
+// maxTokens bounds the tokens of one program after preprocessing (includes
+// and macro expansion can multiply the 4 MiB of a module), which bounds
+// the frontend's work.
+const maxTokens = 1 << 22
 
 func (p *parser) tok() token { return p.peekN(0) }
 
+// peekN returns the token n places after the current one, reading more
+// from the source as needed (EOF past the end).
 func (p *parser) peekN(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
+	k := p.i - p.base + n
+	for k >= len(p.toks) {
+		t := p.src.next()
+		if t.kind == tEOF {
+			return t
+		}
+		p.toks = append(p.toks, t)
 	}
-	if len(p.toks) > 0 {
-		t := p.toks[len(p.toks)-1]
-		t.kind, t.text = tEOF, ""
-		return t
-	}
-	return token{kind: tEOF}
+	return p.toks[k]
 }
 
 func (p *parser) advance() token {
 	t := p.tok()
-	if p.i < len(p.toks) && t.kind != tEOF {
-		p.i++
+	if t.kind == tEOF {
+		return t
+	}
+	p.last = t
+	p.i++
+	// Drop the consumed tokens once they are most of the window.
+	if used := p.i - p.base; used >= 1024 && used*2 >= len(p.toks) {
+		n := copy(p.toks, p.toks[used:])
+		clear(p.toks[n:])
+		p.toks = p.toks[:n]
+		p.base = p.i
 	}
 	return t
 }
 
+// setTok replaces the current token (splitting ">>" in template arguments).
+func (p *parser) setTok(t token) {
+	p.tok()
+	p.toks[p.i-p.base] = t
+}
+
 // prevEnd is the end of the last consumed token.
 func (p *parser) prevEnd() Pos {
-	if p.i > 0 && p.i-1 < len(p.toks) {
-		return p.toks[p.i-1].end()
+	if p.i > 0 {
+		return p.last.end()
 	}
 	return p.tok().pos
 }
@@ -294,6 +375,7 @@ func (p *parser) parseProgram(file string) *Program {
 	prog := &Program{File: file}
 	for p.tok().kind != tEOF && !p.rep.stopped() {
 		start := p.i
+		p.ops = 0
 		for _, d := range p.parseTopLevel() {
 			if d != nil {
 				prog.Decls = append(prog.Decls, d)

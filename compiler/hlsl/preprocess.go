@@ -1,9 +1,10 @@
 package hlsl
 
 import (
-	"os"
 	"strconv"
 	"strings"
+
+	"passlens/internal/limits"
 )
 
 // macro is a #define'd macro.
@@ -102,7 +103,7 @@ func newPreprocessor(rep *reporter, opts *Options, sources Sources) *preprocesso
 		incDirs:  opts.IncludeDirs,
 	}
 	if p.readFile == nil {
-		p.readFile = os.ReadFile
+		p.readFile = func(path string) ([]byte, error) { return limits.ReadFile(path, limits.MaxModuleSize) }
 	}
 	for _, b := range []string{"__LINE__", "__FILE__", "__COUNTER__"} {
 		p.macros[b] = &macro{name: b, builtin: b}

@@ -222,6 +222,12 @@ func (c *checker) checkBinary(e *Binary) Expr {
 			c.warnf(e.Y, "division by zero is undefined")
 		}
 	}
+	if (e.Op == OpShl || e.Op == OpShr) && opT.IsIntegral() && opT.IsScalar() {
+		// D3D uses the low 5 bits of the count: 1<<40 is 1<<8.
+		if k, ok := constEval(e.Y); ok && (k.Int < 0 || k.Int >= 32) {
+			c.warnf(e.Y, "shift count %d is not less than the width of '%s' (32 bits); only its low 5 bits are used (%d)", k.Int, opT, k.Int&31)
+		}
+	}
 	return e
 }
 

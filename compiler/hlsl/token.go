@@ -42,17 +42,19 @@ func (k tokKind) String() string {
 
 // token is one preprocessing token.
 type token struct {
+	// The small fields come first so they share one word: the frontend
+	// holds every token of a file at once.
 	kind  tokKind
-	text  string
-	pos   Pos
 	space bool // preceded by white space on its line
 	bol   bool // first token of its line
-	// hide is the set of macros whose expansion produced this token and
-	// must not expand it again (Prosser's hide sets).
-	hide *hideSet
 	// noExpand marks an identifier that named a disabled macro when first
 	// scanned; it must never be expanded later (C11 6.10.3.4p2).
 	noExpand bool
+	text     string
+	pos      Pos
+	// hide is the set of macros whose expansion produced this token and
+	// must not expand it again (Prosser's hide sets).
+	hide *hideSet
 }
 
 // end returns the position just past the token (same line).

@@ -53,8 +53,10 @@ const (
 	// buffer that the input does not size (the count is max(this, number of
 	// invocations of the run)).
 	DefaultBufferCount = 64
-	MinWaveSize        = 4
-	MaxWaveSize        = 64
+	// MaxDispatch bounds each dispatch size (D3D's limit per dimension).
+	MaxDispatch = 65535
+	MinWaveSize = 4
+	MaxWaveSize = 64
 	// MaxTrace bounds Result.WaveOps; later wave ops are only counted
 	// (Result.WaveOpsDropped).
 	MaxTrace = 100_000

@@ -3,7 +3,9 @@ package interp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"reflect"
@@ -81,7 +83,13 @@ type LaneInput struct {
 
 // ParseInput decodes the JSON input format of docs/run.md. Unknown fields
 // are errors (they are usually typos); syntax errors give line:column.
-func ParseInput(data []byte) (*Input, error) {
+func ParseInput(data []byte) (*Input, error) { return ParseInputFile("input", data) }
+
+// ParseInputFile is ParseInput for the file name: errors read
+// "name:LINE:COL: ..." (or "name: FIELD: ..." for a value out of range).
+// Besides the JSON syntax, it checks what the decoder would let through
+// silently: a dispatch of more than three sizes, negative sizes and counts.
+func ParseInputFile(name string, data []byte) (*Input, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
@@ -95,22 +103,105 @@ func ParseInput(data []byte) (*Input, error) {
 		case *json.UnmarshalTypeError:
 			off = e.Offset
 		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			off, msg = int64(len(data)), "unexpected end of the JSON input"
+		}
+		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+			if k := keyOffset(data, f); k >= 0 {
+				off = int64(k)
+			}
+			msg = "unknown field " + f
+		}
 		if off >= 0 {
 			line, col := lineCol(data, int(off))
-			return nil, fmt.Errorf("input:%d:%d: %s", line, col, msg)
+			return nil, fmt.Errorf("%s:%d:%d: %s", name, line, col, msg)
 		}
-		return nil, fmt.Errorf("input: %s", msg)
+		return nil, fmt.Errorf("%s: %s", name, msg)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("input: trailing data after the JSON object")
+		line, col := lineCol(data, int(dec.InputOffset()))
+		return nil, fmt.Errorf("%s:%d:%d: trailing data after the JSON object", name, line, col)
+	}
+	if err := in.check(data); err != nil {
+		return nil, fmt.Errorf("%s:%v", name, err)
 	}
 	return &in, nil
 }
 
-func lineCol(data []byte, off int) (int, int) {
-	if off > len(data) {
-		off = len(data)
+// check refuses values the JSON decoder accepts but a run cannot mean.
+func (in *Input) check(data []byte) error {
+	var probe struct {
+		Dispatch []json.RawMessage `json:"dispatch"`
 	}
+	if json.Unmarshal(data, &probe) == nil && len(probe.Dispatch) > 3 { // the decoder drops the rest
+		line, col := lineCol(data, keyOffset(data, `"dispatch"`))
+		return fmt.Errorf("%d:%d: dispatch has %d sizes; give x, y and z", line, col, len(probe.Dispatch))
+	}
+	if err := in.checkValues(); err != nil {
+		return fmt.Errorf(" %v", err)
+	}
+	return nil
+}
+
+// checkValues refuses sizes and counts out of range.
+func (in *Input) checkValues() error {
+	for i, d := range in.Dispatch {
+		if d < 0 || d > MaxDispatch {
+			return fmt.Errorf("dispatch[%d] = %d: each size must be 0 (meaning 1) to %d", i, d, MaxDispatch)
+		}
+	}
+	for i, b := range in.Buffers {
+		if b.Count < 0 {
+			return fmt.Errorf("buffers[%d].count = %d is negative", i, b.Count)
+		}
+		if b.Tail < 0 {
+			return fmt.Errorf("buffers[%d].tail = %d is negative", i, b.Tail)
+		}
+	}
+	if in.VertexCount < 0 {
+		return fmt.Errorf("vertex_count = %d is negative", in.VertexCount)
+	}
+	if r := in.Rect; r != nil && (r.Width <= 0 || r.Height <= 0 || r.X < 0 || r.Y < 0) {
+		return fmt.Errorf("rect %+v: width and height must be positive, x and y not negative", *r)
+	}
+	return nil
+}
+
+// keyOffset is the offset of the first object key spelled quoted (with
+// its quotes) in data, or -1. Like encoding/json it ignores case
+// ("dispATCh" is the dispatch field).
+func keyOffset(data []byte, quoted string) int {
+	data, key := asciiLower(data), asciiLower([]byte(quoted))
+	for off := 0; ; {
+		i := bytes.Index(data[off:], key)
+		if i < 0 {
+			return -1
+		}
+		j := off + i + len(key)
+		for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r') {
+			j++
+		}
+		if j < len(data) && data[j] == ':' {
+			return off + i
+		}
+		off += i + 1
+	}
+}
+
+// asciiLower lowers A-Z only, so offsets stay those of the input.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func lineCol(data []byte, off int) (int, int) {
+	off = max(0, min(off, len(data)))
 	line, col := 1, 1
 	for _, c := range data[:off] {
 		if c == '\n' {

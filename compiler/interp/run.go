@@ -151,6 +151,23 @@ type workgroup struct {
 // the input cannot exhaust memory.
 const maxInvocations = 1 << 22
 
+// invocationCells is the host memory of one invocation's bookkeeping, in
+// 8-byte cells; it counts against MaxMemoryCells like buffers do, so that
+// the memory limit holds for runs of many small invocations too.
+const invocationCells = 24
+
+// checkInvocations refuses a run of n invocations before they are formed:
+// more than maxInvocations, or more bookkeeping than the memory limit.
+func checkInvocations(n int64, what string) error {
+	if n > maxInvocations {
+		return inputErr("%s: %d invocations, more than the limit of %d", what, n, maxInvocations)
+	}
+	if n*invocationCells > MaxMemoryCells {
+		return &Error{Err: ErrMemoryLimit, Msg: fmt.Sprintf("%s: %d invocations would exceed the interpreter's memory limit of %d cells (%d MiB)", what, n, MaxMemoryCells, MaxMemoryCells*8>>20)}
+	}
+	return nil
+}
+
 // invocations forms the workgroups of the stage.
 func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 	switch f.Entry.Stage {
@@ -174,8 +191,13 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 			}
 		}
 		per := nt[0] * nt[1] * nt[2]
-		if int64(d[0])*int64(d[1])*int64(d[2])*int64(per) > maxInvocations {
-			return nil, inputErr("dispatch %v x numthreads %v is more than %d threads", d, nt, maxInvocations)
+		for i := range d {
+			if d[i] > MaxDispatch {
+				return nil, inputErr("dispatch %v: each size must be at most %d", in.Dispatch, MaxDispatch)
+			}
+		}
+		if err := checkInvocations(int64(d[0])*int64(d[1])*int64(d[2])*int64(per), fmt.Sprintf("dispatch %v x numthreads %v", d, nt)); err != nil {
+			return nil, err
 		}
 		var out []workgroup
 		idx := 0
@@ -200,14 +222,20 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 		var px [][2]int
 		switch {
 		case len(in.Pixels) > 0:
+			if err := checkInvocations(int64(len(in.Pixels)), "pixels"); err != nil {
+				return nil, err
+			}
 			px = in.Pixels
 		default:
 			r := in.Rect
 			if r == nil {
 				r = &Rect{Width: 4, Height: 4}
 			}
-			if r.Width <= 0 || r.Height <= 0 || r.X < 0 || r.Y < 0 || int64(r.Width)*int64(r.Height) > maxInvocations {
-				return nil, inputErr("bad pixel rect %+v", *r)
+			if r.Width <= 0 || r.Height <= 0 || r.X < 0 || r.Y < 0 || r.Width > 1<<14 || r.Height > 1<<14 || r.X > 1<<14 || r.Y > 1<<14 {
+				return nil, inputErr("bad pixel rect %+v (sizes from 1 and coordinates up to 16384)", *r)
+			}
+			if err := checkInvocations(int64(r.Width)*int64(r.Height), fmt.Sprintf("rect %dx%d", r.Width, r.Height)); err != nil {
+				return nil, err
 			}
 			for y := r.Y; y < r.Y+r.Height; y++ {
 				for x := r.X; x < r.X+r.Width; x++ {
@@ -239,8 +267,11 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 		if n == 0 {
 			n = 3
 		}
-		if n < 0 || n > maxInvocations {
+		if n < 0 {
 			return nil, inputErr("bad vertex count %d", n)
+		}
+		if err := checkInvocations(int64(n), "vertex_count"); err != nil {
+			return nil, err
 		}
 		var wg workgroup
 		for i := 0; i < n; i++ {
@@ -249,6 +280,27 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 		return []workgroup{wg}, nil
 	}
 	return nil, &Error{Func: f.Name(), Err: ErrUnsupported, Msg: "entry point has no stage"}
+}
+
+// objectCells is the host memory of one memory object beyond its cells.
+const objectCells = 16
+
+// waveStateCells estimates the host memory of one wave of n lanes, in
+// cells: every register slot written for every lane, the per-lane copies
+// of private, input and output globals, and bookkeeping.
+func (mc *machine) waveStateCells(fi *funcInfo, n int) int {
+	regs := 0
+	for _, w := range fi.width {
+		regs += w
+	}
+	lane := regs + 2
+	for _, g := range mc.globals {
+		switch g.Space {
+		case ir.SpacePrivate, ir.SpaceInput, ir.SpaceOutput:
+			lane += objectCells + 1
+		}
+	}
+	return n*lane + 64 + len(mc.globals)
 }
 
 // runGroup runs one workgroup: its waves run in turn, each until it
@@ -268,6 +320,15 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading) 
 		}
 	}
 	n := mc.opts.WaveSize
+	// The waves' registers and per-lane objects count against the memory
+	// limit: a pixel run is one group of every pixel, all waves at once.
+	cost := mc.waveStateCells(fi, n) * ((len(wg.invs) + n - 1) / n)
+	if mc.mem.live+cost > MaxMemoryCells {
+		return &Error{Func: fi.fn.Name(), Group: wg.id, Err: ErrMemoryLimit,
+			Msg: fmt.Sprintf("%d invocations at once would exceed the interpreter's memory limit of %d cells (%d MiB); shade fewer pixels or vertices per run", len(wg.invs), MaxMemoryCells, MaxMemoryCells*8>>20)}
+	}
+	mc.mem.live += cost
+	defer func() { mc.mem.live -= cost }()
 	var waves []*wave
 	for i := 0; i < len(wg.invs); i += n {
 		w := &wave{mc: mc, index: len(waves), size: n, inv: make([]*invocation, n), gptr: make([][]uint64, len(mc.globals))}

@@ -291,25 +291,43 @@ func (f *Function) ReplaceUses(repl map[Value]Value) {
 	if len(repl) == 0 {
 		return
 	}
-	resolve := func(v Value) Value {
-		for i := 0; i < 64; i++ {
-			n, ok := repl[v]
-			if !ok || n == v {
-				return v
-			}
-			v = n
-		}
-		return v
-	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
 			for i, a := range in.Args {
 				if _, ok := repl[a]; ok {
-					in.Args[i] = resolve(a)
+					in.Args[i] = Resolve(repl, a)
 				}
 			}
 		}
 	}
+}
+
+// Resolve follows v's chain of replacements in repl (v -> repl[v] -> ...)
+// to its end, however long: a pass replacing a chain of N loads builds a
+// chain of N replacements. The chain is compressed on the way (every value
+// on it then maps to the end), so resolving every value of a map is linear
+// in its size. A cycle is a bug of the caller and panics.
+func Resolve(repl map[Value]Value, v Value) Value {
+	end := v
+	for steps := 0; ; steps++ {
+		n, ok := repl[end]
+		if !ok || n == end {
+			break
+		}
+		if steps > len(repl) {
+			panic("ir: cycle in a value replacement map")
+		}
+		end = n
+	}
+	for x := v; x != end; {
+		n := repl[x]
+		if n == end || n == x {
+			break
+		}
+		repl[x] = end
+		x = n
+	}
+	return end
 }
 
 // Preds computes predecessor lists (one entry per CFG edge, in block order).

@@ -21,6 +21,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"passlens/internal/termsafe"
 )
 
 // ParseError is a syntax or name error in .pir text, with its position.
@@ -33,23 +36,52 @@ type ParseError struct {
 
 // Error renders the error clang-style: "file:line:col: error: msg", then the
 // source line and a caret under the column.
+// A source line longer than maxShownLine bytes is shown as a window
+// around the column, marked with "…"; control bytes are shown escaped
+// (termsafe), so hostile input cannot drive the terminal.
 func (e *ParseError) Error() string {
+	const maxShownLine = 160
+	src, col := e.Source, e.Col
+	lead, tail := "", ""
+	if len(src) > maxShownLine {
+		lo := max(0, min(col-1-maxShownLine/4, len(src)-maxShownLine))
+		hi := min(len(src), lo+maxShownLine)
+		for lo > 0 && !utf8.RuneStart(src[lo]) {
+			lo--
+		}
+		for hi < len(src) && !utf8.RuneStart(src[hi]) {
+			hi++
+		}
+		if lo > 0 {
+			lead = "…"
+		}
+		if hi < len(src) {
+			tail = "…"
+		}
+		src, col = src[lo:hi], col-lo
+	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s:%d:%d: error: %s\n%s\n", e.File, e.Line, e.Col, e.Msg, e.Source)
+	fmt.Fprintf(&sb, "%s:%d:%d: error: %s\n%s%s%s\n", termsafe.Escape(e.File), e.Line, e.Col, termsafe.Escape(e.Msg), lead, termsafe.Escape(src), tail)
+	if lead != "" {
+		sb.WriteByte(' ')
+	}
 	// Keep tabs so the caret lines up under tab-indented text; one column
 	// per rune elsewhere (and past the end of the line).
-	prefix := e.Source
-	if e.Col-1 < len(prefix) {
-		prefix = prefix[:max(e.Col-1, 0)]
+	prefix := src
+	if col-1 < len(prefix) {
+		prefix = prefix[:max(col-1, 0)]
 	}
 	for _, r := range prefix {
-		if r == '\t' {
+		switch esc := termsafe.Escape(string(r)); {
+		case r == '\t':
 			sb.WriteByte('\t')
-		} else {
+		case esc != string(r):
+			sb.WriteString(strings.Repeat(" ", len(esc)))
+		default:
 			sb.WriteByte(' ')
 		}
 	}
-	for i := len(e.Source); i < e.Col-1; i++ {
+	for i := len(src); i < col-1; i++ {
 		sb.WriteByte(' ')
 	}
 	sb.WriteByte('^')
@@ -126,6 +158,7 @@ type parser struct {
 	m         *Module
 	typeCache map[typeKey]*Type
 	where     *Positions // nil unless positions are recorded
+	depth     int        // nesting of types and constants being parsed (nest)
 
 	// Module-level symbols.
 	structDefs map[string]int   // struct name -> token index of its "type" line
@@ -536,7 +569,21 @@ func (p *parser) derived(k typeKey) *Type {
 }
 
 // parseType reads a type (void included; callers reject it where needed).
+// maxNesting bounds how deeply types and constants may nest: the parser
+// recurses once per level, and a 4 MiB line of "[1 x [1 x ..." must end
+// in an error, not a stack overflow or quadratic work.
+const maxNesting = 256
+
+// nest enters one level of nesting (the caller defers p.depth--).
+func (p *parser) nest(what string) {
+	if p.depth++; p.depth > maxNesting {
+		p.errf("%s nested too deeply (more than %d levels)", what, maxNesting)
+	}
+}
+
 func (p *parser) parseType() *Type {
+	p.nest("type")
+	defer func() { p.depth-- }()
 	start := p.pos
 	t := p.tok()
 	switch t.kind {
@@ -688,6 +735,8 @@ func (p *parser) resolveStruct(name string) *Type {
 
 // parseConst reads a literal of type t (the text does not repeat the type).
 func (p *parser) parseConst(t *Type) *Const {
+	p.nest("constant")
+	defer func() { p.depth-- }()
 	start := p.pos
 	if p.acceptWord("zero") {
 		if t == Void {

@@ -148,16 +148,7 @@ func (fx *fnExporter) local(n string) string {
 	return llName(n)
 }
 
-func (fx *fnExporter) resolve(v ir.Value) ir.Value {
-	for i := 0; i < 64; i++ {
-		a, ok := fx.alias[v]
-		if !ok {
-			return v
-		}
-		v = a
-	}
-	return v
-}
+func (fx *fnExporter) resolve(v ir.Value) ir.Value { return ir.Resolve(fx.alias, v) }
 
 // ref spells a value operand.
 func (fx *fnExporter) ref(v ir.Value) string {

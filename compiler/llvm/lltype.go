@@ -99,6 +99,10 @@ func (t *llType) isFloat() bool {
 
 // parseType parses an LLVM type at the cursor.
 func (p *parser) parseType() (*llType, error) {
+	if err := p.nest("type"); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
 	t, err := p.parseBaseType()
 	if err != nil {
 		return nil, err

@@ -147,9 +147,10 @@ type asmAST struct {
 }
 
 type parser struct {
-	file string
-	toks []token
-	pos  int
+	file  string
+	toks  []token
+	pos   int
+	depth int // nesting of types and constants (nesting.go)
 }
 
 func (p *parser) tok() token { return p.toks[p.pos] }
@@ -1051,6 +1052,10 @@ func (p *parser) parseTypedValue() (typedVal, error) {
 
 // parseValue reads a value reference or constant.
 func (p *parser) parseValue() (valRef, error) {
+	if err := p.nest("constant"); err != nil {
+		return valRef{}, err
+	}
+	defer func() { p.depth-- }()
 	t := p.tok()
 	v := valRef{tok: t, text: t.text}
 	switch t.kind {

@@ -16,6 +16,8 @@ import (
 	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
+	"passlens/internal/limits"
+	"passlens/internal/termsafe"
 	"passlens/samples"
 )
 
@@ -47,7 +49,7 @@ type Source struct {
 // Read reads a file, or an embedded sample given as samples/NAME (or NAME
 // when no such file exists).
 func Read(arg string) (*Source, error) {
-	data, err := os.ReadFile(arg)
+	data, err := limits.ReadFile(arg, limits.MaxModuleSize)
 	if err == nil {
 		k, kerr := kindOf(arg, data)
 		if kerr != nil {
@@ -62,7 +64,11 @@ func Read(arg string) (*Source, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no such file (and no embedded sample of that name; see 'passlens samples')", arg)
 	}
-	return nil, fmt.Errorf("%s: %v", arg, errors.Unwrap(err))
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %v", arg, pe.Err)
+	}
+	return nil, err
 }
 
 func kindOf(path string, data []byte) (string, error) {
@@ -97,11 +103,16 @@ func Module(src *Source, opts Options) (*ir.Module, error) {
 		}
 		src.Positions = ps
 		if err := ir.Verify(m); err != nil {
-			return nil, &VerifyError{Text: LocateVerify(src, m, err), Err: err}
+			return nil, &VerifyError{Text: termsafe.Escape(LocateVerify(src, m, err)), Err: err}
 		}
 		return m, nil
 	case "ll":
-		return llvm.Import(src.Path, src.Text)
+		m, err := llvm.Import(src.Path, src.Text)
+		if err != nil {
+			// The reader quotes source text: show it, never run it.
+			return nil, errors.New(termsafe.Escape(err.Error()))
+		}
+		return m, nil
 	case "hlsl":
 		return compileHLSL(src, opts)
 	}

@@ -76,12 +76,19 @@ func runInline(m *ir.Module, ctx *Context) (bool, error) {
 			}
 		}
 	}
-	order, err := inlineOrder(m, roots)
-	if err != nil {
+	// inlineOrder finds recursion (an error); the inlining itself works top
+	// down, into the roots only: every callee body is copied once per call
+	// site of the final program, so a call chain of depth n costs O(n)
+	// (bottom-up inlining would first inline f0 into f1, then f1 with f0
+	// into f2, ..., O(n^2), and make block names n components long).
+	if _, err := inlineOrder(m, roots); err != nil {
 		return false, err
 	}
 	changed := false
-	for _, f := range order {
+	for _, f := range roots {
+		if f.IsDeclaration() {
+			continue
+		}
 		c, err := inlineCallsIn(f)
 		if err != nil {
 			return changed, err
@@ -91,16 +98,21 @@ func runInline(m *ir.Module, ctx *Context) (bool, error) {
 	if !hasEntries && len(roots) == 0 {
 		return changed, nil
 	}
-	// Remove functions that are neither roots nor called.
+	// Remove functions that are neither roots nor called from a root (the
+	// roots are call-free now but for declarations).
 	keep := map[*ir.Function]bool{}
+	work := append([]*ir.Function(nil), roots...)
 	for _, r := range roots {
 		keep[r] = true
 	}
-	for _, f := range m.Funcs {
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Op == ir.OpCall && in.Callee != nil {
+				if in.Op == ir.OpCall && in.Callee != nil && !keep[in.Callee] {
 					keep[in.Callee] = true
+					work = append(work, in.Callee)
 				}
 			}
 		}
@@ -119,6 +131,13 @@ func runInline(m *ir.Module, ctx *Context) (bool, error) {
 	m.Funcs = out
 	return changed, nil
 }
+
+// maxCallDepth bounds the depth of the call graph inline accepts. Each
+// level of an inlined call chain with early returns becomes one more
+// nested construct, and the structuring passes after inline work per
+// nesting level; 512 levels is far beyond real shaders (whose call depth
+// is a handful) and keeps a hostile 4 MiB chain of calls within budget.
+const maxCallDepth = 512
 
 // inlineOrder returns the defined functions reachable from roots, callees
 // before callers, or an error if a call cycle is reachable.
@@ -174,6 +193,10 @@ func inlineOrder(m *ir.Module, roots []*ir.Function) ([]*ir.Function, error) {
 					chain = append(chain, "@"+c.Name())
 					return nil, fmt.Errorf("recursive call chain %s cannot be inlined (HLSL forbids recursion)", strings.Join(chain, " -> "))
 				case white:
+					if len(stack) > maxCallDepth {
+						return nil, fmt.Errorf("the call chain from @%s through @%s to @%s is more than %d calls deep; passlens inlines at most %d levels",
+							stack[0].f.Name(), top.f.Name(), c.Name(), maxCallDepth, maxCallDepth)
+					}
 					color[c] = grey
 					stack = append(stack, frame{c, callees(c), 0})
 				}
@@ -209,66 +232,84 @@ func (il *inliner) newBlockAfter(x *ir.Block, name string) *ir.Block {
 }
 
 // layout rebuilds the function's block order from the original order and
-// the after lists.
+// the after lists (depth first, with an explicit stack: nested inlining
+// makes the after lists as deep as the call chain).
 func (il *inliner) layout(orig []*ir.Block) {
 	out := make([]*ir.Block, 0, len(il.f.Blocks))
-	var emit func(b *ir.Block)
-	emit = func(b *ir.Block) {
-		out = append(out, b)
-		for _, c := range il.after[b] {
-			emit(c)
-		}
-	}
+	var stack []*ir.Block
 	for _, b := range orig {
-		emit(b)
+		stack = append(stack[:0], b)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			out = append(out, x)
+			after := il.after[x]
+			for i := len(after) - 1; i >= 0; i-- {
+				stack = append(stack, after[i])
+			}
+		}
 	}
 	il.f.Blocks = out
 }
 
-// inlineCallsIn inlines every call to a defined function in f. Callees are
-// call-free already (bottom-up order).
+// maxInlinedInstrs bounds the instructions inlining may copy into one
+// function: a call graph where each function calls the next twice doubles
+// the code per level, and 2^40 instructions would exhaust any machine.
+const maxInlinedInstrs = 1 << 22
+
+// inlineCallsIn inlines every call to a defined function in f, and the
+// calls in the inlined bodies, until f is call-free (inlineOrder has ruled
+// out recursion). Each round inlines the calls of the blocks the previous
+// round created, so every block is scanned once.
 func inlineCallsIn(f *ir.Function) (bool, error) {
-	var blocks []*ir.Block
-	callsOf := map[*ir.Block][]*ir.Instr{}
-	for _, b := range f.Blocks {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpCall && in.Callee != nil && !in.Callee.IsDeclaration() {
-				if len(callsOf[b]) == 0 {
-					blocks = append(blocks, b)
-				}
-				callsOf[b] = append(callsOf[b], in)
-			}
-		}
-	}
-	if len(blocks) == 0 {
-		return false, nil
-	}
-	for _, calls := range callsOf {
-		for _, call := range calls {
-			if len(call.Args) != len(call.Callee.Params) {
-				return false, fmt.Errorf("@%s: call of @%s passes %d arguments, want %d",
-					f.Name(), call.Callee.Name(), len(call.Args), len(call.Callee.Params))
-			}
-		}
-	}
 	il := &inliner{f: f, after: map[*ir.Block][]*ir.Block{}, repl: map[ir.Value]ir.Value{}}
 	orig := append([]*ir.Block(nil), f.Blocks...)
-	for _, b := range blocks {
-		calls := callsOf[b]
-		if t := b.Terminator(); t != nil && t.MergeKind == ir.MergeLoop {
-			// Keep the loop header a header: it keeps its phis and the
-			// loop_merge; everything else moves to a new block.
-			rest := il.newBlockAfter(b, b.Name()+".body")
-			moveTail(b, b.FirstNonPhi(), rest)
-			br := appendInstr(b, newBr(f, rest))
-			br.MergeKind, br.Merge, br.Continue = t.MergeKind, t.Merge, t.Continue
-			t.ClearMerge()
-			b = rest
+	pending := orig
+	changed := false
+	copied := 0
+	for len(pending) > 0 {
+		var blocks []*ir.Block
+		callsOf := map[*ir.Block][]*ir.Instr{}
+		for _, b := range pending {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall && in.Callee != nil && !in.Callee.IsDeclaration() {
+					if len(in.Args) != len(in.Callee.Params) {
+						return changed, fmt.Errorf("@%s: call of @%s passes %d arguments, want %d",
+							f.Name(), in.Callee.Name(), len(in.Args), len(in.Callee.Params))
+					}
+					if len(callsOf[b]) == 0 {
+						blocks = append(blocks, b)
+					}
+					callsOf[b] = append(callsOf[b], in)
+				}
+			}
 		}
-		heads, tails := il.segment(b, calls)
-		for k, call := range calls {
-			il.inlineCall(call, heads[k], tails[k])
+		pending = nil
+		for _, b := range blocks {
+			calls := callsOf[b]
+			if t := b.Terminator(); t != nil && t.MergeKind == ir.MergeLoop {
+				// Keep the loop header a header: it keeps its phis and the
+				// loop_merge; everything else moves to a new block.
+				rest := il.newBlockAfter(b, b.Name()+".body")
+				moveTail(b, b.FirstNonPhi(), rest)
+				br := appendInstr(b, newBr(f, rest))
+				br.MergeKind, br.Merge, br.Continue = t.MergeKind, t.Merge, t.Continue
+				t.ClearMerge()
+				b = rest
+			}
+			heads, tails := il.segment(b, calls)
+			for k, call := range calls {
+				copied += call.Callee.NumInstrs()
+				if copied > maxInlinedInstrs {
+					return true, fmt.Errorf("@%s: inlining would copy more than %d instructions into it (a call graph whose size doubles per level?)", f.Name(), maxInlinedInstrs)
+				}
+				pending = append(pending, il.inlineCall(call, heads[k], tails[k])...)
+			}
 		}
+		changed = changed || len(blocks) > 0
+	}
+	if !changed {
+		return false, nil
 	}
 	il.layout(orig)
 	if len(il.allocas) > 0 {
@@ -361,9 +402,10 @@ func newBr(f *ir.Function, dst *ir.Block) *ir.Instr {
 }
 
 // inlineCall replaces one call (already taken out of its block, between
-// head and tail) with a copy of the callee's body. Uses of the call's
-// result are recorded in il.repl (applied once per function).
-func (il *inliner) inlineCall(call *ir.Instr, head, tail *ir.Block) {
+// head and tail) with a copy of the callee's body and returns the copied
+// blocks. Uses of the call's result are recorded in il.repl (applied once
+// per function).
+func (il *inliner) inlineCall(call *ir.Instr, head, tail *ir.Block) []*ir.Block {
 	f, callee := il.f, call.Callee
 	vmap := make(map[ir.Value]ir.Value, callee.NumInstrs()+len(callee.Params))
 	for i, p := range callee.Params {
@@ -469,6 +511,7 @@ func (il *inliner) inlineCall(call *ir.Instr, head, tail *ir.Block) {
 		}
 		il.repl[call] = result
 	}
+	return cbs
 }
 
 // cloneInstr copies in (operands, targets and annotations still refer to

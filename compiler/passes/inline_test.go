@@ -157,20 +157,20 @@ func TestInline(t *testing.T) {
 			loop.body:
 			  br %twice.entry
 			twice.entry:
-			  br %twice.inc.entry
-			twice.inc.entry:
+			  br %inc.entry
+			inc.entry:
 			  store u32 %n, ptr<function, u32> %t
 			  %v = load ptr<function, u32> %t
 			  %a = add u32 %v, 1
-			  br %twice.inc.exit
-			twice.inc.exit:
-			  br %twice.inc.entry.1
-			twice.inc.entry.1:
+			  br %inc.exit
+			inc.exit:
+			  br %inc.entry.1
+			inc.entry.1:
 			  store u32 %a, ptr<function, u32> %t.1
 			  %v.1 = load ptr<function, u32> %t.1
 			  %n1 = add u32 %v.1, 1
-			  br %twice.inc.exit.1
-			twice.inc.exit.1:
+			  br %inc.exit.1
+			inc.exit.1:
 			  br %twice.exit
 			twice.exit:
 			  %c = icmp ult u32 %n1, 9

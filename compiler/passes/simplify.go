@@ -97,16 +97,7 @@ func simplifyFunctionWith(f *ir.Function, fold func(*ir.Function) bool) bool {
 func simplifyInstrs(f *ir.Function) bool {
 	dt := newDomTree(f)
 	repl := map[ir.Value]ir.Value{}
-	resolve := func(v ir.Value) ir.Value {
-		for i := 0; i < 64; i++ {
-			n, ok := repl[v]
-			if !ok {
-				return v
-			}
-			v = n
-		}
-		return v
-	}
+	resolve := func(v ir.Value) ir.Value { return ir.Resolve(repl, v) }
 	dead := map[*ir.Instr]bool{}
 	changed := false
 	for _, b := range dt.rpo {

@@ -122,16 +122,7 @@ type rewrites struct {
 }
 
 // resolve follows pending replacements of v.
-func (rw *rewrites) resolve(v ir.Value) ir.Value {
-	for i := 0; i < 64; i++ {
-		n, ok := rw.repl[v]
-		if !ok {
-			return v
-		}
-		v = n
-	}
-	return v
-}
+func (rw *rewrites) resolve(v ir.Value) ir.Value { return ir.Resolve(rw.repl, v) }
 
 func (rw *rewrites) apply(f *ir.Function) {
 	if len(rw.repl) > 0 {

@@ -397,3 +397,17 @@ func TestSession(t *testing.T) {
 		t.Errorf("AnalysisNames %v", names)
 	}
 }
+
+// A spec of more than MaxSteps steps is refused before anything runs.
+func TestSpecStepLimit(t *testing.T) {
+	if _, err := Parse(strings.TrimSuffix(strings.Repeat("simplify,", MaxSteps), ",")); err != nil {
+		t.Fatalf("%d steps: %v", MaxSteps, err)
+	}
+	if _, err := Parse(strings.Repeat("simplify,", 500_000) + "simplify"); err == nil || !strings.Contains(err.Error(), "at most 256") {
+		t.Fatalf("500001 steps: %v", err)
+	}
+	s, _ := Parse(strings.TrimSuffix(strings.Repeat("simplify,", MaxSteps), ","))
+	if _, err := s.WithInserted(0, "simplify"); err == nil {
+		t.Fatal("insert past MaxSteps accepted")
+	}
+}

@@ -76,6 +76,11 @@ func (e *SpecError) Error() string {
 
 func (e *SpecError) Unwrap() error { return e.Err }
 
+// MaxSteps bounds a pipeline: every step keeps a snapshot, and a spec is
+// typed by a user (--passes, the explorer's insert, a replay script). The
+// default pipelines have about a dozen steps.
+const MaxSteps = 256
+
 // Parse reads a spec string: comma-separated pass names, each optionally
 // followed by `<option>` and optionally preceded by '-' (disabled). Spaces
 // around names are ignored; an empty string is the empty pipeline. Unknown
@@ -85,6 +90,9 @@ func Parse(spec string) (Spec, error) {
 	var out Spec
 	if strings.TrimSpace(spec) == "" {
 		return out, nil
+	}
+	if n := strings.Count(spec, ",") + 1; n > MaxSteps {
+		return Spec{}, &SpecError{spec, 0, fmt.Errorf("%d steps: a pipeline has at most %d", n, MaxSteps)}
 	}
 	off := 0
 	for _, part := range strings.Split(spec, ",") {
@@ -209,6 +217,9 @@ func (s Spec) WithInserted(i int, text string) (Spec, error) {
 	}
 	if len(one.Steps) != 1 {
 		return Spec{}, fmt.Errorf("insert one step at a time, got %d", len(one.Steps))
+	}
+	if len(s.Steps) >= MaxSteps {
+		return Spec{}, fmt.Errorf("a pipeline has at most %d steps", MaxSteps)
 	}
 	out := s.clone()
 	out.Steps = append(out.Steps[:i], append([]Step{one.Steps[0]}, out.Steps[i:]...)...)

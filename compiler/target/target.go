@@ -58,13 +58,22 @@ func Register(name string, e Emitter) {
 	emitters[name] = e
 }
 
-// Emit runs the target's emitter.
+// Emit runs the target's emitter. Every back end but "pir" (the IR as
+// text, useful precisely when it is broken) first verifies the module and
+// refuses one that does not verify: with --verify-each=false a pass's bad
+// output would otherwise become invalid SPIR-V or LLVM IR written as if
+// all was well.
 func Emit(name string, m *ir.Module) (*Output, error) {
 	mu.RLock()
 	e, ok := emitters[name]
 	mu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("no back end for target %q (available: %v)", name, Names())
+	}
+	if name != "pir" {
+		if err := ir.Verify(m); err != nil {
+			return nil, fmt.Errorf("%s: refusing to emit a module that does not verify (a pass produced invalid IR):\n%v", name, err)
+		}
 	}
 	return e(m)
 }

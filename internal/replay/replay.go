@@ -26,6 +26,8 @@ import (
 	"passlens/internal/atomicfile"
 	"passlens/internal/diag"
 	"passlens/internal/headless"
+	"passlens/internal/limits"
+	"passlens/internal/termsafe"
 	"passlens/internal/textdiff"
 )
 
@@ -37,33 +39,41 @@ type Error struct {
 	Text      string // the offending line
 }
 
+// The script line is shown escaped (termsafe) and at most 160 bytes long.
 func (e *Error) Error() string {
 	col := max(1, e.Col)
+	text := e.Text
+	if len(text) > 160 {
+		text = strings.ToValidUTF8(text[:160], "") + "…"
+	}
 	gutter := fmt.Sprintf("  %d | ", e.Line)
-	return fmt.Sprintf("%s:%d:%d: error: %s\n%s%s\n%s^\n", e.File, e.Line, col, e.Msg, gutter, e.Text,
-		strings.Repeat(" ", len(gutter)+col-1))
+	return fmt.Sprintf("%s:%d:%d: error: %s\n%s%s\n%s^\n", termsafe.Escape(e.File), e.Line, col, termsafe.Escape(e.Msg), gutter, termsafe.Escape(text),
+		strings.Repeat(" ", len(gutter)+min(col, 161)-1))
 }
 
 // Short is the error on one line (file:line:col: msg), for a status bar.
 func (e *Error) Short() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, max(1, e.Col), e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", termsafe.Escape(e.File), e.Line, max(1, e.Col), termsafe.Escape(e.Msg))
 }
 
 // Engine holds the state a script manipulates.
 type Engine struct {
-	Out     io.Writer
-	Dir     string // directory of the script: relative paths resolve here
-	mod     *ir.Module
-	src     *load.Source
-	opts    load.Options
-	target  string
-	spec    string
-	specSet bool
-	res     *pipeline.Result
-	step    int
-	fn      string
-	dirty   bool
-	dump    *dumpReplay // a loaded pass log (dump.go); nil for a module
+	Out io.Writer
+	Dir string // directory of the script: relative paths resolve here
+	// WriteFile writes an export (atomicfile.Write when nil; the fuzz
+	// test keeps exports in memory).
+	WriteFile func(name string, data []byte) error
+	mod       *ir.Module
+	src       *load.Source
+	opts      load.Options
+	target    string
+	spec      string
+	specSet   bool
+	res       *pipeline.Result
+	step      int
+	fn        string
+	dirty     bool
+	dump      *dumpReplay // a loaded pass log (dump.go); nil for a module
 	// input is the interpreter input: a sample's bundled input once
 	// loaded, replaced by `input` commands.
 	input   *interp.Input
@@ -74,27 +84,41 @@ type Engine struct {
 // whole script is parsed first, so an unknown command is reported before
 // anything runs.
 func Run(name string, r io.Reader, out io.Writer) error {
-	_, err := Play(name, r, out)
-	return err
+	return NewEngine(name, out).Run(name, r)
+}
+
+// NewEngine returns an engine for a script named name (relative paths
+// resolve in its directory) printing to out.
+func NewEngine(name string, out io.Writer) *Engine {
+	return &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
+}
+
+// Run parses the whole script read from r (at most limits.MaxModuleSize
+// bytes) and then plays it; name is used in error messages.
+func (e *Engine) Run(name string, r io.Reader) error {
+	data, err := io.ReadAll(io.LimitReader(r, limits.MaxModuleSize+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > limits.MaxModuleSize {
+		return fmt.Errorf("%s: larger than %d bytes", name, limits.MaxModuleSize)
+	}
+	cmds, err := Parse(name, string(data))
+	if err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		if err := e.Do(c); err != nil {
+			return c.Errorf(name, "%v", err)
+		}
+	}
+	return nil
 }
 
 // Play is Run returning the engine, whose State is where the script ended.
 func Play(name string, r io.Reader, out io.Writer) (*Engine, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	cmds, err := Parse(name, string(data))
-	if err != nil {
-		return nil, err
-	}
-	e := &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
-	for _, c := range cmds {
-		if err := e.Do(c); err != nil {
-			return e, c.Errorf(name, "%v", err)
-		}
-	}
-	return e, nil
+	e := NewEngine(name, out)
+	return e, e.Run(name, r)
 }
 
 // State is where a script left the engine.
@@ -215,16 +239,15 @@ func (e *Engine) Do(c Command) error {
 		}
 		fmt.Fprintf(e.Out, "loaded %s (%d functions)\n", path, len(m.Funcs))
 	case "input":
-		var data []byte
-		if strings.HasPrefix(c.Raw, "{") {
-			data = []byte(c.Raw)
-		} else {
+		data, name := []byte(c.Raw), "input"
+		if !strings.HasPrefix(c.Raw, "{") {
 			var err error
-			if data, err = os.ReadFile(e.path(args[0])); err != nil {
+			name = args[0]
+			if data, err = limits.ReadFile(e.path(name), limits.MaxModuleSize); err != nil {
 				return err
 			}
 		}
-		in, err := interp.ParseInput(data)
+		in, err := interp.ParseInputFile(name, data)
 		if err != nil {
 			return fmt.Errorf("input: %v", err)
 		}
@@ -343,7 +366,13 @@ func (e *Engine) Do(c Command) error {
 		if e.src != nil && atomicfile.SameFile(args[0], e.src.Path) {
 			return fmt.Errorf("export %s: that is the loaded input file", args[0])
 		}
-		if err := atomicfile.Write(args[0], data, atomicfile.Options{Replace: force}); err != nil {
+		write := e.WriteFile
+		if write == nil {
+			write = func(name string, data []byte) error {
+				return atomicfile.Write(name, data, atomicfile.Options{Replace: force})
+			}
+		}
+		if err := write(args[0], data); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("%s exists (export --force %s replaces it)", args[0], args[0])
 			}
@@ -493,11 +522,11 @@ func (e *Engine) run(args []string) error {
 	}
 	in := e.input
 	if ra.Input != "" {
-		data, err := os.ReadFile(e.path(ra.Input))
+		data, err := limits.ReadFile(e.path(ra.Input), limits.MaxModuleSize)
 		if err != nil {
 			return err
 		}
-		if in, err = interp.ParseInput(data); err != nil {
+		if in, err = interp.ParseInputFile(ra.Input, data); err != nil {
 			return err
 		}
 	}

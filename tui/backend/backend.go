@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/diag"
+	"passlens/internal/limits"
 	"passlens/tui"
 )
 
@@ -78,7 +78,7 @@ func (d *Driver) Reload() (bool, error) {
 	d.mu.Lock()
 	src := d.src
 	d.mu.Unlock()
-	data, err := os.ReadFile(src.Name)
+	data, err := limits.ReadFile(src.Name, limits.MaxModuleSize)
 	if err != nil {
 		if strings.HasPrefix(src.Name, "samples/") {
 			return false, nil // an embedded sample
@@ -124,6 +124,9 @@ func (d *Driver) ValueLines() map[string]int {
 	return out
 }
 
+// SourceBytes is the size of the module's source text.
+func (d *Driver) SourceBytes() int { return len(d.src.Text) }
+
 // Source names the module as the user gave it.
 func (d *Driver) Source() string { return d.src.Name }
 
@@ -132,13 +135,13 @@ func (d *Driver) Targets() []string { return append([]string(nil), passes.Target
 
 // SetInput loads the interpreter input used by Run from a JSON file.
 func (d *Driver) SetInput(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, limits.MaxModuleSize)
 	if err != nil {
 		return err
 	}
-	in, err := interp.ParseInput(data)
+	in, err := interp.ParseInputFile(path, data)
 	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return err
 	}
 	d.Input = in
 	return nil

@@ -15,8 +15,9 @@ import (
 // server files.
 type safeDriver struct {
 	tui.Driver
-	s  *Server
-	ls *liveSession
+	s    *Server
+	ls   *liveSession
+	size int // source bytes of the module, for the compile budget
 }
 
 func (d *safeDriver) guard(op string, err *error) {
@@ -30,9 +31,18 @@ func (d *safeDriver) guard(op string, err *error) {
 	}
 }
 
+// Compile runs under the session's compile budget (budget.go).
 func (d *safeDriver) Compile(ctx context.Context, target string, p []tui.PassSlot) (c *tui.Compiled, err error) {
 	defer d.guard("compile", &err)
-	return d.Driver.Compile(ctx, target, p)
+	err = d.s.compileBudget(ctx, d.size, func(ctx context.Context) error {
+		var err error
+		c, err = d.Driver.Compile(ctx, target, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 func (d *safeDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (a *tui.Analysis, err error) {

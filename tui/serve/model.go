@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"passlens/internal/termsafe"
 	"passlens/samples"
 	"passlens/themes"
 	"passlens/tui"
@@ -221,7 +222,7 @@ func (m *sessionModel) open(ref moduleRef) tea.Cmd {
 // openExplorer hands the session over to a new explorer on drv.
 func (m *sessionModel) openExplorer(drv *backend.Driver) tea.Cmd {
 	m.s.log.Info("module opened", "session", m.ls.info.id, "module", drv.Source())
-	m.exp = tui.New(&safeDriver{Driver: drv, s: m.s, ls: m.ls}, tui.Options{Theme: m.theme, Exports: m.export})
+	m.exp = tui.New(&safeDriver{Driver: drv, s: m.s, ls: m.ls, size: drv.SourceBytes()}, tui.Options{Theme: m.theme, Exports: m.export})
 	cmds := []tea.Cmd{m.exp.Init()}
 	if m.w > 0 {
 		_, c := m.exp.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
@@ -270,7 +271,10 @@ func (m *sessionModel) pickerView() string {
 	return b.String()
 }
 
+// truncate cuts s to w columns. It also escapes control bytes: module
+// names and typed paths come from the server's files and the client.
 func truncate(s string, w int) string {
+	s = termsafe.Escape(s)
 	if lipgloss.Width(s) <= w {
 		return s
 	}

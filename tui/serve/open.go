@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"passlens/compiler/load"
+	"passlens/internal/termsafe"
 	"passlens/samples"
 	"passlens/tui/backend"
 )
@@ -62,8 +64,10 @@ func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
 		}
 		// Diagnostics name the module by its path inside the modules
 		// directory, never by the server's absolute path.
-		src = &load.Source{Name: ref.path, Path: filepath.ToSlash(ref.path), Kind: kind, Text: data}
+		src = &load.Source{Name: termsafe.Escape(ref.path), Path: termsafe.Escape(filepath.ToSlash(ref.path)), Kind: kind, Text: data}
 	}
+	release, _ := s.heavySlot(context.Background(), len(src.Text))
+	defer release()
 	m, err := load.Module(src, load.Options{ReadFile: s.readInclude})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"passlens/internal/limits"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,7 +13,7 @@ import (
 
 // MaxModuleSize bounds the size of a module file a session may load, so a
 // large file in the modules directory cannot exhaust the server's memory.
-const MaxModuleSize = 4 << 20
+const MaxModuleSize = limits.MaxModuleSize
 
 // maxListed bounds how many files of the modules directory the picker lists.
 const maxListed = 500

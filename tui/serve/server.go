@@ -45,8 +45,9 @@ type Config struct {
 	ModulesDir         string // directory of loadable modules ("" = samples only)
 	MaxSessions        int    // concurrent sessions (DefaultMaxSessions if 0)
 	IdleTimeout        time.Duration
-	MaxRunSteps        int       // interpreter steps per run (DefaultMaxRunSteps if 0)
-	Log                io.Writer // structured log lines (os.Stderr if nil)
+	MaxRunSteps        int           // interpreter steps per run (DefaultMaxRunSteps if 0)
+	CompileTimeout     time.Duration // one compile of one session (DefaultCompileTimeout if 0)
+	Log                io.Writer     // structured log lines (os.Stderr if nil)
 }
 
 // Server is a running (or ready) passlens SSH server.
@@ -63,6 +64,7 @@ type Server struct {
 	listeners []net.Listener // listeners passed to Serve, closed by Shutdown
 	drained   chan struct{}  // closed when closing and no session is left
 	nextID    atomic.Int64
+	heavy     chan struct{} // the heavy-work slot (budget.go)
 
 	// testHook, when set, runs at the start of every explorer session (tests
 	// inject panics with it).
@@ -86,10 +88,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxRunSteps <= 0 {
 		cfg.MaxRunSteps = DefaultMaxRunSteps
 	}
+	if cfg.CompileTimeout <= 0 {
+		cfg.CompileTimeout = DefaultCompileTimeout
+	}
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
-	s := &Server{cfg: cfg, sessions: map[int64]*liveSession{}, live: map[ssh.Session]*liveSession{}}
+	s := &Server{cfg: cfg, sessions: map[int64]*liveSession{}, live: map[ssh.Session]*liveSession{}, heavy: make(chan struct{}, 1)}
 	s.log = log.NewWithOptions(cfg.Log, log.Options{ReportTimestamp: true, TimeFormat: time.RFC3339, Formatter: log.LogfmtFormatter, Prefix: "passlens-serve"})
 
 	if cfg.ModulesDir != "" {
