@@ -157,7 +157,15 @@ func Open(path string) (*Log, error) {
 	if path == "-" {
 		f, err = spool(os.Stdin)
 	} else {
-		f, err = os.Open(path)
+		// A log may be far larger than a module (no size bound), but it
+		// must be a regular file: a FIFO would block, a device never ends.
+		var fi os.FileInfo
+		if fi, err = os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: not a regular file", path)
+		}
+		if err == nil {
+			f, err = os.Open(path)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -15,7 +15,9 @@ const sniffLines = 200
 // its first lines is a dump banner. Source files (.ll, .txt, .pir) are not
 // mistaken for logs: no LLVM, HLSL or passlens IR line has a banner's shape.
 func Sniff(r io.Reader) bool {
-	br := bufio.NewReaderSize(r, 64<<10)
+	// A banner comes early: the first sniffLines lines, within 4 MiB
+	// (so one endless line cannot keep Sniff reading).
+	br := bufio.NewReaderSize(io.LimitReader(r, 4<<20), 64<<10)
 	for n := 0; n < sniffLines; n++ {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 9 && maybeBanner(line) {
@@ -45,6 +47,11 @@ func Sniff(r io.Reader) bool {
 // SniffFile is Sniff on a file; errors (a missing file) answer false, so
 // that the caller reports them when it opens the file the usual way.
 func SniffFile(path string) bool {
+	// Only a regular file can be a log: opening a FIFO would block and a
+	// device (/dev/zero) never ends.
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false

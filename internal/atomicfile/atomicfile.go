@@ -39,6 +39,11 @@ var ErrSymlink = errors.New("is a symbolic link; passlens does not write through
 // Write stores data at path atomically under the rules above. Errors name
 // the path.
 func Write(path string, data []byte, opts Options) error {
+	if filepath.Clean(path) == os.DevNull {
+		// "-o /dev/null" discards the output, as it does for cc and
+		// glslangValidator; nothing is replaced.
+		return nil
+	}
 	perm := opts.Perm
 	if perm == 0 {
 		perm = 0o644

@@ -158,3 +158,18 @@ func TestSameFile(t *testing.T) {
 		t.Error("SameFile true for a different file")
 	}
 }
+
+// Writing to /dev/null discards the data and leaves the device alone.
+func TestDevNull(t *testing.T) {
+	before, err := os.Lstat(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := Write(os.DevNull, []byte("x"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Lstat(os.DevNull)
+	if err != nil || after.Mode() != before.Mode() {
+		t.Fatalf("/dev/null changed: %v %v", after, err)
+	}
+}
