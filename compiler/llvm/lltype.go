@@ -93,10 +93,6 @@ func (t *llType) scalar() *llType {
 	return t
 }
 
-func (t *llType) isFloat() bool {
-	return t.kind == lkHalf || t.kind == lkBFloat || t.kind == lkFloat || t.kind == lkDouble
-}
-
 // parseType parses an LLVM type at the cursor.
 func (p *parser) parseType() (*llType, error) {
 	if err := p.nest("type"); err != nil {

@@ -295,9 +295,9 @@ func callChain(n int) string {
 	return s.String()
 }
 
-// measure runs f, sampling the live heap, and returns its error, the
-// elapsed time and the peak heap.
-func measure(f func() error) (err error, elapsed time.Duration, peak uint64) {
+// measure runs f, sampling the live heap, and returns the elapsed time,
+// the peak heap and f's error.
+func measure(f func() error) (elapsed time.Duration, peak uint64, err error) {
 	runtime.GC()
 	var max atomic.Uint64
 	stop := make(chan struct{})
@@ -331,7 +331,7 @@ func measure(f func() error) (err error, elapsed time.Duration, peak uint64) {
 	elapsed = time.Since(t0)
 	close(stop)
 	<-done
-	return err, elapsed, max.Load()
+	return elapsed, max.Load(), err
 }
 
 func TestHostileInputs(t *testing.T) {
@@ -343,7 +343,7 @@ func TestHostileInputs(t *testing.T) {
 	for _, c := range cases() {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			err, elapsed, peak := measure(func() error { return c.run(dir) })
+			elapsed, peak, err := measure(func() error { return c.run(dir) })
 			t.Logf("%v, peak heap %d MiB", elapsed.Round(time.Millisecond), peak>>20)
 			if elapsed > budgetTime {
 				t.Errorf("took %v (budget %v)", elapsed, budgetTime)
