@@ -65,8 +65,8 @@ type Field struct {
 	// Placed says the member has an explicit byte Offset in buffer memory
 	// (HLSL packoffset, or register(cN) on a global uniform): back ends
 	// that lay buffers out must put it there. A struct may place some
-	// members only; a back end lays the others out by its own rules,
-	// clear of the placed ones.
+	// members only; the others go after all placed ones, in order, each
+	// where the layout's alignment rules allow (PlaceMembers).
 	Placed bool
 	Offset int
 }
