@@ -1,6 +1,8 @@
 package dxil
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 
 	"passlens/compiler/load"
@@ -39,4 +41,33 @@ void main(uint3 t : SV_GroupThreadID) {
 	text := runDXIL(t, "grouped", m)
 	want(t, "grouped", text, `switch i32 `, 1)
 	checkLLVM(t, "grouped", text)
+}
+
+// TestDenormModeAttribute: entry points carry D3D's fp32 denormal rule,
+// the interpreter's default, as the function attribute
+// "fp32-denorm-mode"="ftz" (in an attribute group llvm-as-22 accepts);
+// other functions do not.
+func TestDenormModeAttribute(t *testing.T) {
+	src := `RWStructuredBuffer<float> Out : register(u0);
+[numthreads(4, 1, 1)]
+void main(uint3 t : SV_GroupThreadID) {
+  Out[t.x] = Out[t.x] * 0.5;
+  GroupMemoryBarrierWithGroupSync();
+}`
+	m, err := load.Module(&load.Source{Name: "denorm.hlsl", Path: "denorm.hlsl", Kind: "hlsl", Text: []byte(src)}, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := runDXIL(t, "denorm", m)
+	checkLLVM(t, "denorm", text)
+	sm := regexp.MustCompile(`define void @main\(\) #(\d+) \{`).FindStringSubmatch(text)
+	if sm == nil {
+		t.Fatalf("entry without an attribute group:\n%s", text)
+	}
+	if !strings.Contains(text, "attributes #"+sm[1]+` = { "fp32-denorm-mode"="ftz" }`) {
+		t.Errorf("attribute group #%s is not fp32-denorm-mode=ftz:\n%s", sm[1], text)
+	}
+	if strings.Count(text, "fp32-denorm-mode") != 1 {
+		t.Errorf("want one denormal mode declaration:\n%s", text)
+	}
 }
