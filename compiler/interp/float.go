@@ -219,3 +219,11 @@ func maxNum(a, b float64) float64 {
 // roundEven rounds to the nearest integer, halfway cases to even (HLSL
 // round, DXIL Round_ne).
 func roundEven(x float64) float64 { return math.RoundToEven(x) }
+
+// FloatBits encodes f as a cell of the float type t (f16, bf16, f32 or
+// f64), rounded to nearest even: for tools that build inputs or expected
+// values bit for bit.
+func FloatBits(t *ir.Type, f float64) uint64 { return fromF64(f, fbits(t.Scalar())) }
+
+// CellFloat decodes a cell of the float type t.
+func CellFloat(t *ir.Type, c uint64) float64 { return toF64(c, fbits(t.Scalar())) }
