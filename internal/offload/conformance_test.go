@@ -178,7 +178,7 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 	}
 	for _, r := range p.Resources {
 		switch r.Kind {
-		case "StructuredBuffer", "RWStructuredBuffer", "Buffer", "RWBuffer", "ByteAddressBuffer", "RWByteAddressBuffer":
+		case "StructuredBuffer", "RWStructuredBuffer", "Buffer", "RWBuffer", "ByteAddressBuffer", "RWByteAddressBuffer", "ConstantBuffer":
 		default:
 			return unsup("resource %s", r.Kind)
 		}
@@ -207,6 +207,9 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 		return unsup("lowering: %s", category(ld))
 	}
 	in, names, why := inputs(m, p, src)
+	if why == "" {
+		why = constantBuffers(prog, m, p, in)
+	}
 	if why != "" {
 		return unsup("%s", why)
 	}
@@ -271,6 +274,9 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string]st
 		b := p.Buffer(r.Name)
 		if b == nil {
 			return nil, nil, "resource without a buffer"
+		}
+		if r.Kind == "ConstantBuffer" {
+			continue // constantBuffers
 		}
 		if b.ArraySize > 0 {
 			return nil, nil, "resource arrays"
@@ -394,6 +400,111 @@ func hasRegister(src, name string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// constantBuffers gives the interpreter the members of each ConstantBuffer
+// resource as uniforms: the buffer's bytes are read at the offsets the
+// frontend's D3D layout gives the cbuffer's members (16-byte registers;
+// rows of a matrix as the IR stores it, and array elements, each start a
+// register). Members of 32-bit scalars, vectors, matrices and arrays of
+// them are supported. It returns why the buffers cannot be given, or "".
+func constantBuffers(prog *hlsl.Program, m *ir.Module, p *Pipeline, in *interp.Input) string {
+	for _, r := range p.Resources {
+		if r.Kind != "ConstantBuffer" {
+			continue
+		}
+		b := p.Buffer(r.Name)
+		if b.Bits != 32 {
+			return "constant buffer of 16- or 64-bit data"
+		}
+		var cb *hlsl.CBuffer
+		for _, c := range prog.Buffers {
+			if reg := c.Register; reg != nil && reg.Class == 'b' && reg.Index == r.Register && reg.Space == r.Space {
+				cb = c
+			}
+		}
+		if cb == nil {
+			for _, c := range prog.Buffers {
+				if c.Name == r.Name {
+					cb = c
+				}
+			}
+		}
+		if cb == nil {
+			continue // not used by the shader
+		}
+		g := m.Global(cb.Name)
+		if g == nil || g.Space != ir.SpaceUniform || g.ValType.Kind != ir.KStruct || len(g.ValType.Fields) != len(cb.Members) {
+			return "constant buffer " + cb.Name + " not lowered as one struct"
+		}
+		if in.Uniforms == nil {
+			in.Uniforms = map[string]any{}
+		}
+		for i, mem := range cb.Members {
+			f := g.ValType.Fields[i]
+			var cells []any
+			if !cbRead(f.Type, mem.Offset, b.Data, &cells) {
+				return fmt.Sprintf("constant buffer member of type %s", f.Type)
+			}
+			in.Uniforms[g.Name()+"."+f.Name] = cells
+		}
+	}
+	return ""
+}
+
+// cbRead appends the values of a t at byte offset off of 32-bit words.
+func cbRead(t *ir.Type, off int, words []uint64, out *[]any) bool {
+	word := func(o int) (uint64, bool) {
+		if o%4 != 0 || o/4 >= len(words) {
+			return 0, o/4 >= len(words) // beyond the data: zero
+		}
+		return words[o/4], true
+	}
+	switch t.Kind {
+	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat:
+		if t.Kind != ir.KBool && t.Bits != 32 {
+			return false
+		}
+		w, ok := word(off)
+		if !ok {
+			return false
+		}
+		if t.Kind == ir.KBool {
+			*out = append(*out, w != 0)
+		} else {
+			*out = append(*out, fmt.Sprintf("0x%x", w))
+		}
+		return true
+	case ir.KVector:
+		for i := 0; i < t.Len; i++ {
+			if !cbRead(t.Elem, off+4*i, words, out) {
+				return false
+			}
+		}
+		return true
+	case ir.KMatrix:
+		for r := 0; r < t.Len; r++ {
+			if !cbRead(ir.Vec(t.Elem, t.Cols), off+16*r, words, out) {
+				return false
+			}
+		}
+		return true
+	case ir.KArray:
+		stride := 16
+		switch t.Elem.Kind {
+		case ir.KMatrix:
+			stride = 16 * t.Elem.Len
+		case ir.KArray, ir.KStruct:
+			return false
+		}
+		for k := 0; k < t.Len; k++ {
+			if !cbRead(t.Elem, off+stride*k, words, out) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
