@@ -59,6 +59,11 @@ func TestDXILGeneratedPrograms(t *testing.T) {
 	}
 	for seed := 0; seed < n; seed++ {
 		seeds <- seed
+		if seed > 0 && seed%5000 == 0 {
+			mu.Lock()
+			t.Logf("%d programs sent, %d invalid so far", seed, len(bad))
+			mu.Unlock()
+		}
 	}
 	close(seeds)
 	wg.Wait()
