@@ -25,7 +25,7 @@ import (
 // frontend's rejection, a buffer whose layout is not one value per
 // element leaf), or expected to fail (XFAIL for DirectX with DXC, the
 // platform passlens models). Run tests execute on the interpreter
-// (D3D's fp32 denormal rule, wave size 32) through the lowered module
+// (D3D's fp32 denormal rule, wave size 32, or 64 when required) through the lowered module
 // and after the spirv and dxil pipelines, and each Results entry is
 // compared by its rule (compare.go). OFFLOAD_VERBOSE=1 lists every
 // failure and unsupported test.
@@ -34,8 +34,9 @@ import (
 const suiteRoot = "../../../shared/conformance/offload-test-suite/test"
 
 // features are the lit features of the platform passlens models.
-// (The interpreter runs the tests at wave size 32.)
-var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true}
+// (The interpreter runs a test at wave size 64 when it requires
+// WaveSize_64, else at 32.)
+var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true}
 
 // knownFailures are executed tests that fail, with the reason.
 var knownFailures = map[string]string{}
@@ -151,6 +152,12 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 			}
 		}
 	}
+	wave := 32
+	for _, r := range tst.Requires {
+		if strings.Contains(r, "WaveSize_64") {
+			wave = 64
+		}
+	}
 	xfail := false
 	for _, x := range tst.XFail {
 		for _, f := range strings.Split(x, ",") {
@@ -214,7 +221,7 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 		return unsup("%s", why)
 	}
 	check := func(m *ir.Module, where string) string {
-		res, err := interp.Run(m, in, interp.Options{Entry: run.Entry, WaveSize: 32, Denorm: denorm})
+		res, err := interp.Run(m, in, interp.Options{Entry: run.Entry, WaveSize: wave, Denorm: denorm})
 		if err != nil {
 			return fmt.Sprintf("%s: run: %v", where, err)
 		}
