@@ -17,12 +17,19 @@ import (
 )
 
 // generatedCount is the number of generated programs per run (override
-// with PASSLENS_DXIL_GENERATED=N; the 100,000-program run uses it).
+// with PASSLENS_DXIL_GENERATED=N; the 100,000-program run uses it), and
+// generatedFrom the first seed (PASSLENS_DXIL_GENERATED_FROM, to split a
+// long run between processes).
 func generatedCount() int {
 	if n, err := strconv.Atoi(os.Getenv("PASSLENS_DXIL_GENERATED")); err == nil && n > 0 {
 		return n
 	}
 	return 1000
+}
+
+func generatedFrom() int {
+	n, _ := strconv.Atoi(os.Getenv("PASSLENS_DXIL_GENERATED_FROM"))
+	return max(n, 0)
 }
 
 // TestDXILGeneratedPrograms compiles compiler/progen programs (grouped
@@ -57,9 +64,10 @@ func TestDXILGeneratedPrograms(t *testing.T) {
 			}
 		}()
 	}
-	for seed := 0; seed < n; seed++ {
+	from := generatedFrom()
+	for seed := from; seed < from+n; seed++ {
 		seeds <- seed
-		if seed > 0 && seed%5000 == 0 {
+		if seed > from && (seed-from)%5000 == 0 {
 			mu.Lock()
 			t.Logf("%d programs sent, %d invalid so far", seed, len(bad))
 			mu.Unlock()
@@ -74,7 +82,7 @@ func TestDXILGeneratedPrograms(t *testing.T) {
 		}
 		t.Error(msg)
 	}
-	t.Logf("%d generated programs, %d invalid DXIL modules", n, len(bad))
+	t.Logf("%d generated programs (seeds %d to %d), %d invalid DXIL modules", n, from, from+n-1, len(bad))
 }
 
 // checkGenerated compiles generated program seed and returns what is
