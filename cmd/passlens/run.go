@@ -27,6 +27,7 @@ pixels and per-lane outputs as JSON (format: docs/run.md).
   --input in.json  buffers, uniforms, dispatch size, pixels (default: zero-filled buffers, one group)
   --wave N         lanes per wave, 4..64 (default 32)
   --policy P       reconvergence policy: maximal or switch-separate (default maximal)
+  --denorm D       float32 denormals: ftz (flushed, D3D's rule; default) or preserve
   --passes SPEC    run these passes first
   --target T       run the target's default pipeline first
   --after PASS     with --target/--passes: stop after PASS
@@ -43,6 +44,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	input := fs.String("input", "", "")
 	wave := fs.Int("wave", interp.DefaultWaveSize, "")
 	policy := fs.String("policy", "maximal", "")
+	denorm := fs.String("denorm", "ftz", "")
 	spec := fs.String("passes", "", "")
 	tgt := fs.String("target", "pir", "")
 	after := fs.String("after", "", "")
@@ -55,6 +57,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return &usageError{c, "expected one input file"}
 	}
 	pol, err := interp.ParsePolicy(*policy)
+	if err != nil {
+		return &usageError{c, err.Error()}
+	}
+	dn, err := interp.ParseDenorm(*denorm)
 	if err != nil {
 		return &usageError{c, err.Error()}
 	}
@@ -85,7 +91,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			return diag.Step(src, m, res.Err)
 		}
 	}
-	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace})
+	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace, Denorm: dn})
 	if err != nil {
 		return interpFailure(src, err)
 	}

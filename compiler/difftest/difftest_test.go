@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +23,17 @@ import (
 	"passlens/samples"
 )
 
+// programCount is the number of compiler/progen programs per run, plus
+// half as many SM3 programs: 700 + 350 by default, over 1,000 generated
+// programs per CI run (override with PASSLENS_DIFFTEST_N=N, e.g. for the
+// 100,000-program run).
+func programCount() int {
+	if n, err := strconv.Atoi(os.Getenv("PASSLENS_DIFFTEST_N")); err == nil && n > 0 {
+		return n
+	}
+	return 700
+}
+
 // program is one module to check with its interpreter input.
 type program struct {
 	make func() *ir.Module
@@ -29,8 +42,10 @@ type program struct {
 
 // programs returns the modules to check: every embedded sample that loads
 // (with its shipped input), n generated programs (compiler/progen: loops
-// with break/continue, switches with fallthrough, early returns, wave ops
-// under divergent control) and n/2 generated programs within SM3's
+// with break/continue, switches with grouped labels and fallthrough,
+// early returns, wave ops under divergent control, component stores at
+// dynamic indices, calls with inout/out, long chains) and n/2 generated
+// programs within SM3's
 // exact domain (progen.SM3Program), each run on two groups with random
 // input.
 func programs(t *testing.T, n int) map[string]program {
@@ -114,7 +129,7 @@ func runAllSteps(m *ir.Module, in *interp.Input, steps int) ([]*interp.Result, e
 // outside that target's semantics: it is counted and named, and its
 // sm3-lower output is not compared.
 func TestPipelinesPreserveResults(t *testing.T) {
-	n := 300
+	n := programCount()
 	if testing.Short() {
 		n = 40
 	}

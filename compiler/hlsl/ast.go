@@ -396,6 +396,9 @@ type Register struct {
 	Class   byte   // 'b', 't', 'u', 's', 'c'
 	Index   int
 	Space   int
+	// Shift is k of register(cN[k]): FXC (shader models up to 5.1) uses
+	// register N+k, DXC ignores k (vkd3d's register-reservations tests).
+	Shift int
 }
 
 // PackOffset is ": packoffset(c1.y)".

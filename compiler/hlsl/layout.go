@@ -1,6 +1,10 @@
 package hlsl
 
-import "fmt"
+import (
+	"fmt"
+
+	"passlens/compiler/ir"
+)
 
 // Constant buffer layout (the legacy D3D cbuffer packing rules): values
 // are packed into 16-byte registers; a value may not straddle a register
@@ -66,18 +70,17 @@ func reservedOffset(m *VarDecl) (int, bool) {
 	return 0, false
 }
 
-// layoutBuffer assigns byte offsets to a constant buffer's members,
-// honouring packoffset and register(cN) reservations.
+// layoutBuffer assigns byte offsets to a constant buffer's members:
+// packoffset and register(cN) reservations keep theirs, the others follow
+// all of them (ir.PlaceMembers, the rule every layout shares).
 func layoutBuffer(cb *CBuffer) {
-	off := 0
-	for _, m := range cb.Members {
-		if r, ok := reservedOffset(m); ok {
-			m.Offset = r
-		} else {
-			m.Offset = cbPlace(off, m.Type)
-		}
-		sz, _ := cbSize(m.Type)
-		off = max(off, m.Offset+sz)
+	ms := cb.Members
+	offs := ir.PlaceMembers(len(ms),
+		func(i int) (int, bool) { return reservedOffset(ms[i]) },
+		func(i int) int { sz, _ := cbSize(ms[i].Type); return sz },
+		func(i, off int) int { return cbPlace(off, ms[i].Type) })
+	for i, m := range ms {
+		m.Offset = offs[i]
 	}
 }
 

@@ -42,6 +42,9 @@ import (
 //   - ops.hlsl: operators, conversions and intrinsics on per-thread data
 //     (checked against glslangValidator and a Vulkan driver by
 //     lowertest.TestGlslangDifferential);
+//   - components.hlsl: single components written by every thread at
+//     once (groupshared, storage, static and local vectors, matrix rows
+//     and elements), each of which must write only its component;
 //   - pixel.hlsl: clip, discard, an out parameter, an out struct and
 //     SV_Depth.
 
@@ -94,6 +97,15 @@ func TestLowerExec(t *testing.T) {
 		// IncrementCounter returns 0 and 1 in lane order; the hidden counter ends at 2.
 		{"misc", "misc", nil, "C", 2, "100 101"},
 		{"misc", "misc", nil, "C.counter", 1, "2"},
+		// Each thread writes its own component: G = (10..13), Out[1] = 2i,
+		// GM's anti-diagonal 20..23; S and L are per thread.
+		{"components", "components", nil, "Out", 12, "<10, 11, 12, 13> <0, 2, 4, 6> <0, 0, 0, 0> <20, 21, 22, 23> " +
+			"<1, 0, 0, 0> <0, 1, 0, 0> <0, 0, 1, 0> <0, 0, 0, 1> " +
+			"<0, 100, 100, 100> <100, 1, 100, 100> <100, 100, 2, 100> <100, 100, 100, 3>"},
+		// M[0] row i is (10i .. 10i+3), M[1] has i+1 at (i, 3-i); both are
+		// stored transposed (element [c][r] of memory is row r, column c).
+		{"components", "components", nil, "M", 2, "<<0.0, 10.0, 20.0, 30.0>, <1.0, 11.0, 21.0, 31.0>, <2.0, 12.0, 22.0, 32.0>, <3.0, 13.0, 23.0, 33.0>> " +
+			"<<0.0, 0.0, 0.0, 4.0>, <0.0, 0.0, 3.0, 0.0>, <0.0, 2.0, 0.0, 0.0>, <1.0, 0.0, 0.0, 0.0>>"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.buffer, func(t *testing.T) {

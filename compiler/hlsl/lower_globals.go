@@ -69,6 +69,9 @@ func (l *lowerer) lowerCBuffer(cb *CBuffer) {
 	for i, m := range members {
 		_, reserved := reservedOffset(m)
 		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type), Placed: packed || reserved, Offset: m.Offset}
+		if reserved && m.PackOffset == nil {
+			fields[i].RegShift = m.Register.Shift // register(cN[k]): FXC's k, for sm3
+		}
 	}
 	st := ir.Struct(uniqueIn(l.structNames, cb.Name), fields)
 	l.m.AddStruct(st)

@@ -12,9 +12,11 @@ import (
 // chains (the pointer part); vector components and swizzles are
 // projections on the loaded value (so locals stay whole-vector loads and
 // stores that sroa promotes): reading `v.yx` loads v and shuffles, and
-// writing it loads v, shuffles the new components in, and stores v back
-// (a masked write). A row of a column-major matrix in buffer memory is a
-// projection too, since the matrix is stored transposed there.
+// writing a local's components loads v, shuffles the new components in,
+// and stores v back (a masked write); writing components of any other
+// storage stores each component through its own pointer (store). A row
+// of a column-major matrix in buffer memory is a projection too, since
+// the matrix is stored transposed there.
 
 // place is an assignable location.
 type place struct {
@@ -293,9 +295,25 @@ func (fl *fnLowerer) load(pl *place) ir.Value {
 	return v
 }
 
-// store writes v (of the place's type) to a place; with projections it
-// reads the whole value, inserts v, and writes it back.
+// store writes v (of the place's type) to a place. A write to selected
+// components of shared storage (groupshared, buffers, outputs, statics)
+// stores each component through its own pointer, as D3D and Vulkan do:
+// other invocations may write the other components at the same time, so
+// reading the whole value and writing it back would undo their writes.
+// Other projections (of a function-local value, which no other
+// invocation sees, or a dynamic row of a matrix value) read the whole
+// value, insert v, and write it back; sroa turns that into SSA values.
 func (fl *fnLowerer) store(pl *place, v ir.Value) {
+	if ptrs := fl.componentPtrs(pl); ptrs != nil {
+		for i, p := range ptrs {
+			e := v
+			if len(ptrs) > 1 {
+				e = fl.b.ExtractValue(v, []int{i}, "elem")
+			}
+			fl.b.Store(e, p)
+		}
+		return
+	}
 	if len(pl.proj) > 0 {
 		olds := make([]ir.Value, len(pl.proj))
 		cur := ir.Value(fl.b.Load(pl.ptr, pl.name))
@@ -316,6 +334,89 @@ func (fl *fnLowerer) store(pl *place, v ir.Value) {
 		v = fl.toMem(v, pl.t)
 	}
 	fl.b.Store(v, pl.ptr)
+}
+
+// componentPtrs returns one pointer per scalar component of the place's
+// value when the place projects components of storage other invocations
+// can see (not a function-local alloca) and every projection can be
+// expressed as an access step: vector components and swizzles, matrix
+// element swizzles, and rows and elements of a column-major matrix stored
+// transposed in buffer memory. Otherwise it returns nil.
+func (fl *fnLowerer) componentPtrs(pl *place) []ir.Value {
+	if len(pl.proj) == 0 || len(pl.proj) > 2 {
+		return nil
+	}
+	pt := pl.ptr.Type()
+	if pt == nil || pt.Kind != ir.KPointer || pt.Space == ir.SpaceFunction {
+		return nil
+	}
+	first := pl.proj[0]
+	// transposed: the pointee is a matrix stored column by column.
+	transposed := first.from.IsMatrix() && pl.mem && !first.from.RowMajor
+	idx := func(k int) ir.Value { return ir.ConstInt(ir.I32, int64(k)) }
+	// elemPath is the access path of matrix element (r, c) or vector
+	// component c (r nil).
+	elemPath := func(r, c ir.Value) []ir.Value {
+		switch {
+		case r == nil:
+			return []ir.Value{c}
+		case transposed:
+			return []ir.Value{c, r}
+		}
+		return []ir.Value{r, c}
+	}
+	var paths [][]ir.Value
+	switch {
+	case len(pl.proj) == 1 && first.row:
+		if !transposed {
+			return nil // a dynamic row of a matrix value: not addressable here
+		}
+		r := first.idx
+		if r == nil {
+			r = idx(first.comps[0])
+		}
+		for c := 0; c < first.from.Cols; c++ {
+			paths = append(paths, elemPath(r, idx(c)))
+		}
+	case len(pl.proj) == 1 && first.from.IsVector() && first.from.Len > 1:
+		if first.idx != nil {
+			paths = append(paths, elemPath(nil, first.idx))
+			break
+		}
+		for _, c := range first.comps {
+			paths = append(paths, elemPath(nil, idx(c)))
+		}
+	case len(pl.proj) == 1 && first.from.IsMatrix():
+		if first.idx != nil {
+			return nil
+		}
+		for _, c := range first.comps {
+			paths = append(paths, elemPath(idx(c/first.from.Cols), idx(c%first.from.Cols)))
+		}
+	case len(pl.proj) == 2 && first.row && transposed:
+		second := pl.proj[1]
+		if !second.from.IsVector() || second.from.Len < 2 {
+			return nil
+		}
+		r := first.idx
+		if r == nil {
+			r = idx(first.comps[0])
+		}
+		if second.idx != nil {
+			paths = append(paths, elemPath(r, second.idx))
+			break
+		}
+		for _, c := range second.comps {
+			paths = append(paths, elemPath(r, idx(c)))
+		}
+	default:
+		return nil
+	}
+	ptrs := make([]ir.Value, len(paths))
+	for i, path := range paths {
+		ptrs[i] = fl.b.Access(pl.ptr, path, pl.projName()+".p")
+	}
+	return ptrs
 }
 
 // pointer returns a pointer to the place's value, for atomics: places

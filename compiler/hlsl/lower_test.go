@@ -472,3 +472,26 @@ float4 main() : sv_target { return x + y + z + w; }
 		}
 	}
 }
+
+// TestLowerRegisterShift: register(cN[k]) keeps N as the member's offset
+// (DXC ignores k; vkd3d register-reservations-space: "Bracket syntax for
+// registers. Ignored in SM>=6") and carries k as the field's regshift for
+// the back ends that model FXC, which adds it (sm3). k is a constant
+// integer expression and may be negative; register(u[1]) is u0 shifted
+// by 1, so u0 here.
+func TestLowerRegisterShift(t *testing.T) {
+	src := `float4 a : register(c2[-1]);
+float4 b : register(c0[1 + 2]);
+float4 c : register(c4);
+RWStructuredBuffer<float4> buf : register(u[1]);
+float4 main() : sv_target { return a + b + c + buf[0]; }
+`
+	text := lowerSource(t, "shift.hlsl", src, Options{}).String()
+	want := `type %$Globals = { <4 x f32> a offset 32 regshift -1, <4 x f32> b offset 0 regshift 3, <4 x f32> c offset 64 }`
+	if !strings.Contains(text, want) || !strings.Contains(text, `binding 0, 0 kind "RWStructuredBuffer"`) {
+		t.Errorf("module lacks %q or buf at binding 0:\n%s", want, text)
+	}
+	for _, bad := range []string{"c1[", "c1[]", "c1[2 3]", "c1[2"} {
+		expectDiag(t, "float4 a : register("+bad+");", Options{Library: true}, "invalid register offset")
+	}
+}

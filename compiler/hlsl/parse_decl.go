@@ -494,6 +494,12 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 	num := text[1:]
 	if i := strings.IndexByte(num, '['); i >= 0 && strings.HasSuffix(num, "]") {
 		num = num[:i]
+		if !p.registerShift(r, reg) {
+			return
+		}
+		if num == "" {
+			num = "0" // register(t[1]): register 0, shifted
+		}
 	}
 	n, ok := registerNumber(num)
 	if !ok {
@@ -512,6 +518,35 @@ func registerNumber(s string) (int, bool) {
 	}
 	n, err := strconv.ParseUint(s, 10, 32)
 	return int(n), err == nil
+}
+
+// registerShift evaluates the bracketed constant of register(cN[k])
+// (an integer expression, possibly negative) into r.Shift.
+func (p *parser) registerShift(r *Register, reg []token) bool {
+	open := -1
+	for i, x := range reg {
+		if x.is("[") {
+			open = i
+			break
+		}
+	}
+	last := reg[len(reg)-1]
+	if open < 0 || !last.is("]") || open+1 >= len(reg)-1 {
+		p.errorf(reg[0].pos, last.end(), "invalid register offset: expected register(cN[constant])")
+		return false
+	}
+	e := &ppExpr{p: &preprocessor{rep: p.rep}, ts: reg[open+1 : len(reg)-1], at: reg[open]}
+	v := e.ternary()
+	if e.fail {
+		return false
+	}
+	if e.i < len(e.ts) {
+		x := e.ts[e.i]
+		p.errorf(x.pos, x.end(), "invalid register offset: expected a constant integer expression")
+		return false
+	}
+	r.Shift = int(v.v)
+	return true
 }
 
 // parseDeclarators parses "name [dims] [: ...] [= init] {, name ...}" for

@@ -77,6 +77,36 @@ type Options struct {
 	// Trace records every wave operation and barrier with the lanes that
 	// took part (Result.WaveOps).
 	Trace bool
+	// Denorm is the float32 denormal mode: DenormFTZ (the zero value,
+	// D3D's fp32 rule) flushes denormal operands and results of float32
+	// arithmetic to zero; DenormPreserve keeps them (IEEE).
+	Denorm Denorm
+}
+
+// Denorm is a float32 denormal mode.
+type Denorm uint8
+
+const (
+	DenormFTZ      Denorm = iota // flush to zero (D3D fp32; the default)
+	DenormPreserve               // keep denormals (IEEE)
+)
+
+func (d Denorm) String() string {
+	if d == DenormPreserve {
+		return "preserve"
+	}
+	return "ftz"
+}
+
+// ParseDenorm is the inverse of Denorm.String.
+func ParseDenorm(s string) (Denorm, error) {
+	switch s {
+	case "ftz":
+		return DenormFTZ, nil
+	case "preserve":
+		return DenormPreserve, nil
+	}
+	return 0, fmt.Errorf("unknown denormal mode %q (want ftz or preserve)", s)
 }
 
 // Sentinel errors, matched with errors.Is on the errors Run returns.

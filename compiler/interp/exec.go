@@ -69,6 +69,9 @@ type frame struct {
 }
 
 // wave is N lanes of one workgroup.
+// fenv is the run's floating-point environment.
+func (w *wave) fenv() fenv { return fenv{ftz: w.mc.opts.Denorm == DenormFTZ} }
+
 type wave struct {
 	mc       *machine
 	index    int

@@ -199,7 +199,7 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 			for i := range ic.args {
 				args[i] = w.arg(fr, &ic.args[i], l)
 			}
-			if err := f(args, at, ic.in.Type(), w.dst(fr, ic.res, l)); err != nil {
+			if err := f(w.fenv(), args, at, ic.in.Type(), w.dst(fr, ic.res, l)); err != nil {
 				return err
 			}
 		}
@@ -212,8 +212,9 @@ func (w *wave) elementwise(fr *frame, ic *icode, mask uint64, f ewFn) error {
 	if ic.res < 0 || len(ic.args) == 0 {
 		return fmt.Errorf("%w: %s needs operands and a result", ErrMalformed, ic.in.Intr.Name)
 	}
-	at := arithOf(ic.args[0].typ)
-	rt := arithOf(ic.in.Type())
+	env := w.fenv()
+	at := env.arith(ic.args[0].typ)
+	rt := env.arith(ic.in.Type())
 	comp := make([]uint64, len(ic.args))
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
@@ -229,22 +230,22 @@ func (w *wave) elementwise(fr *frame, ic *icode, mask uint64, f ewFn) error {
 }
 
 // wholeFn computes an intrinsic on whole values (vectors, matrices).
-type wholeFn func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
+type wholeFn func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
 
 var wholeValue = map[string]wholeFn{
-	"dot": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		r[0] = arithOf(at[0]).dot(args[0], args[1])
+	"dot": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		r[0] = env.arith(at[0]).dot(args[0], args[1])
 		return nil
 	},
 	// length(v) = sqrt(dot(v, v)).
-	"length": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"length": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		r[0] = a.from(math.Sqrt(a.f(a.dot(args[0], args[0]))))
 		return nil
 	},
 	// distance(x, y) = length(x - y).
-	"distance": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"distance": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		d := make([]uint64, len(args[0]))
 		for i := range d {
 			d[i] = a.sub(args[0][i], pick(args[1], i))
@@ -252,8 +253,8 @@ var wholeValue = map[string]wholeFn{
 		r[0] = a.from(math.Sqrt(a.f(a.dot(d, d))))
 		return nil
 	},
-	"any": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"any": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		r[0] = 0
 		for _, x := range args[0] {
 			if a.nonzero(x) {
@@ -262,8 +263,8 @@ var wholeValue = map[string]wholeFn{
 		}
 		return nil
 	},
-	"all": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"all": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		r[0] = 1
 		for _, x := range args[0] {
 			if !a.nonzero(x) {
@@ -272,7 +273,7 @@ var wholeValue = map[string]wholeFn{
 		}
 		return nil
 	},
-	"determinant": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+	"determinant": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
 		t := at[0]
 		if t.Kind != ir.KMatrix || t.Len != t.Cols {
 			if t.IsScalar() {
@@ -281,24 +282,24 @@ var wholeValue = map[string]wholeFn{
 			}
 			return fmt.Errorf("%w: determinant of %s: needs a square matrix", ErrMalformed, t)
 		}
-		r[0] = determinant(arithOf(t), args[0], t.Len)
+		r[0] = determinant(env.arith(t), args[0], t.Len)
 		return nil
 	},
 	// cross(a, b) = a.yzx * b.zxy - a.zxy * b.yzx.
-	"cross": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+	"cross": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
 		x, y := args[0], args[1]
 		if len(x) != 3 || len(y) != 3 || len(r) != 3 {
 			return fmt.Errorf("%w: cross needs 3-vectors", ErrMalformed)
 		}
-		a := arithOf(at[0])
+		a := env.arith(at[0])
 		r[0] = a.sub(a.mul(x[1], y[2]), a.mul(x[2], y[1]))
 		r[1] = a.sub(a.mul(x[2], y[0]), a.mul(x[0], y[2]))
 		r[2] = a.sub(a.mul(x[0], y[1]), a.mul(x[1], y[0]))
 		return nil
 	},
 	// normalize(v) = v / length(v).
-	"normalize": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"normalize": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		ln := a.from(math.Sqrt(a.f(a.dot(args[0], args[0]))))
 		for i := range r {
 			r[i] = a.div(pick(args[0], i), ln)
@@ -306,8 +307,8 @@ var wholeValue = map[string]wholeFn{
 		return nil
 	},
 	// reflect(i, n) = i - 2 * dot(n, i) * n.
-	"reflect": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"reflect": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		i, n := args[0], args[1]
 		t := a.mul(a.from(2), a.dot(n, i))
 		for k := range r {
@@ -317,8 +318,8 @@ var wholeValue = map[string]wholeFn{
 	},
 	// refract(i, n, eta): d = dot(n, i); k = 1 - eta*eta*(1 - d*d);
 	// k < 0 ? 0 : eta*i - (eta*d + sqrt(k)) * n.
-	"refract": func(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
-		a := arithOf(at[0])
+	"refract": func(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+		a := env.arith(at[0])
 		i, n, eta := args[0], args[1], args[2][0]
 		one := a.one()
 		d := a.dot(n, i)
@@ -340,10 +341,10 @@ var wholeValue = map[string]wholeFn{
 // mulIntrinsic is HLSL mul: scalar products are componentwise; vector x
 // vector is a dot product; a vector on the left is a row vector, on the
 // right a column vector; sums run in index order.
-func mulIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+func mulIntrinsic(env fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
 	x, y := args[0], args[1]
 	tx, ty := at[0], at[1]
-	a := arithOf(tx)
+	a := env.arith(tx)
 	switch {
 	case tx.IsScalar() || ty.IsScalar():
 		for i := range r {
@@ -391,7 +392,7 @@ func mulIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error
 	return nil
 }
 
-func transposeIntrinsic(args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
+func transposeIntrinsic(_ fenv, args [][]uint64, at []*ir.Type, rt *ir.Type, r []uint64) error {
 	t := at[0]
 	if t.Kind != ir.KMatrix {
 		copy(r, args[0])

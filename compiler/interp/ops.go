@@ -26,7 +26,7 @@ func (w *wave) exec(fr *frame, ic *icode, mask uint64) error {
 	case op.IsBinary():
 		t := ic.args[0].typ
 		sc := t.Scalar()
-		b := fbits(sc)
+		b := w.fenv().fbits(sc)
 		isFloat := sc.Kind == ir.KFloat
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
@@ -43,7 +43,7 @@ func (w *wave) exec(fr *frame, ic *icode, mask uint64) error {
 		return nil
 	case op.IsUnary():
 		sc := ic.args[0].typ.Scalar()
-		b := fbits(sc)
+		b := w.fenv().fbits(sc)
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, r := w.arg(fr, &ic.args[0], l), w.dst(fr, ic.res, l)
@@ -62,7 +62,7 @@ func (w *wave) exec(fr *frame, ic *icode, mask uint64) error {
 		return nil
 	case op == ir.OpICmp || op == ir.OpFCmp:
 		sc := ic.args[0].typ.Scalar()
-		b := fbits(sc)
+		b := w.fenv().fbits(sc)
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y, r := w.arg(fr, &ic.args[0], l), w.arg(fr, &ic.args[1], l), w.dst(fr, ic.res, l)
@@ -394,7 +394,7 @@ func (w *wave) cast(fr *frame, ic *icode, mask uint64) error {
 		return nil
 	}
 	fs, ts := from.Scalar(), to.Scalar()
-	fb, tb := fbits(fs), fbits(ts)
+	fb, tb := w.fenv().fbits(fs), w.fenv().fbits(ts)
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		x, r := w.arg(fr, &ic.args[0], l), w.dst(fr, ic.res, l)
@@ -415,13 +415,13 @@ func convert(op ir.Op, x uint64, fb, tb int) uint64 {
 		return uint64(sext(x, fb)) & tm
 	case ir.OpSIToFP:
 		v := sext(x, fb) // LLVM semantics: sitofp of bool true is -1.0
-		if tb == 32 && fb > 53 {
+		if (tb == 32 || tb == ftz32Format) && fb > 53 {
 			return uint64(math.Float32bits(float32(v)))
 		}
 		return fromF64(float64(v), tb)
 	case ir.OpUIToFP:
 		v := x & widthMask(fb)
-		if tb == 32 && fb > 53 {
+		if (tb == 32 || tb == ftz32Format) && fb > 53 {
 			return uint64(math.Float32bits(float32(v)))
 		}
 		return fromF64(float64(v), tb)

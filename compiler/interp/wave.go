@@ -34,7 +34,7 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 	arg := func(i, l int) []uint64 { return w.arg(fr, &ic.args[i], l) }
 	var at arith
 	if len(ic.args) > 0 {
-		at = arithOf(ic.args[0].typ)
+		at = w.fenv().arith(ic.args[0].typ)
 	}
 	// fold combines the operand over lanes (ascending) into out, per component.
 	fold := func(lanes uint64, out []uint64, id uint64, op func(x, y uint64) uint64) {

@@ -715,6 +715,9 @@ func (p *parser) resolveStruct(name string) *Type {
 			if p.acceptWord("offset") {
 				f.Placed = true
 				f.Offset = int(p.intTok("a byte offset", 0, math.MaxInt32))
+				if p.acceptWord("regshift") {
+					f.RegShift = int(p.intTok("a register shift", -1<<20, 1<<20))
+				}
 			}
 			fields = append(fields, f)
 			if p.acceptPunct('}') {

@@ -62,6 +62,10 @@ func (p *Printer) Module(m *Module) {
 				if f.Placed {
 					p.s(" offset ")
 					p.s(strconv.Itoa(f.Offset))
+					if f.RegShift != 0 {
+						p.s(" regshift ")
+						p.s(strconv.Itoa(f.RegShift))
+					}
 				}
 			}
 			p.s(" }\n")

@@ -65,10 +65,14 @@ type Field struct {
 	// Placed says the member has an explicit byte Offset in buffer memory
 	// (HLSL packoffset, or register(cN) on a global uniform): back ends
 	// that lay buffers out must put it there. A struct may place some
-	// members only; a back end lays the others out by its own rules,
-	// clear of the placed ones.
+	// members only; the others go after all placed ones, in order, each
+	// where the layout's alignment rules allow (PlaceMembers).
 	Placed bool
 	Offset int
+	// RegShift (with Placed) is k of HLSL register(cN[k]): back ends that
+	// model FXC (sm3) place the member k 16-byte registers after Offset;
+	// DXC ignores k, so the others keep Offset.
+	RegShift int
 }
 
 // Type is an interned IR type: two types are equal iff their pointers are
@@ -154,7 +158,7 @@ func Struct(name string, fields []Field) *Type {
 	for _, f := range fields {
 		fmt.Fprintf(&kb, " %p %q", f.Type, f.Name)
 		if f.Placed {
-			fmt.Fprintf(&kb, " @%d", f.Offset)
+			fmt.Fprintf(&kb, " @%d/%d", f.Offset, f.RegShift)
 		}
 	}
 	key := kb.String()

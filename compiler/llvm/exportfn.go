@@ -458,9 +458,22 @@ func (fx *fnExporter) instr(in *ir.Instr) error {
 	case op == ir.OpIntrinsic:
 		return fx.intrinsic(in, rt)
 	case op == ir.OpPhi:
+		// LLVM wants one entry per CFG edge, and a switch has one edge per
+		// case value (plus the default) where the IR has one per label
+		// group: `case 1: case 3:` is two edges to one block. The values
+		// from one block are equal (the verifier checks), so each incoming
+		// block's value is repeated once per LLVM edge.
 		var parts []string
+		done := map[*ir.Block]bool{}
 		for i, v := range a {
-			parts = append(parts, fmt.Sprintf("[ %s, %%%s ]", fx.ref(v), fx.local(in.PhiBlocks[i].Name())))
+			pb := in.PhiBlocks[i]
+			if done[pb] {
+				continue
+			}
+			done[pb] = true
+			for range llvmEdges(pb, in.Block) {
+				parts = append(parts, fmt.Sprintf("[ %s, %%%s ]", fx.ref(v), fx.local(pb.Name())))
+			}
 		}
 		fx.line("%sphi %s %s", fx.def(in), rt, strings.Join(parts, ", "))
 	case op == ir.OpBr:
@@ -662,6 +675,34 @@ func (fx *fnExporter) switchInstr(in *ir.Instr) error {
 	}
 	fx.line("switch %s, label %%%s [ %s ]", sel, fx.local(def.Name()), strings.Join(cases, " "))
 	return nil
+}
+
+// llvmEdges counts the CFG edges from one block to another in the LLVM
+// output: a switch has one per case value and one for the default, a
+// conditional branch one per successor slot.
+func llvmEdges(from, to *ir.Block) int {
+	t := from.Terminator()
+	if t == nil {
+		return 0
+	}
+	n := 0
+	if t.Op == ir.OpSwitch {
+		for _, c := range t.Cases {
+			if c.Target == to {
+				n += len(c.Values)
+				if c.Default {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, s := range t.Succs {
+		if s == to {
+			n++
+		}
+	}
+	return n
 }
 
 // hasVectorStep reports whether a constant index path steps into a vector,

@@ -15,6 +15,10 @@ import (
 // instruction on any target:
 //   - a float result that is NaN is never folded (NaN payloads and signs
 //     are target-specific);
+//   - float32 arithmetic and comparisons with a denormal operand or result
+//     are not folded (flushed to zero by D3D's fp32 rule and the
+//     interpreter's default mode, kept by IEEE targets and --denorm
+//     preserve);
 //   - frem is not folded (fmod rounding conventions differ between targets);
 //   - integer division or remainder by zero, INT_MIN / -1, and shifts by 32
 //     or more are not folded (undefined, or target-defined);
@@ -66,9 +70,12 @@ func f32(bits uint64) float32 { return math.Float32frombits(uint32(bits)) }
 
 func isNaN32(x float32) bool { return x != x }
 
-// foldedF32 returns an f32 constant, or nil for NaN results.
+// isDenorm32 reports whether x is a float32 denormal.
+func isDenorm32(x float32) bool { return x != 0 && math.Abs(float64(x)) < 0x1p-126 }
+
+// foldedF32 returns an f32 constant, or nil for NaN and denormal results.
 func foldedF32(x float32) *ir.Const {
-	if isNaN32(x) {
+	if isNaN32(x) || isDenorm32(x) {
 		return nil
 	}
 	return ir.ConstF32Bits(math.Float32bits(x))
@@ -100,6 +107,9 @@ func foldBinary(op ir.Op, t *ir.Type, a, b *ir.Const) *ir.Const {
 				return nil
 			}
 			fx, fy := f32(x), f32(y)
+			if isDenorm32(fx) || isDenorm32(fy) {
+				return nil
+			}
 			var r float32
 			switch op {
 			case ir.OpFAdd:
@@ -216,6 +226,9 @@ func evalPred(p ir.Pred, t *ir.Type, x, y uint64) (bool, bool) {
 			return false, false
 		}
 		fx, fy := f32(x), f32(y)
+		if isDenorm32(fx) || isDenorm32(fy) {
+			return false, false
+		}
 		uno := isNaN32(fx) || isNaN32(fy)
 		switch p {
 		case ir.PredOEQ:

@@ -26,8 +26,10 @@ func TestConstFoldMatchesInterpreter(t *testing.T) {
 		{"fmul f32 3.4e38, 10.0", "f32", true}, // overflows to +inf: exact
 		{"fdiv f32 1.0, 0.0", "f32", true},     // +inf
 		{"fdiv f32 1.0, 3.0", "f32", true},
-		{"fdiv f32 1e-38, 1e10", "f32", true}, // subnormal result
-		{"fdiv f32 0.0, 0.0", "f32", false},   // NaN
+		{"fdiv f32 1e-38, 1e10", "f32", false},  // denormal operand (flushed or not by the mode)
+		{"fmul f32 1e-20, 1e-20", "f32", false}, // denormal result
+		{"fdiv f32 1e-30, 1e20", "f32", true},   // underflows to 0 in every mode
+		{"fdiv f32 0.0, 0.0", "f32", false},     // NaN
 		{"fmul f32 0x7F800000, 0.0", "f32", false},
 		{"fadd f32 0x7FC00000, 1.0", "f32", false},
 		{"frem f32 5.5, 2.0", "f32", false},

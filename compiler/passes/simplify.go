@@ -11,18 +11,14 @@ import (
 // iterates these to a fixed point.
 //
 // Float identities are applied only when they hold for every input
-// including -0, ±inf and NaN (a NaN stays a NaN, though, as in LLVM, its
-// payload and sign are not preserved):
-//   - x - (+0.0) → x     (x - +0 is exactly x; -0 - +0 = -0)
-//   - x + (-0.0) → x     (x + -0 is exactly x; +0 + -0 = +0)
-//   - x * 1.0 → x, x / 1.0 → x
-//   - x * -1.0 → fneg x  (exact sign flip)
-//   - -0.0 - x → fneg x  (holds for x = ±0 too)
-//   - fneg (fneg x) → x
-//
-// and deliberately not: x + 0.0 (-0 + +0 = +0), x * 0.0 (NaN, inf, -0),
-// x - x (inf - inf = NaN), x / x, 0.0 - x (0 - 0 = +0 but fneg 0 = -0),
-// fcmp x, x (NaN).
+// including -0, ±inf, NaN and denormals under both denormal modes (a NaN
+// stays a NaN, though, as in LLVM, its payload and sign are not
+// preserved): fneg (fneg x) → x. Not x - (+0.0), x + (-0.0), x * 1.0,
+// x / 1.0 → x nor x * -1.0, -0.0 - x → fneg x: exact under IEEE, they drop
+// the flush of a float32 denormal that D3D's fp32 rule (the interpreter's
+// default mode) performs in the arithmetic; and never x + 0.0 (-0 + +0 =
+// +0), x * 0.0 (NaN, inf, -0), x - x (inf - inf = NaN), x / x, 0.0 - x
+// (0 - 0 = +0 but fneg 0 = -0), fcmp x, x (NaN).
 //
 // Integer and bool identities: x+0, x-0, x*1, x/1, x|0, x^0, x&-1, x<<0,
 // x>>0 → x; x*0, x&0, x%1, x-x, x^x → 0; x|-1 → -1; x&x, x|x → x;
@@ -46,8 +42,8 @@ var Simplify = &Pass{
 	Summary: "IEEE-exact constant folding, identities, copy-prop, CSE, DCE, CFG clean-up",
 	Doc: `Folds constants with the interpreter's float32 semantics (never folding a
 NaN result, frem, division by zero or oversized shifts), applies only the
-algebraic identities that hold for -0, inf and NaN (x-0.0, x*1.0, x/1.0,
-x+(-0.0); never x+0.0 or x*0.0), propagates copies, forwards extracts of
+algebraic identities that hold for -0, inf, NaN and flushed denormals (of
+floats only fneg(fneg x); never x*1.0, x-0.0, x+0.0 or x*0.0), propagates copies, forwards extracts of
 constructs and inserts, CSEs pure non-convergent instructions along the
 dominator tree (loads and convergent ops are never merged), deletes dead
 code and write-only allocas, folds constant branches and switches, removes
@@ -263,34 +259,7 @@ func binaryIdentity(f *ir.Function, in *ir.Instr) (ir.Value, *ir.Instr) {
 		return nil, false
 	}
 	hasSplat := func(bits uint64) bool { return isSplatBits(x, bits) || isSplatBits(y, bits) }
-	fneg := func(v ir.Value) *ir.Instr {
-		n := newInstrTakingName(f, ir.OpFNeg, t, in)
-		n.Args = []ir.Value{v}
-		return n
-	}
 	switch in.Op {
-	case ir.OpFAdd:
-		if v, ok := either(f32NegZero); ok {
-			return v, nil
-		}
-	case ir.OpFSub:
-		if isSplatBits(y, f32PosZero) {
-			return x, nil
-		}
-		if isSplatBits(x, f32NegZero) {
-			return nil, fneg(y)
-		}
-	case ir.OpFMul:
-		if v, ok := either(f32One); ok {
-			return v, nil
-		}
-		if v, ok := either(f32MinusOne); ok {
-			return nil, fneg(v)
-		}
-	case ir.OpFDiv:
-		if isSplatBits(y, f32One) {
-			return x, nil
-		}
 	case ir.OpAdd:
 		if v, ok := either(0); ok {
 			return v, nil

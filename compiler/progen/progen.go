@@ -12,15 +12,25 @@ import (
 
 // Program writes a random structured compute shader as .pir text: a few
 // u32 variables (allocas, so sroa and simplify build the phis), nested
-// if/else, counted loops with break and continue, switches with
-// fallthrough between non-empty cases (switch-to-if must lower them),
-// early returns, and wave operations in divergent control flow. Every
-// operation is defined for every input (shift amounts masked, divisors
-// made odd, no WaveReadLaneAt of possibly inactive lanes), so results can
+// if/else, counted loops with break and continue, switches whose label
+// groups hold several values (`case 1, 3:`, a value grouped with
+// `default:`) with fallthrough between non-empty cases, also into grouped
+// labels (switch-to-if must lower them; the DXIL export must give the
+// phis one entry per LLVM edge), early returns, wave operations in
+// divergent control flow, calls of a helper with an inout and an out
+// parameter (caller temporaries, copied in and out as the HLSL lowering
+// does), long chains of operations, and stores of one vector component
+// at a dynamic index: into a local vector (sroa's dynamic path), into a
+// groupshared vector whose four components four threads write before a
+// barrier, and into a storage buffer vector (@vout) whose components
+// four threads write. Every operation is defined for every input (shift
+// amounts masked, divisors made odd, no WaveReadLaneAt of possibly
+// inactive lanes, no two threads writing one component), so results can
 // be compared between the interpreter and a Vulkan driver.
 //
 // Each thread reads in[tid] and writes its variables to
-// out[tid*nvars + k] at the end (unless it returned early).
+// out[tid*nvars + k] at the end (unless it returned early), and one
+// component of @vout[tid/4].
 type progGen struct {
 	r       *rand.Rand
 	sb      strings.Builder
@@ -31,6 +41,7 @@ type progGen struct {
 	loops   []loopLabels // enclosing loops (innermost last)
 	inSw    int          // >0 inside a switch (no loop break/continue there)
 	sm3     bool         // stay within what SM3 (sm3-lower) can express exactly
+	helper  bool         // some statement calls @helper (defined after @main)
 }
 
 type loopLabels struct{ cont, exit string }
@@ -62,6 +73,10 @@ func (g *progGen) program(seed uint64) (src string, threads int) {
 	g.printf("module \"gen-%d.pir\"\n\n", seed)
 	g.printf("@in = global storage [? x u32] binding 0, 0 readonly kind \"StructuredBuffer\"\n")
 	g.printf("@out = global storage [? x u32] binding 0, 1 kind \"RWStructuredBuffer\"\n")
+	if !g.sm3 {
+		g.printf("@vout = global storage [? x <4 x u32>] binding 0, 2 kind \"RWStructuredBuffer\"\n")
+		g.printf("@gs = global groupshared [%d x <4 x u32>]\n", g.threads/4)
+	}
 	g.printf("@tid = global input <3 x u32> semantic \"SV_DispatchThreadID\"\n\n")
 	g.printf("define void @main() compute numthreads(%d, 1, 1) {\nentry:\n", g.threads)
 	g.printf("  %%tid3 = load ptr<input, <3 x u32>> @tid\n  %%tid = extractvalue <3 x u32> %%tid3, 0\n")
@@ -74,12 +89,39 @@ func (g *progGen) program(seed uint64) (src string, threads int) {
 		}
 		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", init, k)
 	}
+	g.printf("  %%vec = alloca <4 x u32>\n  store <4 x u32> <%d, %d, %d, %d>, ptr<function, <4 x u32>> %%vec\n",
+		g.r.IntN(50), g.r.IntN(50), g.r.IntN(50), g.r.IntN(50))
+	if !g.sm3 {
+		g.groupshared()
+	}
 	if !g.stmts(2 + g.r.IntN(4)) {
 		g.writeOut()
 		g.printf("  ret\n")
 	}
 	g.printf("}\n")
+	if g.helper {
+		g.helperFunc()
+	}
 	return g.sb.String(), g.threads
+}
+
+// groupshared makes the four threads of each quad write one component
+// each of a groupshared vector at a dynamic index (their local index mod
+// 4), waits at a barrier (in the entry block: every thread gets there),
+// and reads a component of the whole vector back at another dynamic
+// index. A read-modify-write of the whole vector would lose the other
+// threads' components.
+func (g *progGen) groupshared() {
+	lt, q, c, p := g.fresh("%lt"), g.fresh("%q"), g.fresh("%qc"), g.fresh("%gp")
+	g.printf("  %s = urem u32 %%tid, %d\n  %s = lshr u32 %s, 2\n  %s = and u32 %s, 3\n", lt, g.threads, q, lt, c, lt)
+	g.printf("  %s = access ptr<groupshared, [%d x <4 x u32>]> @gs, u32 %s, u32 %s\n", p, g.threads/4, q, c)
+	g.printf("  store u32 %s, ptr<groupshared, u32> %s\n", g.binop("%x0", fmt.Sprint(1+g.r.IntN(30))), p)
+	g.printf("  intr void GroupMemoryBarrierWithGroupSync()\n")
+	vp, v, i, e := g.fresh("%gvp"), g.fresh("%gv"), g.fresh("%gi"), g.fresh("%ge")
+	g.printf("  %s = access ptr<groupshared, [%d x <4 x u32>]> @gs, u32 %s\n  %s = load ptr<groupshared, <4 x u32>> %s\n", vp, g.threads/4, q, v, vp)
+	g.printf("  %s = and u32 %%x0, 3\n  %s = extractelement <4 x u32> %s, u32 %s\n", i, e, v, i)
+	k := g.r.IntN(g.nvars)
+	g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", g.binop(g.load(k), e), k)
 }
 
 func (g *progGen) printf(format string, args ...any) { fmt.Fprintf(&g.sb, format, args...) }
@@ -90,6 +132,18 @@ func (g *progGen) fresh(base string) string {
 }
 
 func (g *progGen) writeOut() {
+	// The local vector's component tid%4 goes into v0.
+	wv, wi, we := g.fresh("%wv"), g.fresh("%wi"), g.fresh("%we")
+	g.printf("  %s = load ptr<function, <4 x u32>> %%vec\n  %s = and u32 %%tid, 3\n  %s = extractelement <4 x u32> %s, u32 %s\n", wv, wi, we, wv, wi)
+	g.printf("  store u32 %s, ptr<function, u32> %%v0\n", g.binop(g.load(0), we))
+	if !g.sm3 {
+		// One component of @vout[tid/4] per thread: its four threads write
+		// the four components.
+		q, c, p := g.fresh("%vq"), g.fresh("%vc"), g.fresh("%vp")
+		g.printf("  %s = lshr u32 %%tid, 2\n  %s = and u32 %%tid, 3\n", q, c)
+		g.printf("  %s = access ptr<storage, [? x <4 x u32>]> @vout, u32 %s, u32 %s\n", p, q, c)
+		g.printf("  store u32 %s, ptr<storage, u32> %s\n", g.binop(g.load(1), g.load(2)), p)
+	}
 	base := g.fresh("%ob")
 	g.printf("  %s = mul u32 %%tid, %d\n", base, g.nvars)
 	for k := 0; k < g.nvars; k++ {
@@ -251,11 +305,17 @@ func (g *progGen) stmts(n int) bool {
 
 // stmt emits one statement and reports whether it terminated the block.
 func (g *progGen) stmt() bool {
-	k := g.r.IntN(10)
-	if g.depth >= 3 && k >= 4 {
+	k := g.r.IntN(13)
+	if g.depth >= 3 && k >= 4 && k < 10 {
 		k = g.r.IntN(4)
 	}
 	switch {
+	case k == 10:
+		g.vecStmt()
+	case k == 11:
+		g.callStmt()
+	case k == 12:
+		g.chainStmt()
 	case k <= 1:
 		v := g.r.IntN(g.nvars)
 		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", g.expr(), v)
@@ -271,6 +331,83 @@ func (g *progGen) stmt() bool {
 		return g.exitStmt()
 	}
 	return false
+}
+
+// vecStmt writes one component of the local vector at a dynamic index
+// (through an access, or with insertelement), or reads one into a
+// variable.
+func (g *progGen) vecStmt() {
+	i := g.fresh("%vi")
+	g.printf("  %s = and u32 %s, 3\n", i, g.expr())
+	switch g.r.IntN(3) {
+	case 0:
+		p := g.fresh("%vp")
+		g.printf("  %s = access ptr<function, <4 x u32>> %%vec, u32 %s\n", p, i)
+		g.printf("  store u32 %s, ptr<function, u32> %s\n", g.expr(), p)
+	case 1:
+		v, n := g.fresh("%vv"), g.fresh("%vn")
+		e := g.expr()
+		g.printf("  %s = load ptr<function, <4 x u32>> %%vec\n  %s = insertelement <4 x u32> %s, u32 %s, u32 %s\n", v, n, v, e, i)
+		g.printf("  store <4 x u32> %s, ptr<function, <4 x u32>> %%vec\n", n)
+	default:
+		v, e := g.fresh("%vv"), g.fresh("%ve")
+		g.printf("  %s = load ptr<function, <4 x u32>> %%vec\n  %s = extractelement <4 x u32> %s, u32 %s\n", v, e, v, i)
+		k := g.r.IntN(g.nvars)
+		g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", g.binop(g.load(k), e), k)
+	}
+}
+
+// callStmt calls @helper(x, inout y, out z) as the HLSL lowering does:
+// y through a temporary copied in and out, z through a temporary copied
+// out; the result, y and z go to variables.
+func (g *progGen) callStmt() {
+	g.helper = true
+	yt, zt := g.fresh("%yt"), g.fresh("%zt")
+	a, b, c := g.r.IntN(g.nvars), g.r.IntN(g.nvars), g.r.IntN(g.nvars)
+	g.printf("  %s = alloca u32\n  %s = alloca u32\n", yt, zt)
+	g.printf("  store u32 %s, ptr<function, u32> %s\n", g.load(a), yt)
+	x := g.expr()
+	r := g.fresh("%call")
+	g.printf("  %s = call u32 @helper(u32 %s, ptr<function, u32> %s, ptr<function, u32> %s)\n", r, x, yt, zt)
+	y, z := g.fresh("%yo"), g.fresh("%zo")
+	g.printf("  %s = load ptr<function, u32> %s\n  store u32 %s, ptr<function, u32> %%v%d\n", y, yt, y, a)
+	g.printf("  %s = load ptr<function, u32> %s\n  store u32 %s, ptr<function, u32> %%v%d\n", z, zt, z, b)
+	g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", g.binop(g.load(c), r), c)
+}
+
+// helperFunc defines @helper(x, inout y, out z): z and y are written
+// from x and y, and it returns early on a condition of x.
+func (g *progGen) helperFunc() {
+	g.printf("\ndefine u32 @helper(u32 %%hx, ptr<function, u32> %%hy, ptr<function, u32> %%hz) {\nentry:\n")
+	y0 := g.fresh("%hy")
+	g.printf("  %s = load ptr<function, u32> %%hy\n", y0)
+	g.printf("  store u32 %s, ptr<function, u32> %%hz\n", g.binop("%hx", y0))
+	g.printf("  store u32 %s, ptr<function, u32> %%hy\n", g.binop(y0, fmt.Sprint(1+g.r.IntN(20))))
+	m, c := g.fresh("%hm"), g.fresh("%hc")
+	mask := []int{1, 3, 7}[g.r.IntN(3)]
+	g.printf("  %s = and u32 %%hx, %d\n  %s = icmp eq u32 %s, %d\n", m, mask, c, m, g.r.IntN(mask+1))
+	t, e := g.fresh("h.then"), g.fresh("h.merge")
+	g.printf("  selection_merge %%%s\n  condbr bool %s, %%%s, %%%s\n%s:\n", e, c, t, e, t)
+	z1 := g.fresh("%hz")
+	g.printf("  %s = load ptr<function, u32> %%hz\n", z1)
+	g.printf("  ret u32 %s\n%s:\n", g.binop(z1, "%hx"), e)
+	y1, z2 := g.fresh("%hy"), g.fresh("%hz")
+	g.printf("  %s = load ptr<function, u32> %%hy\n  %s = load ptr<function, u32> %%hz\n", y1, z2)
+	g.printf("  ret u32 %s\n}\n", g.binop(y1, z2))
+}
+
+// chainStmt assigns a long chain of operations on the variables to one
+// of them.
+func (g *progGen) chainStmt() {
+	acc := g.load(g.r.IntN(g.nvars))
+	for n := 8 + g.r.IntN(24); n > 0; n-- {
+		b := fmt.Sprint(1 + g.r.IntN(16))
+		if g.r.IntN(2) == 0 {
+			b = g.load(g.r.IntN(g.nvars))
+		}
+		acc = g.binop(acc, b)
+	}
+	g.printf("  store u32 %s, ptr<function, u32> %%v%d\n", acc, g.r.IntN(g.nvars))
 }
 
 // exitStmt emits `if (c) { break | continue | return }`.
@@ -353,7 +490,7 @@ func (g *progGen) switchStmt() {
 	g.inSw++
 	defer func() { g.depth--; g.inSw-- }()
 	sel := g.fresh("%sel")
-	g.printf("  %s = and u32 %s, 3\n", sel, g.expr())
+	g.printf("  %s = and u32 %s, 7\n", sel, g.expr())
 	end := g.fresh("sw.end")
 	n := 2 + g.r.IntN(2) // case groups besides default
 	labels := make([]string, n+1)
@@ -361,15 +498,32 @@ func (g *progGen) switchStmt() {
 		labels[i] = g.fresh("sw.case")
 	}
 	defPos := g.r.IntN(n + 1)
+	// The values 0..7 in random order, dealt to the groups: one to three
+	// per case group (`case 1, 3:`), none or one with the default
+	// (`case 5, default:`); the rest reach the default.
+	vals := g.r.Perm(8)
 	var groups []string
-	val := 0
 	for i := 0; i <= n; i++ {
+		k := 1 + g.r.IntN(3)
 		if i == defPos {
+			k = g.r.IntN(2)
+		}
+		k = min(k, len(vals))
+		var parts []string
+		for _, v := range vals[:k] {
+			parts = append(parts, fmt.Sprint(v))
+		}
+		vals = vals[k:]
+		if i == defPos {
+			parts = append(parts, "default")
+		} else if len(parts) == 0 {
+			parts = append(parts, "8") // out of the selector's range: never taken
+		}
+		if len(parts) == 1 && parts[0] == "default" {
 			groups = append(groups, fmt.Sprintf("[default: %%%s]", labels[i]))
 			continue
 		}
-		groups = append(groups, fmt.Sprintf("[case %d: %%%s]", val, labels[i]))
-		val++
+		groups = append(groups, fmt.Sprintf("[case %s: %%%s]", strings.Join(parts, ", "), labels[i]))
 	}
 	g.printf("  selection_merge %%%s\n  switch u32 %s %s\n", end, sel, strings.Join(groups, " "))
 	for i := 0; i <= n; i++ {

@@ -110,16 +110,40 @@ func nameMemOps(m *ir.Module) {
 // conventions (DXIL entries are plain "define void @main()").
 func retarget(text string) string {
 	lines := strings.Split(text, "\n")
+	// Entry points get one more attribute group: D3D's fp32 denormal rule
+	// (denormals flushed), the interpreter's default mode.
+	group := 0
+	for _, l := range lines {
+		var n int
+		if _, err := fmt.Sscanf(l, "attributes #%d", &n); err == nil && n >= group {
+			group = n + 1
+		}
+	}
+	entries := false
 	for i, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "target triple = "):
 			lines[i] = "target triple = \"dxil-ms-dx\""
 		case strings.HasPrefix(l, "define "):
 			for _, cc := range []string{"amdgpu_cs ", "amdgpu_ps ", "amdgpu_vs ", "amdgpu_kernel ", "spir_kernel "} {
-				l = strings.Replace(l, "define "+cc, "define ", 1)
+				if strings.HasPrefix(l, "define "+cc) && strings.HasSuffix(l, " {") {
+					l = strings.Replace(l, "define "+cc, "define ", 1)
+					l = strings.TrimSuffix(l, " {") + fmt.Sprintf(" #%d {", group)
+					entries = true
+				}
 			}
 			lines[i] = l
 		}
 	}
-	return strings.Join(lines, "\n")
+	text = strings.Join(lines, "\n")
+	if entries {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if !strings.Contains(text, "\nattributes #") {
+			text += "\n"
+		}
+		text += fmt.Sprintf("attributes #%d = { \"fp32-denorm-mode\"=\"ftz\" }\n", group)
+	}
+	return text
 }

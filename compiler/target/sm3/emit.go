@@ -323,7 +323,11 @@ func (e *emitter) reservations() ([]reservation, error) {
 			if !f.Placed {
 				continue
 			}
-			start := f.Offset / 4
+			// register(cN[k]): fxc adds k to N (ir.Field.RegShift).
+			if f.Offset+16*f.RegShift < 0 {
+				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d, before c0 (register(c%d[%d]))", e.globalLocOf(g), f.Name, f.Offset/16+f.RegShift, f.Offset/16, f.RegShift)
+			}
+			start := (f.Offset + 16*f.RegShift) / 4
 			r := reservation{f.Name, [2]int{start, start + 4*sir.ConstSlots(f.Type)}}
 			if f.Type.IsScalar() || f.Type.Kind == ir.KVector {
 				r.comps[1] = start + max(f.Type.Len, 1)

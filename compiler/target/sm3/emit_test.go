@@ -169,6 +169,10 @@ func TestRegisterReservations(t *testing.T) {
 			map[string]string{"size3": "c4", "size2": "c0"}, "def c7,"},
 		{"float4 tint;\nfloat4 far : register(c20);\nfloat4 main() : sv_target { return tint + far; }\n",
 			map[string]string{"tint": "c0", "far": "c20"}, ""},
+		// register(cN[k]): fxc adds the bracketed constant to N (DXC ignores
+		// it), so c2[-1] is c1 and c0[1+2] is c3; tint takes c0.
+		{"float4 a : register(c2[-1]);\nfloat4 b : register(c0[1 + 2]);\nfloat4 tint;\nfloat4 main() : sv_target { return a + b + tint; }\n",
+			map[string]string{"a": "c1", "b": "c3", "tint": "c0"}, ""},
 	}
 	for _, c := range cases {
 		m, err := loadSource("r.hlsl", "hlsl", []byte(c.src))
@@ -193,6 +197,8 @@ func TestRegisterReservations(t *testing.T) {
 	}
 	for _, c := range []struct{ src, want string }{
 		{"float4 a : register(c1);\nfloat4x4 b : register(c0);\nfloat4 main() : sv_target { return a + b[0]; }\n", "uniforms a (c1-c1) and b (c0-c3) are given overlapping registers"},
+		{"float4 a : register(c1[1]);\nfloat4x4 b : register(c0);\nfloat4 main() : sv_target { return a + b[0]; }\n", "uniforms a (c2-c2) and b (c0-c3) are given overlapping registers"},
+		{"float4 a : register(c0[-1]);\nfloat4 main() : sv_target { return a; }\n", "uniform a is placed at c-1, before c0"},
 	} {
 		wantSM3Error(t, c.src, c.want)
 	}

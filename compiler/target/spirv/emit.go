@@ -20,6 +20,11 @@ type Options struct {
 	Entry string
 	// StripNames omits OpName/OpMemberName debug names.
 	StripNames bool
+	// PreserveDenorms leaves the float32 denormal mode to the driver.
+	// Otherwise entry points whose code computes on float32 declare
+	// DenormFlushToZero 32 (SPV_KHR_float_controls), D3D's fp32 rule and
+	// the interpreter's default mode.
+	PreserveDenorms bool
 }
 
 // Emit is the "spirv" target: the module's entry points as a SPIR-V 1.3
@@ -88,6 +93,7 @@ func (s *section) inst(op uint16, operands ...uint32) {
 
 // enc is the state of one module being assembled.
 type enc struct {
+	ftz  bool // entry points declare DenormFlushToZero 32
 	m    *ir.Module
 	opts Options
 	next uint32 // next free id
@@ -200,10 +206,35 @@ func Assemble(m *ir.Module, opts Options) (words []uint32, err error) {
 			return nil, err
 		}
 	}
+	e.ftz = !opts.PreserveDenorms && usesF32(funcs)
 	for _, f := range entries {
 		e.entryPoint(f)
 	}
 	return e.finish(), nil
+}
+
+// usesF32 reports whether an instruction of funcs takes or yields float32
+// values (then the denormal mode matters).
+func usesF32(funcs []*ir.Function) bool {
+	isF32 := func(t *ir.Type) bool {
+		s := t.Scalar()
+		return s != nil && s.Kind == ir.KFloat && s.Bits == 32
+	}
+	for _, f := range funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if in.HasResult() && isF32(in.Type()) {
+					return true
+				}
+				for _, a := range in.Args {
+					if isF32(a.Type()) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // pickEntries returns the entry points to emit.
@@ -303,6 +334,9 @@ func (e *enc) entryPoint(f *ir.Function) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	ops := append([]uint32{model, fid}, encodeString(f.Name())...)
 	e.entries.inst(OpEntryPoint, append(ops, ids...)...)
+	if e.ftz {
+		e.modes.inst(OpExecutionMode, fid, ModeDenormFlushToZero, 32)
+	}
 	switch f.Entry.Stage {
 	case ir.StageCompute:
 		n := f.Entry.NumThreads
@@ -327,9 +361,15 @@ func (e *enc) finish() []uint32 {
 	for c := range e.caps {
 		caps = append(caps, c)
 	}
+	if e.ftz {
+		caps = append(caps, CapDenormFlushToZero)
+	}
 	sort.Slice(caps, func(i, j int) bool { return caps[i] < caps[j] })
 	for _, c := range caps {
 		head.inst(OpCapability, c)
+	}
+	if e.ftz {
+		head.inst(OpExtension, encodeString("SPV_KHR_float_controls")...)
 	}
 	if e.caps[CapShaderViewportIndexLayer] {
 		head.inst(OpExtension, encodeString("SPV_EXT_shader_viewport_index_layer")...)

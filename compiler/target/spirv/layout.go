@@ -145,9 +145,9 @@ func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 // placeMember would align it, and none in another member's bytes or in
 // the padding after an array, matrix or struct (up to its alignment).
 // Otherwise the buffer cannot be declared without scalar block layout,
-// and that is an error naming the member. The other members go where
-// the rule puts them after the member before them, moved past any member
-// already laid out that they would overlap.
+// and that is an error naming the member. The other members go after
+// all placed ones, in order, where the rule puts them (ir.PlaceMembers,
+// the rule the HLSL frontend's D3D layout shares).
 func placedLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 	l := Layout{Offsets: make([]int, len(t.Fields))}
 	layouts := make([]Layout, len(t.Fields))
@@ -164,36 +164,18 @@ func placedLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 		layouts[i], order[i] = fl, i
 		align = max(align, fl.Align)
 	}
-	// end is the first offset a member after member i may take.
-	end := func(i int) int {
-		e := l.Offsets[i] + layouts[i].Size
+	extent := func(i int) int {
+		e := layouts[i].Size
 		switch t.Fields[i].Type.Kind {
 		case ir.KArray, ir.KMatrix, ir.KStruct:
 			e = roundUp(e, layouts[i].Align)
 		}
 		return e
 	}
-	for i, f := range t.Fields {
-		if f.Placed {
-			l.Offsets[i] = f.Offset
-		}
-	}
-	next := 0
-	for i, f := range t.Fields {
-		if !f.Placed {
-			off := placeMember(next, f.Type, layouts[i])
-			for moved := true; moved; {
-				moved = false
-				for j, g := range t.Fields {
-					if (g.Placed || j < i) && off < end(j) && l.Offsets[j] < off+max(layouts[i].Size, 1) {
-						off, moved = placeMember(end(j), f.Type, layouts[i]), true
-					}
-				}
-			}
-			l.Offsets[i] = off
-		}
-		next = end(i)
-	}
+	l.Offsets = ir.PlaceMembers(len(t.Fields),
+		func(i int) (int, bool) { return t.Fields[i].Offset, t.Fields[i].Placed },
+		extent,
+		func(i, off int) int { return placeMember(off, t.Fields[i].Type, layouts[i]) })
 	sort.SliceStable(order, func(a, b int) bool { return l.Offsets[order[a]] < l.Offsets[order[b]] })
 	next, prev := 0, -1 // next legal offset, and the member that ends there
 	for _, i := range order {
@@ -206,7 +188,7 @@ func placedLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 			return Layout{}, fmt.Errorf("member %s (%s) of %s at offset %d lies within %s, which Vulkan's %s layout extends to offset %d; it needs scalar block layout",
 				f.Name, f.Type, t.Name, off, t.Fields[prev].Name, rule.vulkanName(), next)
 		}
-		next, prev = end(i), i
+		next, prev = off+extent(i), i
 	}
 	if rule == ruleStd140 {
 		align = roundUp(align, 16)

@@ -39,6 +39,9 @@ func TestRandomPrograms(t *testing.T) {
 			t.Fatalf("seed %d: pipeline: %v\n%s", seed, err, src)
 		}
 		checkModule(t, fmt.Sprintf("seed %d", seed), m, Options{})
+		if (seed+1)%5000 == 0 {
+			t.Logf("%d programs validated", seed+1)
+		}
 	}
 	t.Logf("%d random programs validated", n)
 }

@@ -200,6 +200,7 @@ const (
 	CapGroupNonUniformArithmetic = 63
 	CapGroupNonUniformBallot     = 64
 	CapGroupNonUniformShuffle    = 65
+	CapDenormFlushToZero         = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
 	CapShaderViewportIndexLayer  = 5254 // SPV_EXT_shader_viewport_index_layer
 )
 
@@ -217,6 +218,9 @@ const (
 	ModeDepthGreater    = 14
 	ModeDepthLess       = 15
 	ModeLocalSize       = 17
+	// ModeDenormFlushToZero takes the float width it applies to
+	// (SPV_KHR_float_controls).
+	ModeDenormFlushToZero = 4460
 )
 
 // Storage classes.

@@ -220,8 +220,8 @@ func TestPlacedOffsets(t *testing.T) {
 }
 
 // TestPartlyPlacedLayout: members without an offset beside placed ones go
-// where the std140 rules put them after the member before them, moved past
-// any member already laid out that they would overlap.
+// after every placed member, in order, where the std140 rules put them
+// (ir.PlaceMembers).
 func TestPartlyPlacedLayout(t *testing.T) {
 	v4 := ir.Vec(ir.F32, 4)
 	cases := []struct {
