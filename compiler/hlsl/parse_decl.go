@@ -495,7 +495,7 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 	if i := strings.IndexByte(num, '['); i >= 0 && strings.HasSuffix(num, "]") {
 		num = num[:i]
 		if !p.registerShift(r, reg) {
-			return
+			return false
 		}
 		if num == "" {
 			num = "0" // register(t[1]): register 0, shifted
