@@ -26,7 +26,6 @@ type invocation struct {
 	pixel       [2]int
 	vertex      int
 	wave, lane  int
-	gptr        []uint64 // per global: this invocation's pointer (per-lane globals)
 }
 
 // Run executes the module's entry point on the input (nil: all defaults).

@@ -223,13 +223,6 @@ func constArg(a []ir.Value, i int) *ir.Const {
 	return nil
 }
 
-const (
-	f32PosZero  = 0x00000000
-	f32NegZero  = 0x80000000
-	f32One      = 0x3F800000
-	f32MinusOne = 0xBF800000
-)
-
 // binaryIdentity applies the algebraic identities listed in the pass doc.
 func binaryIdentity(f *ir.Function, in *ir.Instr) (ir.Value, *ir.Instr) {
 	x, y := in.Args[0], in.Args[1]

@@ -361,3 +361,12 @@ func TestLavapipeDetectsDifferences(t *testing.T) {
 		t.Fatal("a different wave size went unnoticed")
 	}
 }
+
+// u32s turns words into the []any the buffer helpers take.
+func u32s(xs ...uint32) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
