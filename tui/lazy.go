@@ -23,6 +23,13 @@ type FuncStepper interface {
 	StepChangedFunc(c *Compiled, i int, fn string) bool
 }
 
+// BinaryTarget is implemented by drivers whose target code also has a
+// binary form (a SPIR-V module): the export (x) writes it when the file
+// name has that form's extension, the text otherwise.
+type BinaryTarget interface {
+	TargetBinary(c *Compiled) (data []byte, ext string, err error)
+}
+
 // loadStep makes sure step i has its text (StepLoader drivers).
 func (m *Model) loadStep(i int) {
 	if m.comp == nil || i < 0 || i >= len(m.comp.Steps) {

@@ -659,7 +659,11 @@ func (m *Model) handleGlobalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.setStatus("no target code yet (6 shows the target pane)", true)
 			return m.loadTarget(), true
 		}
-		return m.openPrompt(promptExport, "export to: ", defaultName(m.drv.Source(), "", extFor(m.tgt.lang))), true
+		label := "export to: "
+		if ext := m.binaryExt(); ext != "" && m.opts.Exports == nil {
+			label = "export to (" + ext + ": binary module, " + extFor(m.tgt.lang) + ": text): "
+		}
+		return m.openPrompt(promptExport, label, defaultName(m.drv.Source(), "", extFor(m.tgt.lang))), true
 	case key.Matches(msg, k.Rerun):
 		return m.reload(), true
 	case key.Matches(msg, k.Record):
@@ -988,10 +992,24 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 		if val == "" {
 			return nil
 		}
+		data := m.tgt.text
+		if ext := m.binaryExt(); ext != "" && strings.EqualFold(filepath.Ext(val), ext) {
+			if m.opts.Exports != nil {
+				// The clipboard (OSC 52) carries text only.
+				m.setStatus("a binary module cannot be offered over SSH; export the text form ("+extFor(m.tgt.lang)+")", true)
+				return nil
+			}
+			bin, _, err := m.drv.(BinaryTarget).TargetBinary(m.comp)
+			if err != nil {
+				m.setStatus("export: "+err.Error(), true)
+				return nil
+			}
+			data = string(bin)
+		}
 		if m.opts.Exports == nil {
 			m.rec.Export(val)
 		}
-		return m.writeFile(val, m.tgt.text, false)
+		return m.writeFile(val, data, false)
 	case promptDOT:
 		return m.exportDOT(val)
 	case promptRecord:
@@ -1025,6 +1043,19 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 		return m.playScript(val, string(data))
 	}
 	return nil
+}
+
+// binaryExt is the extension of the target code's binary form ("" when
+// the driver or the target has none).
+func (m *Model) binaryExt() string {
+	bt, ok := m.drv.(BinaryTarget)
+	if !ok || m.comp == nil {
+		return ""
+	}
+	if _, ext, err := bt.TargetBinary(m.comp); err == nil {
+		return ext
+	}
+	return ""
 }
 
 // writeFile exports text, asking before overwriting an existing file. When

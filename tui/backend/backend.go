@@ -395,6 +395,18 @@ func (d *Driver) TargetCode(ctx context.Context, c *tui.Compiled) (string, strin
 	return k.out.Text, k.out.Lang, nil
 }
 
+// TargetBinary is the binary form of the target code (a SPIR-V module)
+// and its file extension; an error when the target has none.
+func (d *Driver) TargetBinary(c *tui.Compiled) ([]byte, string, error) {
+	d.mu.Lock()
+	k := d.results[c]
+	d.mu.Unlock()
+	if k == nil || k.res.Err != nil || k.outErr != nil || k.out == nil || len(k.out.Binary) == 0 {
+		return nil, "", errors.New("the " + c.Target + " target has no binary form here")
+	}
+	return k.out.Binary, k.out.BinExt, nil
+}
+
 // FormatLanes renders per-lane outputs, buffers and wave-op participation
 // (the seed's thread tables) for the lanes pane.
 func FormatLanes(r *interp.Result) []string {
