@@ -68,15 +68,7 @@ func programs(t *testing.T, n int) map[string]program {
 	gen := func(kind string, seeds int, generate func(uint64) (string, int)) {
 		for seed := 0; seed < seeds; seed++ {
 			src, threads := generate(uint64(seed))
-			r := rand.New(rand.NewPCG(uint64(seed), 2))
-			data := make([]any, 2*threads)
-			for i := range data {
-				data[i] = uint32(r.IntN(64))
-			}
-			in := &interp.Input{Dispatch: [3]int{2, 1, 1}, Buffers: []interp.BufferInput{
-				{Name: "in", Data: data},
-				{Name: "out", Count: 2 * threads * progen.Vars},
-			}}
+			in := genInput(uint64(seed), threads)
 			out[fmt.Sprintf("%s/%d", kind, seed)] = program{make: func() *ir.Module {
 				m, err := ir.ParseModule("gen.pir", []byte(src))
 				if err != nil {
@@ -91,6 +83,20 @@ func programs(t *testing.T, n int) map[string]program {
 	// sm3-lower's output (Program's wave and bitwise operations end it).
 	gen("progen-sm3", n/2, progen.SM3Program)
 	return out
+}
+
+// genInput is the input of a generated program: two groups of threads and
+// small random inputs from the program's seed.
+func genInput(seed uint64, threads int) *interp.Input {
+	r := rand.New(rand.NewPCG(seed, 2))
+	data := make([]any, 2*threads)
+	for i := range data {
+		data[i] = uint32(r.IntN(64))
+	}
+	return &interp.Input{Dispatch: [3]int{2, 1, 1}, Buffers: []interp.BufferInput{
+		{Name: "in", Data: data},
+		{Name: "out", Count: 2 * threads * progen.Vars},
+	}}
 }
 
 func firstLine(s string) string {

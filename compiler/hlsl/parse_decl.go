@@ -492,7 +492,9 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 	}
 	r.Class = text[0] | 0x20
 	num := text[1:]
-	if i := strings.IndexByte(num, '['); i >= 0 && strings.HasSuffix(num, "]") {
+	if i := strings.IndexByte(num, '['); i >= 0 && strings.Trim(num[:i], "0123456789") == "" {
+		// A number (or none) and a bracket: an offset; registerShift
+		// reports a bracket that is not closed.
 		num = num[:i]
 		if !p.registerShift(r, reg) {
 			return false
