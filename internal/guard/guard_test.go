@@ -15,12 +15,12 @@ import (
 func TestRecover(t *testing.T) {
 	f := func() (err error) {
 		defer Recover(&err, "dxil.Emit")
-		var m map[string]int
-		m["x"] = 1 // runtime error: assignment to entry in nil map
-		return nil
+		s, i := []int{1, 2}, len("abc")
+		return errors.New(string(rune(s[i]))) // runtime error: index out of range
+
 	}
 	err := f()
-	want := "internal error in dxil.Emit: assignment to entry in nil map (please report it)"
+	want := "internal error in dxil.Emit: runtime error: index out of range [3] with length 2 (please report it)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
 	}
