@@ -103,7 +103,7 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 			label := u.Label()
 			_, diags := Frontend(u.File, []byte(u.Src), opts)
 			for _, d := range diags {
-				if strings.HasPrefix(d.Message, "internal compiler error") {
+				if isInternalError(d.Message) {
 					t.Errorf("%s: %s", label, d.Message)
 				}
 			}

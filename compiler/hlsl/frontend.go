@@ -1,8 +1,7 @@
 package hlsl
 
 import (
-	"fmt"
-	"runtime/debug"
+	"passlens/internal/guard"
 )
 
 // Options configure a frontend run.
@@ -44,7 +43,7 @@ func (o *Options) reporter() *reporter {
 func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	rep := opts.reporter()
 	var prog *Program
-	guard(rep, func() {
+	guarded(rep, func() {
 		prog = parse(file, src, &opts, rep)
 		if !rep.stopped() {
 			newChecker(rep, &opts, prog).checkProgram()
@@ -61,7 +60,7 @@ func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
 func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	rep := opts.reporter()
 	var prog *Program
-	guard(rep, func() { prog = parse(file, src, &opts, rep) })
+	guarded(rep, func() { prog = parse(file, src, &opts, rep) })
 	if prog == nil {
 		prog = &Program{File: file, Sources: Sources{file: src}}
 	}
@@ -73,7 +72,7 @@ func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 // program must be checked at most once.
 func Check(prog *Program, opts Options) Diagnostics {
 	rep := opts.reporter()
-	guard(rep, func() { newChecker(rep, &opts, prog).checkProgram() })
+	guarded(rep, func() { newChecker(rep, &opts, prog).checkProgram() })
 	rep.list.sortByPosition()
 	return rep.list
 }
@@ -84,7 +83,7 @@ func Check(prog *Program, opts Options) Diagnostics {
 func Preprocess(file string, src []byte, opts Options) (string, Diagnostics) {
 	rep := opts.reporter()
 	var out []byte
-	guard(rep, func() {
+	guarded(rep, func() {
 		toks, _ := preprocessAll(file, src, &opts, rep)
 		line, file := 0, ""
 		for i, t := range toks {
@@ -152,16 +151,14 @@ func endPos(file string, src []byte) Pos {
 	return Pos{File: file, Line: line, Col: col}
 }
 
-// guard runs f, turning an unexpected panic into an "internal compiler
-// error" diagnostic. It is a last resort: panics are bugs to be fixed,
-// and the fuzz tests look for them.
-func guard(rep *reporter, f func()) {
-	defer func() {
-		if r := recover(); r != nil {
-			rep.halted = false
-			rep.add(Diagnostic{Severity: Error, Message: fmt.Sprintf("internal compiler error: %v\n%s", r, debug.Stack())})
-			rep.halted = true
-		}
-	}()
+// guarded runs f, turning an unexpected panic into an internal-error
+// diagnostic (guard's wording). It is a last resort: panics are bugs to be
+// fixed, and the fuzz tests look for them.
+func guarded(rep *reporter, f func()) {
+	defer guard.Handle("hlsl front end", func(e *guard.Error) {
+		rep.halted = false
+		rep.add(Diagnostic{Severity: Error, Message: e.Error()})
+		rep.halted = true
+	})
 	f()
 }

@@ -50,7 +50,7 @@ func fuzzOptions() Options {
 func noICE(t *testing.T, diags Diagnostics) {
 	t.Helper()
 	for _, d := range diags {
-		if strings.HasPrefix(d.Message, "internal compiler error") {
+		if isInternalError(d.Message) {
 			t.Fatal(d.Message)
 		}
 	}

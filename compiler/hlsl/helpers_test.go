@@ -11,7 +11,7 @@ func compile(t *testing.T, src string, opts Options) (*Program, Diagnostics) {
 	t.Helper()
 	prog, diags := Frontend("test.hlsl", []byte(src), opts)
 	for _, d := range diags {
-		if strings.HasPrefix(d.Message, "internal compiler error") {
+		if isInternalError(d.Message) {
 			t.Fatalf("internal compiler error:\n%s", d.Message)
 		}
 	}
@@ -85,4 +85,11 @@ func stripCasts(e Expr) Expr {
 		}
 		e = ic.X
 	}
+}
+
+// isInternalError reports a diagnostic that is a compiler bug: an explicit
+// "internal compiler error" check, or a recovered panic (guard's wording,
+// "internal error in <where>: ...").
+func isInternalError(msg string) bool {
+	return strings.HasPrefix(msg, "internal compiler error") || strings.HasPrefix(msg, "internal error in ")
 }

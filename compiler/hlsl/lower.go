@@ -2,10 +2,10 @@ package hlsl
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"passlens/compiler/ir"
+	"passlens/internal/guard"
 )
 
 // Lowering turns a checked Program into a passlens IR module, the way
@@ -38,13 +38,10 @@ func Lower(prog *Program, opts Options) (mod *ir.Module, diags Diagnostics) {
 		return nil, Diagnostics{{Severity: Error, Message: "nothing to lower: no program"}}
 	}
 	l := newLowerer(prog, opts)
-	defer func() {
-		if r := recover(); r != nil {
-			l.diags = append(l.diags, Diagnostic{Severity: Error, Pos: l.pos,
-				Message: fmt.Sprintf("internal compiler error: %v\n%s", r, debug.Stack())})
-			mod, diags = nil, l.diags
-		}
-	}()
+	defer guard.Handle("hlsl lowering", func(e *guard.Error) {
+		l.diags = append(l.diags, Diagnostic{Severity: Error, Pos: l.pos, Message: e.Error()})
+		mod, diags = nil, l.diags
+	})
 	l.lowerProgram()
 	if l.diags.HasErrors() {
 		l.diags.sortByPosition()

@@ -43,7 +43,7 @@ func TestLowerConformanceVKD3D(t *testing.T) {
 			label := u.Label()
 			m, ld := Lower(prog, opts)
 			for _, d := range ld {
-				if strings.Contains(d.Message, "internal compiler error") {
+				if isInternalError(d.Message) {
 					t.Errorf("%s: %s", label, d.Message)
 				}
 			}
@@ -97,7 +97,7 @@ func classifyLowerError(msg string) string {
 		return "GetDimensions"
 	case strings.Contains(msg, "resources"):
 		return "resource aggregates"
-	case strings.Contains(msg, "internal compiler error"):
+	case isInternalError(msg):
 		return "internal error"
 	}
 	if i := strings.IndexAny(msg, ":'"); i > 0 {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"runtime/debug"
 	"strings"
 
 	"passlens/compiler/ir"
+	"passlens/internal/guard"
 )
 
 // This file is the dispatch: it checks the options, picks the entry point,
@@ -36,16 +36,12 @@ func Run(m *ir.Module, in *Input, opts Options) (*Result, error) {
 // RunContext is Run with cancellation: when ctx is done the run stops
 // with an error wrapping ctx.Err().
 func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res *Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = nil
-			if ml, ok := r.(memoryLimit); ok {
-				err = &Error{Err: ErrMemoryLimit, Msg: fmt.Sprintf("allocating %s would exceed %d cells", ml.what, MaxMemoryCells)}
-				return
-			}
-			err = fmt.Errorf("interp: internal error (please report): %v\n%s", r, debug.Stack())
+	defer guard.Handle("interp.Run", func(e *guard.Error) {
+		res, err = nil, e
+		if ml, ok := e.Value.(memoryLimit); ok {
+			err = &Error{Err: ErrMemoryLimit, Msg: fmt.Sprintf("allocating %s would exceed %d cells", ml.what, MaxMemoryCells)}
 		}
-	}()
+	})
 	if m == nil {
 		return nil, inputErr("no module")
 	}

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"passlens/internal/guard"
 	"passlens/internal/termsafe"
 )
 
@@ -119,15 +120,14 @@ func parseModule(filename string, src []byte, ps *Positions) (m *Module, err err
 	if len(src) > math.MaxInt32-1 {
 		return nil, &ParseError{File: filename, Line: 1, Col: 1, Msg: "input too large"}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			b, ok := r.(bailout)
-			if !ok {
-				panic(r)
-			}
-			m, err = nil, b.err
+	defer guard.Handle("ir.Parse", func(e *guard.Error) {
+		m, err = nil, e
+		if b, ok := e.Value.(bailout); ok {
+			err = b.err
+		} else {
+			e.File = filename
 		}
-	}()
+	})
 	p.toks, p.lexErr = lex(p.src)
 	p.parseModule()
 	return p.m, nil

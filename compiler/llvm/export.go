@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"passlens/compiler/ir"
+	"passlens/internal/guard"
 )
 
 // Export writes m as LLVM IR for the amdgcn target that opt-22 accepts,
@@ -38,11 +39,7 @@ type exporter struct {
 }
 
 func exportFuncs(m *ir.Module, funcs []*ir.Function) (out string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = "", fmt.Errorf("llvm export: internal error: %v", r)
-		}
-	}()
+	defer guard.Handle("llvm export", func(e *guard.Error) { out, err = "", e })
 	x := &exporter{m: m, decls: map[string]string{}, globals: map[*ir.Global]bool{},
 		structs: map[*ir.Type]bool{}, attrSets: map[string]int{}}
 	if m != nil {

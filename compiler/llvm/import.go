@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"passlens/compiler/ir"
+	"passlens/internal/guard"
 )
 
 // Import reads textual LLVM IR into a passlens module (docs/llvm-bridge.md).
@@ -21,13 +22,12 @@ import (
 // uniformity follows AMDGPU (ArgIsUniform) and is stored in
 // ir.Param.Uniform; the calling convention itself is not kept.
 func Import(filename string, src []byte) (m *ir.Module, err error) {
-	defer func() {
-		// A bug in the importer must not take the caller down; report it
-		// as an error naming the file instead.
-		if r := recover(); r != nil {
-			m, err = nil, &Error{File: filename, Line: 1, Col: 1, Msg: fmt.Sprintf("internal error: %v", r)}
-		}
-	}()
+	// A bug in the importer must not take the caller down; report it as an
+	// error naming the file instead.
+	defer guard.Handle("llvm.Import", func(e *guard.Error) {
+		e.File = filename
+		m, err = nil, e
+	})
 	ast, err := parseModule(filename, src)
 	if err != nil {
 		return nil, err

@@ -4,34 +4,35 @@ import (
 	"passlens/compiler/ir"
 )
 
-// EliminateMultilevelBreak rewrites exits that leave several structured
-// constructs at once into chains of single-level exits.
+// EliminateMultilevelBreak is the eliminate-multilevel-break pass: route
+// breaks and continues that cross loops or switches through each construct's
+// merge.
+//
+// SPIR-V lets a branch leave only the innermost loop or switch (break), go to
+// the innermost loop's continue target (continue), or leave a selection to its
+// own merge. A branch that crosses more - the "continue" of an outer loop from
+// inside a switch that switch-to-if turned into a one-trip loop, "break 2",
+// a break out of an if to the merge of an enclosing if - is a multi-level
+// exit. This pass removes them, innermost first, in the manner of Slang's
+// eliminateMultiLevelBreak:
+//
+//   - an exit crossing a loop or switch B becomes a branch to B's merge; B
+//     gets a new merge block that receives a flag (bool phi for one target,
+//     i32 phi numbering several) saying where the lanes were going, and then
+//     branches on it: "if (flag) goto target; else fall to the old merge".
+//     From there the target is one level closer; the next round continues
+//     outward until every exit is single-level;
+//   - an exit to the merge of an enclosing if (which no SPIR-V branch may
+//     take) wraps that if in a do{}while(false) loop whose merge is the if's
+//     old merge, so the exit becomes an ordinary break.
+//
+// Values keep their meaning: phis of the old merge and of the targets are
+// moved onto the new merge block (undef on the paths that do not feed them),
+// and any other use a rerouted definition no longer dominates is repaired by
+// SSA reconstruction (phis at the joins). Branches into the middle of a
+// construct are unstructured, not multi-level; they are left for structurize.
 var EliminateMultilevelBreak = &Pass{
 	Name:    "eliminate-multilevel-break",
-	Summary: "route breaks and continues that cross loops or switches through each construct's merge",
-	Doc: `SPIR-V lets a branch leave only the innermost loop or switch (break), go to
-the innermost loop's continue target (continue), or leave a selection to its
-own merge. A branch that crosses more - the "continue" of an outer loop from
-inside a switch that switch-to-if turned into a one-trip loop, "break 2",
-a break out of an if to the merge of an enclosing if - is a multi-level
-exit. This pass removes them, innermost first, in the manner of Slang's
-eliminateMultiLevelBreak:
-
-  - an exit crossing a loop or switch B becomes a branch to B's merge; B
-    gets a new merge block that receives a flag (bool phi for one target,
-    i32 phi numbering several) saying where the lanes were going, and then
-    branches on it: "if (flag) goto target; else fall to the old merge".
-    From there the target is one level closer; the next round continues
-    outward until every exit is single-level;
-  - an exit to the merge of an enclosing if (which no SPIR-V branch may
-    take) wraps that if in a do{}while(false) loop whose merge is the if's
-    old merge, so the exit becomes an ordinary break.
-
-Values keep their meaning: phis of the old merge and of the targets are
-moved onto the new merge block (undef on the paths that do not feed them),
-and any other use a rerouted definition no longer dominates is repaired by
-SSA reconstruction (phis at the joins). Branches into the middle of a
-construct are unstructured, not multi-level; they are left for structurize.`,
 	Targets: []string{"spirv", "sm3"},
 	Run:     runEliminateMultilevelBreak,
 }

@@ -7,7 +7,41 @@ import (
 	"passlens/compiler/ir"
 )
 
-// Inline force-inlines every call to a defined function, bottom-up over the
+// Inline is the inline pass: force-inline all calls into entry points and
+// drop uncalled functions.
+//
+// Force-inlines every call to a defined function into the roots, top down
+// (the calls in an inlined body are inlined in turn), so each callee body is
+// copied once per call site of the final program and a call chain of depth
+// n costs O(n); functions no longer called are removed (entry points stay;
+// in a module without entry points the roots are the functions nobody
+// calls). Recursion is an error naming the cycle; a call chain more than 512
+// calls deep, or inlining more than 2^22 instructions into one function, is
+// an error too (docs/limits.md).
+//
+// Calling convention expected from the HLSL front end: `in` parameters by
+// value; `out`/`inout` parameters as pointers to function memory
+// (`ptr<function, T>`) to a caller temporary, with copy-in before and
+// copy-out after the call at the call site. Inlining substitutes the pointer,
+// so HLSL's copy semantics hold and sroa later removes the temporaries.
+//
+// The call's block is split at the call; the continuation is
+// `%<callee>.exit`, cloned blocks are `%<callee>.<block>` (names do not
+// grow with call depth: a block of f0 inlined through f1 is `%f0.entry`, made
+// unique with a suffix), callee allocas move
+// to the caller's entry block. A callee whose returns are not all at its top
+// level is entered through `selection_merge %<callee>.exit; switch i32 0
+// [default: ...]`, making each return a structured break (spirv-opt's
+// merge-return construct; a one-trip loop would need a back edge that never
+// runs, which the verifier rejects). A call in a loop header keeps the
+// `loop_merge` on the header.
+var Inline = &Pass{
+	Name:    "inline",
+	Targets: []string{"spirv", "dxil", "sm3"},
+	Run:     runInline,
+}
+
+// runInline implements Inline: it force-inlines every call to a defined function, bottom-up over the
 // call graph, so that entry points end up call-free; then it removes the
 // functions nobody calls any more (entry points are kept).
 //
@@ -40,21 +74,6 @@ import (
 // phi named after the call.
 //
 // Recursion (forbidden in HLSL) is reported as an error naming the cycle.
-var Inline = &Pass{
-	Name:    "inline",
-	Summary: "force-inline all calls into entry points and drop uncalled functions",
-	Doc: `Inlines every call to a defined function, callees first, so entry points
-become call-free; removes functions no longer called (entry points stay).
-out/inout parameters are pointers to caller temporaries (copy-in/copy-out at
-the call site), so inlining substitutes the pointer. Callee allocas move to
-the caller's entry block. Early returns are kept structured by entering the
-callee through a one-case switch whose merge block is the call's
-continuation.
-Recursion is an error.`,
-	Targets: []string{"spirv", "dxil", "sm3"},
-	Run:     runInline,
-}
-
 func runInline(m *ir.Module, ctx *Context) (bool, error) {
 	roots := m.EntryPoints()
 	hasEntries := len(roots) > 0

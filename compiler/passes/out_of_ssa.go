@@ -4,38 +4,39 @@ import (
 	"passlens/compiler/ir"
 )
 
-// OutOfSSA replaces phis by copies into variables on the incoming edges.
+// OutOfSSA is the out-of-ssa pass: replace phis by register-like variables
+// stored on the incoming edges (split where a copy would clobber).
+//
+// Every phi becomes a function variable (an alloca named <phi>.var, the
+// "register" the SM3 back end allocates): each incoming edge stores the
+// incoming value into it, and the phi itself becomes a load at the top of its
+// block, keeping its name. The representation stays valid, verifiable SSA
+// (loads and stores are ordinary instructions, so the verifier, the
+// interpreter and every later pass keep working), while the variables are
+// exactly the registers a non-SSA back end needs.
+//
+// The copies follow the classic out-of-SSA rules so that a back end may also
+// treat a phi's value and its variable as one register (reading <phi>.var
+// wherever the value is used), which is what register allocation does:
+//
+//   - a critical edge (from a block with several successors to a block with
+//     several predecessors) is split, and its copies go on the new edge
+//     block, when a copy placed at the end of the source block would
+//     overwrite a value still needed on its other edges: the phi's value is
+//     live into another successor, feeds one of its phis, or is read by the
+//     branch itself (the lost-copy problem: x = phi(x0, x + 1) used after
+//     its loop). Other critical edges are left alone, so switch case targets
+//     keep their fallthrough structure. When the back edge of a loop is
+//     split, the new block becomes the continue target;
+//   - the copies of one edge form a parallel copy and are sequentialized:
+//     a copy whose variable another pending copy still reads waits, and a
+//     cycle (a = b, b = a: the swap problem) is broken by saving one value
+//     with an explicit copy instruction first.
+//
+// Phis with one predecessor are replaced by their value; undef and
+// self-copies emit nothing.
 var OutOfSSA = &Pass{
 	Name:    "out-of-ssa",
-	Summary: "replace phis by register-like variables stored on the incoming edges (split where a copy would clobber)",
-	Doc: `Every phi becomes a function variable (an alloca named <phi>.var, the
-"register" the SM3 back end allocates): each incoming edge stores the
-incoming value into it, and the phi itself becomes a load at the top of its
-block, keeping its name. The representation stays valid, verifiable SSA
-(loads and stores are ordinary instructions, so the verifier, the
-interpreter and every later pass keep working), while the variables are
-exactly the registers a non-SSA back end needs.
-
-The copies follow the classic out-of-SSA rules so that a back end may also
-treat a phi's value and its variable as one register (reading <phi>.var
-wherever the value is used), which is what register allocation does:
-
-  - a critical edge (from a block with several successors to a block with
-    several predecessors) is split, and its copies go on the new edge
-    block, when a copy placed at the end of the source block would
-    overwrite a value still needed on its other edges: the phi's value is
-    live into another successor, feeds one of its phis, or is read by the
-    branch itself (the lost-copy problem: x = phi(x0, x + 1) used after
-    its loop). Other critical edges are left alone, so switch case targets
-    keep their fallthrough structure. When the back edge of a loop is
-    split, the new block becomes the continue target;
-  - the copies of one edge form a parallel copy and are sequentialized:
-    a copy whose variable another pending copy still reads waits, and a
-    cycle (a = b, b = a: the swap problem) is broken by saving one value
-    with an explicit copy instruction first.
-
-Phis with one predecessor are replaced by their value; undef and
-self-copies emit nothing.`,
 	Targets: []string{"sm3"},
 	Run:     runOutOfSSA,
 }

@@ -5,12 +5,19 @@ package passes
 
 import "passlens/compiler/ir"
 
+//go:generate go run gendoc.go
+
 // Pass is one module transformation. Passes mutate the module in place;
 // the pipeline (compiler/pipeline), not the pass, owns snapshots.
 type Pass struct {
-	Name    string   // spelled in pipeline specs, e.g. "switch-to-if"
-	Summary string   // one line for `passlens passes` and the pass list
-	Doc     string   // longer description: what it does and why
+	Name string // spelled in pipeline specs, e.g. "switch-to-if"
+	// Summary (one line for `passlens passes` and the pass list) and Doc
+	// (the longer description: what it does and why) are not written in
+	// the literal: they come from the doc comment of the pass variable,
+	// "X is the n pass: <summary>.\n\n<doc>", through the generated
+	// table zz_doc.go (`go generate ./compiler/passes`).
+	Summary string
+	Doc     string
 	Targets []string // targets whose default pipelines use it: "spirv", "dxil", "sm3"
 	// Run transforms m and reports whether anything changed. An error makes
 	// the step fail (later passes do not run); a panic is recovered by the

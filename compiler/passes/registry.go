@@ -217,7 +217,7 @@ func checkTable() error {
 			return fmt.Errorf("passes.All[%d] is nil (pass variable used before initialization?)", i)
 		}
 		if p.Name == "" || p.Run == nil || p.Summary == "" {
-			return fmt.Errorf("pass %q: Name, Summary and Run are required", p.Name)
+			return fmt.Errorf("pass %q: Name, Summary and Run are required (Summary comes from the pass variable's doc comment: run `go generate ./compiler/passes`)", p.Name)
 		}
 		if seen[p.Name] {
 			return fmt.Errorf("pass %q registered twice", p.Name)
@@ -245,7 +245,25 @@ func checkTable() error {
 	return nil
 }
 
+// passDoc is one entry of the generated table passDocs (zz_doc.go).
+type passDoc struct{ summary, doc string }
+
+// fillDocs sets each registered pass's Summary and Doc from the generated
+// table. A pass registered without a table entry keeps what its literal
+// says (checkTable then requires a Summary).
+func fillDocs() {
+	for _, p := range All {
+		if p == nil {
+			continue
+		}
+		if d, ok := passDocs[p.Name]; ok {
+			p.Summary, p.Doc = d.summary, d.doc
+		}
+	}
+}
+
 func init() {
+	fillDocs()
 	if err := checkTable(); err != nil {
 		panic("passes: " + err.Error())
 	}

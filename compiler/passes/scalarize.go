@@ -4,7 +4,62 @@ import (
 	"passlens/compiler/ir"
 )
 
-// Scalarize rewrites vector and aggregate computations into scalar ones, as
+// Scalarize is the scalarize pass: split vector and aggregate values, loads,
+// stores and intrinsics into scalars (DXIL).
+//
+// For DXIL (and SM3): every vector, matrix and small (≤ 256 scalars) struct
+// or array value is represented by its scalar leaves — `%v.x`, `%m.1.z`,
+// `%s.pos.y`, `%a.0` — and:
+//
+//   - arithmetic, comparisons, selects, casts and phis become per-leaf; a
+//     bitcast stays a per-element bitcast (turning it into `sitofp` would change
+//     values);
+//   - construct/insert/extract/shuffle only move leaves, so nothing built and
+//     then taken apart survives; dynamic `extractelement` is a select chain on
+//     the index (out of range reads 0, as in the interpreter);
+//   - elementwise intrinsics and per-component wave operations are called per
+//     component; `dot`, `length`, `distance`, `any`, `all`, `cross`,
+//     `normalize`, `reflect`, `refract`, `mul`, `transpose` and `determinant`
+//     expand into scalar arithmetic in exactly the interpreter's order, so
+//     results are bit-identical — on scalar operands too (`normalize(x)`,
+//     `reflect(x, n)`, `determinant(x)`);
+//   - the composite elementwise intrinsics DXIL has no operation for expand as
+//     DXC expands them, scalar or per component, again bit-identical:
+//     `smoothstep` → `t*t*(3 - 2t)` with `t = saturate((x-a)/(b-a))`, `step` →
+//     `fcmp oge` + select, `sign` → `zext(x > 0) - zext(x < 0)`, `degrees`/
+//     `radians` → a multiply by the f32 constant, `ldexp(x, e)` → `x * exp2(e)`
+//     (scalarize_composite.go);
+//   - defined functions other than entry points whose parameters or return
+//     type hold vectors or matrices get scalar signatures, like DXC's
+//     SROA_Parameter_HLSL: each such parameter becomes one scalar parameter
+//     per leaf (`%a.x`, `%a.y`, …), such a return type the struct
+//     `%<fn>.ret` of the leaves, and every call passes and reads leaves
+//     (scalarize_signature.go); pointer (out/inout) parameters stay;
+//   - loads and stores of splittable types (vectors, aggregates of vectors,
+//     plain aggregates) become one access chain and one scalar memory operation
+//     per leaf; memcpy and memset become per-leaf loads and stores;
+//   - allocas and private/groupshared globals holding vectors are retyped to
+//     scalar layout (`[2 x <3 x f32>]` → `[2 x [3 x f32]]`, a one-column
+//     matrix `<2 x 1 x f32>` → `[2 x f32]` since its rows are scalars, structs get a
+//     `<name>.flat` copy); uniform, storage, input and output globals keep their
+//     interface types and are accessed per component.
+//
+// Vectors remain only at boundaries fixed by something else: calls of
+// declarations (external functions; the DXIL back end flattens those), an
+// entry point's return value (a stage output), intrinsics whose result is
+// inherently a vector built from scalars (`WaveActiveBallot`), and the
+// declared types of interface globals.
+var Scalarize = &Pass{
+	Name:    "scalarize",
+	Targets: []string{"dxil", "sm3"},
+	Run:     runScalarize,
+}
+
+// maxValueLeaves bounds the scalar leaves of an array or struct value that
+// scalarize splits; larger aggregates stay whole.
+const maxValueLeaves = 256
+
+// runScalarize implements Scalarize: it rewrites vector and aggregate computations into scalar ones, as
 // DXIL requires ("HLSL vectors are scalarized", seed
 // dxil-scalarization.md), doing in one pass what the seed assembles from
 // LLVM's scalarizer (-scalarize-load-store, -scalarize-variable-insert-
@@ -60,30 +115,6 @@ import (
 // (WaveActiveBallot's uint4), and the declared types of uniform, storage,
 // input and output globals (accessed per component). A value needed whole
 // there is rebuilt with construct right before its use.
-var Scalarize = &Pass{
-	Name:    "scalarize",
-	Summary: "split vector and aggregate values, loads, stores and intrinsics into scalars (DXIL)",
-	Doc: `Represents every vector, matrix and small struct/array value by its scalar
-leaves (%v.x, %v.y, %m.0.1, %s.field, %a.0) and rewrites arithmetic,
-comparisons, selects, casts, phis, elementwise intrinsics and per-component
-wave ops per leaf; expands dot/length/distance/any/all, cross, normalize,
-reflect, refract, mul, transpose and determinant into scalar ops in the
-interpreter's order, and smoothstep, step, sign, degrees, radians and ldexp
-as DXC does; gives non-entry functions scalar signatures (one parameter per
-leaf, struct returns); turns vector and aggregate loads, stores, memcpy and
-memset into per-leaf access chains and scalar memory ops; flattens allocas
-and private/groupshared globals holding vectors to scalar layout. Values
-taken apart after being built are forwarded, leaving no extract/insert
-chains. Bitcasts stay bitcasts per element (never sitofp: that would change
-values).`,
-	Targets: []string{"dxil", "sm3"},
-	Run:     runScalarize,
-}
-
-// maxValueLeaves bounds the scalar leaves of an array or struct value that
-// scalarize splits; larger aggregates stay whole.
-const maxValueLeaves = 256
-
 func runScalarize(m *ir.Module, ctx *Context) (bool, error) {
 	changed := flattenMemory(m)
 	if flattenSignatures(m) {

@@ -4,7 +4,56 @@ import (
 	"passlens/compiler/ir"
 )
 
-// Simplify is the clean-up pass run between the structural passes: constant
+// Simplify is the simplify pass: IEEE-exact constant folding, identities,
+// copy-prop, CSE, DCE, CFG clean-up.
+//
+// Constant folding with the interpreter's exact semantics (float32 arithmetic
+// rounded after every step), never folding what a target could compute
+// differently: NaN results, `frem`, division by zero, `INT_MIN / -1`, shifts
+// by 32 or more, out-of-range float-to-int conversions, float32 arithmetic on
+// or producing denormals (the result depends on the denormal mode,
+// docs/run.md), anything with `undef`.
+// Of float identities only `fneg (fneg x)` → `x`: `x - 0.0`, `x * 1.0`,
+// `x / 1.0` → `x` and `x * -1.0`, `-0.0 - x` → `fneg x` are exact under IEEE
+// but skip the flush of a float32 denormal that D3D's fp32 rule (the
+// interpreter's default) performs in the arithmetic, and `x + 0.0`
+// (−0 + 0 = +0) and `x * 0.0` (NaN, inf, −0) are never exact. Integer and
+// bool identities, copy propagation, forwarding of extracts through
+// constructs and inserts, phi simplification.
+//
+// CSE along the dominator tree merges only pure, non-convergent instructions
+// (never loads, never wave operations or barriers). DCE is mark-and-sweep
+// (dead phi cycles go) and removes write-only allocas.
+//
+// CFG clean-up keeps structured annotations valid: constant branches fold
+// (never dropping a loop back edge); a selection header whose live arm
+// contains nested constructs keeps its header and gets its dead arm cut to an
+// `unreachable` stub; a loop that never iterates becomes a selection;
+// unreachable merge blocks stay as `unreachable`; straight-line blocks merge
+// unless one is a merge/continue target or a loop header.
+//
+// Every step is linear in the function's size, so simplify stays near-linear
+// on large shaders (50k-line generated HLSL: 1.4 s, was 39 s). Branch folding
+// builds one dominator tree per sweep and visits blocks in postorder of its
+// depth-first search, where (on reducible CFGs) no fold can change the
+// reachability or dominators of a block visited later; it rebuilds the tree
+// only when a selection arm's extent could be stale, and falls back to
+// rebuilding after every fold on irreducible CFGs (simplifycfg.go). Since the
+// visiting order differs from the old layout order, a selection is very
+// occasionally judged before a fold upstream makes its arm larger; the result
+// is equally valid (random-module test: 0.7% of modules differ in text from
+// the old algorithm, all verify and agree when run).
+var Simplify = &Pass{
+	Name:    "simplify",
+	Targets: []string{"spirv", "dxil", "sm3"},
+	Run:     runSimplify,
+}
+
+// maxSimplifyRounds bounds the fixed-point iteration (each round is linear;
+// real code settles in two or three).
+const maxSimplifyRounds = 16
+
+// runSimplify implements Simplify, the clean-up pass run between the structural passes: constant
 // folding (constfold.go), algebraic identities, copy propagation, forwarding
 // through aggregates, dominator-based CSE, side-effect-aware DCE, and CFG
 // clean-up that keeps structured annotations valid (simplifycfg.go). It
@@ -37,26 +86,6 @@ import (
 // between the two places). Loads are never CSE'd: memory is not modelled.
 // DCE removes unused pure instructions (dead phi cycles included) and
 // function-local allocas that are only ever written.
-var Simplify = &Pass{
-	Name:    "simplify",
-	Summary: "IEEE-exact constant folding, identities, copy-prop, CSE, DCE, CFG clean-up",
-	Doc: `Folds constants with the interpreter's float32 semantics (never folding a
-NaN result, frem, division by zero or oversized shifts), applies only the
-algebraic identities that hold for -0, inf, NaN and flushed denormals (of
-floats only fneg(fneg x); never x*1.0, x-0.0, x+0.0 or x*0.0), propagates copies, forwards extracts of
-constructs and inserts, CSEs pure non-convergent instructions along the
-dominator tree (loads and convergent ops are never merged), deletes dead
-code and write-only allocas, folds constant branches and switches, removes
-unreachable blocks and merges straight-line blocks, keeping every
-selection_merge/loop_merge annotation valid.`,
-	Targets: []string{"spirv", "dxil", "sm3"},
-	Run:     runSimplify,
-}
-
-// maxSimplifyRounds bounds the fixed-point iteration (each round is linear;
-// real code settles in two or three).
-const maxSimplifyRounds = 16
-
 func runSimplify(m *ir.Module, ctx *Context) (bool, error) {
 	changed := false
 	for _, f := range m.Funcs {

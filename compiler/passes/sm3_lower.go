@@ -8,73 +8,72 @@ import (
 	"passlens/compiler/ir"
 )
 
-// SM3Lower prepares structured IR for the SM1-3 back end: integers carried
-// as floats, loops marked for rep with an iteration cap, and clear errors
-// for what SM3 cannot express.
+// SM3Lower is the sm3-lower pass: carry integers as floats, mark loops for
+// SM3 rep (255-iteration cap), reject what SM3 lacks.
+//
+// Shader models 1-3 have no integer arithmetic: temporary registers are
+// floats, and the integer constant registers iN only feed the rep and loop
+// instructions. This pass:
+//
+//   - carries every i32/u32 value as an f32 of the same shape: add, sub, mul
+//     become fadd, fsub, fmul; sdiv/udiv become trunc(a / b); srem/urem become
+//     frem; neg is fneg; not x is -1 - x; icmp becomes fcmp (ordered; u32
+//     values are assumed below 2^24). shl by a constant is a multiplication,
+//     ashr/lshr by a constant floor(x * 2^-k), and x & (2^k - 1) is
+//     x - floor(x / 2^k) * 2^k. Results are exact while every value stays
+//     within +-2^24 (the f32 significand); integer wrap-around is not
+//     emulated. Other bitwise operations, variable shifts and integer
+//     constants beyond 2^24 are rejected;
+//   - casts between integers and floats are copies (MOVs in SM3 assembly),
+//     except float-to-integer, which truncates (trunc); bool-to-integer is a
+//     select of 1.0 or 0.0 (-1.0 for sext);
+//   - memory that is not function-local (uniforms, inputs, outputs, buffers,
+//     statics) keeps its declared integer type: loads convert with
+//     sitofp/uitofp and stores with fptosi/fptoui, which the back end emits as
+//     MOVs (SM3 constant registers hold integers as floats already). Function
+//     variables become f32. Dynamic indices are converted with fptosi (the
+//     MOVA into an address register);
+//   - marks every loop for SM3's rep instruction with a call
+//     "intr void sm3.rep(i32 count, bool done)" at the top of its header and
+//     materializes the hardware's iteration cap in the IR: a counter variable
+//     <header>.rep set to 0 on entry, incremented on each arrival at the
+//     header, and done = (counter >= count), which leaves the loop. The back
+//     end emits "defi iN, count" (or binds a uniform integer to iN) and
+//     "rep iN", and treats done as the rep instruction's own exit. rep runs
+//     the header at most count times: on arrival count+1 the loop ends
+//     without running the header again. So done must come before every
+//     header instruction whose effect shows (a side effect, or a value used
+//     after the loop): a header without such code folds done into its exit
+//     test; any other header is split, testing only done, its code moved to
+//     <header>.body. Header loads of variables used after the loop are loaded
+//     again where used when that reads the same value (the variable is only
+//     stored in blocks that go on to the header only, as out-of-ssa's copies
+//     are), which keeps most headers clean. Values the cap's exit now
+//     bypasses reach their uses through variables %<v>.live (when the cap
+//     stops a loop they hold the last iteration's value, as registers do).
+//     The count is the exact trip count when the loop is a counted loop
+//     k = 0; k < N; k++ with N an integer constant (at most 255) or a uniform
+//     integer (SM3's "rep i0" with i0 = m), N + 1 when its header is
+//     split (it runs N + 1 times; a uniform N then gets the cap, a constant
+//     255 is rejected), 1 for the one-trip do{}while(false) loops of
+//     switch-to-if; otherwise it is 255, SM3's "defi i0, 255" with a
+//     break_ge policy: such a loop runs its body at most 255 times and then stops,
+//     whatever its own condition says (a loop that needs 256 iterations
+//     stops after 255 - documented, tested behaviour). SM3RepModel runs the
+//     output as the hardware would, for tests;
+//   - rejects, naming the construct and its source position: wave operations
+//     and barriers (no waves in SM3), atomics, bit reinterpretation
+//     (asfloat/asint), bit-counting intrinsics, switches (lower them first
+//     with switch-to-if<all>), integer parameters of non-entry functions
+//     (inline first), integer struct fields in function memory (run sroa
+//     first) and constant trip counts above 255 (255 for a split header).
+//
+// Integer results are exact while every integer value stays strictly within
+// +-2^24 and nothing wraps (no u32 below zero, no mul or shl past 2^32);
+// programs leaving that domain are outside SM3's semantics (the
+// differential test classifies them with a probe run).
 var SM3Lower = &Pass{
 	Name:    "sm3-lower",
-	Summary: "carry integers as floats, mark loops for SM3 rep (255-iteration cap), reject what SM3 lacks",
-	Doc: `Shader models 1-3 have no integer arithmetic: temporary registers are
-floats, and the integer constant registers iN only feed the rep and loop
-instructions (seed sm1-3-lowering-and-structurizer.txt). This pass:
-
-  - carries every i32/u32 value as an f32 of the same shape: add, sub, mul
-    become fadd, fsub, fmul; sdiv/udiv become trunc(a / b); srem/urem become
-    frem; neg is fneg; not x is -1 - x; icmp becomes fcmp (ordered; u32
-    values are assumed below 2^24). shl by a constant is a multiplication,
-    ashr/lshr by a constant floor(x * 2^-k), and x & (2^k - 1) is
-    x - floor(x / 2^k) * 2^k. Results are exact while every value stays
-    within +-2^24 (the f32 significand); integer wrap-around is not
-    emulated. Other bitwise operations, variable shifts and integer
-    constants beyond 2^24 are rejected;
-  - casts between integers and floats are copies (the MOVs of the seed),
-    except float-to-integer, which truncates (trunc); bool-to-integer is a
-    select of 1.0 or 0.0 (-1.0 for sext);
-  - memory that is not function-local (uniforms, inputs, outputs, buffers,
-    statics) keeps its declared integer type: loads convert with
-    sitofp/uitofp and stores with fptosi/fptoui, which the back end emits as
-    MOVs (SM3 constant registers hold integers as floats already). Function
-    variables become f32. Dynamic indices are converted with fptosi (the
-    MOVA into an address register);
-  - marks every loop for SM3's rep instruction with a call
-    "intr void sm3.rep(i32 count, bool done)" at the top of its header and
-    materializes the hardware's iteration cap in the IR: a counter variable
-    <header>.rep set to 0 on entry, incremented on each arrival at the
-    header, and done = (counter >= count), which leaves the loop. The back
-    end emits "defi iN, count" (or binds a uniform integer to iN) and
-    "rep iN", and treats done as the rep instruction's own exit. rep runs
-    the header at most count times: on arrival count+1 the loop ends
-    without running the header again. So done must come before every
-    header instruction whose effect shows (a side effect, or a value used
-    after the loop): a header without such code folds done into its exit
-    test; any other header is split, testing only done, its code moved to
-    <header>.body. Header loads of variables used after the loop are loaded
-    again where used when that reads the same value (the variable is only
-    stored in blocks that go on to the header only, as out-of-ssa's copies
-    are), which keeps most headers clean. Values the cap's exit now
-    bypasses reach their uses through variables %<v>.live (when the cap
-    stops a loop they hold the last iteration's value, as registers do).
-    The count is the exact trip count when the loop is a counted loop
-    k = 0; k < N; k++ with N an integer constant (at most 255) or a uniform
-    integer (the seed's "rep i0" with i0 = m), N + 1 when its header is
-    split (it runs N + 1 times; a uniform N then gets the cap, a constant
-    255 is rejected), 1 for the one-trip do{}while(false) loops of
-    switch-to-if; otherwise it is 255, the seed's "defi i0, 255 + break_ge"
-    policy: such a loop runs its body at most 255 times and then stops,
-    whatever its own condition says (a loop that needs 256 iterations
-    stops after 255 - documented, tested behaviour). SM3RepModel runs the
-    output as the hardware would, for tests;
-  - rejects, naming the construct and its source position: wave operations
-    and barriers (no waves in SM3), atomics, bit reinterpretation
-    (asfloat/asint), bit-counting intrinsics, switches (lower them first
-    with switch-to-if<all>), integer parameters of non-entry functions
-    (inline first), integer struct fields in function memory (run sroa
-    first) and constant trip counts above 255 (255 for a split header).
-
-Integer results are exact while every integer value stays strictly within
-+-2^24 and nothing wraps (no u32 below zero, no mul or shl past 2^32);
-programs leaving that domain are outside SM3's semantics (the
-differential test classifies them with a probe run).`,
 	Targets: []string{"sm3"},
 	Run:     runSM3Lower,
 }

@@ -6,7 +6,36 @@ import (
 	"passlens/compiler/ir"
 )
 
-// SROA splits function-local aggregates into per-leaf variables and
+// SROA is the sroa pass: split local aggregates per leaf and promote locals
+// to SSA (mem2reg).
+//
+// Splits allocas whose uses are loads, stores, memcpys and access chains into
+// one alloca per leaf, then promotes to SSA:
+//
+//   - structs are always split into fields; arrays into elements unless indexed
+//     dynamically (they stay in memory) or larger than 128 scalars; vectors and
+//     matrices only when every access names a constant component;
+//   - a whole load of a split aggregate becomes per-leaf loads and a `construct`
+//     (keeping the load's name); a whole store, per-leaf stores of extracted
+//     components (forwarded from constructs and constants);
+//   - scalar, vector and matrix variables are promoted: phis at the iterated
+//     dominance frontier of the stores, pruned by liveness, filled by a renaming
+//     walk of the dominator tree; component writes become `insertvalue`
+//     (`insertelement` for a dynamic vector index); uninitialized reads are
+//     `undef`.
+//
+// Allocas used any other way (passed to a call, atomics) are left alone.
+var SROA = &Pass{
+	Name:    "sroa",
+	Targets: []string{"spirv", "dxil", "sm3"},
+	Run:     runSROA,
+}
+
+// maxSplitLeaves bounds the scalar leaves of an array SROA will split into
+// separate variables; larger arrays stay in memory.
+const maxSplitLeaves = 128
+
+// runSROA implements SROA: it splits function-local aggregates into per-leaf variables and
 // promotes variables to SSA values (mem2reg included).
 //
 // Why: the HLSL front end gives every local variable, parameter copy and
@@ -42,23 +71,6 @@ import (
 // walk over the dominator tree. Phis are named after the variable (the
 // first takes the alloca's own name); loads read before any store yield
 // `undef`. Arrays that stay in memory are not promoted.
-var SROA = &Pass{
-	Name:    "sroa",
-	Summary: "split local aggregates per leaf and promote locals to SSA (mem2reg)",
-	Doc: `Splits allocas of structs, arrays, vectors and matrices whose uses are loads,
-stores, memcpys and constant-index access chains into one alloca per leaf
-(%a.x, %s.field, %arr.0), then promotes scalar/vector/matrix allocas to SSA
-values with phis at the iterated dominance frontier (pruned by liveness),
-named after the variable. Dynamically indexed arrays stay in memory (their
-constant-indexed parts are still split off); escaping allocas are untouched.`,
-	Targets: []string{"spirv", "dxil", "sm3"},
-	Run:     runSROA,
-}
-
-// maxSplitLeaves bounds the scalar leaves of an array SROA will split into
-// separate variables; larger arrays stay in memory.
-const maxSplitLeaves = 128
-
 func runSROA(m *ir.Module, ctx *Context) (bool, error) {
 	changed := false
 	for _, f := range m.Funcs {

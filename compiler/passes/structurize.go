@@ -6,40 +6,40 @@ import (
 	"passlens/compiler/ir"
 )
 
-// Structurize makes every function's control flow structured, dispatching
-// unstructured ones through a loop around a switch on a block index.
+// Structurize is the structurize pass: make control flow structured: fix
+// multi-level exits, else a loop-and-switch block dispatcher.
+//
+// A structurizer after the structured program theorem (Böhm-Jacopini): the
+// control flow of a function is virtualized by a block-index register; the
+// whole function becomes
+//
+//	idx = <entry>;
+//	loop { switch (idx) { case 0: <block 0>; idx = <successor>; ... } }
+//
+// with loop_merge and selection_merge annotations, so any CFG - irreducible
+// ones included - comes out structured. Returns stay where they are (inside
+// the loop); the loop's merge block is unreachable. For targets without a
+// switch instruction (the sm3 target, or structurize<ifs>) the dispatch is a
+// chain "if (idx == i) { block i; continue; }" instead of the switch
+// (structurize<switch> forces the switch).
+//
+// Functions that are already structured are left alone: a function is
+// untouched when every branch that needs one has a merge annotation, every
+// cycle is an annotated loop entered through its header (no irreducible
+// cycle), and every edge is a legal single-level exit in SPIR-V's sense (see
+// classify in cfutil.go). When the only problems are multi-level exits
+// (breaks and continues that cross loops or switches), the
+// eliminate-multilevel-break rewrite fixes them instead of dispatching; the
+// dispatcher is the last resort, for the whole function.
+//
+// Before dispatching, phis become variables (the out-of-ssa rewrite) and
+// every other value used outside its block is routed through a function
+// variable (a store after its definition, a load in each using block);
+// address computations are recomputed in the using block instead. Allocas
+// move to the new entry block. The result has lost its
+// convergence information and is slow to run; it is correct.
 var Structurize = &Pass{
 	Name:    "structurize",
-	Summary: "make control flow structured: fix multi-level exits, else a loop-and-switch block dispatcher",
-	Doc: `The structured-program-theorem structurizer of seed
-sm1-3-lowering-and-structurizer.txt: the control flow of a function is
-virtualized by a block-index register; the whole function becomes
-
-  idx = <entry>;
-  loop { switch (idx) { case 0: <block 0>; idx = <successor>; ... } }
-
-with loop_merge and selection_merge annotations, so any CFG - irreducible
-ones included - comes out structured. Returns stay where they are (inside
-the loop); the loop's merge block is unreachable. For targets without a
-switch instruction (the sm3 target, or structurize<ifs>) the dispatch is a
-chain "if (idx == i) { block i; continue; }" instead of the switch
-(structurize<switch> forces the switch).
-
-Functions that are already structured are left alone: a function is
-untouched when every branch that needs one has a merge annotation, every
-cycle is an annotated loop entered through its header (no irreducible
-cycle), and every edge is a legal single-level exit in SPIR-V's sense (see
-classify in cfutil.go). When the only problems are multi-level exits
-(breaks and continues that cross loops or switches), the
-eliminate-multilevel-break rewrite fixes them instead of dispatching; the
-dispatcher is the last resort, for the whole function.
-
-Before dispatching, phis become variables (the out-of-ssa rewrite) and
-every other value used outside its block is routed through a function
-variable (a store after its definition, a load in each using block);
-address computations are recomputed in the using block instead. Allocas
-move to the new entry block. The result, as the seed warns, has lost its
-convergence information and is slow to run; it is correct.`,
 	Targets: []string{"sm3"},
 	Run:     runStructurize,
 }

@@ -9,44 +9,44 @@ import (
 	"passlens/compiler/ir"
 )
 
-// SwitchToIf lowers switches with non-trivial fallthrough to an if-chain
-// inside a one-trip loop (seed switch-to-if-lowering.md).
+// SwitchToIf is the switch-to-if pass: lower switches with non-trivial
+// fallthrough to if-chains in a do{}while(false) loop.
+//
+// SPIR-V leaves reconvergence after a switch fallthrough undefined, so lanes
+// that fall from one case body into the next may run the second body apart
+// from the lanes that entered it directly (wave operations see different lane
+// sets). This pass rewrites such a switch into
+//
+//	do {
+//	  <base predicates: isCase0 = sel == 0, isCase1or3 = (sel == 1) | (sel == 3),
+//	   isDefault = !(cases after default ORed)>
+//	  <cumulative predicates: reachesX = reaches(previous) | isX>
+//	  if (isCase0) { ... }        // each if has its own merge block
+//	  if (reachesDefault) { ... } // bodies fall off the end into the next check
+//	} while (false);              // a real loop: continue block branches on false
+//
+// so that every lane walks the same sequence of structured ifs. isDefault
+// ORs the later cases with | (an && there would be wrong), and the
+// cumulative predicates are transitive along fallthrough chains (ORing only
+// the direct predicates of earlier falling-through cases would miss
+// chains). A case is
+// known to fall through by reachability over all terminators from its label
+// (stopping at the merge block, other labels and the switch header), never by
+// terminator opcode. Case bodies with internal control flow are cloned as
+// whole regions, annotations included. Breaks keep targeting the switch's
+// merge block, which becomes the loop's merge; a "continue" of an enclosing
+// loop becomes a multi-level exit of the new loop, which
+// eliminate-multilevel-break removes. A body value used after the switch
+// reaches its uses through phis (undef where no body ran); access chains are
+// recomputed at their uses instead, since SPIR-V cannot merge pointers.
+//
+// Only switches with a fallthrough from a non-empty case body are lowered;
+// switch-to-if<all> lowers every switch (the SM3 target, which has no switch
+// instruction, needs that). Switches whose case bodies jump to a label other
+// than the next one, or whose bodies are entered from outside the switch, are
+// left alone.
 var SwitchToIf = &Pass{
 	Name:    "switch-to-if",
-	Summary: "lower switches with non-trivial fallthrough to if-chains in a do{}while(false) loop",
-	Doc: `SPIR-V leaves reconvergence after a switch fallthrough undefined, so lanes
-that fall from one case body into the next may run the second body apart
-from the lanes that entered it directly (wave operations see different lane
-sets). This pass rewrites such a switch into
-
-  do {
-    <base predicates: isCase0 = sel == 0, isCase1or3 = (sel == 1) | (sel == 3),
-     isDefault = !(cases after default ORed)>
-    <cumulative predicates: reachesX = reaches(previous) | isX>
-    if (isCase0) { ... }        // each if has its own merge block
-    if (reachesDefault) { ... } // bodies fall off the end into the next check
-  } while (false);              // a real loop: continue block branches on false
-
-so that every lane walks the same sequence of structured ifs. isDefault
-ORs the later cases with | (the seed's correction of the && slip), and the
-cumulative predicates are transitive along fallthrough chains, as in the
-seed's worked example (its pseudocode, which ORs only the direct
-predicates of earlier falling-through cases, would miss chains). A case is
-known to fall through by reachability over all terminators from its label
-(stopping at the merge block, other labels and the switch header), never by
-terminator opcode. Case bodies with internal control flow are cloned as
-whole regions, annotations included. Breaks keep targeting the switch's
-merge block, which becomes the loop's merge; a "continue" of an enclosing
-loop becomes a multi-level exit of the new loop, which
-eliminate-multilevel-break removes. A body value used after the switch
-reaches its uses through phis (undef where no body ran); access chains are
-recomputed at their uses instead, since SPIR-V cannot merge pointers.
-
-Only switches with a fallthrough from a non-empty case body are lowered;
-switch-to-if<all> lowers every switch (the SM3 target, which has no switch
-instruction, needs that). Switches whose case bodies jump to a label other
-than the next one, or whose bodies are entered from outside the switch, are
-left alone.`,
 	Targets: []string{"spirv", "sm3"},
 	Run:     runSwitchToIf,
 }

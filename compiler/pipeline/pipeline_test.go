@@ -9,6 +9,7 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/passes"
+	"passlens/internal/guard"
 )
 
 const sample = `module "t"
@@ -222,8 +223,12 @@ func TestRunPanicIsAFailedStep(t *testing.T) {
 	if res.Err == nil || res.Err.Kind != KindPanic || res.Err.Pass != "boom" || res.Err.Step != 1 {
 		t.Fatalf("want a panic in step 1, got %+v", res.Err)
 	}
-	if got := res.Err.Error(); got != "pass boom panicked: index out of range …" {
-		t.Errorf("message %q", got)
+	if got, want := res.Err.Error(), "internal error in pass boom: index out of range … (please report it)"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	var ge *guard.Error
+	if !errors.As(res.Err, &ge) || ge.Value != "index out of range\nsecond line" {
+		t.Errorf("the step error does not wrap the recovered panic: %#v", res.Err.Err)
 	}
 	if !strings.Contains(res.Err.Stack, "boomPass") {
 		t.Error("the stack trace is not kept")

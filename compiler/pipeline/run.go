@@ -2,14 +2,15 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/passes"
+	"passlens/internal/guard"
 )
 
 // Options control a pipeline run.
@@ -80,7 +81,7 @@ type StepError struct {
 func (e *StepError) Error() string {
 	switch e.Kind {
 	case KindPanic:
-		return fmt.Sprintf("pass %s panicked: %s", e.Pass, e.Msg)
+		return guard.Message("pass "+e.Pass, e.Msg)
 	case KindVerify:
 		return fmt.Sprintf("verifier failed after %s: %s", e.Pass, e.Msg)
 	case KindCancelled:
@@ -191,14 +192,9 @@ func runStep(m *ir.Module, prev *Snapshot, i int, st Step, opts Options, verify 
 
 // callPass runs the pass, converting a panic into a StepError.
 func callPass(p *passes.Pass, m *ir.Module, pctx *passes.Context) (changed bool, serr *StepError) {
-	defer func() {
-		if r := recover(); r != nil {
-			serr = &StepError{Pass: p.Name, Kind: KindPanic, Msg: firstLine(fmt.Sprint(r)), Stack: string(debug.Stack())}
-			if e, ok := r.(error); ok {
-				serr.Err = e
-			}
-		}
-	}()
+	defer guard.Handle("pass "+p.Name, func(e *guard.Error) {
+		serr = &StepError{Pass: p.Name, Kind: KindPanic, Msg: firstLine(fmt.Sprint(e.Value)), Stack: e.Stack, Err: e}
+	})
 	changed, err := p.Run(m, pctx)
 	if err != nil {
 		return changed, &StepError{Pass: p.Name, Kind: KindError, Msg: firstLine(err.Error()), Err: err}
@@ -208,22 +204,16 @@ func callPass(p *passes.Pass, m *ir.Module, pctx *passes.Context) (changed bool,
 
 // callVerify runs the verifier, treating a verifier panic as a failure.
 func callVerify(verify func(*ir.Module) error, m *ir.Module) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("verifier panicked: %v", r)
-		}
-	}()
+	defer guard.Recover(&err, "the verifier")
 	return verify(m)
 }
 
 // safeCapture captures a snapshot; if printing panics (a pass left the IR
 // malformed), it returns a copy of prev's state and the panic as an error.
 func safeCapture(m *ir.Module, prev *Snapshot) (snap *Snapshot, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			snap = repeat(prev)
-			err = fmt.Errorf("%v", r)
-		}
-	}()
+	// The step's error says "internal error in pass X"; err is the detail.
+	defer guard.Handle("printing the IR", func(e *guard.Error) {
+		snap, err = repeat(prev), errors.New(firstLine(fmt.Sprint(e.Value)))
+	})
 	return capture(m, prev), nil
 }

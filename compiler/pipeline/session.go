@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"passlens/compiler/ir"
+	"passlens/internal/guard"
 )
 
 // Session is one module under exploration: its input, the current pipeline,
@@ -243,11 +244,7 @@ func (s *Snapshot) Analysis(name, fn string, compute AnalysisFunc) (any, error) 
 			}
 		}
 		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					e.err = fmt.Errorf("analysis %s panicked: %v", name, r)
-				}
-			}()
+			defer guard.Recover(&e.err, "analysis "+name)
 			e.val, e.err = compute(m, f)
 		}()
 	})

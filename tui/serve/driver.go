@@ -2,9 +2,8 @@ package serve
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 
+	"passlens/internal/guard"
 	"passlens/tui"
 )
 
@@ -20,20 +19,23 @@ type safeDriver struct {
 	size int // source bytes of the module, for the compile budget
 }
 
-func (d *safeDriver) guard(op string, err *error) {
-	if r := recover(); r != nil {
-		d.s.log.Error("session panic", "session", d.ls.info.id, "op", op, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		d.ls.info.setCrash(r)
+// onPanic is what a driver call does with a panic (deferred through
+// guard.Handle): log it, end the session, and return the error if the call
+// has one.
+func (d *safeDriver) onPanic(err *error) func(*guard.Error) {
+	return func(e *guard.Error) {
+		d.s.log.Error("session panic", "session", d.ls.info.id, "op", e.Where, "panic", e.Error(), "stack", e.Stack)
+		d.ls.info.setCrash(e)
 		d.ls.prog.send(crashMsg{})
 		if err != nil {
-			*err = fmt.Errorf("internal error in %s: %v", op, r)
+			*err = e
 		}
 	}
 }
 
 // Compile runs under the session's compile budget (budget.go).
 func (d *safeDriver) Compile(ctx context.Context, target string, p []tui.PassSlot) (c *tui.Compiled, err error) {
-	defer d.guard("compile", &err)
+	defer guard.Handle("compile", d.onPanic(&err))
 	err = d.s.compileBudget(ctx, d.size, func(ctx context.Context) error {
 		var err error
 		c, err = d.Driver.Compile(ctx, target, p)
@@ -46,17 +48,17 @@ func (d *safeDriver) Compile(ctx context.Context, target string, p []tui.PassSlo
 }
 
 func (d *safeDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (a *tui.Analysis, err error) {
-	defer d.guard("analyze", &err)
+	defer guard.Handle("analyze", d.onPanic(&err))
 	return d.Driver.Analyze(ctx, c, step, fn)
 }
 
 func (d *safeDriver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (r *tui.LanesResult, err error) {
-	defer d.guard("run", &err)
+	defer guard.Handle("run", d.onPanic(&err))
 	o.Input = ""
 	return d.Driver.Run(ctx, c, step, o)
 }
 
 func (d *safeDriver) TargetCode(ctx context.Context, c *tui.Compiled) (text, lang string, err error) {
-	defer d.guard("target code", &err)
+	defer guard.Handle("target code", d.onPanic(&err))
 	return d.Driver.TargetCode(ctx, c)
 }

@@ -3,7 +3,6 @@ package serve
 import (
 	"fmt"
 	"net"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -11,6 +10,8 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
+
+	"passlens/internal/guard"
 )
 
 // sessionInfo is what the middlewares of one session share.
@@ -24,11 +25,11 @@ type sessionInfo struct {
 	crash string // non-empty once the session panicked
 }
 
-func (i *sessionInfo) setCrash(r any) {
+func (i *sessionInfo) setCrash(e *guard.Error) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	if i.crash == "" {
-		i.crash = fmt.Sprint(r)
+		i.crash = e.Error()
 	}
 }
 
@@ -188,13 +189,11 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 			}
 			s.mu.Unlock()
 		}()
-		defer func() {
-			// A panic in the inner handlers ends this session only.
-			if r := recover(); r != nil {
-				info.setCrash(r)
-				s.log.Error("session panic", "session", info.id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			}
-		}()
+		// A panic in the inner handlers ends this session only.
+		defer guard.Handle("the SSH session", func(e *guard.Error) {
+			info.setCrash(e)
+			s.log.Error("session panic", "session", info.id, "panic", e.Error(), "stack", e.Stack)
+		})
 		next(sess)
 	}
 }

@@ -2,13 +2,13 @@ package serve
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"passlens/internal/guard"
 	"passlens/internal/termsafe"
 	"passlens/samples"
 	"passlens/themes"
@@ -79,12 +79,10 @@ func (m *sessionModel) Init() tea.Cmd { return nil }
 
 // Update handles a message, ending the session on a panic.
 func (m *sessionModel) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
-	defer func() {
-		if r := recover(); r != nil {
-			m.crash(r)
-			model, cmd = m, tea.Quit
-		}
-	}()
+	defer guard.Handle("the session's update", func(e *guard.Error) {
+		m.crash(e)
+		model, cmd = m, tea.Quit
+	})
 	if m.s.testUpdateHook != nil {
 		m.s.testUpdateHook(msg)
 	}
@@ -103,13 +101,11 @@ func (m *sessionModel) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 
 // View renders the picker or the explorer, ending the session on a panic.
 func (m *sessionModel) View() (v tea.View) {
-	defer func() {
-		if r := recover(); r != nil {
-			m.crash(r)
-			v = tea.NewView("internal error; closing this session")
-			m.ls.prog.send(crashMsg{})
-		}
-	}()
+	defer guard.Handle("the session's view", func(e *guard.Error) {
+		m.crash(e)
+		v = tea.NewView(e.Error() + "; closing this session")
+		m.ls.prog.send(crashMsg{})
+	})
 	if m.exp != nil {
 		return m.exp.View()
 	}
@@ -118,9 +114,9 @@ func (m *sessionModel) View() (v tea.View) {
 	return v
 }
 
-func (m *sessionModel) crash(r any) {
-	m.ls.info.setCrash(r)
-	m.s.log.Error("session panic", "session", m.ls.info.id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+func (m *sessionModel) crash(e *guard.Error) {
+	m.ls.info.setCrash(e)
+	m.s.log.Error("session panic", "session", m.ls.info.id, "panic", e.Error(), "stack", e.Stack)
 }
 
 // export is the explorer's Options.Exports: the text is queued and offered

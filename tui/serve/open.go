@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"passlens/compiler/load"
+	"passlens/internal/guard"
 	"passlens/internal/termsafe"
 	"passlens/samples"
 	"passlens/tui/backend"
@@ -36,12 +36,10 @@ func (r moduleRef) String() string {
 // samples never touch the file system. A panic in a frontend becomes an
 // error for this session.
 func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.log.Error("panic loading module", "module", ref.String(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			drv, err = nil, fmt.Errorf("%s: internal error while loading: %v", ref, r)
-		}
-	}()
+	defer guard.Handle("loading "+ref.String(), func(e *guard.Error) {
+		s.log.Error("panic loading module", "module", ref.String(), "panic", e.Error(), "stack", e.Stack)
+		drv, err = nil, e
+	})
 	var src *load.Source
 	if ref.sample != "" {
 		sm, ok := samples.Lookup(ref.sample)

@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"fmt"
-	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +8,7 @@ import (
 	bm "charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
 
+	"passlens/internal/guard"
 	"passlens/themes"
 )
 
@@ -30,13 +29,11 @@ func (s *Server) newProgram(sess ssh.Session) (prog *tea.Program) {
 	if ls == nil || closing {
 		return nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			ls.info.setCrash(r)
-			s.log.Error("session panic", "session", ls.info.id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			prog = nil
-		}
-	}()
+	defer guard.Handle("starting the session", func(e *guard.Error) {
+		ls.info.setCrash(e)
+		s.log.Error("session panic", "session", ls.info.id, "panic", e.Error(), "stack", e.Stack)
+		prog = nil
+	})
 	if s.testHook != nil {
 		s.testHook(sess)
 	}

@@ -7,6 +7,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/compiler/target"
+	"passlens/internal/guard"
 )
 
 func init() { target.Register("dxil", Emit) }
@@ -20,11 +21,7 @@ func init() { target.Register("dxil", Emit) }
 // bridge and retargets the text (dxil-ms-dx triple, plain entry
 // definitions).
 func Emit(m *ir.Module) (out *target.Output, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("dxil: internal error: %v", r)
-		}
-	}()
+	defer guard.Recover(&err, "dxil.Emit")
 	if m == nil {
 		return nil, fmt.Errorf("dxil: no module")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/target"
+	"passlens/internal/guard"
 )
 
 func init() {
@@ -177,11 +178,7 @@ func (e *enc) glsl() uint32 {
 // post-dominators), no switch fallthrough that needs lowering. Problems
 // are reported as *Error naming the function, block and instruction.
 func Assemble(m *ir.Module, opts Options) (words []uint32, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			words, err = nil, fmt.Errorf("spirv: internal error (please report): %v", r)
-		}
-	}()
+	defer guard.Handle("spirv.Assemble", func(e *guard.Error) { words, err = nil, e })
 	e := &enc{m: m, opts: opts, next: 1, caps: map[uint32]bool{CapShader: true},
 		types: map[typeKey]uint32{}, roots: map[*ir.Global]uint32{}, consts: map[string]uint32{},
 		undefs: map[uint32]uint32{}, fnTypes: map[string]uint32{}, gvars: map[*ir.Global]*gvar{},
