@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"passlens/internal/testtool"
 	"passlens/tui"
@@ -25,12 +27,14 @@ func TestExportBinaryAndText(t *testing.T) {
 	keys(tm, "ctrl+u")
 	typeText(tm, bin)
 	keys(tm, "enter")
-	waitScreen(t, tm, "wrote "+bin)
+	waitFile(t, bin)
 	keys(tm, "x", "ctrl+u")
 	typeText(tm, asm)
 	keys(tm, "enter")
-	waitScreen(t, tm, "wrote "+asm)
-	finalScreen(t, tm)
+	waitFile(t, asm)
+	if s := finalScreen(t, tm); !strings.Contains(s, "wrote "+asm) {
+		t.Errorf("status after the second export:\n%s", s)
+	}
 
 	data, err := os.ReadFile(bin)
 	if err != nil {
@@ -46,4 +50,16 @@ func TestExportBinaryAndText(t *testing.T) {
 	if err != nil || !bytes.Contains(text, []byte("OpCapability Shader")) {
 		t.Fatalf("%s: %v %q", asm, err, text[:min(80, len(text))])
 	}
+}
+
+// waitFile waits until the export (a command) has written path; the bound
+// catches hangs, it is not a timing assumption.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s was not written", path)
 }
