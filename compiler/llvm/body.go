@@ -86,13 +86,23 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			bl.vals[name] = it
 		}
 	}
+	fl := lw.listFunc(fa, bl.f)
 	for i, b := range fa.blocks {
 		bl.cur = bl.blocks[fi.blocks[i]]
 		bl.bd.SetBlock(bl.cur)
+		var bk BlockListing
 		for _, in := range b.instrs {
+			n := len(bl.cur.Instrs)
 			if err := bl.instr(in); err != nil {
 				return err
 			}
+			if fl != nil {
+				bk.add(in, bl.pre[in], bl.cur.Instrs[n:])
+			}
+		}
+		if fl != nil {
+			bk.Block = bl.cur
+			fl.Blocks = append(fl.Blocks, bk)
 		}
 		if bl.cur.Terminator() == nil {
 			t := b.tok

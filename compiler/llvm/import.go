@@ -20,7 +20,12 @@ import (
 // implicit entry block) keep their number as their name. Argument
 // uniformity follows AMDGPU (ArgIsUniform) and is stored in
 // ir.Param.Uniform; the calling convention itself is not kept.
-func Import(filename string, src []byte) (m *ir.Module, err error) {
+func Import(filename string, src []byte) (*ir.Module, error) {
+	return importModule(filename, src, nil)
+}
+
+// importModule is Import, filling lst (when not nil) with the listing.
+func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err error) {
 	defer func() {
 		// A bug in the importer must not take the caller down; report it
 		// as an error naming the file instead.
@@ -43,6 +48,10 @@ func Import(filename string, src []byte) (m *ir.Module, err error) {
 
 		opaqueGlobals: map[string]bool{},
 		registered:    map[*ir.Type]bool{},
+		listing:       lst,
+	}
+	if lst != nil {
+		lst.slots = slotMaps(ast.toks)
 	}
 	if err := lw.lower(); err != nil {
 		return nil, err
@@ -67,6 +76,7 @@ type lowerer struct {
 	// unknown address spaces): their uses become opaque addresses.
 	opaqueGlobals map[string]bool
 	registered    map[*ir.Type]bool // types whose structs are in the module
+	listing       *Listing          // nil unless ImportListing
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {

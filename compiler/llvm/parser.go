@@ -28,6 +28,7 @@ type modAST struct {
 	globals    []*globalAST
 	funcs      []*funcAST
 	attrGroups map[string]map[string]bool
+	toks       []token // the module's tokens (for slotMaps)
 }
 
 type globalAST struct {
@@ -136,6 +137,9 @@ type instAST struct {
 	bundles   []typedVal // operand bundle operands ("convergencectrl"(token %t), ...)
 	count     *typedVal  // alloca element count
 	explicitT bool       // call with an explicit function type (varargs)
+	// span is where the instruction is in the source: its first token
+	// (the %name of "%x = ...") and the line of its last token (listing.go).
+	span srcSpan
 }
 
 // asmAST is the callee of an inline-asm call.
@@ -257,7 +261,7 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		return nil, &Error{File: file, Line: lerr.line, Col: lerr.col, Msg: lerr.msg}
 	}
 	p := &parser{file: file, toks: toks}
-	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}}
+	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}, toks: toks}
 	for p.tok().kind != tEOF {
 		t := p.tok()
 		switch {
@@ -756,6 +760,7 @@ func (p *parser) parseBody(f *funcAST) error {
 		if err != nil {
 			return err
 		}
+		in.span = srcSpan{line: int32(t.line), col: int32(t.col), endLine: int32(p.toks[p.pos-1].line)}
 		cur.instrs = append(cur.instrs, in)
 	}
 }
