@@ -53,6 +53,7 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 	if lst != nil {
 		lst.slots = slotMaps(ast.toks)
 	}
+	ast.toks = nil // the token array is garbage from here on (large modules)
 	if err := lw.lower(); err != nil {
 		return nil, err
 	}
@@ -80,13 +81,13 @@ type lowerer struct {
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {
-	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: lw.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...)}
 }
 
 // fatalAt reports an error in the input itself (an undefined name, a
 // malformed body), which no opaque fallback can absorb.
 func (lw *lowerer) fatalAt(t token, format string, args ...any) error {
-	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...), fatal: true}
+	return &Error{File: lw.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...), fatal: true}
 }
 
 func isFatal(err error) bool {

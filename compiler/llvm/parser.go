@@ -93,10 +93,10 @@ const (
 
 type valRef struct {
 	tok     token
-	kind    valKind
 	text    string // name or literal text
-	numeric bool
 	elems   []typedVal
+	kind    valKind
+	numeric bool
 }
 
 type typedVal struct {
@@ -128,18 +128,35 @@ type instAST struct {
 	targets   []token // br: [dst] or [then, else]; switch: [default]
 	cases     []caseAST
 	idx       []int
-	callee    valRef
-	calleeTok token
+	call      *callAST // call, invoke, callbr (nil otherwise; read through c())
 	volatile  bool
 	atomicOp  string
-	atomic    bool       // load atomic / store atomic
-	asm       *asmAST    // call/callbr of inline asm
-	bundles   []typedVal // operand bundle operands ("convergencectrl"(token %t), ...)
-	count     *typedVal  // alloca element count
-	explicitT bool       // call with an explicit function type (varargs)
+	atomic    bool      // load atomic / store atomic
+	count     *typedVal // alloca element count
 	// span is where the instruction is in the source: its first token
 	// (the %name of "%x = ...") and the line of its last token (listing.go).
 	span srcSpan
+}
+
+// callAST holds what only calls have, out of instAST so that the syntax
+// tree of the other instructions stays small (large modules).
+type callAST struct {
+	callee    valRef
+	calleeTok token
+	asm       *asmAST    // call/callbr of inline asm
+	bundles   []typedVal // operand bundle operands ("convergencectrl"(token %t), ...)
+	explicitT bool       // call with an explicit function type (varargs)
+}
+
+// noCall is what c() returns for instructions that are not calls.
+var noCall callAST
+
+// c returns the call part of in (the zero callAST when in is no call).
+func (in *instAST) c() *callAST {
+	if in.call == nil {
+		return &noCall
+	}
+	return in.call
 }
 
 // asmAST is the callee of an inline-asm call.
@@ -177,7 +194,7 @@ func (p *parser) isPunct(s string) bool {
 }
 
 func (p *parser) errAt(t token, format string, args ...any) error {
-	return &Error{File: p.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) expectPunct(s string) error {
@@ -258,7 +275,7 @@ func (p *parser) skipToTopLevel() {
 func parseModule(file string, src []byte) (*modAST, error) {
 	toks, lerr := lex(src)
 	if lerr != nil {
-		return nil, &Error{File: file, Line: lerr.line, Col: lerr.col, Msg: lerr.msg}
+		return nil, &Error{File: file, Line: int(lerr.line), Col: int(lerr.col), Msg: lerr.msg}
 	}
 	p := &parser{file: file, toks: toks}
 	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}, toks: toks}
@@ -760,7 +777,7 @@ func (p *parser) parseBody(f *funcAST) error {
 		if err != nil {
 			return err
 		}
-		in.span = srcSpan{line: int32(t.line), col: int32(t.col), endLine: int32(p.toks[p.pos-1].line)}
+		in.span = srcSpan{line: t.line, col: t.col, endLine: p.toks[p.pos-1].line}
 		cur.instrs = append(cur.instrs, in)
 	}
 }
@@ -1305,6 +1322,7 @@ func (p *parser) parsePhi(in *instAST) error {
 }
 
 func (p *parser) parseCall(in *instAST) error {
+	in.call = &callAST{}
 	p.skipFlags()
 	for p.tok().kind == tIdent {
 		w := p.tok().text
@@ -1341,10 +1359,10 @@ func (p *parser) parseCall(in *instAST) error {
 		if err := p.skipBalanced(); err != nil {
 			return err
 		}
-		in.explicitT = true
+		in.call.explicitT = true
 	}
 	c := p.tok()
-	in.calleeTok = c
+	in.call.calleeTok = c
 	switch {
 	case c.kind == tIdent && c.text == "asm":
 		a := &asmAST{tok: c}
@@ -1368,20 +1386,20 @@ func (p *parser) parseCall(in *instAST) error {
 		}
 		a.constraints = p.tok().text
 		p.pos++
-		in.asm = a
-		in.callee = valRef{tok: c, kind: vExpr, text: "asm"}
+		in.call.asm = a
+		in.call.callee = valRef{tok: c, kind: vExpr, text: "asm"}
 	case c.kind == tGlobal:
-		in.callee = valRef{tok: c, kind: vGlobal, text: c.text, numeric: c.numeric}
+		in.call.callee = valRef{tok: c, kind: vGlobal, text: c.text, numeric: c.numeric}
 		p.pos++
 	case c.kind == tLocal:
-		in.callee = valRef{tok: c, kind: vLocal, text: c.text, numeric: c.numeric}
+		in.call.callee = valRef{tok: c, kind: vLocal, text: c.text, numeric: c.numeric}
 		p.pos++
 	case c.kind == tIdent && constExprWords[c.text]:
 		v, err := p.parseValue()
 		if err != nil {
 			return err
 		}
-		in.callee = v
+		in.call.callee = v
 	default:
 		return p.errAt(c, "expected a callee, found %s", c)
 	}
@@ -1455,7 +1473,7 @@ func (p *parser) parseBundles(in *instAST) error {
 				return err
 			}
 			if tv.v.kind != vMeta {
-				in.bundles = append(in.bundles, tv)
+				in.call.bundles = append(in.call.bundles, tv)
 			}
 			if p.isPunct(",") {
 				p.pos++

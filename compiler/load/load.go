@@ -53,7 +53,11 @@ type Source struct {
 // Read reads a file, or an embedded sample given as samples/NAME (or NAME
 // when no such file exists).
 func Read(arg string) (*Source, error) {
-	data, err := limits.ReadFile(arg, limits.MaxModuleSize)
+	max, err := limits.ModuleLimit()
+	if err != nil {
+		return nil, err
+	}
+	data, err := limits.ReadFile(arg, max)
 	if err == nil {
 		k, kerr := kindOf(arg, data)
 		if kerr != nil {
