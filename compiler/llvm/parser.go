@@ -115,24 +115,24 @@ type caseAST struct {
 }
 
 type instAST struct {
-	tok       token // opcode
-	name      string
-	nameTok   token
-	numeric   bool
-	named     bool // written as "%x = ..."
-	op        string
-	ty        *llType // result / element / destination type, by opcode
-	pred      string
-	args      []typedVal
-	phis      []phiIn
-	targets   []token // br: [dst] or [then, else]; switch: [default]
-	cases     []caseAST
-	idx       []int
-	call      *callAST // call, invoke, callbr (nil otherwise; read through c())
-	volatile  bool
-	atomicOp  string
-	atomic    bool      // load atomic / store atomic
-	count     *typedVal // alloca element count
+	tok      token // opcode
+	name     string
+	nameTok  token
+	numeric  bool
+	named    bool // written as "%x = ..."
+	op       string
+	ty       *llType // result / element / destination type, by opcode
+	pred     string
+	args     []typedVal
+	phis     []phiIn
+	targets  []token // br: [dst] or [then, else]; switch: [default]
+	cases    []caseAST
+	idx      []int
+	call     *callAST // call, invoke, callbr (nil otherwise; read through c())
+	volatile bool
+	atomicOp string
+	atomic   bool      // load atomic / store atomic
+	count    *typedVal // alloca element count
 	// span is where the instruction is in the source: its first token
 	// (the %name of "%x = ...") and the line of its last token (listing.go).
 	span srcSpan
