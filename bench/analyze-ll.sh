@@ -15,7 +15,8 @@
 # module bound of local commands for the 14 MB file (docs/limits.md).
 #
 # Usage: bench/analyze-ll.sh        Env: RUNS (3) BLOCKS (100000: dense-N of
-# TestUniformityWriteBenchLL, one of 1000 5000 10000 20000 100000)
+# TestUniformityWriteBenchLL, one of 1000 5000 10000 20000 100000);
+# BEFORE=path/to/an/older/passlens adds it as a third tool ("before").
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,13 +41,18 @@ field() { grep -F "$1" "$2" | sed 's/.*: //'; }
 # secs H:MM:SS.ss or M:SS.ss -> seconds
 secs() { echo "$1" | awk -F: '{s=0; for (i=1;i<=NF;i++) s=s*60+$i; printf "%.2f", s}'; }
 
+rm -f "$out"/*.md5
 printf '%-9s %3s %8s %8s %8s %10s  %s\n' tool run 'wall s' 'user s' 'sys s' 'max RSS MB' 'output md5'
 for ((i = 1; i <= runs; i++)); do
-	for tool in opt passlens; do
+	tools="opt passlens"
+	[ -n "${BEFORE:-}" ] && tools="$tools before"
+	for tool in $tools; do
 		if [ $tool = opt ]; then
 			sum=$( { /usr/bin/time -v -o "$out/time.txt" opt-22 -mtriple=amdgcn-- '-passes=print<domtree>' -disable-output "$ll" 2>&1 >/dev/null; } | md5sum | cut -c1-12)
 		else
-			sum=$(PASSLENS_MAX_MODULE_SIZE=64M /usr/bin/time -v -o "$out/time.txt" "$out/passlens" analyze --print=domtree "$ll" | md5sum | cut -c1-12)
+			bin=$out/passlens
+			[ $tool = before ] && bin=$BEFORE
+			sum=$(PASSLENS_MAX_MODULE_SIZE=64M /usr/bin/time -v -o "$out/time.txt" "$bin" analyze --print=domtree "$ll" | md5sum | cut -c1-12)
 		fi
 		echo "$sum" >>"$out/$tool.md5"
 		printf '%-9s %3d %8s %8s %8s %10d  %s\n' $tool "$i" \
@@ -55,9 +61,9 @@ for ((i = 1; i <= runs; i++)); do
 			$(($(field 'Maximum resident set size' "$out/time.txt") / 1024)) "$sum"
 	done
 done
-if [ "$(sort -u "$out"/{opt,passlens}.md5 | wc -l)" = 1 ]; then
+if [ "$(cat "$out"/*.md5 | sort -u | wc -l)" = 1 ]; then
 	echo "outputs: identical"
 else
 	echo "outputs: DIFFERENT"
 fi
-rm -f "$out"/{opt,passlens}.md5
+rm -f "$out"/*.md5

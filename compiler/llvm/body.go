@@ -44,8 +44,8 @@ type phiFixup struct {
 }
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
-	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: map[string]*ir.Block{},
-		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{},
+	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: make(map[string]*ir.Block, len(fi.blocks)),
+		vals: make(map[string]ir.Value, len(fi.names)+len(fi.f.Params)), pre: make(map[*instAST]*ir.Instr, len(fi.names)), casts: map[castKey]ir.Value{},
 		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {

@@ -270,10 +270,16 @@ type funcInfo struct {
 }
 
 func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
-	fi := &funcInfo{names: map[*instAST]string{}, pointee: map[string]*ir.Type{}}
+	// Maps sized up front: a large function would otherwise spend much of
+	// its import growing them.
+	n := len(fa.params) + len(fa.blocks)
+	for _, b := range fa.blocks {
+		n += len(b.instrs)
+	}
+	fi := &funcInfo{names: make(map[*instAST]string, n), pointee: map[string]*ir.Type{}}
 	// Number unnamed arguments, blocks and values as LLVM does.
 	next := 0
-	used := map[string]token{}
+	used := make(map[string]struct{}, n)
 	claim := func(t token, name string, numeric bool) (string, error) {
 		if numeric || name == "" {
 			if name != "" && name != strconv.Itoa(next) {
@@ -285,7 +291,7 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 		if _, dup := used[name]; dup {
 			return "", lw.errAt(t, "redefinition of '%%%s'", name)
 		}
-		used[name] = t
+		used[name] = struct{}{}
 		return name, nil
 	}
 	paramNames := make([]string, len(fa.params))
