@@ -485,33 +485,39 @@ func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo, paramNames []string)
 			}
 		}
 	}
-	// Values flowing through phis, selects and address-space casts.
-	for round := 0; round < 4; round++ {
+	// Values flowing through phis, selects and address-space casts (up to
+	// four rounds; a round that changes nothing ends the search).
+	changed := true
+	flow := func(name string, s valRef) {
+		if s.kind != vLocal {
+			return
+		}
+		if _, ok := pt[name]; !ok {
+			if t, ok := pt[s.text]; ok {
+				pt[name] = t
+				changed = true
+			}
+		} else if _, ok := pt[s.text]; !ok {
+			pt[s.text] = pt[name]
+			changed = true
+		}
+	}
+	for round := 0; round < 4 && changed; round++ {
+		changed = false
 		for _, b := range fa.blocks {
 			for _, in := range b.instrs {
-				name := fi.names[in]
-				var srcs []valRef
 				switch in.op {
 				case "phi":
+					name := fi.names[in]
 					for _, x := range in.phis {
-						srcs = append(srcs, x.v)
+						flow(name, x.v)
 					}
 				case "select":
-					srcs = []valRef{in.args[1].v, in.args[2].v}
+					name := fi.names[in]
+					flow(name, in.args[1].v)
+					flow(name, in.args[2].v)
 				case "addrspacecast", "bitcast", "freeze":
-					srcs = []valRef{in.args[0].v}
-				}
-				for _, s := range srcs {
-					if s.kind != vLocal {
-						continue
-					}
-					if _, ok := pt[name]; !ok {
-						if t, ok := pt[s.text]; ok {
-							pt[name] = t
-						}
-					} else if _, ok := pt[s.text]; !ok {
-						pt[s.text] = pt[name]
-					}
+					flow(fi.names[in], in.args[0].v)
 				}
 			}
 		}
