@@ -20,7 +20,9 @@ func init() {
 
 Prints, per function, in the shapes of
   opt-22 -mtriple=amdgcn-- -passes='print<domtree>,print<postdomtree>,print<cycles>,print<uniformity>'
-with the same block and value names, so the outputs compare as sets.
+with the same block and value names, so the outputs compare as sets. On .ll
+input (without --target/--passes) instructions and arguments print in LLVM
+syntax, as written in the file, so the output diffs against opt's line by line.
 
   --print=KINDS     comma-separated: domtree, postdomtree, cycles, uniformity (default all)
   --explain=VALUE   say why VALUE (e.g. %x) is divergent, as a chain back to its source
@@ -80,7 +82,11 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	return headless.Analyze(stdout, m, strings.Split(*kinds, ","), *filter)
+	lst := src.Listing
+	if len(sp.Steps) > 0 {
+		lst = nil // the passes changed the module: print passlens text
+	}
+	return headless.AnalyzeListing(stdout, m, lst, strings.Split(*kinds, ","), *filter)
 }
 
 func validKind(k string) bool {

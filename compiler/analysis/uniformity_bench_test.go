@@ -87,11 +87,14 @@ func TestUniformityDenseMatchesReference(t *testing.T) {
 // the directory named by PASSLENS_UNIFORMITY_BENCH_DIR (dense-N.ll for the
 // sizes in BENCHMARKS.md, irreducible-N.ll for the stress shape), for the
 // side-by-side runs against opt-22. Skipped otherwise.
+// PASSLENS_UNIFORMITY_BENCH_ONLY=dense-100000.ll writes only that file.
 func TestUniformityWriteBenchLL(t *testing.T) {
 	dir := os.Getenv("PASSLENS_UNIFORMITY_BENCH_DIR")
 	if dir == "" {
 		t.Skip("set PASSLENS_UNIFORMITY_BENCH_DIR to write the benchmark inputs")
 	}
+	only := os.Getenv("PASSLENS_UNIFORMITY_BENCH_ONLY")
+	skip := func(name string) bool { return only != "" && name != only }
 	write := func(name string, vf *ValueFunc) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
@@ -103,10 +106,16 @@ func TestUniformityWriteBenchLL(t *testing.T) {
 		}
 	}
 	for _, n := range []int{1000, 5000, 10000, 20000, 100000} {
+		if skip(fmt.Sprintf("dense-%d.ll", n)) {
+			continue
+		}
 		rng := rand.New(rand.NewPCG(uint64(n), 98))
 		write(fmt.Sprintf("dense-%d.ll", n), DecorateFunc(rng, StructuredFunc(rng, "dense", n), DenseValueOptions))
 	}
 	for _, n := range []int{500, 1000, 2000, 5000} {
+		if skip(fmt.Sprintf("irreducible-%d.ll", n)) {
+			continue
+		}
 		rng := rand.New(rand.NewPCG(uint64(n), 99))
 		write(fmt.Sprintf("irreducible-%d.ll", n), DecorateFunc(rng, DenseFunc(rng, "irreducible", n), DenseValueOptions))
 	}

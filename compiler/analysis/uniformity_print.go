@@ -3,6 +3,8 @@ package analysis
 import (
 	"bufio"
 	"io"
+	"sort"
+	"strings"
 
 	"passlens/compiler/ir"
 )
@@ -40,6 +42,38 @@ import (
 // before a containing one). ParseUniformity reads both opt's and this
 // output into comparable sets.
 func (u *UniformityInfo) WriteOpt(w io.Writer) error {
+	return u.WriteOptListing(w, nil)
+}
+
+// OptListing is LLVM's own view of an imported function (built from
+// compiler/llvm's Listing): the LLVM text of every argument and
+// instruction, in LLVM's order, tied to the passlens values that stand for
+// them. With it, WriteOptListing prints what opt-22 prints for the LLVM
+// file instead of passlens's instruction text.
+type OptListing struct {
+	Params []string // "ptr addrspace(1) %0", by parameter index
+	Blocks []OptBlock
+}
+
+// OptBlock is one LLVM block: the passlens block it became, its
+// non-terminator instructions and its terminator.
+type OptBlock struct {
+	Block *ir.Block
+	Defs  []OptInstr
+	Term  OptInstr
+}
+
+// OptInstr is one LLVM instruction: its text (without indentation) and the
+// passlens instruction whose divergence is its divergence.
+type OptInstr struct {
+	Instr *ir.Instr
+	Text  string
+}
+
+// WriteOptListing is WriteOpt printing arguments and instructions from lst
+// (nil: passlens text). Values that lst does not list (helpers the importer
+// added) print in passlens syntax in the temporal divergence list.
+func (u *UniformityInfo) WriteOptListing(w io.Writer, lst *OptListing) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("UniformityInfo for function '" + u.Func.Name() + "':\n")
 	if !u.HasDivergence() {
@@ -49,6 +83,10 @@ func (u *UniformityInfo) WriteOpt(w io.Writer) error {
 	if ps := u.DivergentParams(); len(ps) > 0 {
 		bw.WriteString("DIVERGENT ARGUMENTS:\n")
 		for _, a := range ps {
+			if lst != nil && a.Index < len(lst.Params) {
+				bw.WriteString("  DIVERGENT: " + lst.Params[a.Index] + "\n")
+				continue
+			}
 			bw.WriteString("  DIVERGENT: " + a.Type().String() + " " + a.Ref() + "\n")
 		}
 	}
@@ -68,6 +106,16 @@ func (u *UniformityInfo) WriteOpt(w io.Writer) error {
 		// The same instructions (typically big phis in a shared exit
 		// block) recur many times in the list: print each once.
 		text := map[ir.Value]string{}
+		if lst != nil {
+			for _, b := range lst.Blocks {
+				for _, d := range b.Defs {
+					text[d.Instr] = "  " + d.Text
+				}
+				if b.Term.Instr != nil {
+					text[b.Term.Instr] = "  " + b.Term.Text
+				}
+			}
+		}
 		cyc := map[int]string{}
 		get := func(v ir.Value) string {
 			s, ok := text[v]
@@ -92,6 +140,21 @@ func (u *UniformityInfo) WriteOpt(w io.Writer) error {
 			bw.WriteString(c)
 			bw.WriteString("\n\n")
 		}
+	}
+	if lst != nil {
+		for _, b := range lst.Blocks {
+			bw.WriteString("\nBLOCK " + b.Block.Name() + "\n")
+			bw.WriteString("DEFINITIONS\n")
+			for _, d := range b.Defs {
+				u.writeText(bw, d.Instr != nil && u.IsDivergent(d.Instr), d.Text)
+			}
+			bw.WriteString("TERMINATORS\n")
+			if b.Term.Instr != nil {
+				u.writeText(bw, u.IsDivergentTerminator(b.Term.Instr.Block), b.Term.Text)
+			}
+			bw.WriteString("END BLOCK\n")
+		}
+		return bw.Flush()
 	}
 	for _, b := range u.Func.Blocks {
 		bw.WriteString("\nBLOCK " + b.Name() + "\n")
@@ -121,6 +184,15 @@ func (u *UniformityInfo) writeLine(bw *bufio.Writer, div bool, in *ir.Instr) {
 	bw.WriteString("  " + ir.InstrString(in) + "\n")
 }
 
+func (u *UniformityInfo) writeText(bw *bufio.Writer, div bool, text string) {
+	if div {
+		bw.WriteString("  DIVERGENT: ")
+	} else {
+		bw.WriteString("             ")
+	}
+	bw.WriteString("  " + text + "\n")
+}
+
 // valueText prints a value as LLVM's printer does in the temporal list: an
 // instruction indented by two spaces, a parameter as "type %name".
 func valueText(v ir.Value) string {
@@ -128,4 +200,34 @@ func valueText(v ir.Value) string {
 		return "  " + ir.InstrString(in)
 	}
 	return v.Type().String() + " " + v.Ref()
+}
+
+// NormalizeOptOrder sorts the lines of the three lists of opt-22's
+// print<uniformity> output whose order passlens does not reproduce:
+// "DIVERGENT ARGUMENTS" (opt iterates a hash set of pointers, so its order
+// changes with addresses), "CYCLES ASSUMED DIVERGENT" and "CYCLES WITH
+// DIVERGENT EXIT" (the order in which opt's worklist found the cycles).
+// Everything else is left as is, so two outputs equal after it are the
+// same line for line but for the order inside those lists.
+func NormalizeOptOrder(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	inList := false
+	start := 0
+	flush := func(end int) {
+		if inList {
+			sort.Strings(lines[start:end])
+		}
+		inList = false
+	}
+	for i, l := range lines {
+		switch {
+		case l == "DIVERGENT ARGUMENTS:\n", l == "CYCLES ASSUMED DIVERGENT:\n", l == "CYCLES WITH DIVERGENT EXIT:\n":
+			flush(i)
+			inList, start = true, i+1
+		case inList && !strings.HasPrefix(l, "  "):
+			flush(i)
+		}
+	}
+	flush(len(lines))
+	return strings.Join(lines, "")
 }

@@ -44,8 +44,8 @@ type phiFixup struct {
 }
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
-	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: map[string]*ir.Block{},
-		vals: map[string]ir.Value{}, pre: map[*instAST]*ir.Instr{}, casts: map[castKey]ir.Value{},
+	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: make(map[string]*ir.Block, len(fi.blocks)),
+		vals: make(map[string]ir.Value, len(fi.names)+len(fi.f.Params)), pre: make(map[*instAST]*ir.Instr, len(fi.names)), casts: map[castKey]ir.Value{},
 		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
@@ -86,19 +86,34 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			bl.vals[name] = it
 		}
 	}
+	// The syntax tree of an instruction is not needed once it is lowered:
+	// drop every reference to it, so that on large functions the garbage
+	// collector reclaims the tree while the IR grows.
+	fi.names = nil
+	fl := lw.listFunc(fa, bl.f)
 	for i, b := range fa.blocks {
 		bl.cur = bl.blocks[fi.blocks[i]]
 		bl.bd.SetBlock(bl.cur)
-		for _, in := range b.instrs {
+		var bk BlockListing
+		last := b.tok
+		for j, in := range b.instrs {
+			n := len(bl.cur.Instrs)
 			if err := bl.instr(in); err != nil {
 				return err
 			}
+			if fl != nil {
+				bk.add(in, bl.pre[in], bl.cur.Instrs[n:])
+			}
+			last = in.tok
+			delete(bl.pre, in)
+			b.instrs[j] = nil
+		}
+		if fl != nil {
+			bk.Block = bl.cur
+			fl.Blocks = append(fl.Blocks, bk)
 		}
 		if bl.cur.Terminator() == nil {
-			t := b.tok
-			if len(b.instrs) > 0 {
-				t = b.instrs[len(b.instrs)-1].tok
-			}
+			t := last
 			return lw.errAt(t, "block '%%%s' does not end with a terminator", bl.cur.Name())
 		}
 	}
@@ -136,7 +151,7 @@ func (bl *bodyLowerer) resultType(in *instAST, name string) (*ir.Type, error) {
 		}
 		return bl.register(ir.Ptr(ir.SpaceFunction, t)), nil
 	case "call":
-		if f, ok := lw.funcs[in.callee.text]; ok && in.callee.kind == vGlobal && !lw.isIntrinsicCallee(in.callee.text) {
+		if f, ok := lw.funcs[in.c().callee.text]; ok && in.c().callee.kind == vGlobal && !lw.isIntrinsicCallee(in.c().callee.text) {
 			if rt, err := lw.typeAt(in.tok, in.ty, f.Ret.Elem); err == nil && (rt == f.Ret || f.Ret.Kind == ir.KPointer && rt.Kind == ir.KPointer) {
 				return f.Ret, nil
 			}
@@ -748,15 +763,15 @@ func (bl *bodyLowerer) phi(in *instAST) error {
 
 func (bl *bodyLowerer) call(in *instAST) error {
 	lw := bl.lw
-	if in.asm != nil || in.callee.kind != vGlobal {
-		return lw.errAt(in.calleeTok, "unsupported indirect call or inline asm")
+	if in.c().asm != nil || in.c().callee.kind != vGlobal {
+		return lw.errAt(in.c().calleeTok, "unsupported indirect call or inline asm")
 	}
-	name := in.callee.text
+	name := in.c().callee.text
 	if f, ok := lw.funcs[name]; ok && !lw.isIntrinsicCallee(name) {
 		it := bl.emit(in, ir.OpCall)
 		it.Callee = f
 		if len(in.args) != len(f.Params) {
-			return lw.errAt(in.calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), len(f.Params))
+			return lw.errAt(in.c().calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), len(f.Params))
 		}
 		for i, a := range in.args {
 			v, err := bl.val(a, f.Params[i].Type())
@@ -773,18 +788,18 @@ func (bl *bodyLowerer) call(in *instAST) error {
 	}
 	if !lw.isIntrinsicCallee(name) {
 		if _, ok := lw.decls[name]; ok {
-			return lw.errAt(in.calleeTok, "unsupported call of @%s", name)
+			return lw.errAt(in.c().calleeTok, "unsupported call of @%s", name)
 		}
 		if _, ok := lw.globals[name]; ok || lw.opaqueGlobals[name] {
-			return lw.errAt(in.calleeTok, "unsupported call through global @%s", name)
+			return lw.errAt(in.c().calleeTok, "unsupported call through global @%s", name)
 		}
-		return lw.fatalAt(in.calleeTok, "call of undefined function @%s", name)
+		return lw.fatalAt(in.c().calleeTok, "call of undefined function @%s", name)
 	}
 	var attrs map[string]bool
 	if d, ok := lw.decls[name]; ok {
 		attrs = lw.fnAttrs(d)
 		if n := valueParams(d); n != len(in.args) && !d.varargs {
-			return lw.errAt(in.calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), n)
+			return lw.errAt(in.c().calleeTok, "call of @%s with %d arguments, it takes %d", name, len(in.args), n)
 		}
 	}
 	it := bl.emit(in, ir.OpIntrinsic)

@@ -47,6 +47,7 @@ type corpusStats struct {
 	modules, imported, funcs            int
 	dom, pdom, cycles, uniformity, full int
 	opaque                              int // functions with at least one opaque operation
+	exact                               int // modules whose analyze output equals opt's line by line
 	notExported                         map[string]int
 	opaqueOps                           map[string]int // opaque intrinsic -> functions using it
 	failures                            []string
@@ -239,6 +240,46 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 	}
 }
 
+// compareExact loads ll as `passlens analyze` does (load.Module, so with
+// the import's LLVM listing) and requires its output for the four
+// analyses to equal opt-22's byte for byte, after NormalizeOptOrder on
+// both (the order of three uniformity lists; docs/analyses.md).
+func compareExact(label string, ll []byte, optOut string, st *corpusStats) {
+	src := &load.Source{Name: label, Path: label, Kind: "ll", Text: ll}
+	m, err := load.Module(src, load.Options{})
+	if err != nil {
+		st.fail("%s: load: %v", label, err)
+		return
+	}
+	var mine bytes.Buffer
+	if err := headless.AnalyzeListing(&mine, m, src.Listing, analysisKinds, ""); err != nil {
+		st.fail("%s: analyze: %v", label, err)
+		return
+	}
+	want := analysis.NormalizeOptOrder(optOut)
+	got := analysis.NormalizeOptOrder(mine.String())
+	if want == got {
+		st.mu.Lock()
+		st.exact++
+		st.mu.Unlock()
+		return
+	}
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			st.fail("%s: line %d differs from opt-22:\n    opt:      %q\n    passlens: %q", label, i+1, w, g)
+			return
+		}
+	}
+}
+
 func prefixed(p string, ds []string) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
@@ -294,6 +335,10 @@ func runTool(ctx context.Context, stdin []byte, name string, args ...string) (st
 type corpusJob struct {
 	label string
 	run   func(ctx context.Context) (ll []byte, optOut string, err error)
+	// exact also requires `passlens analyze`'s whole output (LLVM
+	// instruction text on .ll input) to equal opt-22's line for line
+	// (compareExact).
+	exact bool
 }
 
 // runCorpus runs the jobs two at a time and compares each module.
@@ -329,6 +374,9 @@ func runCorpus(t *testing.T, jobs []corpusJob) *corpusStats {
 				st.modules++
 				st.mu.Unlock()
 				compareModule(t, j.label, ll, optOut, st)
+				if j.exact {
+					compareExact(j.label, ll, optOut, st)
+				}
 			}
 		}()
 	}
@@ -369,10 +417,13 @@ func TestOpenCLCorpus(t *testing.T) {
 				return nil, "", fmt.Errorf("opt-22: %v\n%s", err, optOut)
 			}
 			return []byte(ll), optOut, nil
-		}})
+		}, exact: true})
 	}
 	st := runCorpus(t, jobs)
-	t.Logf("OpenCL corpus (clang-22 -O2, gfx1100): %s", st)
+	t.Logf("OpenCL corpus (clang-22 -O2, gfx1100): %s; %d of %d modules print exactly as opt-22 (after NormalizeOptOrder)", st, st.exact, st.modules)
+	if st.exact != st.modules {
+		t.Errorf("%d of %d modules differ from opt-22 line by line", st.modules-st.exact, st.modules)
+	}
 }
 
 // exportJob exports m to LLVM IR, runs opt-22 -O3 (amdgcn) with the

@@ -19,7 +19,7 @@ var locatedErr = regexp.MustCompile(`^fuzz\.ll:[1-9][0-9]*:[1-9][0-9]*: `)
 // FuzzImport checks that Import never panics (an internal panic would be
 // reported as "internal error", which also fails here), that its errors
 // are located, that whatever imports prints as passlens text that parses
-// back to the same text, and that Export does not panic on it. The seeds run as a normal test.
+// back to the same text, that its LLVM listing is complete, and that Export does not panic on it. The seeds run as a normal test.
 func FuzzImport(f *testing.F) {
 	seeds := []string{
 		"define void @f() {\n  ret void\n}\n",
@@ -63,7 +63,7 @@ func FuzzImport(f *testing.F) {
 // checkImport runs FuzzImport's checks on one input and describes the
 // first failure ("" if none).
 func checkImport(src string) string {
-	m, err := Import("fuzz.ll", []byte(src))
+	m, lst, err := ImportListing("fuzz.ll", []byte(src))
 	if err != nil {
 		if strings.Contains(err.Error(), "internal error") {
 			return fmt.Sprintf("importer panicked: %v", err)
@@ -72,6 +72,28 @@ func checkImport(src string) string {
 			return fmt.Sprintf("error without a position: %v", err)
 		}
 		return ""
+	}
+	// The listing (LLVM text for analyze) covers every defined function;
+	// each listed instruction belongs to it and its text can be read.
+	for _, f := range m.Funcs {
+		if f.IsDeclaration() {
+			continue
+		}
+		fl := lst.Func(f)
+		if fl == nil {
+			return fmt.Sprintf("no listing for @%s", f.Name())
+		}
+		for i := range f.Params {
+			_ = fl.ParamText(i)
+		}
+		for _, b := range fl.Blocks {
+			for _, li := range append(b.Defs, b.Term) {
+				if li.Instr == nil || li.Instr.Block == nil || li.Instr.Block.Func != f {
+					return fmt.Sprintf("@%s: a listed instruction is not in the function: %q", f.Name(), fl.Text(li))
+				}
+				_ = fl.Text(li)
+			}
+		}
 	}
 	// What imports prints as passlens text that reads back the same.
 	text := m.String()

@@ -21,7 +21,12 @@ import (
 // implicit entry block) keep their number as their name. Argument
 // uniformity follows AMDGPU (ArgIsUniform) and is stored in
 // ir.Param.Uniform; the calling convention itself is not kept.
-func Import(filename string, src []byte) (m *ir.Module, err error) {
+func Import(filename string, src []byte) (*ir.Module, error) {
+	return importModule(filename, src, nil)
+}
+
+// importModule is Import, filling lst (when not nil) with the listing.
+func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err error) {
 	// A bug in the importer must not take the caller down; report it as an
 	// error naming the file instead.
 	defer guard.Handle("llvm.Import", func(e *guard.Error) {
@@ -43,7 +48,12 @@ func Import(filename string, src []byte) (m *ir.Module, err error) {
 
 		opaqueGlobals: map[string]bool{},
 		registered:    map[*ir.Type]bool{},
+		listing:       lst,
 	}
+	if lst != nil {
+		lst.slots = slotMaps(ast.toks)
+	}
+	ast.toks = nil // the token array is garbage from here on (large modules)
 	if err := lw.lower(); err != nil {
 		return nil, err
 	}
@@ -67,16 +77,17 @@ type lowerer struct {
 	// unknown address spaces): their uses become opaque addresses.
 	opaqueGlobals map[string]bool
 	registered    map[*ir.Type]bool // types whose structs are in the module
+	listing       *Listing          // nil unless ImportListing
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {
-	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: lw.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...)}
 }
 
 // fatalAt reports an error in the input itself (an undefined name, a
 // malformed body), which no opaque fallback can absorb.
 func (lw *lowerer) fatalAt(t token, format string, args ...any) error {
-	return &Error{File: lw.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...), fatal: true}
+	return &Error{File: lw.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...), fatal: true}
 }
 
 func isFatal(err error) bool {
@@ -259,10 +270,16 @@ type funcInfo struct {
 }
 
 func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
-	fi := &funcInfo{names: map[*instAST]string{}, pointee: map[string]*ir.Type{}}
+	// Maps sized up front: a large function would otherwise spend much of
+	// its import growing them.
+	n := len(fa.params) + len(fa.blocks)
+	for _, b := range fa.blocks {
+		n += len(b.instrs)
+	}
+	fi := &funcInfo{names: make(map[*instAST]string, n), pointee: map[string]*ir.Type{}}
 	// Number unnamed arguments, blocks and values as LLVM does.
 	next := 0
-	used := map[string]token{}
+	used := make(map[string]struct{}, n)
 	claim := func(t token, name string, numeric bool) (string, error) {
 		if numeric || name == "" {
 			if name != "" && name != strconv.Itoa(next) {
@@ -274,7 +291,7 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 		if _, dup := used[name]; dup {
 			return "", lw.errAt(t, "redefinition of '%%%s'", name)
 		}
-		used[name] = t
+		used[name] = struct{}{}
 		return name, nil
 	}
 	paramNames := make([]string, len(fa.params))
@@ -468,33 +485,39 @@ func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo, paramNames []string)
 			}
 		}
 	}
-	// Values flowing through phis, selects and address-space casts.
-	for round := 0; round < 4; round++ {
+	// Values flowing through phis, selects and address-space casts (up to
+	// four rounds; a round that changes nothing ends the search).
+	changed := true
+	flow := func(name string, s valRef) {
+		if s.kind != vLocal {
+			return
+		}
+		if _, ok := pt[name]; !ok {
+			if t, ok := pt[s.text]; ok {
+				pt[name] = t
+				changed = true
+			}
+		} else if _, ok := pt[s.text]; !ok {
+			pt[s.text] = pt[name]
+			changed = true
+		}
+	}
+	for round := 0; round < 4 && changed; round++ {
+		changed = false
 		for _, b := range fa.blocks {
 			for _, in := range b.instrs {
-				name := fi.names[in]
-				var srcs []valRef
 				switch in.op {
 				case "phi":
+					name := fi.names[in]
 					for _, x := range in.phis {
-						srcs = append(srcs, x.v)
+						flow(name, x.v)
 					}
 				case "select":
-					srcs = []valRef{in.args[1].v, in.args[2].v}
+					name := fi.names[in]
+					flow(name, in.args[1].v)
+					flow(name, in.args[2].v)
 				case "addrspacecast", "bitcast", "freeze":
-					srcs = []valRef{in.args[0].v}
-				}
-				for _, s := range srcs {
-					if s.kind != vLocal {
-						continue
-					}
-					if _, ok := pt[name]; !ok {
-						if t, ok := pt[s.text]; ok {
-							pt[name] = t
-						}
-					} else if _, ok := pt[s.text]; !ok {
-						pt[s.text] = pt[name]
-					}
+					flow(fi.names[in], in.args[0].v)
 				}
 			}
 		}

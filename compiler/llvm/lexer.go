@@ -30,9 +30,9 @@ const (
 
 // token is one lexeme with its 1-based source position.
 type token struct {
-	kind      tokKind
 	text      string
-	line, col int
+	line, col int32 // int32 and this field order keep a token at 32 bytes
+	kind      tokKind
 	numeric   bool // tLocal/tGlobal/tLabel written as a bare number
 }
 
@@ -58,14 +58,18 @@ func (t token) String() string {
 
 // lexError is a lexical error with a position.
 type lexError struct {
-	line, col int
+	line, col int32
 	msg       string
 }
 
 // lex splits src into tokens. Comments (; to end of line) are dropped.
+//
+// Token texts are substrings of one copy of src (no allocation per token),
+// and the slice is sized from the file (about one token per 5 bytes in
+// printed LLVM IR) so that it rarely grows.
 func lex(src []byte) ([]token, *lexError) {
-	lx := lexer{src: src, line: 1, col: 1}
-	var toks []token
+	lx := lexer{src: src, s: string(src), line: 1, col: 1}
+	toks := make([]token, 0, len(src)/5+16)
 	for {
 		t, err := lx.next()
 		if err != nil {
@@ -80,8 +84,9 @@ func lex(src []byte) ([]token, *lexError) {
 
 type lexer struct {
 	src       []byte
+	s         string // src as a string: token texts are its substrings
 	pos       int
-	line, col int
+	line, col int32
 }
 
 func (lx *lexer) peekByte(off int) byte {
@@ -103,7 +108,7 @@ func (lx *lexer) advance() byte {
 	return c
 }
 
-func (lx *lexer) errf(line, col int, format string, args ...any) *lexError {
+func (lx *lexer) errf(line, col int32, format string, args ...any) *lexError {
 	return &lexError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
 }
 
@@ -168,7 +173,7 @@ func (lx *lexer) next() (token, *lexError) {
 		for isIdentChar(lx.peekByte(0)) {
 			lx.advance()
 		}
-		return tok(tIdent, string(lx.src[start:lx.pos]))
+		return tok(tIdent, (lx.s[start:lx.pos]))
 	case c == '#':
 		lx.advance()
 		start := lx.pos
@@ -178,14 +183,14 @@ func (lx *lexer) next() (token, *lexError) {
 		if lx.pos == start {
 			return token{}, lx.errf(line, col, "expected an attribute group number after '#'")
 		}
-		return tok(tAttrRef, string(lx.src[start:lx.pos]))
+		return tok(tAttrRef, (lx.s[start:lx.pos]))
 	case c == '!':
 		lx.advance()
 		start := lx.pos
 		for isIdentChar(lx.peekByte(0)) {
 			lx.advance()
 		}
-		return tok(tMeta, string(lx.src[start:lx.pos]))
+		return tok(tMeta, (lx.s[start:lx.pos]))
 	case c == '.' && lx.peekByte(1) == '.' && lx.peekByte(2) == '.':
 		lx.advance()
 		lx.advance()
@@ -198,7 +203,7 @@ func (lx *lexer) next() (token, *lexError) {
 		for isIdentChar(lx.peekByte(0)) {
 			lx.advance()
 		}
-		word := string(lx.src[start:lx.pos])
+		word := (lx.s[start:lx.pos])
 		if lx.peekByte(0) == ':' {
 			lx.advance()
 			return tok(tLabel, word)
@@ -216,7 +221,7 @@ func (lx *lexer) next() (token, *lexError) {
 }
 
 // name reads the part of %name / @name after the sigil.
-func (lx *lexer) name(line, col int) (string, bool, *lexError) {
+func (lx *lexer) name(line, col int32) (string, bool, *lexError) {
 	switch c := lx.peekByte(0); {
 	case c == '"':
 		s, err := lx.quoted(line, col)
@@ -232,19 +237,19 @@ func (lx *lexer) name(line, col int) (string, bool, *lexError) {
 			}
 			return "", false, lx.errf(line, col, "invalid name '%s' (a name may not start with a digit unless it is a number)", lx.src[start:lx.pos])
 		}
-		return string(lx.src[start:lx.pos]), true, nil
+		return (lx.s[start:lx.pos]), true, nil
 	case isIdentChar(c):
 		start := lx.pos
 		for isIdentChar(lx.peekByte(0)) {
 			lx.advance()
 		}
-		return string(lx.src[start:lx.pos]), false, nil
+		return (lx.s[start:lx.pos]), false, nil
 	}
 	return "", false, lx.errf(line, col, "expected a name after the sigil")
 }
 
 // quoted reads "..." with LLVM's \XX hex escapes and \\.
-func (lx *lexer) quoted(line, col int) (string, *lexError) {
+func (lx *lexer) quoted(line, col int32) (string, *lexError) {
 	lx.advance() // opening quote
 	var sb strings.Builder
 	for {
@@ -292,7 +297,7 @@ func hexVal(c byte) (byte, bool) {
 
 // number reads an integer, a decimal float (1.0, -2.5e+00) or a hex float
 // (0x3FF0000000000000, 0xH3C00, 0xR3F80).
-func (lx *lexer) number(line, col int) (token, *lexError) {
+func (lx *lexer) number(line, col int32) (token, *lexError) {
 	start := lx.pos
 	if c := lx.peekByte(0); c == '-' || c == '+' {
 		lx.advance()
@@ -314,7 +319,7 @@ func (lx *lexer) number(line, col int) (token, *lexError) {
 		if n == 0 {
 			return token{}, lx.errf(line, col, "invalid hexadecimal constant")
 		}
-		return token{kind: tFloat, text: string(lx.src[start:lx.pos]), line: line, col: col}, nil
+		return token{kind: tFloat, text: (lx.s[start:lx.pos]), line: line, col: col}, nil
 	}
 	if !isDigit(lx.peekByte(0)) {
 		// A lone '-' or '+': LLVM has no such token.
@@ -346,7 +351,7 @@ func (lx *lexer) number(line, col int) (token, *lexError) {
 	if kind == tInt && lx.peekByte(0) == ':' && lx.src[start] != '-' && lx.src[start] != '+' {
 		// A numbered label such as "4:".
 		lx.advance()
-		return token{kind: tLabel, text: string(lx.src[start : lx.pos-1]), line: line, col: col, numeric: true}, nil
+		return token{kind: tLabel, text: (lx.s[start : lx.pos-1]), line: line, col: col, numeric: true}, nil
 	}
 	if isIdentChar(lx.peekByte(0)) && lx.peekByte(0) != '.' {
 		for isIdentChar(lx.peekByte(0)) {
@@ -354,5 +359,5 @@ func (lx *lexer) number(line, col int) (token, *lexError) {
 		}
 		return token{}, lx.errf(line, col, "invalid token '%s'", lx.src[start:lx.pos])
 	}
-	return token{kind: kind, text: string(lx.src[start:lx.pos]), line: line, col: col}, nil
+	return token{kind: kind, text: (lx.s[start:lx.pos]), line: line, col: col}, nil
 }

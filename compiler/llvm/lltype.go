@@ -146,6 +146,24 @@ func (p *parser) parseAddrSpace() (int, error) {
 	return n, p.expectPunct(")")
 }
 
+// Scalar types are shared, not allocated per occurrence (a large module
+// names i32 and ptr millions of times); llTypes are never modified after
+// parsing.
+var (
+	scalarLLTypes = map[llKind]*llType{}
+	intLLTypes    = map[int]*llType{}
+	flatPtrLLType = &llType{kind: lkPtr}
+)
+
+func init() {
+	for _, k := range []llKind{lkVoid, lkHalf, lkBFloat, lkFloat, lkDouble, lkLabel, lkToken, lkMetadata} {
+		scalarLLTypes[k] = &llType{kind: k}
+	}
+	for _, n := range []int{1, 8, 16, 32, 64} {
+		intLLTypes[n] = &llType{kind: lkInt, bits: n}
+	}
+}
+
 func (p *parser) parseBaseType() (*llType, error) {
 	t := p.tok()
 	switch t.kind {
@@ -153,30 +171,33 @@ func (p *parser) parseBaseType() (*llType, error) {
 		switch w := t.text; {
 		case w == "void":
 			p.pos++
-			return &llType{kind: lkVoid}, nil
+			return scalarLLTypes[lkVoid], nil
 		case w == "half":
 			p.pos++
-			return &llType{kind: lkHalf}, nil
+			return scalarLLTypes[lkHalf], nil
 		case w == "bfloat":
 			p.pos++
-			return &llType{kind: lkBFloat}, nil
+			return scalarLLTypes[lkBFloat], nil
 		case w == "float":
 			p.pos++
-			return &llType{kind: lkFloat}, nil
+			return scalarLLTypes[lkFloat], nil
 		case w == "double":
 			p.pos++
-			return &llType{kind: lkDouble}, nil
+			return scalarLLTypes[lkDouble], nil
 		case w == "label":
 			p.pos++
-			return &llType{kind: lkLabel}, nil
+			return scalarLLTypes[lkLabel], nil
 		case w == "token":
 			p.pos++
-			return &llType{kind: lkToken}, nil
+			return scalarLLTypes[lkToken], nil
 		case w == "metadata":
 			p.pos++
-			return &llType{kind: lkMetadata}, nil
+			return scalarLLTypes[lkMetadata], nil
 		case w == "ptr":
 			p.pos++
+			if !p.isIdent("addrspace") {
+				return flatPtrLLType, nil
+			}
 			pt := &llType{kind: lkPtr}
 			if p.isIdent("addrspace") {
 				as, err := p.parseAddrSpace()
@@ -192,6 +213,9 @@ func (p *parser) parseBaseType() (*llType, error) {
 				return nil, p.errAt(t, "invalid integer type %s", w)
 			}
 			p.pos++
+			if t, ok := intLLTypes[n]; ok {
+				return t, nil
+			}
 			return &llType{kind: lkInt, bits: n}, nil
 		case w == "x86_fp80" || w == "fp128" || w == "ppc_fp128" || w == "x86_amx" || w == "x86_mmx":
 			p.pos++

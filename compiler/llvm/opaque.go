@@ -130,18 +130,18 @@ func (bl *bodyLowerer) opaqueClass(in *instAST) Divergence {
 			return Source
 		}
 	case "call":
-		if in.asm != nil {
-			if asmIsDivergent(in.asm.constraints) {
+		if in.c().asm != nil {
+			if asmIsDivergent(in.c().asm.constraints) {
 				return Source
 			}
 			return AlwaysUniform
 		}
-		if in.callee.kind == vGlobal {
+		if in.c().callee.kind == vGlobal {
 			var attrs map[string]bool
-			if d, ok := bl.lw.decls[in.callee.text]; ok {
+			if d, ok := bl.lw.decls[in.c().callee.text]; ok {
 				attrs = bl.lw.fnAttrs(d)
 			}
-			return CallDivergence(in.callee.text, attrs)
+			return CallDivergence(in.c().callee.text, attrs)
 		}
 		return Source
 	}
@@ -151,7 +151,7 @@ func (bl *bodyLowerer) opaqueClass(in *instAST) Divergence {
 // opaqueKey names the opaque intrinsic of an instruction: its opcode
 // ("asm" for inline asm calls).
 func opaqueKey(in *instAST) string {
-	if in.op == "call" && in.asm != nil {
+	if in.op == "call" && in.c().asm != nil {
 		return "asm"
 	}
 	return in.op
@@ -185,12 +185,12 @@ func (bl *bodyLowerer) operands(in *instAST) ([]ir.Value, error) {
 		}
 	}
 	isCall := in.op == "call" || in.op == "invoke" || in.op == "callbr"
-	if isCall && in.asm == nil && (in.callee.kind == vLocal || in.callee.kind == vGlobal || in.callee.kind == vExpr) {
-		if err := add(typedVal{&llType{kind: lkPtr}, in.callee}); err != nil {
+	if isCall && in.c().asm == nil && (in.c().callee.kind == vLocal || in.c().callee.kind == vGlobal || in.c().callee.kind == vExpr) {
+		if err := add(typedVal{&llType{kind: lkPtr}, in.c().callee}); err != nil {
 			return nil, err
 		}
 	}
-	for _, b := range in.bundles {
+	for _, b := range in.c().bundles {
 		if err := add(b); err != nil {
 			return nil, err
 		}
@@ -207,8 +207,8 @@ func (bl *bodyLowerer) opaque(in *instAST) error {
 	it := bl.emit(in, ir.OpIntrinsic)
 	it.Intr = opaqueIntr(opaqueKey(in), bl.opaqueClass(in))
 	it.Args = args
-	if in.asm != nil {
-		bl.asmOuts[it] = asmOutputs(in.asm.constraints)
+	if in.c().asm != nil {
+		bl.asmOuts[it] = asmOutputs(in.c().asm.constraints)
 	}
 	bl.insert(it)
 	return nil

@@ -28,6 +28,7 @@ type modAST struct {
 	globals    []*globalAST
 	funcs      []*funcAST
 	attrGroups map[string]map[string]bool
+	toks       []token // the module's tokens (for slotMaps)
 }
 
 type globalAST struct {
@@ -92,10 +93,10 @@ const (
 
 type valRef struct {
 	tok     token
-	kind    valKind
 	text    string // name or literal text
-	numeric bool
 	elems   []typedVal
+	kind    valKind
+	numeric bool
 }
 
 type typedVal struct {
@@ -114,28 +115,48 @@ type caseAST struct {
 }
 
 type instAST struct {
-	tok       token // opcode
-	name      string
-	nameTok   token
-	numeric   bool
-	named     bool // written as "%x = ..."
-	op        string
-	ty        *llType // result / element / destination type, by opcode
-	pred      string
-	args      []typedVal
-	phis      []phiIn
-	targets   []token // br: [dst] or [then, else]; switch: [default]
-	cases     []caseAST
-	idx       []int
+	tok      token // opcode
+	name     string
+	nameTok  token
+	numeric  bool
+	named    bool // written as "%x = ..."
+	op       string
+	ty       *llType // result / element / destination type, by opcode
+	pred     string
+	args     []typedVal
+	phis     []phiIn
+	targets  []token // br: [dst] or [then, else]; switch: [default]
+	cases    []caseAST
+	idx      []int
+	call     *callAST // call, invoke, callbr (nil otherwise; read through c())
+	volatile bool
+	atomicOp string
+	atomic   bool      // load atomic / store atomic
+	count    *typedVal // alloca element count
+	// span is where the instruction is in the source: its first token
+	// (the %name of "%x = ...") and the line of its last token (listing.go).
+	span srcSpan
+}
+
+// callAST holds what only calls have, out of instAST so that the syntax
+// tree of the other instructions stays small (large modules).
+type callAST struct {
 	callee    valRef
 	calleeTok token
-	volatile  bool
-	atomicOp  string
-	atomic    bool       // load atomic / store atomic
 	asm       *asmAST    // call/callbr of inline asm
 	bundles   []typedVal // operand bundle operands ("convergencectrl"(token %t), ...)
-	count     *typedVal  // alloca element count
 	explicitT bool       // call with an explicit function type (varargs)
+}
+
+// noCall is what c() returns for instructions that are not calls.
+var noCall callAST
+
+// c returns the call part of in (the zero callAST when in is no call).
+func (in *instAST) c() *callAST {
+	if in.call == nil {
+		return &noCall
+	}
+	return in.call
 }
 
 // asmAST is the callee of an inline-asm call.
@@ -173,7 +194,7 @@ func (p *parser) isPunct(s string) bool {
 }
 
 func (p *parser) errAt(t token, format string, args ...any) error {
-	return &Error{File: p.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: int(t.line), Col: int(t.col), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) expectPunct(s string) error {
@@ -254,10 +275,10 @@ func (p *parser) skipToTopLevel() {
 func parseModule(file string, src []byte) (*modAST, error) {
 	toks, lerr := lex(src)
 	if lerr != nil {
-		return nil, &Error{File: file, Line: lerr.line, Col: lerr.col, Msg: lerr.msg}
+		return nil, &Error{File: file, Line: int(lerr.line), Col: int(lerr.col), Msg: lerr.msg}
 	}
 	p := &parser{file: file, toks: toks}
-	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}}
+	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}, toks: toks}
 	for p.tok().kind != tEOF {
 		t := p.tok()
 		switch {
@@ -756,6 +777,7 @@ func (p *parser) parseBody(f *funcAST) error {
 		if err != nil {
 			return err
 		}
+		in.span = srcSpan{line: t.line, col: t.col, endLine: p.toks[p.pos-1].line}
 		cur.instrs = append(cur.instrs, in)
 	}
 }
@@ -1300,6 +1322,7 @@ func (p *parser) parsePhi(in *instAST) error {
 }
 
 func (p *parser) parseCall(in *instAST) error {
+	in.call = &callAST{}
 	p.skipFlags()
 	for p.tok().kind == tIdent {
 		w := p.tok().text
@@ -1336,10 +1359,10 @@ func (p *parser) parseCall(in *instAST) error {
 		if err := p.skipBalanced(); err != nil {
 			return err
 		}
-		in.explicitT = true
+		in.call.explicitT = true
 	}
 	c := p.tok()
-	in.calleeTok = c
+	in.call.calleeTok = c
 	switch {
 	case c.kind == tIdent && c.text == "asm":
 		a := &asmAST{tok: c}
@@ -1363,20 +1386,20 @@ func (p *parser) parseCall(in *instAST) error {
 		}
 		a.constraints = p.tok().text
 		p.pos++
-		in.asm = a
-		in.callee = valRef{tok: c, kind: vExpr, text: "asm"}
+		in.call.asm = a
+		in.call.callee = valRef{tok: c, kind: vExpr, text: "asm"}
 	case c.kind == tGlobal:
-		in.callee = valRef{tok: c, kind: vGlobal, text: c.text, numeric: c.numeric}
+		in.call.callee = valRef{tok: c, kind: vGlobal, text: c.text, numeric: c.numeric}
 		p.pos++
 	case c.kind == tLocal:
-		in.callee = valRef{tok: c, kind: vLocal, text: c.text, numeric: c.numeric}
+		in.call.callee = valRef{tok: c, kind: vLocal, text: c.text, numeric: c.numeric}
 		p.pos++
 	case c.kind == tIdent && constExprWords[c.text]:
 		v, err := p.parseValue()
 		if err != nil {
 			return err
 		}
-		in.callee = v
+		in.call.callee = v
 	default:
 		return p.errAt(c, "expected a callee, found %s", c)
 	}
@@ -1450,7 +1473,7 @@ func (p *parser) parseBundles(in *instAST) error {
 				return err
 			}
 			if tv.v.kind != vMeta {
-				in.bundles = append(in.bundles, tv)
+				in.call.bundles = append(in.call.bundles, tv)
 			}
 			if p.isPunct(",") {
 				p.pos++

@@ -44,12 +44,20 @@ type Source struct {
 	// instruction and global of the module is in Text (set by Module), so
 	// that verifier problems, even after passes, point at the line.
 	Positions *ir.Positions
+	// Listing, for .ll input, is LLVM's text of every imported function
+	// (set by Module), so that `analyze` prints instructions in LLVM
+	// syntax as opt-22 does. It describes the module as imported.
+	Listing *llvm.Listing
 }
 
 // Read reads a file, or an embedded sample given as samples/NAME (or NAME
 // when no such file exists).
 func Read(arg string) (*Source, error) {
-	data, err := limits.ReadFile(arg, limits.MaxModuleSize)
+	max, err := limits.ModuleLimit()
+	if err != nil {
+		return nil, err
+	}
+	data, err := limits.ReadFile(arg, max)
 	if err == nil {
 		k, kerr := kindOf(arg, data)
 		if kerr != nil {
@@ -107,11 +115,12 @@ func Module(src *Source, opts Options) (*ir.Module, error) {
 		}
 		return m, nil
 	case "ll":
-		m, err := llvm.Import(src.Path, src.Text)
+		m, lst, err := llvm.ImportListing(src.Path, src.Text)
 		if err != nil {
 			// The reader quotes source text: show it, never run it.
 			return nil, errors.New(termsafe.Escape(err.Error()))
 		}
+		src.Listing = lst
 		return m, nil
 	case "hlsl":
 		return compileHLSL(src, opts)

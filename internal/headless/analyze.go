@@ -7,6 +7,7 @@ import (
 
 	"passlens/compiler/analysis"
 	"passlens/compiler/ir"
+	"passlens/compiler/llvm"
 )
 
 // AnalysisKinds are the analyses `passlens analyze --print=` accepts.
@@ -17,6 +18,14 @@ var AnalysisKinds = []string{"domtree", "postdomtree", "cycles", "uniformity"}
 // print<cycles> and print<uniformity>, in that order per function, as opt
 // prints a pass list.
 func Analyze(w io.Writer, m *ir.Module, kinds []string, fn string) error {
+	return AnalyzeListing(w, m, nil, kinds, fn)
+}
+
+// AnalyzeListing is Analyze for a module imported from LLVM IR with its
+// listing (llvm.ImportListing; nil: passlens text): the uniformity printer
+// then shows arguments and instructions in LLVM syntax, as opt-22 prints
+// them, so the whole output can be diffed against opt's line by line.
+func AnalyzeListing(w io.Writer, m *ir.Module, lst *llvm.Listing, kinds []string, fn string) error {
 	for _, k := range kinds {
 		if !validKind(k) {
 			return fmt.Errorf("unknown analysis %q (want %s)", k, strings.Join(AnalysisKinds, ", "))
@@ -39,7 +48,7 @@ func Analyze(w io.Writer, m *ir.Module, kinds []string, fn string) error {
 			case "cycles":
 				err = analysis.WriteCycles(w, f.Name(), fg.Graph, analysis.Cycles(fg.Graph))
 			case "uniformity":
-				err = writeUniformity(w, f)
+				err = writeUniformity(w, f, lst.Func(f))
 			}
 			if err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"strconv"
 )
 
 // MaxModuleSize bounds a module file (HLSL, .pir, .ll), each #include, an
@@ -111,4 +112,38 @@ func SetSoftMemoryLimit() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(SoftMemoryLimit)
 	}
+}
+
+// ModuleSizeEnv names the environment variable that raises the module
+// bound of local commands (load.Read: analyze, compile, run, the explorer's
+// first file) above MaxModuleSize, for large generated inputs such as the
+// 100k-block benchmark of BENCHMARKS.md. `passlens serve` never reads it:
+// its sessions keep MaxModuleSize.
+const ModuleSizeEnv = "PASSLENS_MAX_MODULE_SIZE"
+
+// ModuleLimit is the module bound of local commands: MaxModuleSize, or
+// $PASSLENS_MAX_MODULE_SIZE (bytes, or with a K, M or G suffix) when set.
+func ModuleLimit() (int64, error) {
+	s := os.Getenv(ModuleSizeEnv)
+	if s == "" {
+		return MaxModuleSize, nil
+	}
+	mult := int64(1)
+	switch s[len(s)-1] {
+	case 'K', 'k':
+		mult = 1 << 10
+	case 'M', 'm':
+		mult = 1 << 20
+	case 'G', 'g':
+		mult = 1 << 30
+	}
+	num := s
+	if mult != 1 {
+		num = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("%s=%q: want a positive size in bytes (suffix K, M or G allowed)", ModuleSizeEnv, s)
+	}
+	return n * mult, nil
 }

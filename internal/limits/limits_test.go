@@ -53,3 +53,25 @@ func TestReadFileRefusesHostileFiles(t *testing.T) {
 		t.Errorf("ReadFile(ok) = %q, %v", data, err)
 	}
 }
+
+func TestModuleLimitEnv(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		want int64
+		bad  bool
+	}{
+		{"", MaxModuleSize, false},
+		{"1000", 1000, false},
+		{"64M", 64 << 20, false},
+		{"2g", 2 << 30, false},
+		{"x", 0, true},
+		{"-5", 0, true},
+		{"M", 0, true},
+	} {
+		t.Setenv(ModuleSizeEnv, c.env)
+		got, err := ModuleLimit()
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("%s=%q: got %d, %v; want %d (error %v)", ModuleSizeEnv, c.env, got, err, c.want, c.bad)
+		}
+	}
+}
