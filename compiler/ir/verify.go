@@ -1457,7 +1457,7 @@ func (v *verifier) cast(in *Instr, s, d *Type, bad func(string, ...any)) {
 		switch {
 		case t.IsScalar():
 			return t, 1, true
-		case t.Kind == KVector:
+		case t.Kind == KVector && t.Elem != nil:
 			return t.Elem, t.Len, true
 		}
 		return nil, 0, false
