@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"passlens/internal/limits"
 )
 
 // sniffLines is how many lines Sniff reads before giving up: tools print
@@ -15,7 +17,9 @@ const sniffLines = 200
 // its first lines is a dump banner. Source files (.ll, .txt, .pir) are not
 // mistaken for logs: no LLVM, HLSL or passlens IR line has a banner's shape.
 func Sniff(r io.Reader) bool {
-	br := bufio.NewReaderSize(r, 64<<10)
+	// Read at most a module's worth: a file without line breaks
+	// (/dev/zero) must not be skipped through forever.
+	br := bufio.NewReaderSize(io.LimitReader(r, limits.MaxModuleSize), 64<<10)
 	for n := 0; n < sniffLines; n++ {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 9 && maybeBanner(line) {
