@@ -38,7 +38,7 @@ var commands = map[string]commandSpec{
 	"next":     {0, 0},
 	"prev":     {0, 0},
 	"step":     {0, 1},
-	"goto":     {1, 1},
+	"goto":     {1, -1}, // a pass log's step names have spaces
 	"function": {0, 1},
 	"print":    {0, 1},
 	"diff":     {0, 1},
@@ -46,7 +46,7 @@ var commands = map[string]commandSpec{
 	"explain":  {1, 1},
 	"input":    {1, -1},
 	"run":      {0, -1},
-	"export":   {1, 1},
+	"export":   {1, 2}, // [--force] FILE
 	"view":     {1, 1},
 }
 
@@ -188,7 +188,7 @@ func Move(c Command, cur int, passes []string) (int, error) {
 		}
 		return max(0, min(last, cur+d)), nil
 	case "goto":
-		return FindStep(c.Args[0], passes)
+		return FindStep(strings.Join(c.Args, " "), passes)
 	}
 	return cur, fmt.Errorf("%s is not a move", c.Name)
 }

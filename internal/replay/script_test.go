@@ -11,7 +11,7 @@ import (
 func TestParseLocatesErrors(t *testing.T) {
 	for _, tc := range []struct{ script, want string }{
 		{"load x\n\n  zap 1\n", "s.replay:3:3: error: unknown command \"zap\""},
-		{"goto\n", "s.replay:1:1: error: goto takes 1 argument(s)"},
+		{"goto\n", "s.replay:1:1: error: goto takes at least 1 argument(s)"},
 		{"# c\n view bogus\n", "s.replay:2:2: error: view: unknown pane \"bogus\""},
 		{"input {\"a\": \n", "s.replay:1:1: error: input: inline JSON is not valid"},
 	} {
