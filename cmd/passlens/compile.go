@@ -175,9 +175,13 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	if dump.Active() && pipeTarget != "pir" && *emit != "pir" {
 		// The back end's own stages (SIR for sm3) follow the IR passes.
-		if o, err := target.Emit(*tgt, m); err == nil {
-			headless.DumpStages(stdout, o.Stages, dump)
+		o, err := target.Emit(*tgt, m)
+		if err != nil {
+			// The IR dumps are printed; the back end's failure is still
+			// the command's (located, exit 1), never dropped.
+			return diag.Emit(src, *tgt, err)
 		}
+		headless.DumpStages(stdout, o.Stages, dump)
 	}
 	if dump.Active() && *out == "" {
 		return nil

@@ -77,6 +77,9 @@ func TestBackEndErrorsLocated(t *testing.T) {
 		lines  int
 	}{
 		{[]string{"compile", "--target", "sm3", "samples/nested-loops"}, "samples/nested-loops.hlsl", "sm3: compute shaders have no SM3 profile", "tid : SV_DispatchThreadID", 1},
+		// With IR dumps the back end still runs; its failure is reported, located.
+		{[]string{"compile", "--target", "sm3", "--print-after-all", "samples/nested-loops"}, "samples/nested-loops.hlsl", "sm3: compute shaders have no SM3 profile", "tid : SV_DispatchThreadID", 1},
+		{[]string{"compile", "--target", "sm3", "--print-changed", "-o", "/dev/null", "samples/nested-loops"}, "samples/nested-loops.hlsl", "sm3: compute shaders have no SM3 profile", "tid : SV_DispatchThreadID", 1},
 		{[]string{"compile", "--target", "sm3", "samples/wave-divergent"}, "samples/wave-divergent.hlsl", "sm3-lower: wave operation ", "Wave", 4},
 		{[]string{"compile", "--target", "sm3", "--passes", "inline,sroa,simplify", "samples/add-mul"}, "samples/add-mul.hlsl", "sm3: sir: load of", "", 1},
 	} {
@@ -121,5 +124,35 @@ func TestRunErrorLocated(t *testing.T) {
 	col, _ := strconv.Atoi(m[3])
 	if at := sourceAt(t, path, line, col); !strings.HasPrefix(at, "x") {
 		t.Errorf("%d:%d is %q, want the loop body", line, col, at)
+	}
+}
+
+// A back-end error met by replay's `print target` and `export` names the
+// loaded module's file with the HLSL position (as the CLI's does), after
+// the script's own position; the snapshot text the output comes from
+// keeps no positions, so this checks they are not lost on the way.
+func TestReplayBackEndErrorLocated(t *testing.T) {
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "cs.hlsl")
+	os.WriteFile(mod, []byte("[numthreads(1,1,1)]\nvoid main(uint3 tid : SV_DispatchThreadID) { uint x = tid.x; }\n"), 0o644)
+	_, _, cli := run("compile", "--target", "sm3", mod)
+	for _, cmd := range []string{"print target", "export " + filepath.Join(dir, "out.txt")} {
+		script := filepath.Join(dir, "s.txt")
+		os.WriteFile(script, []byte("load cs.hlsl\ntarget sm3\n"+cmd+"\n"), 0o644)
+		code, _, stderr := run("replay", script)
+		first := strings.SplitN(stderr, "\n", 2)[0]
+		want := script + ":3:1: error: " + mod + ":2:"
+		if code != 1 || !strings.HasPrefix(first, want) || !strings.Contains(first, ": sm3: compute shaders have no SM3 profile") || strings.Count(first, "cs.hlsl") != 1 {
+			t.Errorf("%s: exit %d, first line %q, want %q...sm3: compute shaders...", cmd, code, first, want)
+			continue
+		}
+		// The same message the CLI prints for the module (its position is
+		// checked against the source in TestBackEndErrorsLocated).
+		if !strings.HasSuffix(strings.TrimSpace(cli), strings.TrimPrefix(first, script+":3:1: error: ")) {
+			t.Errorf("%s: %q, want the CLI's message %q", cmd, first, cli)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.txt")); err == nil {
+		t.Errorf("export wrote a file although the back end failed")
 	}
 }

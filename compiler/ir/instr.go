@@ -265,6 +265,11 @@ type Instr struct {
 
 	Block *Block
 	Loc   Loc
+
+	// The verifier's scratch: its position in the layout, valid while
+	// vmark is the running check's number (verify.go, verifyGen).
+	vmark uint64
+	vpos  ipos
 }
 
 func (in *Instr) Type() *Type { return in.typ }

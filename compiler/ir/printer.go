@@ -23,6 +23,18 @@ func NewPrinter(w io.Writer) *Printer { return &Printer{w: w} }
 
 func (p *Printer) s(x string) { p.buf = append(p.buf, x...) }
 func (p *Printer) b(c byte)   { p.buf = append(p.buf, c) }
+
+// ref writes v.Ref() without building the string for instruction results
+// (most operands): printing a 10^6-instruction function otherwise
+// allocates a string per operand.
+func (p *Printer) ref(v Value) {
+	if in, ok := v.(*Instr); ok && in != nil {
+		p.b('%')
+		p.s(quoteName(in.name))
+		return
+	}
+	p.s(v.Ref())
+}
 func (p *Printer) flush() {
 	if len(p.buf) > 0 {
 		p.w.Write(p.buf)
@@ -226,7 +238,7 @@ func (p *Printer) instr(in *Instr) {
 func (p *Printer) typed(v Value) {
 	p.s(v.Type().String())
 	p.b(' ')
-	p.s(v.Ref())
+	p.ref(v)
 }
 
 func (p *Printer) ints(xs []int) {
@@ -240,7 +252,7 @@ func (p *Printer) ints(xs []int) {
 
 func (p *Printer) instrBody(in *Instr) {
 	if in.HasResult() {
-		p.s(in.Ref())
+		p.ref(in)
 		p.s(" = ")
 	}
 	p.s(in.Op.String())
@@ -250,7 +262,7 @@ func (p *Printer) instrBody(in *Instr) {
 		p.b(' ')
 		p.typed(a[0])
 		p.s(", ")
-		p.s(a[1].Ref())
+		p.ref(a[1])
 	case op.IsUnary(), op == OpCopy:
 		p.b(' ')
 		p.typed(a[0])
@@ -260,14 +272,14 @@ func (p *Printer) instrBody(in *Instr) {
 		p.b(' ')
 		p.typed(a[0])
 		p.s(", ")
-		p.s(a[1].Ref())
+		p.ref(a[1])
 	case op == OpSelect:
 		p.b(' ')
 		p.typed(a[0])
 		p.s(", ")
 		p.typed(a[1])
 		p.s(", ")
-		p.s(a[2].Ref())
+		p.ref(a[2])
 	case op.IsCast():
 		p.b(' ')
 		p.typed(a[0])

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"passlens/internal/limits"
 )
 
 // sniffLines is how many lines Sniff reads before giving up: tools print

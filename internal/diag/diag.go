@@ -21,6 +21,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 )
 
 // Error is a located message, ready to print.
@@ -120,4 +121,26 @@ func stepText(src *load.Source, m *ir.Module, e *pipeline.StepError, keep bool) 
 		return fmt.Sprintf("%s: cancelled before pass %s", src.Path, e.Pass)
 	}
 	return lines(src.Path, e.Pass, full, keep)
+}
+
+// EmitSnapshot runs target tgt's back end on m, a module re-read from a
+// snapshot's text (which keeps no source positions), and locates a
+// failure in src. When located is the same module with its source
+// positions (the module the pipeline ran on), the failure is taken from
+// the back end's run on it, so the message carries the line:col of the
+// user's file as the CLI's does; the output itself always comes from m.
+func EmitSnapshot(src *load.Source, tgt string, m, located *ir.Module) (*target.Output, error) {
+	o, err := target.Emit(tgt, m)
+	if err == nil {
+		return o, nil
+	}
+	if located != nil {
+		if _, lerr := target.Emit(tgt, located); lerr != nil {
+			err = lerr
+		}
+	}
+	if src == nil {
+		return nil, err
+	}
+	return nil, Emit(src, tgt, err)
 }

@@ -31,7 +31,7 @@ func (e *Engine) loadDump(path, shown string) error {
 		e.dump.log.Close()
 	}
 	e.dump = &dumpReplay{log: l, step: len(l.Steps) - 1}
-	e.mod, e.src, e.res = nil, nil, nil
+	e.mod, e.src, e.res, e.final = nil, nil, nil, nil
 	fmt.Fprintf(e.Out, "loaded %s (pass log, %s, %d steps)\n", shown, l.Format, len(l.Steps))
 	return nil
 }

@@ -21,7 +21,6 @@ import (
 	"passlens/compiler/passdump"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
-	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/atomicfile"
 	"passlens/internal/diag"
@@ -70,6 +69,7 @@ type Engine struct {
 	spec      string
 	specSet   bool
 	res       *pipeline.Result
+	final     *ir.Module // the module res ran on (source positions kept, for located back-end errors)
 	step      int
 	fn        string
 	dirty     bool
@@ -176,7 +176,8 @@ func (e *Engine) compile() error {
 	if err != nil {
 		return err
 	}
-	e.res = pipeline.Run(context.Background(), ir.CloneModule(e.mod), sp, pipeline.Options{Target: e.target, VerifyEach: true})
+	e.final = ir.CloneModule(e.mod)
+	e.res = pipeline.Run(context.Background(), e.final, sp, pipeline.Options{Target: e.target, VerifyEach: true})
 	e.step = len(e.res.Snapshots) - 1
 	e.dirty = false
 	return nil
@@ -481,7 +482,7 @@ func (e *Engine) targetData(file string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := target.Emit(e.target, m)
+	o, err := diag.EmitSnapshot(e.src, e.target, m, e.final)
 	if err != nil {
 		return nil, err
 	}
@@ -499,7 +500,7 @@ func (e *Engine) targetText() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	o, err := target.Emit(e.target, m)
+	o, err := diag.EmitSnapshot(e.src, e.target, m, e.final)
 	if err != nil {
 		return "", err
 	}

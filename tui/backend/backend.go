@@ -201,7 +201,8 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	d.mu.Lock()
 	mod := d.mod
 	d.mu.Unlock()
-	res := pipeline.Run(ctx, ir.CloneModule(mod), spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
+	work := ir.CloneModule(mod)
+	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
 	}
@@ -219,10 +220,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 		if m, err := res.Final().FreshModule(); err != nil {
 			kept.outErr = err
 		} else {
-			kept.out, kept.outErr = target.Emit(tgt, m)
-			if kept.outErr != nil && d.src != nil {
-				kept.outErr = diag.Emit(d.src, tgt, kept.outErr)
-			}
+			kept.out, kept.outErr = diag.EmitSnapshot(d.src, tgt, m, work)
 		}
 		if kept.out != nil {
 			c.Steps = append(c.Steps, StageSteps(kept.out.Stages)...)
