@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"passlens/internal/limits"
 )
 
 // sniffLines is how many lines Sniff reads before giving up: tools print
