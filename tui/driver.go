@@ -24,7 +24,10 @@ type Step struct {
 	Err      string
 	Duration time.Duration
 	Allocs   uint64 // bytes allocated by the pass
-	Text     string // the whole module after this step
+	// Text is the whole module after this step; drivers may leave it
+	// empty and give Lines only (tui/backend does, sharing the lines of
+	// unchanged functions between steps). Read it with lines().
+	Text string
 	// Lang is the lexer for Text ("" for the passlens IR; "sir" for the
 	// SM3 back end's SIR stages). Backend marks steps after the IR passes:
 	// they have text and diffs but no analyses or runs.
@@ -35,6 +38,18 @@ type Step struct {
 	// stepping never splits a large module while drawing (nil: the explorer
 	// splits and caches it).
 	Lines []string
+}
+
+// lines returns the step's lines (Lines, or Text split when a driver gave
+// only the text). An empty text is no lines.
+func (s *Step) lines() []string {
+	if s.Lines != nil {
+		return s.Lines
+	}
+	if s.Text == "" {
+		return nil
+	}
+	return SplitLines(s.Text)
 }
 
 // SplitLines splits a snapshot text into lines (no trailing empty line).

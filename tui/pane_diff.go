@@ -105,9 +105,9 @@ func (p *diffPane) ensure() tea.Cmd {
 	}
 	s.loadStep(k[0])
 	s.loadStep(k[1])
-	a, b := s.comp.Steps[k[0]].Text, s.comp.Steps[k[1]].Text
+	a, b := s.comp.Steps[k[0]], s.comp.Steps[k[1]]
 	s.startJob("diff")
-	return func() tea.Msg { return diffMsg{k, textdiff.Compute(a, b)} }
+	return func() tea.Msg { return diffMsg{k, textdiff.ComputeLines(a.lines(), b.lines())} }
 }
 
 func (p *diffPane) scroll(d int) {

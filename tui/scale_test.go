@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"testing"
 	"time"
@@ -110,6 +111,20 @@ func TestScaleKeyLatency(t *testing.T) {
 			t.Errorf("%s: a key took %v on the UI goroutine (goal ≤ 50 ms)", pane.name, worst)
 		}
 	}
+	// PASSLENS_SCALE_HEAPPROFILE names a file for the heap profile after
+	// every pane was opened (go tool pprof -sample_index=inuse_space).
+	if path := os.Getenv("PASSLENS_SCALE_HEAPPROFILE"); path != "" {
+		runtime.GC()
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.KeepAlive(m)
 }
 
 func lr(n int) []tea.KeyPressMsg {

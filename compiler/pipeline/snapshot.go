@@ -121,11 +121,74 @@ func (s *Snapshot) Module() (*ir.Module, error) {
 
 // FreshModule parses the snapshot's text into a new module the caller owns.
 func (s *Snapshot) FreshModule() (*ir.Module, error) {
-	name := "snapshot"
+	return ir.ParseModule(s.moduleName(), []byte(s.Text()))
+}
+
+// moduleName names a parsed snapshot in parse errors.
+func (s *Snapshot) moduleName() string {
 	if s.Pass != "" {
-		name = fmt.Sprintf("after %s", s.Pass)
+		return fmt.Sprintf("after %s", s.Pass)
 	}
-	return ir.ParseModule(name, []byte(s.Text()))
+	return "snapshot"
+}
+
+// FuncModule parses a new module the caller owns that holds only what one
+// function's analysis needs: the header (types, globals), the function fn
+// ("" for the first function with a body) and every other function as a
+// declaration, so that calls still resolve. On a large module it is a
+// small part of FreshModule's cost and memory, and an analysis that keeps
+// its function (and so its module) alive keeps only that much. If the
+// reduced text does not parse (an unexpected function text), the whole
+// module is parsed instead.
+func (s *Snapshot) FuncModule(fn string) (*ir.Module, error) {
+	target := -1
+	for i, f := range s.Funcs {
+		if (fn == "" && strings.HasPrefix(f.Text, "define ")) || (fn != "" && f.Name == fn) {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		return s.FreshModule()
+	}
+	var sb strings.Builder
+	if s.Header != nil {
+		sb.WriteString(s.Header.Text)
+		sb.WriteByte('\n')
+	}
+	for i, f := range s.Funcs {
+		if i == target || strings.HasPrefix(f.Text, "declare ") {
+			sb.WriteString(f.Text)
+			sb.WriteByte('\n')
+			continue
+		}
+		decl, ok := declarationOf(f.Text)
+		if !ok {
+			return s.FreshModule()
+		}
+		sb.WriteString(decl)
+		sb.WriteByte('\n')
+	}
+	m, err := ir.ParseModule(s.moduleName(), []byte(sb.String()))
+	if err != nil {
+		return s.FreshModule()
+	}
+	return m, nil
+}
+
+// declarationOf turns a function's printed text ("define SIG {" and its
+// body) into the declaration of the same signature ("declare SIG").
+func declarationOf(text string) (string, bool) {
+	first, _, _ := strings.Cut(text, "\n")
+	sig, ok := strings.CutPrefix(first, "define ")
+	if !ok {
+		return "", false
+	}
+	sig, ok = strings.CutSuffix(sig, " {")
+	if !ok {
+		return "", false
+	}
+	return "declare " + sig, true
 }
 
 // Size returns the bytes of text this snapshot holds that the previous

@@ -51,7 +51,12 @@ const Context = 3
 // with a bounded Myers fallback) and groups the result into unified hunks
 // with context.
 func Compute(a, b string) *Diff {
-	la, lb := splitLines(a), splitLines(b)
+	return ComputeLines(splitLines(a), splitLines(b))
+}
+
+// ComputeLines is Compute on texts already split into lines (without
+// their newlines); the rows share the given strings.
+func ComputeLines(la, lb []string) *Diff {
 	ids := make(map[string]int, len(la)+len(lb)/4)
 	idOf := func(lines []string) []int {
 		out := make([]int, len(lines))

@@ -207,8 +207,9 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 		return nil, res.Err
 	}
 	c := &tui.Compiled{Source: d.src.Name, Target: tgt}
+	parts := partLines{}
 	for _, s := range res.Snapshots {
-		c.Steps = append(c.Steps, StepOf(s))
+		c.Steps = append(c.Steps, parts.step(s))
 		if s.Err != nil && d.src != nil {
 			// One message, located in the user's file (the explorer
 			// prefixes "pass X failed:").
@@ -262,8 +263,52 @@ func StageSteps(stages []target.Stage) []tui.Step {
 
 // StepOf converts a pipeline snapshot to the explorer's step.
 func StepOf(s *pipeline.Snapshot) tui.Step {
-	st := tui.Step{Pass: s.Pass, Duration: s.Duration, Allocs: s.AllocBytes, Text: s.Text()}
-	st.Lines = tui.SplitLines(st.Text)
+	return partLines{}.step(s)
+}
+
+// partLines caches the lines of each snapshot part (a function's or the
+// header's text), so that the steps of one compile share them: a part a
+// pass did not change is split once, and its lines point into the part's
+// text, which the snapshots already share. The steps carry no joined
+// Text (Step.Lines is the whole module), which on a 50k-line module saves
+// one full copy of the module per step.
+type partLines map[*pipeline.Part][]string
+
+func (pl partLines) of(p *pipeline.Part) []string {
+	if l, ok := pl[p]; ok {
+		return l
+	}
+	l := strings.Split(p.Text, "\n")
+	pl[p] = l
+	return l
+}
+
+// step converts a snapshot to a step whose Lines share the cached parts.
+func (pl partLines) step(s *pipeline.Snapshot) tui.Step {
+	st := tui.Step{Pass: s.Pass, Duration: s.Duration, Allocs: s.AllocBytes}
+	header := s.Header != nil && s.Header.Text != "" // as Snapshot.Text joins
+	n := 0
+	if header {
+		n += len(pl.of(s.Header))
+	}
+	for _, f := range s.Funcs {
+		n += len(pl.of(f))
+	}
+	lines := make([]string, 0, max(n, 1))
+	if header {
+		lines = append(lines, pl.of(s.Header)...)
+	}
+	for _, f := range s.Funcs {
+		lines = append(lines, pl.of(f)...)
+	}
+	// As tui.SplitLines of the parts joined by newlines: one trailing
+	// newline ends the last line rather than starting an empty one.
+	if k := len(lines); k > 1 && lines[k-1] == "" {
+		lines = lines[:k-1]
+	} else if k == 0 {
+		lines = append(lines, "")
+	}
+	st.Lines = lines
 	if s.Option != "" {
 		st.Pass += "<" + s.Option + ">"
 	}
@@ -325,12 +370,14 @@ func (d *Driver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn stri
 	// A private parse, not the snapshot's cached module: the analysis
 	// (its explanations refer to the IR) then holds the only reference,
 	// and the explorer's bounded cache of analyses bounds the memory; the
-	// cached module would stay for every step ever analyzed.
+	// cached module would stay for every step ever analyzed. Only the
+	// function's part is parsed (the others as declarations): on a large
+	// module the analysis would otherwise keep the whole module alive.
 	s, err := d.snapshot(c, step)
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.FreshModule()
+	m, err := s.FuncModule(fn)
 	if err != nil {
 		return nil, err
 	}
