@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"strings"
-
 )
 
 // sniffLines is how many lines Sniff reads before giving up: tools print
