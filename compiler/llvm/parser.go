@@ -1406,19 +1406,8 @@ func (p *parser) parseCall(in *instAST) error {
 	if err := p.expectPunct("("); err != nil {
 		return err
 	}
-	for !p.isPunct(")") {
-		tv, err := p.parseTypedValue()
-		if err != nil {
-			return err
-		}
-		if tv.v.kind != vMeta {
-			in.args = append(in.args, tv)
-		}
-		if p.isPunct(",") {
-			p.pos++
-		} else if !p.isPunct(")") {
-			return p.errAt(p.tok(), "expected ',' or ')' in the argument list, found %s", p.tok())
-		}
+	if err := p.parseTypedValues(&in.args, "the argument list"); err != nil {
+		return err
 	}
 	closeTok := p.tok()
 	p.pos++
@@ -1467,19 +1456,8 @@ func (p *parser) parseBundles(in *instAST) error {
 		if err := p.expectPunct("("); err != nil {
 			return err
 		}
-		for !p.isPunct(")") {
-			tv, err := p.parseTypedValue()
-			if err != nil {
-				return err
-			}
-			if tv.v.kind != vMeta {
-				in.call.bundles = append(in.call.bundles, tv)
-			}
-			if p.isPunct(",") {
-				p.pos++
-			} else if !p.isPunct(")") {
-				return p.errAt(p.tok(), "expected ',' or ')' in an operand bundle, found %s", p.tok())
-			}
+		if err := p.parseTypedValues(&in.call.bundles, "an operand bundle"); err != nil {
+			return err
 		}
 		p.pos++
 		if p.isPunct(",") {
@@ -1650,4 +1628,25 @@ func (p *parser) parseCmpXchg(in *instAST) error {
 	}
 	in.ty = in.args[1].ty
 	return p.skipOrderings()
+}
+
+// parseTypedValues reads "T v, T v, ..." up to (not past) the closing ')',
+// appending the values to dst (metadata operands are read and dropped);
+// where names the list in errors.
+func (p *parser) parseTypedValues(dst *[]typedVal, where string) error {
+	for !p.isPunct(")") {
+		tv, err := p.parseTypedValue()
+		if err != nil {
+			return err
+		}
+		if tv.v.kind != vMeta {
+			*dst = append(*dst, tv)
+		}
+		if p.isPunct(",") {
+			p.pos++
+		} else if !p.isPunct(")") {
+			return p.errAt(p.tok(), "expected ',' or ')' in %s, found %s", where, p.tok())
+		}
+	}
+	return nil
 }
