@@ -1,7 +1,6 @@
 package dxil
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,11 +15,7 @@ import (
 // let threads undo each other's writes). llvm-as-22 and opt-22 accept it.
 func TestComponentStores(t *testing.T) {
 	const path = "../../hlsl/testdata/lower/exec/components.hlsl"
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := load.Module(&load.Source{Name: "components.hlsl", Path: path, Kind: "hlsl", Text: src}, load.Options{})
+	m, _, err := load.File(path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package spirv
 
 import (
-	"os"
 	"regexp"
 	"testing"
 
@@ -19,11 +18,7 @@ import (
 // G = (10, 11, 12, 13), not (0, 0, 0, 13).
 func TestComponentStoresOnDevice(t *testing.T) {
 	const path = "../../hlsl/testdata/lower/exec/components.hlsl"
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := load.Module(&load.Source{Name: "components.hlsl", Path: path, Kind: "hlsl", Text: src}, load.Options{})
+	m, _, err := load.File(path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
