@@ -15,6 +15,7 @@ import (
 
 	"passlens/compiler/analysis"
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/compiler/load"
@@ -519,7 +520,7 @@ func exportedModules(t *testing.T) ([]corpusModule, int) {
 			if diags.HasErrors() {
 				continue
 			}
-			m, ld := hlsl.Lower(prog, opts)
+			m, ld := lower.Lower(prog, opts)
 			if m == nil || ld.HasErrors() {
 				continue
 			}

@@ -1,8 +1,9 @@
-package hlsl
+package lower
 
 import (
 	"strconv"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 )
 
@@ -20,16 +21,16 @@ import (
 
 // place is an assignable location.
 type place struct {
-	ptr  ir.Value // pointer to the storage of a value of type t
-	t    *Type    // logical type of the pointee
-	mem  bool     // the pointee uses the buffer memory layout
-	proj []proj   // projections applied to the loaded value, in order
-	name string   // base name for loads
+	ptr  ir.Value   // pointer to the storage of a value of type t
+	t    *hlsl.Type // logical type of the pointee
+	mem  bool       // the pointee uses the buffer memory layout
+	proj []proj     // projections applied to the loaded value, in order
+	name string     // base name for loads
 }
 
 // proj selects components of a value of type from.
 type proj struct {
-	from  *Type
+	from  *hlsl.Type
 	comps []int    // constant components (matrix: row*Cols+col), or a constant row
 	idx   ir.Value // dynamic vector component or matrix row (comps nil)
 	row   bool     // selects a matrix row
@@ -37,7 +38,7 @@ type proj struct {
 }
 
 // typ is the type a projection yields.
-func (p proj) typ() *Type {
+func (p proj) typ() *hlsl.Type {
 	switch {
 	case p.row:
 		return rowType(p.from)
@@ -46,7 +47,7 @@ func (p proj) typ() *Type {
 	case len(p.comps) == 1:
 		return p.from.Scalar()
 	}
-	return VectorOf(p.from.Scalar(), len(p.comps))
+	return hlsl.VectorOf(p.from.Scalar(), len(p.comps))
 }
 
 // projName is the name of the place's current (projected) value.
@@ -58,7 +59,7 @@ func (pl *place) projName() string {
 }
 
 // typ is the type of the place's value.
-func (pl *place) typ() *Type {
+func (pl *place) typ() *hlsl.Type {
 	if n := len(pl.proj); n > 0 {
 		return pl.proj[n-1].typ()
 	}
@@ -67,16 +68,16 @@ func (pl *place) typ() *Type {
 
 // stripNoop removes casts that change nothing observable (identical
 // types, matrix storage order).
-func stripNoop(e Expr) Expr {
+func stripNoop(e hlsl.Expr) hlsl.Expr {
 	for {
 		switch x := e.(type) {
-		case *ImplicitCast:
-			if x.Kind != CastNoop || !Identical(x.T, x.X.Type()) {
+		case *hlsl.ImplicitCast:
+			if x.Kind != hlsl.CastNoop || !hlsl.Identical(x.T, x.X.Type()) {
 				return e
 			}
 			e = x.X
-		case *Cast:
-			if x.Kind != CastNoop || !Identical(x.T, x.X.Type()) {
+		case *hlsl.Cast:
+			if x.Kind != hlsl.CastNoop || !hlsl.Identical(x.T, x.X.Type()) {
 				return e
 			}
 			e = x.X
@@ -88,20 +89,20 @@ func stripNoop(e Expr) Expr {
 
 // addressable reports whether e designates storage (a variable or part of
 // one), so reading it can load just the part it names.
-func (fl *fnLowerer) addressable(e Expr) bool {
+func (fl *fnLowerer) addressable(e hlsl.Expr) bool {
 	switch x := stripNoop(e).(type) {
-	case *Ident:
+	case *hlsl.Ident:
 		if x.Var == nil {
 			return false
 		}
 		info := fl.local(x.Var)
 		return info != nil && (info.ptr != nil || info.buf != nil)
-	case *Member:
+	case *hlsl.Member:
 		return fl.addressable(x.X)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		return fl.addressable(x.X)
-	case *Index:
-		if x.X.Type().Kind == KindResource {
+	case *hlsl.Index:
+		if x.X.Type().Kind == hlsl.KindResource {
 			return true
 		}
 		return fl.addressable(x.X)
@@ -111,10 +112,10 @@ func (fl *fnLowerer) addressable(e Expr) bool {
 
 // lvalue returns the place e designates. e must be addressable (the
 // checker only lets assignable expressions reach here).
-func (fl *fnLowerer) lvalue(e Expr) *place {
+func (fl *fnLowerer) lvalue(e hlsl.Expr) *place {
 	e = stripNoop(e)
 	switch x := e.(type) {
-	case *Ident:
+	case *hlsl.Ident:
 		info := fl.local(x.Var)
 		switch {
 		case info == nil:
@@ -125,7 +126,7 @@ func (fl *fnLowerer) lvalue(e Expr) *place {
 			p := fl.b.Access(info.buf, []ir.Value{ir.ConstInt(ir.I32, int64(info.field))}, x.Name)
 			return &place{ptr: p, t: info.t, mem: true, name: x.Name}
 		}
-	case *Member:
+	case *hlsl.Member:
 		base := fl.lvalue(x.X)
 		if base == nil {
 			return nil
@@ -137,7 +138,7 @@ func (fl *fnLowerer) lvalue(e Expr) *place {
 		name := base.name + "." + x.Name
 		p := fl.b.Access(base.ptr, []ir.Value{ir.ConstInt(ir.I32, int64(x.Field.Index))}, name)
 		return &place{ptr: p, t: x.Field.Type, mem: base.mem, name: name}
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		base := fl.lvalue(x.X)
 		if base == nil {
 			return nil
@@ -148,7 +149,7 @@ func (fl *fnLowerer) lvalue(e Expr) *place {
 		}
 		base.proj = append(base.proj, proj{from: from, comps: x.Comps, name: base.projName() + "." + x.Name})
 		return base
-	case *Index:
+	case *hlsl.Index:
 		return fl.indexPlace(x)
 	}
 	fl.errorf(e, "cannot lower this expression as an assignable place")
@@ -157,9 +158,9 @@ func (fl *fnLowerer) lvalue(e Expr) *place {
 
 // indexPlace is the place of x[i]: a buffer or array element, a matrix
 // row or a vector component.
-func (fl *fnLowerer) indexPlace(x *Index) *place {
+func (fl *fnLowerer) indexPlace(x *hlsl.Index) *place {
 	xt := x.X.Type()
-	if xt.Kind == KindResource {
+	if xt.Kind == hlsl.KindResource {
 		buf := fl.resourcePtr(x.X)
 		idx := fl.rv(x.Index)
 		fl.atNode(x)
@@ -179,7 +180,7 @@ func (fl *fnLowerer) indexPlace(x *Index) *place {
 	}
 	fl.atNode(x)
 	name := base.name + "." + indexName(x.Index)
-	pointerStep := len(base.proj) == 0 && (from.Kind == KindArray ||
+	pointerStep := len(base.proj) == 0 && (from.Kind == hlsl.KindArray ||
 		from.IsMatrix() && !(base.mem && !from.RowMajor))
 	switch {
 	case pointerStep:
@@ -212,18 +213,18 @@ func (fl *fnLowerer) indexPlace(x *Index) *place {
 }
 
 // constIndex returns the value of a constant index expression.
-func constIndex(e Expr) (int64, bool) {
+func constIndex(e hlsl.Expr) (int64, bool) {
 	if !constTree(e, 0) {
 		return 0, false
 	}
-	k, ok := constEval(e)
+	k, ok := hlsl.ConstEval(e)
 	if !ok {
 		return 0, false
 	}
-	if k.Type.Kind == KindUint {
+	if k.Type.Kind == hlsl.KindUint {
 		return int64(uint32(k.Int)), true
 	}
-	return k.asInt(), true
+	return k.AsInt(), true
 }
 
 // isIdentity reports whether comps selects 0..n-1 in order.
@@ -241,17 +242,17 @@ func isIdentity(comps []int, n int) bool {
 
 // exprName derives a value name from an expression (the variable it
 // names, if any).
-func exprName(e Expr) string {
+func exprName(e hlsl.Expr) string {
 	switch x := stripNoop(e).(type) {
-	case *Ident:
+	case *hlsl.Ident:
 		return x.Name
-	case *Member:
+	case *hlsl.Member:
 		return exprName(x.X) + "." + x.Name
-	case *Index:
+	case *hlsl.Index:
 		return exprName(x.X) + "." + indexName(x.Index)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		return exprName(x.X) + "." + x.Name
-	case *ImplicitCast:
+	case *hlsl.ImplicitCast:
 		return exprName(x.X)
 	}
 	return "tmp"
@@ -259,23 +260,23 @@ func exprName(e Expr) string {
 
 // indexName names an element access: the constant index or the index
 // variable's name.
-func indexName(e Expr) string {
+func indexName(e hlsl.Expr) string {
 	if k, ok := constIndex(e); ok {
 		return strconv.FormatInt(k, 10)
 	}
-	if id, ok := stripConv(e).(*Ident); ok {
+	if id, ok := stripConv(e).(*hlsl.Ident); ok {
 		return id.Name
 	}
 	return "idx"
 }
 
 // stripConv removes every conversion from the top of e.
-func stripConv(e Expr) Expr {
+func stripConv(e hlsl.Expr) hlsl.Expr {
 	for {
 		switch x := e.(type) {
-		case *ImplicitCast:
+		case *hlsl.ImplicitCast:
 			e = x.X
-		case *Cast:
+		case *hlsl.Cast:
 			e = x.X
 		default:
 			return e
@@ -457,17 +458,17 @@ func (fl *fnLowerer) project(v ir.Value, p proj) ir.Value {
 }
 
 // swizzle selects components of a scalar, vector or matrix value.
-func (fl *fnLowerer) swizzle(v ir.Value, from *Type, comps []int) ir.Value {
+func (fl *fnLowerer) swizzle(v ir.Value, from *hlsl.Type, comps []int) ir.Value {
 	return fl.swizzleNamed(v, from, comps, "swizzle")
 }
 
-func (fl *fnLowerer) swizzleNamed(v ir.Value, from *Type, comps []int, name string) ir.Value {
+func (fl *fnLowerer) swizzleNamed(v ir.Value, from *hlsl.Type, comps []int, name string) ir.Value {
 	switch {
 	case from.IsScalar() || from.IsVector() && from.Len == 1:
 		if len(comps) == 1 {
 			return v
 		}
-		return fl.splat(v, VectorOf(from.Scalar(), len(comps)))
+		return fl.splat(v, hlsl.VectorOf(from.Scalar(), len(comps)))
 	case from.IsVector():
 		if isIdentity(comps, from.Len) {
 			return v
@@ -484,7 +485,7 @@ func (fl *fnLowerer) swizzleNamed(v ir.Value, from *Type, comps []int, name stri
 		if len(el) == 1 {
 			return el[0]
 		}
-		return fl.construct(VectorOf(from.Scalar(), len(el)), el, name)
+		return fl.construct(hlsl.VectorOf(from.Scalar(), len(el)), el, name)
 	}
 	fl.errorf(nil, "internal compiler error: swizzle of '%s'", from)
 	return ir.ConstUndef(fl.irType(from.Scalar()))
@@ -534,8 +535,8 @@ func (fl *fnLowerer) inject(old ir.Value, p proj, nv ir.Value) ir.Value {
 }
 
 // resourcePtr returns the buffer pointer a resource expression denotes.
-func (fl *fnLowerer) resourcePtr(e Expr) ir.Value {
-	if id, ok := stripNoop(e).(*Ident); ok && id.Var != nil {
+func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
+	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil {
 		if info := fl.local(id.Var); info != nil && info.value != nil {
 			return info.value
 		}
@@ -546,8 +547,8 @@ func (fl *fnLowerer) resourcePtr(e Expr) ir.Value {
 
 // resourceDecl returns the global declaration behind a resource
 // expression (nil for parameters).
-func (fl *fnLowerer) resourceDecl(e Expr) *VarDecl {
-	if id, ok := stripNoop(e).(*Ident); ok && id.Var != nil && id.Var.Kind == VarGlobal {
+func (fl *fnLowerer) resourceDecl(e hlsl.Expr) *hlsl.VarDecl {
+	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil && id.Var.Kind == hlsl.VarGlobal {
 		return id.Var
 	}
 	return nil

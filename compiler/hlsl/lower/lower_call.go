@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Calls of user functions follow the convention of passes/inline.go: an
 // `in` argument is passed by value; an `out` or `inout` argument gets a
@@ -15,18 +18,18 @@ import "passlens/compiler/ir"
 type outArg struct {
 	pl     *place
 	tmp    ir.Value
-	pt, at *Type // parameter and argument types
+	pt, at *hlsl.Type // parameter and argument types
 }
 
 // outPlace returns the place an out argument designates and its type:
 // the argument without the conversions the checker wrapped around it.
-func (fl *fnLowerer) outPlace(a Expr) (*place, *Type) {
+func (fl *fnLowerer) outPlace(a hlsl.Expr) (*place, *hlsl.Type) {
 	base := stripConv(a)
 	return fl.lvalue(base), base.Type()
 }
 
 // userCall lowers a call of a user function.
-func (fl *fnLowerer) userCall(x *Call) ir.Value {
+func (fl *fnLowerer) userCall(x *hlsl.Call) ir.Value {
 	fd := x.Func
 	if fd != nil && fd.Def != nil {
 		fd = fd.Def
@@ -44,15 +47,15 @@ func (fl *fnLowerer) userCall(x *Call) ir.Value {
 		}
 		p := fd.Params[i]
 		switch {
-		case p.Type.Kind == KindResource:
+		case p.Type.Kind == hlsl.KindResource:
 			args = append(args, fl.resourcePtr(a))
-		case p.Dir == DirIn:
+		case p.Dir == hlsl.DirIn:
 			args = append(args, fl.convert(fl.rv(a), a.Type(), p.Type))
 		default:
 			pl, at := fl.outPlace(a)
 			fl.atNode(a)
 			tmp := fl.alloca(p.Type, p.Name+".tmp")
-			if pl != nil && p.Dir == DirInOut {
+			if pl != nil && p.Dir == hlsl.DirInOut {
 				fl.b.Store(fl.convert(fl.load(pl), at, p.Type), tmp)
 			}
 			args = append(args, tmp)
@@ -76,7 +79,7 @@ func (fl *fnLowerer) userCall(x *Call) ir.Value {
 
 // storeOut writes v (of type t, an intrinsic's out parameter type) to the
 // out argument a.
-func (fl *fnLowerer) storeOut(a Expr, v ir.Value, t *Type) {
+func (fl *fnLowerer) storeOut(a hlsl.Expr, v ir.Value, t *hlsl.Type) {
 	pl, at := fl.outPlace(a)
 	if pl == nil {
 		return

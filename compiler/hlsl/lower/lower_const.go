@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Compile-time constants: static initializers become global initializers,
 // and constant expressions (literals, their conversions, constructors of
@@ -11,7 +14,7 @@ import "passlens/compiler/ir"
 const maxConstComponents = 4096
 
 // constValue folds e, converted to type t, to an IR constant.
-func (l *lowerer) constValue(e Expr, t *Type) (*ir.Const, bool) {
+func (l *lowerer) constValue(e hlsl.Expr, t *hlsl.Type) (*ir.Const, bool) {
 	comps, ok := constComponents(e, 0)
 	if !ok {
 		return nil, false
@@ -26,7 +29,7 @@ func (l *lowerer) constValue(e Expr, t *Type) (*ir.Const, bool) {
 		return nil, false
 	}
 	for i, s := range want {
-		comps[i] = convertConst(comps[i], s)
+		comps[i] = hlsl.ConvertConst(comps[i], s)
 	}
 	k, rest := l.buildConst(t, comps)
 	if k == nil || len(rest) != len(comps)-len(want) {
@@ -37,7 +40,7 @@ func (l *lowerer) constValue(e Expr, t *Type) (*ir.Const, bool) {
 
 // buildConst builds the constant of type t from the leading flattened
 // components and returns the unused rest.
-func (l *lowerer) buildConst(t *Type, comps []Const) (*ir.Const, []Const) {
+func (l *lowerer) buildConst(t *hlsl.Type, comps []hlsl.Const) (*ir.Const, []hlsl.Const) {
 	it := l.irType(t)
 	switch {
 	case t.IsScalar():
@@ -68,7 +71,7 @@ func (l *lowerer) buildConst(t *Type, comps []Const) (*ir.Const, []Const) {
 			rows[r] = k
 		}
 		return aggregateConst(it, rows), comps
-	case t.Kind == KindArray:
+	case t.Kind == hlsl.KindArray:
 		el := make([]*ir.Const, t.Len)
 		for i := range el {
 			var k *ir.Const
@@ -79,7 +82,7 @@ func (l *lowerer) buildConst(t *Type, comps []Const) (*ir.Const, []Const) {
 			el[i] = k
 		}
 		return aggregateConst(it, el), comps
-	case t.Kind == KindStruct:
+	case t.Kind == hlsl.KindStruct:
 		el := make([]*ir.Const, len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
 			var k *ir.Const
@@ -105,50 +108,50 @@ func aggregateConst(t *ir.Type, el []*ir.Const) *ir.Const {
 }
 
 // scalarConst converts a folded scalar to an IR constant of type t.
-func scalarConst(t *ir.Type, k Const) *ir.Const {
+func scalarConst(t *ir.Type, k hlsl.Const) *ir.Const {
 	switch t.Kind {
 	case ir.KBool:
-		return ir.ConstBool(t, k.truth())
+		return ir.ConstBool(t, k.Truth())
 	case ir.KFloat:
-		return ir.ConstFloat(t, k.asFloat())
+		return ir.ConstFloat(t, k.AsFloat())
 	}
-	return ir.ConstInt(t, k.asInt())
+	return ir.ConstInt(t, k.AsInt())
 }
 
 // constComponents returns the flattened scalar components of e, if e is
 // a constant expression without side effects (each component has the
 // scalar type of e's flattened type).
-func constComponents(e Expr, depth int) ([]Const, bool) {
+func constComponents(e hlsl.Expr, depth int) ([]hlsl.Const, bool) {
 	t := e.Type()
 	if t == nil || t.IsError() || depth > 64 || t.ComponentCount() > maxConstComponents {
 		return nil, false
 	}
 	if t.IsScalar() && constTree(e, depth) {
-		if k, ok := constEval(e); ok {
-			return []Const{convertConst(k, t)}, true
+		if k, ok := hlsl.ConstEval(e); ok {
+			return []hlsl.Const{hlsl.ConvertConst(k, t)}, true
 		}
 	}
 	switch x := e.(type) {
-	case *Ident:
+	case *hlsl.Ident:
 		v := x.Var
-		if v == nil || v.Init == nil || v.Mods&ModConst == 0 || v.Kind == VarGlobal && v.Mods&ModStatic == 0 || v.Kind == VarBufferField || v.Kind == VarParam {
+		if v == nil || v.Init == nil || v.Mods&hlsl.ModConst == 0 || v.Kind == hlsl.VarGlobal && v.Mods&hlsl.ModStatic == 0 || v.Kind == hlsl.VarBufferField || v.Kind == hlsl.VarParam {
 			return nil, false
 		}
 		return constComponents(v.Init, depth+1)
-	case *Construct:
+	case *hlsl.Construct:
 		return constList(x.Args, t, depth)
-	case *InitList:
+	case *hlsl.InitList:
 		return constList(x.Elems, t, depth)
-	case *ImplicitCast:
+	case *hlsl.ImplicitCast:
 		return constCast(x.X, t, x.Kind, depth)
-	case *Cast:
+	case *hlsl.Cast:
 		return constCast(x.X, t, x.Kind, depth)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		src, ok := constComponents(x.X, depth+1)
 		if !ok {
 			return nil, false
 		}
-		out := make([]Const, len(x.Comps))
+		out := make([]hlsl.Const, len(x.Comps))
 		for i, c := range x.Comps {
 			if c >= len(src) {
 				return nil, false
@@ -156,12 +159,12 @@ func constComponents(e Expr, depth int) ([]Const, bool) {
 			out[i] = src[c]
 		}
 		return out, true
-	case *Unary:
+	case *hlsl.Unary:
 		src, ok := constComponents(x.X, depth+1)
 		if !ok {
 			return nil, false
 		}
-		out := make([]Const, len(src))
+		out := make([]hlsl.Const, len(src))
 		for i, k := range src {
 			r, ok := foldUnary(x.Op, k, t.Scalar())
 			if !ok {
@@ -170,7 +173,7 @@ func constComponents(e Expr, depth int) ([]Const, bool) {
 			out[i] = r
 		}
 		return out, true
-	case *Binary:
+	case *hlsl.Binary:
 		if x.Op.IsLogical() {
 			return nil, false
 		}
@@ -179,9 +182,9 @@ func constComponents(e Expr, depth int) ([]Const, bool) {
 		if !ok1 || !ok2 || len(a) != len(b) {
 			return nil, false
 		}
-		out := make([]Const, len(a))
+		out := make([]hlsl.Const, len(a))
 		for i := range a {
-			r, ok := foldBinary(x.Op, a[i], b[i], t.Scalar())
+			r, ok := hlsl.FoldBinary(x.Op, a[i], b[i], t.Scalar())
 			if !ok {
 				return nil, false
 			}
@@ -194,8 +197,8 @@ func constComponents(e Expr, depth int) ([]Const, bool) {
 
 // constList folds the concatenated components of args, converted to the
 // flattened scalar types of t.
-func constList(args []Expr, t *Type, depth int) ([]Const, bool) {
-	var out []Const
+func constList(args []hlsl.Expr, t *hlsl.Type, depth int) ([]hlsl.Const, bool) {
+	var out []hlsl.Const
 	for _, a := range args {
 		c, ok := constComponents(a, depth+1)
 		if !ok {
@@ -208,25 +211,25 @@ func constList(args []Expr, t *Type, depth int) ([]Const, bool) {
 		return nil, false
 	}
 	for i, s := range want {
-		out[i] = convertConst(out[i], s)
+		out[i] = hlsl.ConvertConst(out[i], s)
 	}
 	return out, true
 }
 
 // constCast folds a one-step conversion of x to t.
-func constCast(x Expr, t *Type, kind CastKind, depth int) ([]Const, bool) {
+func constCast(x hlsl.Expr, t *hlsl.Type, kind hlsl.CastKind, depth int) ([]hlsl.Const, bool) {
 	src, ok := constComponents(x, depth+1)
 	if !ok {
 		return nil, false
 	}
 	from := x.Type()
 	want := t.FlatScalars(nil)
-	var out []Const
+	var out []hlsl.Const
 	switch {
-	case kind == CastToVoid:
+	case kind == hlsl.CastToVoid:
 		return nil, false
 	case len(src) == 1 && len(want) >= 1:
-		out = make([]Const, len(want))
+		out = make([]hlsl.Const, len(want))
 		for i := range out {
 			out[i] = src[0]
 		}
@@ -246,59 +249,59 @@ func constCast(x Expr, t *Type, kind CastKind, depth int) ([]Const, bool) {
 	if len(out) != len(want) {
 		return nil, false
 	}
-	res := make([]Const, len(out))
+	res := make([]hlsl.Const, len(out))
 	for i, s := range want {
-		res[i] = convertConst(out[i], s)
+		res[i] = hlsl.ConvertConst(out[i], s)
 	}
 	return res, true
 }
 
 // foldUnary folds a componentwise unary operator on one component.
-func foldUnary(op UnaryOp, k Const, rt *Type) (Const, bool) {
+func foldUnary(op hlsl.UnaryOp, k hlsl.Const, rt *hlsl.Type) (hlsl.Const, bool) {
 	switch op {
-	case OpPlus:
-		return convertConst(k, rt), true
-	case OpNeg:
-		if k.Type.Kind == KindFloat {
-			return convertConst(Const{Type: TypeFloat, Float: -k.Float}, rt), true
+	case hlsl.OpPlus:
+		return hlsl.ConvertConst(k, rt), true
+	case hlsl.OpNeg:
+		if k.Type.Kind == hlsl.KindFloat {
+			return hlsl.ConvertConst(hlsl.Const{Type: hlsl.TypeFloat, Float: -k.Float}, rt), true
 		}
-		return convertConst(Const{Type: TypeInt, Int: -k.Int}, rt), true
-	case OpNot:
-		return Const{Type: TypeBool, Int: b2i(!k.truth())}, true
-	case OpBitNot:
-		if k.Type.Kind == KindFloat {
-			return Const{}, false
+		return hlsl.ConvertConst(hlsl.Const{Type: hlsl.TypeInt, Int: -k.Int}, rt), true
+	case hlsl.OpNot:
+		return hlsl.Const{Type: hlsl.TypeBool, Int: hlsl.BoolInt(!k.Truth())}, true
+	case hlsl.OpBitNot:
+		if k.Type.Kind == hlsl.KindFloat {
+			return hlsl.Const{}, false
 		}
-		return convertConst(Const{Type: TypeInt, Int: ^k.Int}, rt), true
+		return hlsl.ConvertConst(hlsl.Const{Type: hlsl.TypeInt, Int: ^k.Int}, rt), true
 	}
-	return Const{}, false
+	return hlsl.Const{}, false
 }
 
 // constTree reports whether the scalar expression e is made only of
 // literals, constants, conversions and operators (no side effects, no
 // variable reads), so constEval's value is the whole story.
-func constTree(e Expr, depth int) bool {
+func constTree(e hlsl.Expr, depth int) bool {
 	if depth > 64 {
 		return false
 	}
 	switch x := e.(type) {
-	case *IntLit, *FloatLit, *BoolLit:
+	case *hlsl.IntLit, *hlsl.FloatLit, *hlsl.BoolLit:
 		return true
-	case *Ident:
+	case *hlsl.Ident:
 		return x.Var != nil && x.Var.Const != nil
-	case *ImplicitCast:
-		return x.Kind != CastToVoid && constTree(x.X, depth+1)
-	case *Cast:
-		return x.Kind != CastToVoid && constTree(x.X, depth+1)
-	case *Construct:
+	case *hlsl.ImplicitCast:
+		return x.Kind != hlsl.CastToVoid && constTree(x.X, depth+1)
+	case *hlsl.Cast:
+		return x.Kind != hlsl.CastToVoid && constTree(x.X, depth+1)
+	case *hlsl.Construct:
 		return len(x.Args) == 1 && constTree(x.Args[0], depth+1)
-	case *Unary:
-		return x.Op <= OpBitNot && constTree(x.X, depth+1)
-	case *Binary:
+	case *hlsl.Unary:
+		return x.Op <= hlsl.OpBitNot && constTree(x.X, depth+1)
+	case *hlsl.Binary:
 		return constTree(x.X, depth+1) && constTree(x.Y, depth+1)
-	case *Cond:
+	case *hlsl.Cond:
 		return constTree(x.C, depth+1) && constTree(x.A, depth+1) && constTree(x.B, depth+1)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		return constTree(x.X, depth+1)
 	}
 	return false

@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Expressions. rv evaluates an expression to an SSA value of its logical
 // IR type (nil for void). Constant expressions become IR constants;
@@ -11,7 +14,7 @@ import "passlens/compiler/ir"
 // cheap and free of side effects, else control flow with a phi.
 
 // rv evaluates e.
-func (fl *fnLowerer) rv(e Expr) ir.Value {
+func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 	if e == nil {
 		return nil
 	}
@@ -29,62 +32,62 @@ func (fl *fnLowerer) rv(e Expr) ir.Value {
 	}
 	fl.atNode(e)
 	switch x := e.(type) {
-	case *IntLit:
+	case *hlsl.IntLit:
 		return ir.ConstInt(fl.irType(t), int64(x.Value))
-	case *FloatLit:
+	case *hlsl.FloatLit:
 		return ir.ConstFloat(fl.irType(t), x.Value)
-	case *BoolLit:
+	case *hlsl.BoolLit:
 		return ir.ConstBool(fl.irType(t), x.Value)
-	case *Ident:
+	case *hlsl.Ident:
 		return fl.identValue(x)
-	case *Member:
+	case *hlsl.Member:
 		if fl.addressable(x) {
 			return fl.load(fl.lvalue(x))
 		}
 		v := fl.rv(x.X)
 		fl.atNode(x)
 		return fl.b.ExtractValue(v, []int{x.Field.Index}, x.Name)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		if fl.addressable(x) {
 			return fl.load(fl.lvalue(x))
 		}
 		v := fl.rv(x.X)
 		fl.atNode(x)
 		return fl.swizzle(v, x.X.Type(), x.Comps)
-	case *Index:
+	case *hlsl.Index:
 		if fl.addressable(x) {
 			return fl.load(fl.lvalue(x))
 		}
 		return fl.indexValue(x)
-	case *Unary:
+	case *hlsl.Unary:
 		return fl.unary(x)
-	case *Binary:
+	case *hlsl.Binary:
 		return fl.binary(x)
-	case *Assign:
+	case *hlsl.Assign:
 		return fl.assign(x)
-	case *Cond:
+	case *hlsl.Cond:
 		return fl.ternary(x)
-	case *Comma:
+	case *hlsl.Comma:
 		fl.rv(x.X)
 		return fl.rv(x.Y)
-	case *Call:
+	case *hlsl.Call:
 		if x.Intrinsic != nil {
 			return fl.intrinsicCall(x)
 		}
 		return fl.userCall(x)
-	case *MethodCall:
+	case *hlsl.MethodCall:
 		return fl.methodCall(x)
-	case *Construct:
+	case *hlsl.Construct:
 		return fl.constructExpr(x)
-	case *Cast:
+	case *hlsl.Cast:
 		v := fl.rv(x.X)
 		fl.atNode(x)
 		return fl.convert(v, x.X.Type(), t)
-	case *ImplicitCast:
+	case *hlsl.ImplicitCast:
 		v := fl.rv(x.X)
 		fl.atNode(x)
 		return fl.convert(v, x.X.Type(), t)
-	case *InitList:
+	case *hlsl.InitList:
 		return fl.initList(x, t)
 	}
 	fl.errorf(e, "cannot lower expression of type %T", e)
@@ -93,24 +96,24 @@ func (fl *fnLowerer) rv(e Expr) ir.Value {
 
 // foldable reports whether e may be a constant expression worth trying to
 // fold (cheap to test: the node kinds constComponents handles).
-func foldable(e Expr) bool {
+func foldable(e hlsl.Expr) bool {
 	switch x := e.(type) {
-	case *IntLit, *FloatLit, *BoolLit, *Construct, *Cast, *ImplicitCast, *Swizzle, *InitList:
+	case *hlsl.IntLit, *hlsl.FloatLit, *hlsl.BoolLit, *hlsl.Construct, *hlsl.Cast, *hlsl.ImplicitCast, *hlsl.Swizzle, *hlsl.InitList:
 		return true
-	case *Unary:
-		return x.Op <= OpBitNot
-	case *Binary:
+	case *hlsl.Unary:
+		return x.Op <= hlsl.OpBitNot
+	case *hlsl.Binary:
 		return !x.Op.IsLogical()
-	case *Ident:
-		return x.Var != nil && x.Var.Mods&ModConst != 0
-	case *Cond:
+	case *hlsl.Ident:
+		return x.Var != nil && x.Var.Mods&hlsl.ModConst != 0
+	case *hlsl.Cond:
 		return constTree(x.C, 0)
 	}
 	return false
 }
 
 // identValue reads a variable.
-func (fl *fnLowerer) identValue(x *Ident) ir.Value {
+func (fl *fnLowerer) identValue(x *hlsl.Ident) ir.Value {
 	info := fl.local(x.Var)
 	switch {
 	case info == nil:
@@ -125,7 +128,7 @@ func (fl *fnLowerer) identValue(x *Ident) ir.Value {
 }
 
 // indexValue is x[i] on a value that is not in memory.
-func (fl *fnLowerer) indexValue(x *Index) ir.Value {
+func (fl *fnLowerer) indexValue(x *hlsl.Index) ir.Value {
 	xt := x.X.Type()
 	v := fl.rv(x.X)
 	k, isConst := constIndex(x.Index)
@@ -135,7 +138,7 @@ func (fl *fnLowerer) indexValue(x *Index) ir.Value {
 	}
 	fl.atNode(x)
 	switch {
-	case isConst && (xt.IsVector() || xt.IsMatrix() || xt.Kind == KindArray):
+	case isConst && (xt.IsVector() || xt.IsMatrix() || xt.Kind == hlsl.KindArray):
 		if xt.IsVector() && xt.Len == 1 {
 			return v
 		}
@@ -144,7 +147,7 @@ func (fl *fnLowerer) indexValue(x *Index) ir.Value {
 		return v
 	case xt.IsVector():
 		return fl.b.ExtractElem(v, idx, "elem")
-	case xt.IsMatrix() || xt.Kind == KindArray:
+	case xt.IsMatrix() || xt.Kind == hlsl.KindArray:
 		// A dynamic index into a value: through a temporary, as clang does.
 		tmp := fl.alloca(xt, "tmp")
 		fl.b.Store(v, tmp)
@@ -156,7 +159,7 @@ func (fl *fnLowerer) indexValue(x *Index) ir.Value {
 
 // constructExpr lowers T(args) for a vector or matrix T: the flattened
 // components of the arguments, in order, converted to T's component type.
-func (fl *fnLowerer) constructExpr(x *Construct) ir.Value {
+func (fl *fnLowerer) constructExpr(x *hlsl.Construct) ir.Value {
 	t := x.T
 	s := t.Scalar()
 	var comps []ir.Value
@@ -178,21 +181,21 @@ func (fl *fnLowerer) constructExpr(x *Construct) ir.Value {
 }
 
 // unary lowers prefix and postfix operators.
-func (fl *fnLowerer) unary(x *Unary) ir.Value {
+func (fl *fnLowerer) unary(x *hlsl.Unary) ir.Value {
 	t := x.T
 	switch x.Op {
-	case OpPlus:
+	case hlsl.OpPlus:
 		return fl.rv(x.X)
-	case OpNeg, OpNot, OpBitNot:
+	case hlsl.OpNeg, hlsl.OpNot, hlsl.OpBitNot:
 		v := fl.rv(x.X)
 		fl.atNode(x)
 		return fl.mapNumeric(t, []ir.Value{v}, func(a []ir.Value) ir.Value {
 			switch {
-			case x.Op == OpNeg && t.IsFloat():
+			case x.Op == hlsl.OpNeg && t.IsFloat():
 				return fl.b.Unary(ir.OpFNeg, a[0], "neg")
-			case x.Op == OpNeg:
+			case x.Op == hlsl.OpNeg:
 				return fl.b.Unary(ir.OpNeg, a[0], "neg")
-			case x.Op == OpNot:
+			case x.Op == hlsl.OpNot:
 				return fl.b.Unary(ir.OpNot, a[0], "lnot")
 			}
 			return fl.b.Unary(ir.OpNot, a[0], "not")
@@ -205,7 +208,7 @@ func (fl *fnLowerer) unary(x *Unary) ir.Value {
 	}
 	fl.atNode(x)
 	old := fl.load(pl)
-	inc := x.Op == OpPreInc || x.Op == OpPostInc
+	inc := x.Op == hlsl.OpPreInc || x.Op == hlsl.OpPostInc
 	name := "dec"
 	if inc {
 		name = "inc"
@@ -226,7 +229,7 @@ func (fl *fnLowerer) unary(x *Unary) ir.Value {
 		return fl.b.Binary(op, a[0], ir.ConstInt(vt, 1), name)
 	})
 	fl.store(pl, nv)
-	if x.Op == OpPostInc || x.Op == OpPostDec {
+	if x.Op == hlsl.OpPostInc || x.Op == hlsl.OpPostDec {
 		return old
 	}
 	return nv
@@ -234,7 +237,7 @@ func (fl *fnLowerer) unary(x *Unary) ir.Value {
 
 // mapNumeric applies f to scalar/vector operands directly and to matrix
 // operands row by row (t is the result type).
-func (fl *fnLowerer) mapNumeric(t *Type, args []ir.Value, f func([]ir.Value) ir.Value) ir.Value {
+func (fl *fnLowerer) mapNumeric(t *hlsl.Type, args []ir.Value, f func([]ir.Value) ir.Value) ir.Value {
 	for _, a := range args {
 		if a.Type().Kind == ir.KMatrix {
 			return fl.mapRows(t, args, f)
@@ -245,7 +248,7 @@ func (fl *fnLowerer) mapNumeric(t *Type, args []ir.Value, f func([]ir.Value) ir.
 
 // binary lowers a binary operator (operands already of the operation
 // type).
-func (fl *fnLowerer) binary(x *Binary) ir.Value {
+func (fl *fnLowerer) binary(x *hlsl.Binary) ir.Value {
 	if x.Op.IsLogical() && x.OpType.IsScalar() {
 		return fl.shortCircuit(x)
 	}
@@ -257,7 +260,7 @@ func (fl *fnLowerer) binary(x *Binary) ir.Value {
 
 // arith emits a componentwise binary operation on values of type t (for
 // comparisons the result is bool of t's shape).
-func (fl *fnLowerer) arith(op BinaryOp, a, b ir.Value, t *Type) ir.Value {
+func (fl *fnLowerer) arith(op hlsl.BinaryOp, a, b ir.Value, t *hlsl.Type) ir.Value {
 	rt := t
 	if op.IsComparison() || op.IsLogical() {
 		rt = boolOf(t)
@@ -271,43 +274,43 @@ func (fl *fnLowerer) arith(op BinaryOp, a, b ir.Value, t *Type) ir.Value {
 		var o ir.Op
 		name := binaryOpNames[op]
 		switch op {
-		case OpAdd:
+		case hlsl.OpAdd:
 			o = pick3(s, ir.OpAdd, ir.OpAdd, ir.OpFAdd)
-		case OpSub:
+		case hlsl.OpSub:
 			o = pick3(s, ir.OpSub, ir.OpSub, ir.OpFSub)
-		case OpMul:
+		case hlsl.OpMul:
 			o = pick3(s, ir.OpMul, ir.OpMul, ir.OpFMul)
-		case OpDiv:
+		case hlsl.OpDiv:
 			o = pick3(s, ir.OpSDiv, ir.OpUDiv, ir.OpFDiv)
-		case OpRem:
+		case hlsl.OpRem:
 			o = pick3(s, ir.OpSRem, ir.OpURem, ir.OpFRem)
-		case OpShl:
+		case hlsl.OpShl:
 			o = ir.OpShl
-		case OpShr:
+		case hlsl.OpShr:
 			o = pick3(s, ir.OpAShr, ir.OpLShr, ir.OpLShr)
-		case OpAnd, OpLogAnd:
+		case hlsl.OpAnd, hlsl.OpLogAnd:
 			o = ir.OpAnd
-		case OpOr, OpLogOr:
+		case hlsl.OpOr, hlsl.OpLogOr:
 			o = ir.OpOr
-		case OpXor:
+		case hlsl.OpXor:
 			o = ir.OpXor
 		}
 		return fl.b.Binary(o, x, y, name)
 	})
 }
 
-var binaryOpNames = map[BinaryOp]string{
-	OpAdd: "add", OpSub: "sub", OpMul: "mul", OpDiv: "div", OpRem: "rem", OpShl: "shl", OpShr: "shr",
-	OpAnd: "and", OpOr: "or", OpXor: "xor", OpLogAnd: "land", OpLogOr: "lor",
+var binaryOpNames = map[hlsl.BinaryOp]string{
+	hlsl.OpAdd: "add", hlsl.OpSub: "sub", hlsl.OpMul: "mul", hlsl.OpDiv: "div", hlsl.OpRem: "rem", hlsl.OpShl: "shl", hlsl.OpShr: "shr",
+	hlsl.OpAnd: "and", hlsl.OpOr: "or", hlsl.OpXor: "xor", hlsl.OpLogAnd: "land", hlsl.OpLogOr: "lor",
 }
 
 // pick3 chooses the signed-int, unsigned-int or float opcode (bool uses
 // the integer one).
-func pick3(s Kind, i, u, f ir.Op) ir.Op {
+func pick3(s hlsl.Kind, i, u, f ir.Op) ir.Op {
 	switch s {
-	case KindFloat:
+	case hlsl.KindFloat:
 		return f
-	case KindUint:
+	case hlsl.KindUint:
 		return u
 	}
 	return i
@@ -315,20 +318,20 @@ func pick3(s Kind, i, u, f ir.Op) ir.Op {
 
 // compare emits a comparison of scalars/vectors with component kind s.
 // Float != is unordered (true for NaN), the others ordered, as in HLSL.
-func (fl *fnLowerer) compare(op BinaryOp, x, y ir.Value, s Kind) ir.Value {
-	if s == KindBool && op != OpEq && op != OpNe {
+func (fl *fnLowerer) compare(op hlsl.BinaryOp, x, y ir.Value, s hlsl.Kind) ir.Value {
+	if s == hlsl.KindBool && op != hlsl.OpEq && op != hlsl.OpNe {
 		// Ordered comparisons of bools compare them as 0/1.
 		t := x.Type().WithScalar(ir.U32)
 		x = fl.b.Cast(ir.OpZExt, x, t, "conv")
 		y = fl.b.Cast(ir.OpZExt, y, t, "conv")
-		s = KindUint
+		s = hlsl.KindUint
 	}
 	var p ir.Pred
-	i := int(op - OpLt) // Lt Gt Le Ge Eq Ne
+	i := int(op - hlsl.OpLt) // Lt Gt Le Ge Eq Ne
 	switch s {
-	case KindFloat:
+	case hlsl.KindFloat:
 		p = [...]ir.Pred{ir.PredOLT, ir.PredOGT, ir.PredOLE, ir.PredOGE, ir.PredOEQ, ir.PredUNE}[i]
-	case KindUint:
+	case hlsl.KindUint:
 		p = [...]ir.Pred{ir.PredULT, ir.PredUGT, ir.PredULE, ir.PredUGE, ir.PredEQ, ir.PredNE}[i]
 	default:
 		p = [...]ir.Pred{ir.PredSLT, ir.PredSGT, ir.PredSLE, ir.PredSGE, ir.PredEQ, ir.PredNE}[i]
@@ -338,8 +341,8 @@ func (fl *fnLowerer) compare(op BinaryOp, x, y ir.Value, s Kind) ir.Value {
 
 // shortCircuit lowers scalar && and || with control flow: the right
 // operand is evaluated only when needed, and a phi merges the result.
-func (fl *fnLowerer) shortCircuit(x *Binary) ir.Value {
-	and := x.Op == OpLogAnd
+func (fl *fnLowerer) shortCircuit(x *hlsl.Binary) ir.Value {
+	and := x.Op == hlsl.OpLogAnd
 	prefix := "lor"
 	if and {
 		prefix = "land"
@@ -365,11 +368,11 @@ func (fl *fnLowerer) shortCircuit(x *Binary) ir.Value {
 	phi := fl.b.Phi(ir.Bool, prefix)
 	phi.AddIncoming(ir.ConstBool(ir.Bool, !and), from)
 	phi.AddIncoming(b, rhsEnd)
-	return fl.convert(phi, TypeBool, x.T)
+	return fl.convert(phi, hlsl.TypeBool, x.T)
 }
 
 // ternary lowers c ? a : b.
-func (fl *fnLowerer) ternary(x *Cond) ir.Value {
+func (fl *fnLowerer) ternary(x *hlsl.Cond) ir.Value {
 	if selectable(x) {
 		c := fl.cond(x.C)
 		a := fl.rv(x.A)
@@ -392,7 +395,7 @@ func (fl *fnLowerer) ternary(x *Cond) ir.Value {
 	fEnd := fl.b.B
 	fl.b.Br(end)
 	fl.setBlock(end)
-	if x.T.Kind == KindVoid || a == nil || b == nil {
+	if x.T.Kind == hlsl.KindVoid || a == nil || b == nil {
 		return nil
 	}
 	phi := fl.b.Phi(fl.irType(x.T), "cond")
@@ -404,7 +407,7 @@ func (fl *fnLowerer) ternary(x *Cond) ir.Value {
 // selectable reports whether a ternary can be a select: scalar or vector
 // operands that are cheap and have no side effects (evaluating both is
 // then unobservable).
-func selectable(x *Cond) bool {
+func selectable(x *hlsl.Cond) bool {
 	t := x.T
 	if !(t.IsScalar() || t.IsVector()) {
 		return false
@@ -416,34 +419,34 @@ func selectable(x *Cond) bool {
 // cheap reports whether e is side-effect free and small: literals,
 // variable reads, member/element/swizzle accesses, arithmetic and
 // conversions, within a node budget.
-func cheap(e Expr, budget *int) bool {
+func cheap(e hlsl.Expr, budget *int) bool {
 	*budget--
 	if *budget < 0 {
 		return false
 	}
 	switch x := e.(type) {
-	case *IntLit, *FloatLit, *BoolLit:
+	case *hlsl.IntLit, *hlsl.FloatLit, *hlsl.BoolLit:
 		return true
-	case *Ident:
-		return x.Var != nil && !x.Var.Type.containsResource()
-	case *Member:
+	case *hlsl.Ident:
+		return x.Var != nil && !x.Var.Type.ContainsResource()
+	case *hlsl.Member:
 		return cheap(x.X, budget)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		return cheap(x.X, budget)
-	case *Index:
-		if x.X.Type().Kind == KindResource {
+	case *hlsl.Index:
+		if x.X.Type().Kind == hlsl.KindResource {
 			return false
 		}
 		return cheap(x.X, budget) && cheap(x.Index, budget)
-	case *Unary:
-		return x.Op <= OpBitNot && cheap(x.X, budget)
-	case *Binary:
+	case *hlsl.Unary:
+		return x.Op <= hlsl.OpBitNot && cheap(x.X, budget)
+	case *hlsl.Binary:
 		return !x.Op.IsLogical() && cheap(x.X, budget) && cheap(x.Y, budget)
-	case *ImplicitCast:
+	case *hlsl.ImplicitCast:
 		return cheap(x.X, budget)
-	case *Cast:
-		return x.Kind != CastToVoid && cheap(x.X, budget)
-	case *Construct:
+	case *hlsl.Cast:
+		return x.Kind != hlsl.CastToVoid && cheap(x.X, budget)
+	case *hlsl.Construct:
 		for _, a := range x.Args {
 			if !cheap(a, budget) {
 				return false
@@ -457,19 +460,19 @@ func cheap(e Expr, budget *int) bool {
 // needsBlocks reports whether lowering e may create blocks (short-circuit
 // operators, control-flow ternaries, clip), so a loop condition using it
 // cannot live in the loop header. It may err on the side of true.
-func needsBlocks(e Expr) bool {
+func needsBlocks(e hlsl.Expr) bool {
 	found := false
-	walkExpr(e, func(x Expr) bool {
+	walkExpr(e, func(x hlsl.Expr) bool {
 		switch x := x.(type) {
-		case *Binary:
+		case *hlsl.Binary:
 			if x.Op.IsLogical() {
 				found = true
 			}
-		case *Cond:
+		case *hlsl.Cond:
 			if !selectable(x) {
 				found = true
 			}
-		case *Call:
+		case *hlsl.Call:
 			if x.Intrinsic != nil && x.Intrinsic.Name == "clip" {
 				found = true
 			}
@@ -481,51 +484,51 @@ func needsBlocks(e Expr) bool {
 
 // walkExpr calls f on e and its subexpressions (pre-order) while f
 // returns true.
-func walkExpr(e Expr, f func(Expr) bool) {
+func walkExpr(e hlsl.Expr, f func(hlsl.Expr) bool) {
 	if e == nil || !f(e) {
 		return
 	}
 	switch x := e.(type) {
-	case *Unary:
+	case *hlsl.Unary:
 		walkExpr(x.X, f)
-	case *Binary:
+	case *hlsl.Binary:
 		walkExpr(x.X, f)
 		walkExpr(x.Y, f)
-	case *Assign:
+	case *hlsl.Assign:
 		walkExpr(x.LHS, f)
 		walkExpr(x.RHS, f)
-	case *Cond:
+	case *hlsl.Cond:
 		walkExpr(x.C, f)
 		walkExpr(x.A, f)
 		walkExpr(x.B, f)
-	case *Comma:
+	case *hlsl.Comma:
 		walkExpr(x.X, f)
 		walkExpr(x.Y, f)
-	case *Call:
+	case *hlsl.Call:
 		for _, a := range x.Args {
 			walkExpr(a, f)
 		}
-	case *MethodCall:
+	case *hlsl.MethodCall:
 		walkExpr(x.Recv, f)
 		for _, a := range x.Args {
 			walkExpr(a, f)
 		}
-	case *Construct:
+	case *hlsl.Construct:
 		for _, a := range x.Args {
 			walkExpr(a, f)
 		}
-	case *Cast:
+	case *hlsl.Cast:
 		walkExpr(x.X, f)
-	case *ImplicitCast:
+	case *hlsl.ImplicitCast:
 		walkExpr(x.X, f)
-	case *Member:
+	case *hlsl.Member:
 		walkExpr(x.X, f)
-	case *Swizzle:
+	case *hlsl.Swizzle:
 		walkExpr(x.X, f)
-	case *Index:
+	case *hlsl.Index:
 		walkExpr(x.X, f)
 		walkExpr(x.Index, f)
-	case *InitList:
+	case *hlsl.InitList:
 		for _, a := range x.Elems {
 			walkExpr(a, f)
 		}
@@ -534,7 +537,7 @@ func walkExpr(e Expr, f func(Expr) bool) {
 
 // assign lowers = and compound assignments; the value is the stored one.
 // The right side is evaluated first (as C++17 and clang do).
-func (fl *fnLowerer) assign(x *Assign) ir.Value {
+func (fl *fnLowerer) assign(x *hlsl.Assign) ir.Value {
 	lt := x.LHS.Type()
 	if !x.Compound {
 		v := fl.rv(x.RHS)

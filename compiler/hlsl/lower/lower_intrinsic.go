@@ -1,8 +1,9 @@
-package hlsl
+package lower
 
 import (
 	"strings"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 )
 
@@ -47,7 +48,7 @@ var directIntrinsics = map[string]bool{
 }
 
 // intrinsicCall lowers a call of a built-in function.
-func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
+func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 	in := x.Intrinsic
 	name := in.Name
 	if strings.HasPrefix(name, "Interlocked") {
@@ -71,7 +72,7 @@ func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
 	}
 	fl.atNode(x)
 	ret := fl.irType(in.Ret)
-	param := func(i int) *Type { return in.Params[i] }
+	param := func(i int) *hlsl.Type { return in.Params[i] }
 	intr := func(n string, rt *ir.Type, a ...ir.Value) ir.Value {
 		return fl.b.Intrinsic(n, rt, a, n)
 	}
@@ -94,7 +95,7 @@ func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
 	switch name {
 	case "dot":
 		if param(0).IsScalar() || param(0).Dim() == 1 {
-			return fl.arith(OpMul, args[0], args[1], param(0).Scalar())
+			return fl.arith(hlsl.OpMul, args[0], args[1], param(0).Scalar())
 		}
 		return intr("dot", ret, args...)
 	case "length":
@@ -104,7 +105,7 @@ func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
 		return intr("length", ret, args...)
 	case "distance":
 		if param(0).IsScalar() || param(0).Dim() == 1 {
-			return intr("abs", ret, fl.arith(OpSub, args[0], args[1], param(0)))
+			return intr("abs", ret, fl.arith(hlsl.OpSub, args[0], args[1], param(0)))
 		}
 		return intr("distance", ret, args...)
 	case "any", "all":
@@ -117,7 +118,7 @@ func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
 	case "mul":
 		return fl.mul(args[0], args[1], param(0), param(1), in.Ret)
 	case "asfloat", "asint", "asuint":
-		if Identical(param(0).Scalar(), in.Ret.Scalar()) {
+		if hlsl.Identical(param(0).Scalar(), in.Ret.Scalar()) {
 			return args[0]
 		}
 		return fl.mapNumeric(in.Ret, args, func(a []ir.Value) ir.Value {
@@ -155,7 +156,7 @@ func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
 			return fl.splat(ir.ConstInt(fl.irType(t.Scalar()), 0), t)
 		}
 		ip := fl.mapNumeric(t, args[:1], func(a []ir.Value) ir.Value { return intr("trunc", a[0].Type(), a[0]) })
-		frac := fl.arith(OpSub, args[0], ip, t)
+		frac := fl.arith(hlsl.OpSub, args[0], ip, t)
 		fl.storeOut(x.Args[1], ip, param(1))
 		return frac
 	case "faceforward":
@@ -192,18 +193,18 @@ func (fl *fnLowerer) intrinsicCall(x *Call) ir.Value {
 }
 
 // dot is the dot product of two values of type t (a product for scalars).
-func (fl *fnLowerer) dot(a, b ir.Value, t *Type) ir.Value {
+func (fl *fnLowerer) dot(a, b ir.Value, t *hlsl.Type) ir.Value {
 	if t.IsScalar() || t.Dim() == 1 {
-		return fl.arith(OpMul, a, b, t.Scalar())
+		return fl.arith(hlsl.OpMul, a, b, t.Scalar())
 	}
 	return fl.b.Intrinsic("dot", fl.irType(t.Scalar()), []ir.Value{a, b}, "dot")
 }
 
 // anyAll lowers any/all: a scalar is tested directly, a matrix row by row.
-func (fl *fnLowerer) anyAll(name string, v ir.Value, t *Type) ir.Value {
+func (fl *fnLowerer) anyAll(name string, v ir.Value, t *hlsl.Type) ir.Value {
 	switch {
 	case t.IsScalar() || t.Dim() == 1 && !t.IsMatrix():
-		return fl.convert(v, t, TypeBool)
+		return fl.convert(v, t, hlsl.TypeBool)
 	case t.IsMatrix():
 		var acc ir.Value
 		op := ir.OpOr
@@ -214,7 +215,7 @@ func (fl *fnLowerer) anyAll(name string, v ir.Value, t *Type) ir.Value {
 			row := fl.b.ExtractValue(v, []int{r}, "row")
 			var x ir.Value
 			if t.Cols == 1 {
-				x = fl.convert(row, t.Elem, TypeBool)
+				x = fl.convert(row, t.Elem, hlsl.TypeBool)
 			} else {
 				x = fl.b.Intrinsic(name, ir.Bool, []ir.Value{row}, name)
 			}
@@ -232,14 +233,14 @@ func (fl *fnLowerer) anyAll(name string, v ir.Value, t *Type) ir.Value {
 // mul lowers HLSL mul: products with a scalar are componentwise, vector
 // times vector is a dot product, the rest is the IR `mul` intrinsic
 // (row vector times matrix, matrix times column vector, matrix product).
-func (fl *fnLowerer) mul(a, b ir.Value, ta, tb, rt *Type) ir.Value {
+func (fl *fnLowerer) mul(a, b ir.Value, ta, tb, rt *hlsl.Type) ir.Value {
 	switch {
 	case ta.IsScalar() && tb.IsScalar():
-		return fl.arith(OpMul, a, b, ta)
+		return fl.arith(hlsl.OpMul, a, b, ta)
 	case ta.IsScalar():
-		return fl.arith(OpMul, fl.splat(a, tb), b, tb)
+		return fl.arith(hlsl.OpMul, fl.splat(a, tb), b, tb)
 	case tb.IsScalar():
-		return fl.arith(OpMul, a, fl.splat(b, ta), ta)
+		return fl.arith(hlsl.OpMul, a, fl.splat(b, ta), ta)
 	case ta.IsVector() && tb.IsVector():
 		return fl.dot(a, b, ta)
 	}
@@ -247,8 +248,8 @@ func (fl *fnLowerer) mul(a, b ir.Value, ta, tb, rt *Type) ir.Value {
 }
 
 // clip discards the pixel when any component of v is negative.
-func (fl *fnLowerer) clip(v ir.Value, t *Type) {
-	neg := fl.arith(OpLt, v, fl.splat(ir.ConstFloat(ir.F32, 0), t), t)
+func (fl *fnLowerer) clip(v ir.Value, t *hlsl.Type) {
+	neg := fl.arith(hlsl.OpLt, v, fl.splat(ir.ConstFloat(ir.F32, 0), t), t)
 	c := fl.anyAll("any", neg, boolOf(t))
 	kill := fl.newBlock("clip.discard")
 	cont := fl.newBlock("clip.cont")
@@ -272,8 +273,8 @@ func (fl *fnLowerer) lit(nl, nh, m ir.Value) ir.Value {
 }
 
 // atomicKind maps an Interlocked operation to the IR atomic kind.
-func atomicKind(op string, t *Type) ir.Pred {
-	signed := t.Scalar() != nil && t.Scalar().Kind == KindInt
+func atomicKind(op string, t *hlsl.Type) ir.Pred {
+	signed := t.Scalar() != nil && t.Scalar().Kind == hlsl.KindInt
 	switch op {
 	case "Add":
 		return ir.AtomicAdd
@@ -301,7 +302,7 @@ func atomicKind(op string, t *Type) ir.Pred {
 
 // interlocked lowers InterlockedOp(dest, value[, original]) and the
 // compare forms (dest, compare, value[, original]) to one atomic.
-func (fl *fnLowerer) interlocked(x *Call) ir.Value {
+func (fl *fnLowerer) interlocked(x *hlsl.Call) ir.Value {
 	in := x.Intrinsic
 	op := strings.TrimPrefix(in.Name, "Interlocked")
 	dest := stripNoop(x.Args[0])
@@ -317,7 +318,7 @@ func (fl *fnLowerer) interlocked(x *Call) ir.Value {
 	dt := dest.Type()
 	rest := x.Args[1:]
 	var v, cmp ir.Value
-	var orig Expr
+	var orig hlsl.Expr
 	if op == "CompareExchange" || op == "CompareStore" {
 		cmp = fl.atomicOperand(rest[0], op, dt)
 		v = fl.atomicOperand(rest[1], op, dt)
@@ -343,11 +344,11 @@ func (fl *fnLowerer) interlocked(x *Call) ir.Value {
 // as dt), so a floating-point argument becomes uint (Min, Max: int)
 // before it is reinterpreted as dt: InterlockedAdd(intDest, -1.0f) adds
 // (uint)-1.0f = 0, not -1 (vkd3d uav-atomics.shader_test).
-func (fl *fnLowerer) atomicOperand(e Expr, op string, dt *Type) ir.Value {
-	if ic, ok := e.(*ImplicitCast); ok && ic.X.Type().IsFloat() && ic.X.Type().IsScalar() {
-		via := TypeUint
+func (fl *fnLowerer) atomicOperand(e hlsl.Expr, op string, dt *hlsl.Type) ir.Value {
+	if ic, ok := e.(*hlsl.ImplicitCast); ok && ic.X.Type().IsFloat() && ic.X.Type().IsScalar() {
+		via := hlsl.TypeUint
 		if op == "Min" || op == "Max" {
-			via = TypeInt
+			via = hlsl.TypeInt
 		}
 		v := fl.convert(fl.rv(ic.X), ic.X.Type(), via)
 		return fl.convert(v, via, dt)
@@ -356,7 +357,7 @@ func (fl *fnLowerer) atomicOperand(e Expr, op string, dt *Type) ir.Value {
 }
 
 // methodCall lowers a method of a buffer object.
-func (fl *fnLowerer) methodCall(x *MethodCall) ir.Value {
+func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 	m := x.Method
 	rt := x.Recv.Type()
 	buf := fl.resourcePtr(x.Recv)
@@ -419,9 +420,9 @@ func (fl *fnLowerer) methodCall(x *MethodCall) ir.Value {
 				orig = 2
 			}
 		}
-		old := fl.b.Atomic(atomicKind(op, TypeUint), p, v, cmp, "old")
+		old := fl.b.Atomic(atomicKind(op, hlsl.TypeUint), p, v, cmp, "old")
 		if orig >= 0 {
-			fl.storeOut(x.Args[orig], old, TypeUint)
+			fl.storeOut(x.Args[orig], old, hlsl.TypeUint)
 		}
 		return nil
 	case m.Name == "IncrementCounter" || m.Name == "DecrementCounter":

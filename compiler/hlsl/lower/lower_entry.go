@@ -1,9 +1,10 @@
-package hlsl
+package lower
 
 import (
 	"strconv"
 	"strings"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 )
 
@@ -21,20 +22,20 @@ import (
 
 // entryState is the entry point being lowered.
 type entryState struct {
-	ep      *EntryPoint
+	ep      *hlsl.EntryPoint
 	outputs []entryOutput
 }
 
 type entryOutput struct {
-	io *EntryIO
+	io *hlsl.EntryIO
 	g  *ir.Global
 }
 
-var irStages = map[Stage]ir.Stage{StageCompute: ir.StageCompute, StagePixel: ir.StagePixel, StageVertex: ir.StageVertex}
+var irStages = map[hlsl.Stage]ir.Stage{hlsl.StageCompute: ir.StageCompute, hlsl.StagePixel: ir.StagePixel, hlsl.StageVertex: ir.StageVertex}
 
 // lowerEntry creates the entry function and lowers the entry point's body
 // into it.
-func (l *lowerer) lowerEntry(ep *EntryPoint) {
+func (l *lowerer) lowerEntry(ep *hlsl.EntryPoint) {
 	fd := ep.Func
 	f := l.m.NewFunction(fd.Name, ir.Void, nil, nil)
 	f.Entry = &ir.EntryPoint{Stage: irStages[ep.Stage], NumThreads: ep.NumThreads}
@@ -42,7 +43,7 @@ func (l *lowerer) lowerEntry(ep *EntryPoint) {
 	st := &entryState{ep: ep}
 	fl.entry = st
 
-	inputs := map[*EntryIO]*ir.Global{}
+	inputs := map[*hlsl.EntryIO]*ir.Global{}
 	for _, io := range ep.Inputs {
 		g := l.ioGlobal(io, ir.SpaceInput, ioPathName(io, fd.Ret))
 		inputs[io] = g
@@ -63,7 +64,7 @@ func (l *lowerer) lowerEntry(ep *EntryPoint) {
 		}
 	}
 	for _, p := range fd.Params {
-		if p.Mods&ModUniform != 0 {
+		if p.Mods&hlsl.ModUniform != 0 {
 			continue // a member of $Globals
 		}
 		fl.at(p.NamePos)
@@ -83,10 +84,10 @@ func (l *lowerer) lowerEntry(ep *EntryPoint) {
 }
 
 // ioGlobal creates the input or output global of one entry IO.
-func (l *lowerer) ioGlobal(io *EntryIO, space ir.AddrSpace, name string) *ir.Global {
+func (l *lowerer) ioGlobal(io *hlsl.EntryIO, space ir.AddrSpace, name string) *ir.Global {
 	g := ir.NewGlobal(l.uniqueGlobalName(name), space, l.irType(io.Type))
 	g.Semantic = semanticName(io)
-	g.Flat = io.Interp&ModNoInterpolation != 0
+	g.Flat = io.Interp&hlsl.ModNoInterpolation != 0
 	g.Loc = l.loc(io.Pos)
 	l.m.AddGlobal(g)
 	return g
@@ -94,7 +95,7 @@ func (l *lowerer) ioGlobal(io *EntryIO, space ir.AddrSpace, name string) *ir.Glo
 
 // ioPathName names an entry IO after its parameter and field path (ret is
 // the entry point's result type, the root of return value paths).
-func ioPathName(io *EntryIO, ret *Type) string {
+func ioPathName(io *hlsl.EntryIO, ret *hlsl.Type) string {
 	var parts []string
 	t := ret
 	if io.Param != nil {
@@ -102,7 +103,7 @@ func ioPathName(io *EntryIO, ret *Type) string {
 		t = io.Param.Type
 	}
 	for _, i := range io.Path {
-		if t == nil || t.Kind != KindStruct || i >= len(t.Struct.Fields) {
+		if t == nil || t.Kind != hlsl.KindStruct || i >= len(t.Struct.Fields) {
 			break
 		}
 		f := t.Struct.Fields[i]
@@ -117,14 +118,14 @@ func ioPathName(io *EntryIO, ret *Type) string {
 
 // ioPointer returns a pointer to the field at path inside the variable at
 // base (of type t).
-func (fl *fnLowerer) ioPointer(base ir.Value, t *Type, path []int, name string) ir.Value {
+func (fl *fnLowerer) ioPointer(base ir.Value, t *hlsl.Type, path []int, name string) ir.Value {
 	if len(path) == 0 {
 		return base
 	}
 	idx := make([]ir.Value, len(path))
 	for i, k := range path {
 		idx[i] = ir.ConstInt(ir.I32, int64(k))
-		if t.Kind == KindStruct && k < len(t.Struct.Fields) {
+		if t.Kind == hlsl.KindStruct && k < len(t.Struct.Fields) {
 			name += "." + t.Struct.Fields[k].Name
 			t = t.Struct.Fields[k].Type
 		}
@@ -158,15 +159,15 @@ func (fl *fnLowerer) entryReturn(v ir.Value) {
 }
 
 // svNames spells system values canonically.
-var svNames = map[SysValue]string{
-	SVPosition: "SV_Position", SVTarget: "SV_Target", SVDepth: "SV_Depth",
-	SVDepthGreaterEqual: "SV_DepthGreaterEqual", SVDepthLessEqual: "SV_DepthLessEqual",
-	SVCoverage: "SV_Coverage", SVStencilRef: "SV_StencilRef", SVIsFrontFace: "SV_IsFrontFace",
-	SVSampleIndex: "SV_SampleIndex", SVPrimitiveID: "SV_PrimitiveID", SVVertexID: "SV_VertexID",
-	SVInstanceID: "SV_InstanceID", SVClipDistance: "SV_ClipDistance", SVCullDistance: "SV_CullDistance",
-	SVRenderTargetArrayIndex: "SV_RenderTargetArrayIndex", SVViewportArrayIndex: "SV_ViewportArrayIndex",
-	SVDispatchThreadID: "SV_DispatchThreadID", SVGroupThreadID: "SV_GroupThreadID",
-	SVGroupID: "SV_GroupID", SVGroupIndex: "SV_GroupIndex",
+var svNames = map[hlsl.SysValue]string{
+	hlsl.SVPosition: "SV_Position", hlsl.SVTarget: "SV_Target", hlsl.SVDepth: "SV_Depth",
+	hlsl.SVDepthGreaterEqual: "SV_DepthGreaterEqual", hlsl.SVDepthLessEqual: "SV_DepthLessEqual",
+	hlsl.SVCoverage: "SV_Coverage", hlsl.SVStencilRef: "SV_StencilRef", hlsl.SVIsFrontFace: "SV_IsFrontFace",
+	hlsl.SVSampleIndex: "SV_SampleIndex", hlsl.SVPrimitiveID: "SV_PrimitiveID", hlsl.SVVertexID: "SV_VertexID",
+	hlsl.SVInstanceID: "SV_InstanceID", hlsl.SVClipDistance: "SV_ClipDistance", hlsl.SVCullDistance: "SV_CullDistance",
+	hlsl.SVRenderTargetArrayIndex: "SV_RenderTargetArrayIndex", hlsl.SVViewportArrayIndex: "SV_ViewportArrayIndex",
+	hlsl.SVDispatchThreadID: "SV_DispatchThreadID", hlsl.SVGroupThreadID: "SV_GroupThreadID",
+	hlsl.SVGroupID: "SV_GroupID", hlsl.SVGroupIndex: "SV_GroupIndex",
 }
 
 // semanticName is the semantic of an entry IO as the IR records it:
@@ -174,9 +175,9 @@ var svNames = map[SysValue]string{
 // others with an index when it is not 0; the legacy COLOR and DEPTH
 // pixel outputs become SV_Target and SV_Depth), user semantics as written
 // (with the index the checker assigned to cascaded struct members).
-func semanticName(io *EntryIO) string {
+func semanticName(io *hlsl.EntryIO) string {
 	if n, ok := svNames[io.SysValue]; ok {
-		if io.SysValue == SVTarget || io.Index != 0 {
+		if io.SysValue == hlsl.SVTarget || io.Index != 0 {
 			return n + strconv.Itoa(io.Index)
 		}
 		return n

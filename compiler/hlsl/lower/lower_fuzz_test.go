@@ -1,10 +1,11 @@
-package hlsl
+package lower
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 )
 
@@ -23,7 +24,7 @@ func FuzzLower(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		opts := fuzzOptions()
-		prog, diags := Frontend("fuzz.hlsl", src, opts)
+		prog, diags := hlsl.Frontend("fuzz.hlsl", src, opts)
 		if diags.HasErrors() {
 			return
 		}

@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Conversions. Scalar type changes map to one IR cast each (sitofp,
 // uitofp, fptosi, fptoui; bitcast between int and uint; icmp/fcmp against
@@ -12,22 +15,22 @@ import "passlens/compiler/ir"
 
 // convert converts v from type from to type to (any conversion the
 // checker allowed).
-func (fl *fnLowerer) convert(v ir.Value, from, to *Type) ir.Value {
-	if v == nil || from == nil || to == nil || Identical(from, to) {
+func (fl *fnLowerer) convert(v ir.Value, from, to *hlsl.Type) ir.Value {
+	if v == nil || from == nil || to == nil || hlsl.Identical(from, to) {
 		return v
 	}
-	if to.Kind == KindVoid {
+	if to.Kind == hlsl.KindVoid {
 		return nil
 	}
 	if from.IsNumeric() && to.IsNumeric() {
 		fs, ts := from.Scalar(), to.Scalar()
 		switch {
-		case sameShape(from, to):
+		case hlsl.SameShape(from, to):
 			return fl.convertScalars(v, from, ts)
-		case oneComponent(from):
+		case hlsl.OneComponent(from):
 			s := fl.component(v, from, 0)
 			return fl.splat(fl.castScalar(s, fs, ts), to)
-		case isTruncation(from, to):
+		case hlsl.IsTruncation(from, to):
 			return fl.convertScalars(fl.truncate(v, from, to.WithScalar(fs)), to.WithScalar(fs), ts)
 		}
 	}
@@ -36,9 +39,9 @@ func (fl *fnLowerer) convert(v ir.Value, from, to *Type) ir.Value {
 
 // convertScalars converts the components of v (of type from) to scalar
 // type ts, keeping the shape.
-func (fl *fnLowerer) convertScalars(v ir.Value, from, ts *Type) ir.Value {
+func (fl *fnLowerer) convertScalars(v ir.Value, from, ts *hlsl.Type) ir.Value {
 	fs := from.Scalar()
-	if Identical(fs, ts) {
+	if hlsl.Identical(fs, ts) {
 		return v
 	}
 	if from.IsMatrix() {
@@ -52,35 +55,35 @@ func (fl *fnLowerer) convertScalars(v ir.Value, from, ts *Type) ir.Value {
 
 // castScalar converts a scalar or vector v with component type fs to
 // component type ts.
-func (fl *fnLowerer) castScalar(v ir.Value, fs, ts *Type) ir.Value {
+func (fl *fnLowerer) castScalar(v ir.Value, fs, ts *hlsl.Type) ir.Value {
 	if fs.Kind == ts.Kind {
 		return v
 	}
 	vt := v.Type()
 	to := vt.WithScalar(fl.irType(ts))
 	switch {
-	case ts.Kind == KindBool && fs.Kind == KindFloat:
+	case ts.Kind == hlsl.KindBool && fs.Kind == hlsl.KindFloat:
 		return fl.b.Cmp(ir.PredUNE, v, ir.ConstFloat(vt, 0), "tobool")
-	case ts.Kind == KindBool:
+	case ts.Kind == hlsl.KindBool:
 		return fl.b.Cmp(ir.PredNE, v, ir.ConstInt(vt, 0), "tobool")
-	case fs.Kind == KindBool && ts.Kind == KindFloat:
+	case fs.Kind == hlsl.KindBool && ts.Kind == hlsl.KindFloat:
 		return fl.b.Select(v, ir.ConstFloat(to, 1), ir.ConstFloat(to, 0), "conv")
-	case fs.Kind == KindBool:
+	case fs.Kind == hlsl.KindBool:
 		return fl.b.Cast(ir.OpZExt, v, to, "conv")
-	case fs.Kind == KindFloat && ts.Kind == KindInt:
+	case fs.Kind == hlsl.KindFloat && ts.Kind == hlsl.KindInt:
 		return fl.b.Cast(ir.OpFPToSI, v, to, "conv")
-	case fs.Kind == KindFloat:
+	case fs.Kind == hlsl.KindFloat:
 		return fl.b.Cast(ir.OpFPToUI, v, to, "conv")
-	case ts.Kind == KindFloat && fs.Kind == KindInt:
+	case ts.Kind == hlsl.KindFloat && fs.Kind == hlsl.KindInt:
 		return fl.b.Cast(ir.OpSIToFP, v, to, "conv")
-	case ts.Kind == KindFloat:
+	case ts.Kind == hlsl.KindFloat:
 		return fl.b.Cast(ir.OpUIToFP, v, to, "conv")
 	}
 	return fl.b.Cast(ir.OpBitcast, v, to, "conv") // int <-> uint
 }
 
 // component extracts flattened component i of a numeric value.
-func (fl *fnLowerer) component(v ir.Value, t *Type, i int) ir.Value {
+func (fl *fnLowerer) component(v ir.Value, t *hlsl.Type, i int) ir.Value {
 	switch {
 	case t.IsScalar() || t.IsVector() && t.Len == 1:
 		return v
@@ -94,7 +97,7 @@ func (fl *fnLowerer) component(v ir.Value, t *Type, i int) ir.Value {
 
 // matPath is the extractvalue/insertvalue path of element (r, c) of a
 // matrix value (a one-column matrix's rows are scalars).
-func matPath(t *Type, r, c int) []int {
+func matPath(t *hlsl.Type, r, c int) []int {
 	if t.Cols == 1 {
 		return []int{r}
 	}
@@ -102,7 +105,7 @@ func matPath(t *Type, r, c int) []int {
 }
 
 // splat replicates the scalar s into every component of numeric type to.
-func (fl *fnLowerer) splat(s ir.Value, to *Type) ir.Value {
+func (fl *fnLowerer) splat(s ir.Value, to *hlsl.Type) ir.Value {
 	switch {
 	case to.IsScalar() || to.IsVector() && to.Len == 1:
 		return s
@@ -125,7 +128,7 @@ func (fl *fnLowerer) splat(s ir.Value, to *Type) ir.Value {
 
 // truncate keeps the leading components of a vector, or the upper-left
 // block of a matrix (same component type).
-func (fl *fnLowerer) truncate(v ir.Value, from, to *Type) ir.Value {
+func (fl *fnLowerer) truncate(v ir.Value, from, to *hlsl.Type) ir.Value {
 	switch {
 	case to.IsScalar() || to.IsVector() && to.Len == 1:
 		return fl.component(v, from, 0)
@@ -149,7 +152,7 @@ func (fl *fnLowerer) truncate(v ir.Value, from, to *Type) ir.Value {
 // flattenConvert rebuilds a value of type to from the flattened
 // components of v (type from), converting each; a single component is
 // replicated.
-func (fl *fnLowerer) flattenConvert(v ir.Value, from, to *Type) ir.Value {
+func (fl *fnLowerer) flattenConvert(v ir.Value, from, to *hlsl.Type) ir.Value {
 	comps := fl.flatten(v, from)
 	fs := from.FlatScalars(nil)
 	want := to.FlatScalars(nil)
@@ -171,10 +174,10 @@ func (fl *fnLowerer) flattenConvert(v ir.Value, from, to *Type) ir.Value {
 }
 
 // flatten returns the scalar components of v (type t) in HLSL order.
-func (fl *fnLowerer) flatten(v ir.Value, t *Type) []ir.Value {
+func (fl *fnLowerer) flatten(v ir.Value, t *hlsl.Type) []ir.Value {
 	var out []ir.Value
-	var walk func(t *Type, path []int)
-	walk = func(t *Type, path []int) {
+	var walk func(t *hlsl.Type, path []int)
+	walk = func(t *hlsl.Type, path []int) {
 		switch {
 		case t.IsScalar() || t.IsVector() && t.Len == 1:
 			if len(path) == 0 {
@@ -192,11 +195,11 @@ func (fl *fnLowerer) flatten(v ir.Value, t *Type) []ir.Value {
 					walk(t.Elem, append(path[:len(path):len(path)], matPath(t, r, c)...))
 				}
 			}
-		case t.Kind == KindArray:
+		case t.Kind == hlsl.KindArray:
 			for i := 0; i < t.Len; i++ {
 				walk(t.Elem, append(path[:len(path):len(path)], i))
 			}
-		case t.Kind == KindStruct:
+		case t.Kind == hlsl.KindStruct:
 			for i, f := range t.Struct.Fields {
 				walk(f.Type, append(path[:len(path):len(path)], i))
 			}
@@ -208,7 +211,7 @@ func (fl *fnLowerer) flatten(v ir.Value, t *Type) []ir.Value {
 
 // build constructs a value of type t from leading scalar components
 // (already of t's component types) and returns the unused rest.
-func (fl *fnLowerer) build(t *Type, comps []ir.Value) (ir.Value, []ir.Value) {
+func (fl *fnLowerer) build(t *hlsl.Type, comps []ir.Value) (ir.Value, []ir.Value) {
 	switch {
 	case t.IsScalar() || t.IsVector() && t.Len == 1:
 		if len(comps) == 0 {
@@ -226,13 +229,13 @@ func (fl *fnLowerer) build(t *Type, comps []ir.Value) (ir.Value, []ir.Value) {
 			rows[r], comps = fl.build(rowType(t), comps)
 		}
 		return fl.construct(t, rows, "mat"), comps
-	case t.Kind == KindArray:
+	case t.Kind == hlsl.KindArray:
 		el := make([]ir.Value, t.Len)
 		for i := range el {
 			el[i], comps = fl.build(t.Elem, comps)
 		}
 		return fl.construct(t, el, "arr"), comps
-	case t.Kind == KindStruct:
+	case t.Kind == hlsl.KindStruct:
 		el := make([]ir.Value, len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
 			el[i], comps = fl.build(f.Type, comps)
@@ -244,7 +247,7 @@ func (fl *fnLowerer) build(t *Type, comps []ir.Value) (ir.Value, []ir.Value) {
 
 // construct builds an aggregate from its elements: a constant when every
 // element is one, else a construct instruction.
-func (fl *fnLowerer) construct(t *Type, el []ir.Value, name string) ir.Value {
+func (fl *fnLowerer) construct(t *hlsl.Type, el []ir.Value, name string) ir.Value {
 	it := fl.irType(t)
 	ks := make([]*ir.Const, len(el))
 	for i, e := range el {
@@ -259,7 +262,7 @@ func (fl *fnLowerer) construct(t *Type, el []ir.Value, name string) ir.Value {
 
 // mapRows applies f to the rows of matrix operands (all of the same
 // shape) and builds a matrix of type to from the results.
-func (fl *fnLowerer) mapRows(to *Type, args []ir.Value, f func(rows []ir.Value) ir.Value) ir.Value {
+func (fl *fnLowerer) mapRows(to *hlsl.Type, args []ir.Value, f func(rows []ir.Value) ir.Value) ir.Value {
 	rows := make([]ir.Value, to.Rows)
 	for r := range rows {
 		ra := make([]ir.Value, len(args))
@@ -277,11 +280,11 @@ func (fl *fnLowerer) mapRows(to *Type, args []ir.Value, f func(rows []ir.Value) 
 
 // fromMem converts a value loaded from buffer memory (column-major
 // matrices transposed) to its logical form; toMem is the inverse.
-func (fl *fnLowerer) fromMem(v ir.Value, t *Type) ir.Value { return fl.memConvert(v, t, true) }
+func (fl *fnLowerer) fromMem(v ir.Value, t *hlsl.Type) ir.Value { return fl.memConvert(v, t, true) }
 
-func (fl *fnLowerer) toMem(v ir.Value, t *Type) ir.Value { return fl.memConvert(v, t, false) }
+func (fl *fnLowerer) toMem(v ir.Value, t *hlsl.Type) ir.Value { return fl.memConvert(v, t, false) }
 
-func (fl *fnLowerer) memConvert(v ir.Value, t *Type, load bool) ir.Value {
+func (fl *fnLowerer) memConvert(v ir.Value, t *hlsl.Type, load bool) ir.Value {
 	if !needsMemLayout(t) {
 		return v
 	}
@@ -290,15 +293,15 @@ func (fl *fnLowerer) memConvert(v ir.Value, t *Type, load bool) ir.Value {
 		res = fl.memType(t)
 	}
 	switch t.Kind {
-	case KindMatrix:
+	case hlsl.KindMatrix:
 		return fl.b.Intrinsic("transpose", res, []ir.Value{v}, "transpose")
-	case KindArray:
+	case hlsl.KindArray:
 		el := make([]ir.Value, t.Len)
 		for i := range el {
 			el[i] = fl.memConvert(fl.b.ExtractValue(v, []int{i}, "elem"), t.Elem, load)
 		}
 		return fl.b.Construct(res, el, "arr")
-	case KindStruct:
+	case hlsl.KindStruct:
 		el := make([]ir.Value, len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
 			el[i] = fl.memConvert(fl.b.ExtractValue(v, []int{i}, f.Name), f.Type, load)
@@ -312,7 +315,7 @@ func (fl *fnLowerer) memConvert(v ir.Value, t *Type, load bool) ir.Value {
 // Elements whose type is exactly the sub-value being filled are used
 // whole; the others are split into scalar components as HLSL's
 // flattening rule says.
-func (fl *fnLowerer) initList(il *InitList, t *Type) ir.Value {
+func (fl *fnLowerer) initList(il *hlsl.InitList, t *hlsl.Type) ir.Value {
 	cur := &initCursor{}
 	for _, e := range il.Elems {
 		cur.vals = append(cur.vals, fl.rv(e))
@@ -330,16 +333,16 @@ func (fl *fnLowerer) initList(il *InitList, t *Type) ir.Value {
 // initCursor walks the elements of an initializer list.
 type initCursor struct {
 	vals    []ir.Value
-	types   []*Type
+	types   []*hlsl.Type
 	next    int        // next element not yet consumed
 	pending []ir.Value // components of a partly consumed element
-	pendT   []*Type
+	pendT   []*hlsl.Type
 	failed  bool
 }
 
 // initBuild builds a value of type t from the cursor's next components.
-func (fl *fnLowerer) initBuild(t *Type, cur *initCursor) ir.Value {
-	if len(cur.pending) == 0 && cur.next < len(cur.vals) && Identical(cur.types[cur.next], t) {
+func (fl *fnLowerer) initBuild(t *hlsl.Type, cur *initCursor) ir.Value {
+	if len(cur.pending) == 0 && cur.next < len(cur.vals) && hlsl.Identical(cur.types[cur.next], t) {
 		cur.next++
 		return cur.vals[cur.next-1]
 	}
@@ -373,13 +376,13 @@ func (fl *fnLowerer) initBuild(t *Type, cur *initCursor) ir.Value {
 			el[i] = fl.initBuild(rowType(t), cur)
 		}
 		return fl.construct(t, el, "mat")
-	case t.Kind == KindArray:
+	case t.Kind == hlsl.KindArray:
 		el := make([]ir.Value, t.Len)
 		for i := range el {
 			el[i] = fl.initBuild(t.Elem, cur)
 		}
 		return fl.construct(t, el, "arr")
-	case t.Kind == KindStruct:
+	case t.Kind == hlsl.KindStruct:
 		el := make([]ir.Value, len(t.Struct.Fields))
 		for i, f := range t.Struct.Fields {
 			el[i] = fl.initBuild(f.Type, cur)

@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Globals. Each constant buffer (the implicit $Globals for loose uniforms
 // and `uniform` entry parameters, then the cbuffers in source order)
@@ -14,7 +17,7 @@ import "passlens/compiler/ir"
 
 // varInfo says where a variable lives.
 type varInfo struct {
-	t *Type // the variable's HLSL type
+	t *hlsl.Type // the variable's HLSL type
 	// ptr points at the variable's storage (a global, an alloca or an
 	// out/inout parameter). For a cbuffer member it is nil and buf/field
 	// locate it.
@@ -30,7 +33,7 @@ type varInfo struct {
 	// used instead of loading it.
 	konst *ir.Const
 	// decl is the declaration (for resources: the counter lookup).
-	decl *VarDecl
+	decl *hlsl.VarDecl
 }
 
 // lowerGlobals creates the module's globals in source order: constant
@@ -50,7 +53,7 @@ func (l *lowerer) lowerGlobals() {
 // lowerCBuffer creates the uniform global of one constant buffer (for
 // $Globals the members include the entry point's uniform parameters; a
 // parameter named like a global uniform gets a suffixed field name).
-func (l *lowerer) lowerCBuffer(cb *CBuffer) {
+func (l *lowerer) lowerCBuffer(cb *hlsl.CBuffer) {
 	members := cb.Members
 	if len(members) == 0 {
 		return
@@ -67,7 +70,7 @@ func (l *lowerer) lowerCBuffer(cb *CBuffer) {
 	fields := make([]ir.Field, len(members))
 	names := map[string]bool{}
 	for i, m := range members {
-		_, reserved := reservedOffset(m)
+		_, reserved := hlsl.ReservedOffset(m)
 		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type), Placed: packed || reserved, Offset: m.Offset}
 		if reserved && m.PackOffset == nil {
 			fields[i].RegShift = m.Register.Shift // register(cN[k]): FXC's k, for sm3
@@ -88,10 +91,10 @@ func (l *lowerer) lowerCBuffer(cb *CBuffer) {
 }
 
 // lowerGlobal creates the global of a non-uniform global variable.
-func (l *lowerer) lowerGlobal(v *VarDecl) {
+func (l *lowerer) lowerGlobal(v *hlsl.VarDecl) {
 	t := v.Type
 	switch {
-	case t.Kind == KindResource:
+	case t.Kind == hlsl.KindResource:
 		g := ir.NewGlobal(l.uniqueGlobalName(v.Name), ir.SpaceStorage, l.resourceValueType(t))
 		g.Kind = t.Resource.String()
 		g.ReadOnly = !t.Resource.Writable()
@@ -101,11 +104,11 @@ func (l *lowerer) lowerGlobal(v *VarDecl) {
 		}
 		l.m.AddGlobal(g)
 		l.globals[v] = &varInfo{t: t, value: g, decl: v}
-	case t.containsResource():
+	case t.ContainsResource():
 		if v.Used {
 			l.errorf(v, "arrays and structs of resources ('%s') are not supported", t)
 		}
-	case v.Mods&ModGroupshared != 0:
+	case v.Mods&hlsl.ModGroupshared != 0:
 		g := ir.NewGlobal(l.uniqueGlobalName(v.Name), ir.SpaceGroupshared, l.irType(t))
 		g.Loc = l.loc(v.NamePos)
 		l.m.AddGlobal(g)
@@ -119,7 +122,7 @@ func (l *lowerer) lowerGlobal(v *VarDecl) {
 // or local to a function: name is then "function.variable") with its
 // initializer. A static const scalar or vector is also remembered as a
 // constant so reads need no load.
-func (l *lowerer) lowerStatic(v *VarDecl, name string) *varInfo {
+func (l *lowerer) lowerStatic(v *hlsl.VarDecl, name string) *varInfo {
 	g := ir.NewGlobal(l.uniqueGlobalName(name), ir.SpacePrivate, l.irType(v.Type))
 	g.Loc = l.loc(v.NamePos)
 	info := &varInfo{t: v.Type, ptr: g, decl: v}
@@ -128,10 +131,10 @@ func (l *lowerer) lowerStatic(v *VarDecl, name string) *varInfo {
 			if !k.IsZeroValue() {
 				g.Init = k
 			}
-			if v.Mods&ModConst != 0 && (v.Type.IsScalar() || v.Type.IsVector()) {
+			if v.Mods&hlsl.ModConst != 0 && (v.Type.IsScalar() || v.Type.IsVector()) {
 				info.konst = k
 			}
-		} else if v.Kind == VarGlobal {
+		} else if v.Kind == hlsl.VarGlobal {
 			l.runtimeInits = append(l.runtimeInits, v)
 		} else {
 			l.errorf(v.Init, "the initializer of static local '%s' is not a compile-time constant", v.Name)
@@ -144,7 +147,7 @@ func (l *lowerer) lowerStatic(v *VarDecl, name string) *varInfo {
 
 // counter returns the hidden counter of a RWStructuredBuffer (for
 // IncrementCounter/DecrementCounter): a storage global holding one u32.
-func (l *lowerer) counter(v *VarDecl) *ir.Global {
+func (l *lowerer) counter(v *hlsl.VarDecl) *ir.Global {
 	if g, ok := l.counters[v]; ok {
 		return g
 	}

@@ -1,4 +1,4 @@
-package hlsl
+package lower
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 	"passlens/internal/vkd3d"
 )
@@ -35,7 +36,7 @@ func TestLowerConformanceVKD3D(t *testing.T) {
 				continue
 			}
 			applicable++
-			prog, diags := Frontend(u.File, []byte(u.Src), opts)
+			prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
 			if diags.HasErrors() {
 				continue
 			}
@@ -50,7 +51,7 @@ func TestLowerConformanceVKD3D(t *testing.T) {
 			if m == nil {
 				first := ""
 				for _, d := range ld {
-					if d.Severity == Error {
+					if d.Severity == hlsl.Error {
 						first = d.Message
 						unsupported[classifyLowerError(d.Message)]++
 						break

@@ -1,10 +1,11 @@
-package hlsl
+package lower
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/interp"
 )
 
@@ -109,7 +110,7 @@ func TestLowerExec(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.buffer, func(t *testing.T) {
-			m := lowerSource(t, c.name+".hlsl", execShader(t, c.src), Options{})
+			m := lowerSource(t, c.name+".hlsl", execShader(t, c.src), hlsl.Options{})
 			res := run(t, m, c.in, interp.PolicyMaximal)
 			if got := bufferText(t, res, c.buffer, c.n); got != c.want {
 				t.Errorf("%s = %s\nwant %s", c.buffer, got, c.want)
@@ -119,7 +120,7 @@ func TestLowerExec(t *testing.T) {
 }
 
 func TestLowerExecPixel(t *testing.T) {
-	m := lowerSource(t, "pixel.hlsl", execShader(t, "pixel"), Options{})
+	m := lowerSource(t, "pixel.hlsl", execShader(t, "pixel"), hlsl.Options{})
 	in := &interp.Input{Rect: &interp.Rect{Width: 4, Height: 1}, Inputs: map[string]interp.LaneInput{
 		"TEXCOORD0": {PerLane: []any{[]any{0.25, 1}, []any{0.75, 1}, []any{1, 1}, []any{1, 1}}}}}
 	res := run(t, m, in, interp.PolicyMaximal)

@@ -1,4 +1,4 @@
-package hlsl
+package lower
 
 import (
 	"flag"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/samples"
@@ -17,9 +18,9 @@ var updateLower = flag.Bool("update-lower", false, "rewrite testdata/lower/*.pir
 // lowerSource runs the frontend and the lowering over src and fails the
 // test on any error; the module is verified and round-trips through the
 // IR text format.
-func lowerSource(t *testing.T, file, src string, opts Options) *ir.Module {
+func lowerSource(t *testing.T, file, src string, opts hlsl.Options) *ir.Module {
 	t.Helper()
-	prog, diags := Frontend(file, []byte(src), opts)
+	prog, diags := hlsl.Frontend(file, []byte(src), opts)
 	if diags.HasErrors() {
 		t.Fatalf("%s: frontend errors:\n%s", file, render(prog, diags))
 	}
@@ -74,7 +75,7 @@ func TestLowerSamples(t *testing.T) {
 		}
 		n++
 		t.Run(s.Name, func(t *testing.T) {
-			m := lowerSource(t, s.File, string(s.Source), Options{})
+			m := lowerSource(t, s.File, string(s.Source), hlsl.Options{})
 			if len(m.EntryPoints()) != 1 {
 				t.Fatalf("want one entry point, have %d", len(m.EntryPoints()))
 			}
@@ -113,7 +114,7 @@ func TestLowerSamplesRun(t *testing.T) {
 		if !ok {
 			t.Fatalf("no sample %s", name)
 		}
-		return lowerSource(t, s.File, string(s.Source), Options{})
+		return lowerSource(t, s.File, string(s.Source), hlsl.Options{})
 	}
 	cases := []struct {
 		sample, buffer string
@@ -215,7 +216,7 @@ func TestLowerGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := lowerSource(t, name, string(src), Options{})
+			m := lowerSource(t, name, string(src), hlsl.Options{})
 			got := m.String()
 			golden := strings.TrimSuffix(path, ".hlsl") + ".pir"
 			if *updateLower {
@@ -247,11 +248,11 @@ func TestLowerDiagnostics(t *testing.T) {
 			"test.hlsl:1:1: error: arrays and structs of resources ('RWBuffer<uint> [2]') are not supported"},
 	}
 	for _, c := range cases {
-		prog, diags := Frontend("test.hlsl", []byte(c.src), Options{})
+		prog, diags := hlsl.Frontend("test.hlsl", []byte(c.src), hlsl.Options{})
 		if diags.HasErrors() {
 			t.Fatalf("frontend: %s", render(prog, diags))
 		}
-		m, ld := Lower(prog, Options{})
+		m, ld := Lower(prog, hlsl.Options{})
 		if m != nil {
 			t.Errorf("%q: lowered, want an error", c.src)
 		}
@@ -264,7 +265,7 @@ func TestLowerDiagnostics(t *testing.T) {
 // TestLowerLocations checks that instructions carry their source position.
 func TestLowerLocations(t *testing.T) {
 	src := "RWStructuredBuffer<float> B;\n[numthreads(1,1,1)]\nvoid main() {\n  float x = B[0];\n  B[1] = x * 2;\n}\n"
-	m := lowerSource(t, "test.hlsl", src, Options{})
+	m := lowerSource(t, "test.hlsl", src, hlsl.Options{})
 	found := map[ir.Op]ir.Loc{}
 	for _, b := range m.Func("main").Blocks {
 		for _, in := range b.Instrs {
@@ -293,7 +294,7 @@ func TestLowerLocations(t *testing.T) {
 // point.
 func TestLowerLibrary(t *testing.T) {
 	src := "float f(float x) { return x + 1; }\nvoid g(inout float y) { y = f(y); }\n"
-	m := lowerSource(t, "lib.hlsl", src, Options{Library: true})
+	m := lowerSource(t, "lib.hlsl", src, hlsl.Options{Library: true})
 	if len(m.Funcs) != 2 || len(m.EntryPoints()) != 0 {
 		t.Fatalf("want 2 functions and no entry point:\n%s", m)
 	}
@@ -319,7 +320,7 @@ VOut main(uniform float scale, uint id : SV_VertexID, nointerpolation float3 n :
   return o;
 }
 `
-	m := lowerSource(t, "vs.hlsl", src, Options{})
+	m := lowerSource(t, "vs.hlsl", src, hlsl.Options{})
 	want := []string{
 		`@$Globals = global uniform %$Globals kind "cbuffer"`,
 		`@Cam = global uniform %Cam binding 1, 3 kind "cbuffer"`,
@@ -358,7 +359,7 @@ void main() {
   B[0] = s;
 }
 `
-	f := lowerSource(t, "loops.hlsl", src, Options{}).Func("main")
+	f := lowerSource(t, "loops.hlsl", src, hlsl.Options{}).Func("main")
 	loops := map[string]string{"for.cond": "for.inc", "while.cond": "while.cont", "do.header": "do.cond"}
 	for header, cont := range loops {
 		h := f.Block(header)
@@ -404,7 +405,7 @@ void main() {
 // carries the loop_merge.
 func TestLowerSplitLoopCondition(t *testing.T) {
 	src := execShader(t, "split")
-	m := lowerSource(t, "split.hlsl", src, Options{})
+	m := lowerSource(t, "split.hlsl", src, hlsl.Options{})
 	f := m.Func("main")
 	for _, name := range []string{"for.header", "while.header"} {
 		h := f.Block(name)
@@ -437,7 +438,7 @@ cbuffer placed {
 cbuffer loose { float x; float4 y; };
 float4 main() : sv_target { return foo + bar.c + c.xyxy + m[0].xyxy + after + x + y; }
 `
-	m := lowerSource(t, "po.hlsl", src, Options{})
+	m := lowerSource(t, "po.hlsl", src, hlsl.Options{})
 	text := m.String()
 	for _, w := range []string{
 		// The column-major float3x2 is stored as its 2 columns of 3
@@ -462,7 +463,7 @@ float4 z;
 cbuffer cb { float4 w : register(c3); };
 float4 main() : sv_target { return x + y + z + w; }
 `
-	text := lowerSource(t, "rc.hlsl", src, Options{}).String()
+	text := lowerSource(t, "rc.hlsl", src, hlsl.Options{}).String()
 	for _, w := range []string{
 		`type %$Globals = { i32 x offset 16, i32 y offset 0, <4 x f32> z }`,
 		`type %cb = { <4 x f32> w }`,
@@ -486,12 +487,12 @@ float4 c : register(c4);
 RWStructuredBuffer<float4> buf : register(u[1]);
 float4 main() : sv_target { return a + b + c + buf[0]; }
 `
-	text := lowerSource(t, "shift.hlsl", src, Options{}).String()
+	text := lowerSource(t, "shift.hlsl", src, hlsl.Options{}).String()
 	want := `type %$Globals = { <4 x f32> a offset 32 regshift -1, <4 x f32> b offset 0 regshift 3, <4 x f32> c offset 64 }`
 	if !strings.Contains(text, want) || !strings.Contains(text, `binding 0, 0 kind "RWStructuredBuffer"`) {
 		t.Errorf("module lacks %q or buf at binding 0:\n%s", want, text)
 	}
 	for _, bad := range []string{"c1[", "c1[]", "c1[2 3]", "c1[2"} {
-		expectDiag(t, "float4 a : register("+bad+");", Options{Library: true}, "invalid register offset")
+		expectDiag(t, "float4 a : register("+bad+");", hlsl.Options{Library: true}, "invalid register offset")
 	}
 }

@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Functions. A user function becomes an IR function of the same name
 // (overloads get suffixes: f, f.1, ...). Calling convention (the one
@@ -14,7 +17,7 @@ import "passlens/compiler/ir"
 // fnLowerer is the state of lowering one function body.
 type fnLowerer struct {
 	*lowerer
-	decl *FuncDecl
+	decl *hlsl.FuncDecl
 	f    *ir.Function
 	b    *ir.Builder
 
@@ -22,7 +25,7 @@ type fnLowerer struct {
 	allocaB    *ir.Builder
 	nAllocas   int
 
-	locals map[*VarDecl]*varInfo
+	locals map[*hlsl.VarDecl]*varInfo
 	// order is the order blocks were started in; the function's layout
 	// follows it (clang emits blocks where their code starts).
 	order   []*ir.Block
@@ -41,20 +44,20 @@ type loopInfo struct {
 	header, cont, merge *ir.Block
 }
 
-func (l *lowerer) newFnLowerer(fd *FuncDecl, f *ir.Function) *fnLowerer {
+func (l *lowerer) newFnLowerer(fd *hlsl.FuncDecl, f *ir.Function) *fnLowerer {
 	fl := &fnLowerer{lowerer: l, decl: fd, f: f, b: ir.NewBuilder(f), allocaB: ir.NewBuilder(f),
-		locals: map[*VarDecl]*varInfo{}, started: map[*ir.Block]bool{}}
+		locals: map[*hlsl.VarDecl]*varInfo{}, started: map[*ir.Block]bool{}}
 	fl.entryBlock = f.NewBlock("entry")
 	fl.setBlock(fl.entryBlock)
 	return fl
 }
 
 // declareFunc creates the IR function (signature only) of a definition.
-func (l *lowerer) declareFunc(fd *FuncDecl) {
+func (l *lowerer) declareFunc(fd *hlsl.FuncDecl) {
 	names := make([]string, len(fd.Params))
 	types := make([]*ir.Type, len(fd.Params))
 	for i, p := range fd.Params {
-		if p.Type.Kind == KindArray && p.Type.Len < 0 {
+		if p.Type.Kind == hlsl.KindArray && p.Type.Len < 0 {
 			l.errorf(p, "cannot lower '%s': unsized array parameter '%s' gets no size from a call", fd.Name, p.Name)
 			return
 		}
@@ -66,27 +69,27 @@ func (l *lowerer) declareFunc(fd *FuncDecl) {
 }
 
 // paramType is the IR type of a parameter under the calling convention.
-func (l *lowerer) paramType(p *VarDecl) *ir.Type {
-	if p.Type.Kind == KindResource {
+func (l *lowerer) paramType(p *hlsl.VarDecl) *ir.Type {
+	if p.Type.Kind == hlsl.KindResource {
 		return l.irType(p.Type)
 	}
-	if p.Dir != DirIn {
+	if p.Dir != hlsl.DirIn {
 		return ir.Ptr(ir.SpaceFunction, l.irType(p.Type))
 	}
 	return l.irType(p.Type)
 }
 
 // lowerFunc lowers the body of a user function.
-func (l *lowerer) lowerFunc(fd *FuncDecl, f *ir.Function) {
+func (l *lowerer) lowerFunc(fd *hlsl.FuncDecl, f *ir.Function) {
 	fl := l.newFnLowerer(fd, f)
 	for i, p := range fd.Params {
 		ip := f.Params[i]
 		switch {
-		case p.Type.containsResource() && p.Type.Kind != KindResource:
+		case p.Type.ContainsResource() && p.Type.Kind != hlsl.KindResource:
 			l.errorf(p, "parameters of type '%s' (arrays or structs of resources) are not supported", p.Type)
-		case p.Type.Kind == KindResource:
+		case p.Type.Kind == hlsl.KindResource:
 			fl.locals[p] = &varInfo{t: p.Type, value: ip, decl: p}
-		case p.Dir != DirIn:
+		case p.Dir != hlsl.DirIn:
 			fl.locals[p] = &varInfo{t: p.Type, ptr: ip, decl: p}
 		default:
 			fl.at(p.NamePos)
@@ -102,7 +105,7 @@ func (l *lowerer) lowerFunc(fd *FuncDecl, f *ir.Function) {
 // finish terminates the last block (falling off the end of a void
 // function returns; of a non-void one cannot happen, the checker made
 // sure) and puts the blocks in emission order.
-func (fl *fnLowerer) finish(end Pos) {
+func (fl *fnLowerer) finish(end hlsl.Pos) {
 	if !fl.terminated() {
 		fl.at(end)
 		switch {
@@ -176,7 +179,7 @@ func (fl *fnLowerer) fixLoops() {
 }
 
 // at sets the source position of the instructions emitted next.
-func (fl *fnLowerer) at(p Pos) {
+func (fl *fnLowerer) at(p hlsl.Pos) {
 	if p.IsValid() {
 		fl.pos = p
 	}
@@ -184,7 +187,7 @@ func (fl *fnLowerer) at(p Pos) {
 }
 
 // atNode is at(n.Pos()).
-func (fl *fnLowerer) atNode(n Node) { fl.at(n.Pos()) }
+func (fl *fnLowerer) atNode(n hlsl.Node) { fl.at(n.Pos()) }
 
 // newBlock creates a block (placed in the layout when started).
 func (fl *fnLowerer) newBlock(name string) *ir.Block { return fl.f.NewBlock(name) }
@@ -213,7 +216,7 @@ func (fl *fnLowerer) br(dst *ir.Block) {
 
 // alloca creates a function-memory variable of type t in the entry block
 // (before any other instruction there, in creation order).
-func (fl *fnLowerer) alloca(t *Type, name string) *ir.Instr {
+func (fl *fnLowerer) alloca(t *hlsl.Type, name string) *ir.Instr {
 	return fl.allocaIR(fl.irType(t), name)
 }
 
@@ -230,19 +233,19 @@ func (fl *fnLowerer) allocaIR(t *ir.Type, name string) *ir.Instr {
 
 // local returns where a variable lives: a global, a parameter or a local
 // (created on first use if its declaration was in unreachable code).
-func (fl *fnLowerer) local(v *VarDecl) *varInfo {
+func (fl *fnLowerer) local(v *hlsl.VarDecl) *varInfo {
 	if info := fl.locals[v]; info != nil {
 		return info
 	}
 	if info := fl.globals[v]; info != nil {
 		return info
 	}
-	if v.Kind == VarLocal && v.Mods&ModStatic == 0 && !v.Type.containsResource() {
+	if v.Kind == hlsl.VarLocal && v.Mods&hlsl.ModStatic == 0 && !v.Type.ContainsResource() {
 		info := &varInfo{t: v.Type, ptr: fl.alloca(v.Type, v.Name), decl: v}
 		fl.locals[v] = info
 		return info
 	}
-	if v.Kind == VarLocal && v.Mods&ModStatic != 0 {
+	if v.Kind == hlsl.VarLocal && v.Mods&hlsl.ModStatic != 0 {
 		return fl.lowerStatic(v, fl.f.Name()+"."+v.Name)
 	}
 	return nil

@@ -1,6 +1,9 @@
-package hlsl
+package lower
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // HLSL types map one to one onto IR types: scalars to bool/i32/u32/f32,
 // vectors to <N x T> (a 1-vector is its scalar), an R x C matrix to
@@ -17,46 +20,46 @@ import "passlens/compiler/ir"
 // function, private and groupshared memory) keep the logical layout.
 
 // irType returns the logical IR type of t.
-func (l *lowerer) irType(t *Type) *ir.Type {
+func (l *lowerer) irType(t *hlsl.Type) *ir.Type {
 	return l.typeOf(t, false)
 }
 
 // memType returns the IR type of t as stored in buffer memory.
-func (l *lowerer) memType(t *Type) *ir.Type {
+func (l *lowerer) memType(t *hlsl.Type) *ir.Type {
 	return l.typeOf(t, true)
 }
 
-func (l *lowerer) typeOf(t *Type, mem bool) *ir.Type {
+func (l *lowerer) typeOf(t *hlsl.Type, mem bool) *ir.Type {
 	if t == nil {
 		return ir.Void
 	}
 	switch t.Kind {
-	case KindVoid:
+	case hlsl.KindVoid:
 		return ir.Void
-	case KindBool:
+	case hlsl.KindBool:
 		return ir.Bool
-	case KindInt:
+	case hlsl.KindInt:
 		return ir.I32
-	case KindUint:
+	case hlsl.KindUint:
 		return ir.U32
-	case KindFloat:
+	case hlsl.KindFloat:
 		return ir.F32
-	case KindVector:
+	case hlsl.KindVector:
 		return ir.Vec(l.typeOf(t.Elem, false), t.Len)
-	case KindMatrix:
+	case hlsl.KindMatrix:
 		s := l.typeOf(t.Elem, false)
 		if mem && !t.RowMajor {
 			return ir.Mat(s, t.Cols, t.Rows)
 		}
 		return ir.Mat(s, t.Rows, t.Cols)
-	case KindArray:
+	case hlsl.KindArray:
 		return ir.Array(l.typeOf(t.Elem, mem), t.Len)
-	case KindStruct:
+	case hlsl.KindStruct:
 		if mem && needsMemLayout(t) {
 			return l.memStruct(t.Struct)
 		}
 		return l.logicalStruct(t.Struct)
-	case KindResource:
+	case hlsl.KindResource:
 		// A resource used as a value is a pointer to its buffer.
 		return ir.Ptr(ir.SpaceStorage, l.resourceValueType(t))
 	}
@@ -66,7 +69,7 @@ func (l *lowerer) typeOf(t *Type, mem bool) *ir.Type {
 // resourceValueType is the IR value type of a buffer global: a
 // runtime-sized array of its elements (of 32-bit words for byte address
 // buffers).
-func (l *lowerer) resourceValueType(t *Type) *ir.Type {
+func (l *lowerer) resourceValueType(t *hlsl.Type) *ir.Type {
 	if !t.Resource.Templated() {
 		return ir.Array(ir.U32, -1)
 	}
@@ -75,15 +78,15 @@ func (l *lowerer) resourceValueType(t *Type) *ir.Type {
 
 // needsMemLayout reports whether t contains a column-major matrix, so
 // that its buffer layout differs from its logical one.
-func needsMemLayout(t *Type) bool {
+func needsMemLayout(t *hlsl.Type) bool {
 	switch {
 	case t == nil:
 		return false
-	case t.Kind == KindMatrix:
+	case t.Kind == hlsl.KindMatrix:
 		return !t.RowMajor
-	case t.Kind == KindArray:
+	case t.Kind == hlsl.KindArray:
 		return needsMemLayout(t.Elem)
-	case t.Kind == KindStruct:
+	case t.Kind == hlsl.KindStruct:
 		for _, f := range t.Struct.Fields {
 			if needsMemLayout(f.Type) {
 				return true
@@ -95,7 +98,7 @@ func needsMemLayout(t *Type) bool {
 
 // logicalStruct returns (creating and registering on first use) the IR
 // struct type of sd.
-func (l *lowerer) logicalStruct(sd *StructDecl) *ir.Type {
+func (l *lowerer) logicalStruct(sd *hlsl.StructDecl) *ir.Type {
 	if t, ok := l.structs[sd]; ok {
 		return t
 	}
@@ -114,7 +117,7 @@ func (l *lowerer) logicalStruct(sd *StructDecl) *ir.Type {
 }
 
 // memStruct returns the buffer-memory variant of sd (see above).
-func (l *lowerer) memStruct(sd *StructDecl) *ir.Type {
+func (l *lowerer) memStruct(sd *hlsl.StructDecl) *ir.Type {
 	if t, ok := l.memStructs[sd]; ok {
 		return t
 	}
@@ -134,7 +137,7 @@ func (l *lowerer) memStruct(sd *StructDecl) *ir.Type {
 }
 
 // boolOf returns t's shape with bool components.
-func boolOf(t *Type) *Type { return t.WithScalar(TypeBool) }
+func boolOf(t *hlsl.Type) *hlsl.Type { return t.WithScalar(hlsl.TypeBool) }
 
 // rowType returns the row vector type of matrix t.
-func rowType(t *Type) *Type { return VectorOf(t.Elem, t.Cols) }
+func rowType(t *hlsl.Type) *hlsl.Type { return hlsl.VectorOf(t.Elem, t.Cols) }

@@ -1,4 +1,4 @@
-package hlsl
+package lower
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/internal/vkd3d"
@@ -108,15 +109,15 @@ func countList(m map[string]int) string {
 type computeShader struct {
 	line int
 	m    *ir.Module
-	prog *Program
+	prog *hlsl.Program
 	cb   probeShader // the constant buffer "uniform" lines fill
 	skip string      // why its tests are skipped
 	why  string      // the first error, for a shader that is not accepted or not lowered
 }
 
-func firstError(d Diagnostics) string {
+func firstError(d hlsl.Diagnostics) string {
 	for _, x := range d {
-		if x.Severity == Error {
+		if x.Severity == hlsl.Error {
 			return fmt.Sprintf("%d:%d: %s", x.Pos.Line, x.Pos.Col, x.Message)
 		}
 	}
@@ -194,8 +195,8 @@ func unsupportedFeature(req vkd3d.Require) string {
 
 // compile lowers a compute shader and decides whether its tests can run.
 func (cs *computeShader) compile(file, src string) {
-	opts := Options{Entry: "main", Stage: StageCompute}
-	prog, diags := Frontend(file, []byte(src), opts)
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StageCompute}
+	prog, diags := hlsl.Frontend(file, []byte(src), opts)
 	if diags.HasErrors() {
 		cs.skip = "not accepted"
 		cs.why = firstError(diags)
@@ -220,7 +221,7 @@ func (cs *computeShader) compile(file, src string) {
 
 // boundBuffer is one buffer of the shader with the resource bound to it.
 type boundBuffer struct {
-	v       *VarDecl
+	v       *hlsl.VarDecl
 	res     *vkd3d.Resource
 	g       *ir.Global // the buffer's storage global
 	counter *ir.Global // its hidden counter, if the shader uses one
@@ -233,18 +234,18 @@ type boundBuffer struct {
 // then the lowest free slot in declaration order for the used resources
 // without one) and finds each buffer's resource and IR global. skip says
 // why the shader cannot run with these resources.
-func bindResources(prog *Program, m *ir.Module, resources vkd3d.Resources) (out []*boundBuffer, skip string) {
+func bindResources(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources) (out []*boundBuffer, skip string) {
 	taken := map[[2]int]bool{}
-	slots := map[*VarDecl]int{}
-	class := func(v *VarDecl) int {
+	slots := map[*hlsl.VarDecl]int{}
+	class := func(v *hlsl.VarDecl) int {
 		if v.Type.Resource.Writable() {
 			return 1
 		}
 		return 0
 	}
-	var res []*VarDecl
+	var res []*hlsl.VarDecl
 	for _, v := range prog.Globals {
-		if v.Type.Kind != KindResource {
+		if v.Type.Kind != hlsl.KindResource {
 			continue
 		}
 		if r := v.Register; r != nil {
@@ -277,7 +278,7 @@ func bindResources(prog *Program, m *ir.Module, resources vkd3d.Resources) (out 
 		if r.Bad != "" {
 			return nil, r.Bad
 		}
-		b := &boundBuffer{v: v, res: r, typed: v.Type.Resource == ResBuffer || v.Type.Resource == ResRWBuffer}
+		b := &boundBuffer{v: v, res: r, typed: v.Type.Resource == hlsl.ResBuffer || v.Type.Resource == hlsl.ResRWBuffer}
 		for _, g := range m.Globals {
 			switch {
 			case g.Space != ir.SpaceStorage:
@@ -299,7 +300,7 @@ func bindResources(prog *Program, m *ir.Module, resources vkd3d.Resources) (out 
 		}
 		switch {
 		case r.Dim == "counter_buffer":
-			if v.Type.Resource != ResRWStructuredBuffer {
+			if v.Type.Resource != hlsl.ResRWStructuredBuffer {
 				return nil, "counter on a non-structured buffer"
 			}
 		case b.typed:
@@ -312,7 +313,7 @@ func bindResources(prog *Program, m *ir.Module, resources vkd3d.Resources) (out 
 			if isFloat := b.leaves[0].Kind == ir.KFloat; isFloat != (r.Class == 'f') {
 				return nil, "format conversion"
 			}
-		case v.Type.Resource == ResByteAddressBuffer || v.Type.Resource == ResRWByteAddressBuffer:
+		case v.Type.Resource == hlsl.ResByteAddressBuffer || v.Type.Resource == hlsl.ResRWByteAddressBuffer:
 		default: // structured
 			if r.Texel != 4*len(b.leaves) {
 				return nil, "structure stride"
@@ -513,8 +514,8 @@ void main()
     InterlockedMax(s[3], b);
 }
 `
-	opts := Options{Entry: "main", Stage: StageCompute}
-	prog, diags := Frontend("atomics.hlsl", []byte(src), opts)
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StageCompute}
+	prog, diags := hlsl.Frontend("atomics.hlsl", []byte(src), opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

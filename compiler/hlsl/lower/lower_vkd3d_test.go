@@ -1,4 +1,4 @@
-package hlsl
+package lower
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/internal/vkd3d"
@@ -106,10 +107,10 @@ type probeStats struct {
 type probeShader struct {
 	line  int
 	m     *ir.Module
-	prog  *Program
-	cb    *CBuffer // the constant buffer "uniform" lines fill (b0)
-	cbVar string   // its IR global
-	skip  string   // why its tests are skipped
+	prog  *hlsl.Program
+	cb    *hlsl.CBuffer // the constant buffer "uniform" lines fill (b0)
+	cbVar string        // its IR global
+	skip  string        // why its tests are skipped
 }
 
 // runProbeFile walks one .shader_test file: sections in order, the
@@ -177,8 +178,8 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 
 // compile lowers a pixel shader and decides whether its tests can run.
 func (ps *probeShader) compile(file, src string) {
-	opts := Options{Entry: "main", Stage: StagePixel}
-	prog, diags := Frontend(file, []byte(src), opts)
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StagePixel}
+	prog, diags := hlsl.Frontend(file, []byte(src), opts)
 	if diags.HasErrors() {
 		ps.skip = "not accepted"
 		return
@@ -189,7 +190,7 @@ func (ps *probeShader) compile(file, src string) {
 		return
 	}
 	for _, io := range prog.Entry.Inputs {
-		if io.SysValue != SVPosition {
+		if io.SysValue != hlsl.SVPosition {
 			ps.skip = "interpolated inputs"
 			return
 		}
@@ -201,8 +202,8 @@ func (ps *probeShader) compile(file, src string) {
 // uniformBuffer returns the constant buffer "uniform" lines fill (b0: an
 // explicit one, else $Globals, else the last constant buffer) and the
 // name of its IR global.
-func uniformBuffer(prog *Program) (*CBuffer, string) {
-	var buf *CBuffer
+func uniformBuffer(prog *hlsl.Program) (*hlsl.CBuffer, string) {
+	var buf *hlsl.CBuffer
 	for _, cb := range prog.Buffers {
 		if r := cb.Register; r != nil && r.Index == 0 && r.Space == 0 {
 			buf = cb
@@ -365,7 +366,7 @@ func (ps *probeShader) uniforms(words map[int]uint32) map[string]any {
 		members = append(members[:len(members):len(members)], ps.prog.Entry.Uniforms...)
 	}
 	for _, m := range members {
-		if m.Kind == VarParam {
+		if m.Kind == hlsl.VarParam {
 			continue // uniform entry parameters: no offsets
 		}
 		out[ps.cbVar+"."+m.Name] = cbRead(words, m.Offset, m.Type)
@@ -375,10 +376,10 @@ func (ps *probeShader) uniforms(words map[int]uint32) map[string]any {
 
 // cbRead reads a value of type t at byte offset off of a constant buffer,
 // in the IR's memory layout (column-major matrices by columns).
-func cbRead(words map[int]uint32, off int, t *Type) any {
+func cbRead(words map[int]uint32, off int, t *hlsl.Type) any {
 	word := func(o int) any {
 		w := words[o/4]
-		if t.Scalar() != nil && t.Scalar().Kind == KindBool {
+		if t.Scalar() != nil && t.Scalar().Kind == hlsl.KindBool {
 			return w != 0
 		}
 		return fmt.Sprintf("0x%08X", w)
@@ -408,20 +409,20 @@ func cbRead(words map[int]uint32, off int, t *Type) any {
 			el[r] = vec(off+16*r, n)
 		}
 		return el
-	case t.Kind == KindArray:
-		size, _ := cbSize(t.Elem)
+	case t.Kind == hlsl.KindArray:
+		size, _ := hlsl.CBufferSize(t.Elem)
 		el := make([]any, t.Len)
 		for i := range el {
-			el[i] = cbRead(words, off+i*roundUp16(size), t.Elem)
+			el[i] = cbRead(words, off+i*((size+15)&^15), t.Elem)
 		}
 		return el
-	case t.Kind == KindStruct:
+	case t.Kind == hlsl.KindStruct:
 		el := map[string]any{}
 		o := off
 		for _, f := range t.Struct.Fields {
-			o = cbPlace(o, f.Type)
+			o = hlsl.CBufferPlace(o, f.Type)
 			el[f.Name] = cbRead(words, o, f.Type)
-			size, _ := cbSize(f.Type)
+			size, _ := hlsl.CBufferSize(f.Type)
 			o += size
 		}
 		return el

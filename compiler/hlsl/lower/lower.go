@@ -1,9 +1,10 @@
-package hlsl
+package lower
 
 import (
 	"fmt"
 	"strings"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 	"passlens/internal/guard"
 )
@@ -33,22 +34,22 @@ import (
 // their source positions; the module is nil when there are errors. Lower
 // never panics: an unexpected failure becomes an "internal compiler
 // error" diagnostic.
-func Lower(prog *Program, opts Options) (mod *ir.Module, diags Diagnostics) {
+func Lower(prog *hlsl.Program, opts hlsl.Options) (mod *ir.Module, diags hlsl.Diagnostics) {
 	if prog == nil {
-		return nil, Diagnostics{{Severity: Error, Message: "nothing to lower: no program"}}
+		return nil, hlsl.Diagnostics{{Severity: hlsl.Error, Message: "nothing to lower: no program"}}
 	}
 	l := newLowerer(prog, opts)
 	defer guard.Handle("hlsl lowering", func(e *guard.Error) {
-		l.diags = append(l.diags, Diagnostic{Severity: Error, Pos: l.pos, Message: e.Error()})
+		l.diags = append(l.diags, hlsl.Diagnostic{Severity: hlsl.Error, Pos: l.pos, Message: e.Error()})
 		mod, diags = nil, l.diags
 	})
 	l.lowerProgram()
 	if l.diags.HasErrors() {
-		l.diags.sortByPosition()
+		l.diags.SortByPosition()
 		return nil, l.diags
 	}
 	if err := ir.Verify(l.m); err != nil {
-		l.diags = append(l.diags, Diagnostic{Severity: Error, Pos: Pos{File: prog.File},
+		l.diags = append(l.diags, hlsl.Diagnostic{Severity: hlsl.Error, Pos: hlsl.Pos{File: prog.File},
 			Message: "internal compiler error: the lowered module does not verify:\n" + err.Error()})
 		return nil, l.diags
 	}
@@ -57,39 +58,39 @@ func Lower(prog *Program, opts Options) (mod *ir.Module, diags Diagnostics) {
 
 // lowerer holds the module-wide state of one Lower call.
 type lowerer struct {
-	prog  *Program
-	opts  Options
+	prog  *hlsl.Program
+	opts  hlsl.Options
 	m     *ir.Module
-	diags Diagnostics
-	pos   Pos // position of the construct being lowered, for internal errors
+	diags hlsl.Diagnostics
+	pos   hlsl.Pos // position of the construct being lowered, for internal errors
 
-	structs     map[*StructDecl]*ir.Type // logical struct types
-	memStructs  map[*StructDecl]*ir.Type // memory-layout variants (column-major matrices transposed)
+	structs     map[*hlsl.StructDecl]*ir.Type // logical struct types
+	memStructs  map[*hlsl.StructDecl]*ir.Type // memory-layout variants (column-major matrices transposed)
 	structNames map[string]bool
 	// globalNames holds the names of globals and functions: both are
 	// spelled @name, so they share one namespace to keep the text
 	// unambiguous.
 	globalNames map[string]bool
 
-	globals map[*VarDecl]*varInfo // global variables, cbuffer members, uniform entry parameters
-	funcs   map[*FuncDecl]*ir.Function
+	globals map[*hlsl.VarDecl]*varInfo // global variables, cbuffer members, uniform entry parameters
+	funcs   map[*hlsl.FuncDecl]*ir.Function
 	// runtimeInits are static globals whose initializer is not a
 	// compile-time constant: the entry point initializes them first.
-	runtimeInits []*VarDecl
+	runtimeInits []*hlsl.VarDecl
 	// counters are the hidden counters of RWStructuredBuffers that call
 	// IncrementCounter/DecrementCounter.
-	counters map[*VarDecl]*ir.Global
+	counters map[*hlsl.VarDecl]*ir.Global
 	// errorAt dedupes "not supported" diagnostics per position.
-	errorAt map[Pos]bool
+	errorAt map[hlsl.Pos]bool
 }
 
-func newLowerer(prog *Program, opts Options) *lowerer {
+func newLowerer(prog *hlsl.Program, opts hlsl.Options) *lowerer {
 	return &lowerer{
 		prog: prog, opts: opts, m: ir.NewModule(baseName(prog.File)),
-		structs: map[*StructDecl]*ir.Type{}, memStructs: map[*StructDecl]*ir.Type{},
+		structs: map[*hlsl.StructDecl]*ir.Type{}, memStructs: map[*hlsl.StructDecl]*ir.Type{},
 		structNames: map[string]bool{}, globalNames: map[string]bool{},
-		globals: map[*VarDecl]*varInfo{}, funcs: map[*FuncDecl]*ir.Function{},
-		counters: map[*VarDecl]*ir.Global{}, errorAt: map[Pos]bool{},
+		globals: map[*hlsl.VarDecl]*varInfo{}, funcs: map[*hlsl.FuncDecl]*ir.Function{},
+		counters: map[*hlsl.VarDecl]*ir.Global{}, errorAt: map[hlsl.Pos]bool{},
 	}
 }
 
@@ -103,8 +104,8 @@ func baseName(path string) string {
 
 // errorf reports a construct that cannot be lowered. Lowering goes on
 // (with undef values) so that one run reports every such construct.
-func (l *lowerer) errorf(n Node, format string, args ...any) {
-	var p, e Pos
+func (l *lowerer) errorf(n hlsl.Node, format string, args ...any) {
+	var p, e hlsl.Pos
 	if n != nil {
 		p, e = n.Pos(), n.End()
 	}
@@ -112,14 +113,14 @@ func (l *lowerer) errorf(n Node, format string, args ...any) {
 		return
 	}
 	l.errorAt[p] = true
-	l.diags = append(l.diags, Diagnostic{Severity: Error, Pos: p, End: e, Message: fmt.Sprintf(format, args...)})
+	l.diags = append(l.diags, hlsl.Diagnostic{Severity: hlsl.Error, Pos: p, End: e, Message: fmt.Sprintf(format, args...)})
 }
 
 // lowerProgram lowers globals, then the functions reachable from the
 // entry point (every function in a library), then the entry point.
 func (l *lowerer) lowerProgram() {
 	for _, d := range l.prog.Decls {
-		if fd, ok := d.(*FuncDecl); ok && fd.Body != nil && fd.Ret.IsError() {
+		if fd, ok := d.(*hlsl.FuncDecl); ok && fd.Body != nil && fd.Ret.IsError() {
 			l.errorf(fd, "cannot lower '%s': the program has errors", fd.Name)
 			return
 		}
@@ -153,13 +154,13 @@ func (l *lowerer) lowerProgram() {
 // reachableFuncs returns the function definitions to lower, in source
 // order: those reachable through calls from the entry point and the
 // static initializers, or all of them for a library.
-func (l *lowerer) reachableFuncs() []*FuncDecl {
+func (l *lowerer) reachableFuncs() []*hlsl.FuncDecl {
 	if l.prog.Entry == nil {
 		return l.prog.Funcs
 	}
-	seen := map[*FuncDecl]bool{}
-	var visit func(f *FuncDecl)
-	visit = func(f *FuncDecl) {
+	seen := map[*hlsl.FuncDecl]bool{}
+	var visit func(f *hlsl.FuncDecl)
+	visit = func(f *hlsl.FuncDecl) {
 		if f == nil || seen[f] {
 			return
 		}
@@ -171,14 +172,14 @@ func (l *lowerer) reachableFuncs() []*FuncDecl {
 	visit(l.prog.Entry.Func)
 	// Static initializers may call functions too.
 	for _, v := range l.prog.Globals {
-		walkExpr(v.Init, func(e Expr) bool {
-			if c, ok := e.(*Call); ok && c.Func != nil {
+		walkExpr(v.Init, func(e hlsl.Expr) bool {
+			if c, ok := e.(*hlsl.Call); ok && c.Func != nil {
 				visit(c.Func.Def)
 			}
 			return true
 		})
 	}
-	var out []*FuncDecl
+	var out []*hlsl.FuncDecl
 	for _, f := range l.prog.Funcs {
 		if seen[f] {
 			out = append(out, f)
@@ -207,7 +208,7 @@ func uniqueIn(used map[string]bool, base string) string {
 
 // loc converts a source position to an IR location (positions in
 // included files are not representable and become unknown).
-func (l *lowerer) loc(p Pos) ir.Loc {
+func (l *lowerer) loc(p hlsl.Pos) ir.Loc {
 	if !p.IsValid() || (p.File != l.prog.File && p.File != "") {
 		return ir.Loc{}
 	}

@@ -1,8 +1,9 @@
-package hlsl
+package lower
 
 import (
 	"fmt"
 
+	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 )
 
@@ -30,51 +31,51 @@ import (
 // emitted.
 
 // stmts lowers a statement list.
-func (fl *fnLowerer) stmts(list []Stmt) {
+func (fl *fnLowerer) stmts(list []hlsl.Stmt) {
 	for _, s := range list {
 		fl.stmt(s)
 	}
 }
 
 // stmt lowers one statement.
-func (fl *fnLowerer) stmt(s Stmt) {
+func (fl *fnLowerer) stmt(s hlsl.Stmt) {
 	if s == nil || fl.terminated() {
 		return
 	}
 	fl.atNode(s)
 	switch s := s.(type) {
-	case *Block:
+	case *hlsl.Block:
 		fl.stmts(s.Stmts)
-	case *DeclStmt:
+	case *hlsl.DeclStmt:
 		for _, v := range s.Vars {
 			fl.declVar(v)
 		}
-	case *ExprStmt:
+	case *hlsl.ExprStmt:
 		fl.rv(s.X)
-	case *EmptyStmt:
-	case *IfStmt:
+	case *hlsl.EmptyStmt:
+	case *hlsl.IfStmt:
 		fl.ifStmt(s)
-	case *ForStmt:
+	case *hlsl.ForStmt:
 		fl.forStmt(s)
-	case *WhileStmt:
+	case *hlsl.WhileStmt:
 		fl.whileStmt(s)
-	case *DoWhileStmt:
+	case *hlsl.DoWhileStmt:
 		fl.doStmt(s)
-	case *SwitchStmt:
+	case *hlsl.SwitchStmt:
 		fl.switchStmt(s)
-	case *BreakStmt:
+	case *hlsl.BreakStmt:
 		if n := len(fl.breaks); n > 0 {
 			fl.b.Br(fl.breaks[n-1])
 		}
-	case *ContinueStmt:
+	case *hlsl.ContinueStmt:
 		if n := len(fl.continues); n > 0 {
 			fl.b.Br(fl.continues[n-1])
 		}
-	case *ReturnStmt:
+	case *hlsl.ReturnStmt:
 		fl.returnStmt(s)
-	case *DiscardStmt:
+	case *hlsl.DiscardStmt:
 		fl.b.Discard()
-	case *CaseLabel:
+	case *hlsl.CaseLabel:
 		fl.errorf(s, "case label outside a switch")
 	default:
 		fl.errorf(s, "cannot lower statement of type %T", s)
@@ -82,23 +83,23 @@ func (fl *fnLowerer) stmt(s Stmt) {
 }
 
 // declVar lowers a local variable declaration.
-func (fl *fnLowerer) declVar(v *VarDecl) {
+func (fl *fnLowerer) declVar(v *hlsl.VarDecl) {
 	fl.at(v.NamePos)
 	switch {
-	case v.Mods&ModStatic != 0:
+	case v.Mods&hlsl.ModStatic != 0:
 		// Initialized once, as a private global.
 		if fl.globals[v] == nil {
 			fl.lowerStatic(v, fl.f.Name()+"."+v.Name)
 		}
 		return
-	case v.Type.Kind == KindResource:
+	case v.Type.Kind == hlsl.KindResource:
 		if v.Init == nil {
 			fl.errorf(v, "local resource '%s' must be initialized", v.Name)
 			return
 		}
 		fl.locals[v] = &varInfo{t: v.Type, value: fl.resourcePtr(v.Init), decl: v}
 		return
-	case v.Type.containsResource():
+	case v.Type.ContainsResource():
 		fl.errorf(v, "local arrays and structs of resources ('%s') are not supported", v.Type)
 		return
 	}
@@ -117,20 +118,20 @@ func (fl *fnLowerer) declVar(v *VarDecl) {
 
 // initValue evaluates an initializer (an expression or a flattened
 // initializer list) converted to type t.
-func (fl *fnLowerer) initValue(init Expr, t *Type) ir.Value {
-	if il, ok := init.(*InitList); ok {
+func (fl *fnLowerer) initValue(init hlsl.Expr, t *hlsl.Type) ir.Value {
+	if il, ok := init.(*hlsl.InitList); ok {
 		return fl.initList(il, t)
 	}
 	return fl.convert(fl.rv(init), init.Type(), t)
 }
 
 // cond evaluates a condition (a bool scalar after checking).
-func (fl *fnLowerer) cond(e Expr) ir.Value {
+func (fl *fnLowerer) cond(e hlsl.Expr) ir.Value {
 	v := fl.rv(e)
-	return fl.convert(v, e.Type(), TypeBool)
+	return fl.convert(v, e.Type(), hlsl.TypeBool)
 }
 
-func (fl *fnLowerer) ifStmt(s *IfStmt) {
+func (fl *fnLowerer) ifStmt(s *hlsl.IfStmt) {
 	c := fl.cond(s.Cond)
 	then := fl.newBlock("if.then")
 	var els *ir.Block
@@ -156,12 +157,12 @@ func (fl *fnLowerer) ifStmt(s *IfStmt) {
 }
 
 // loop lowers the common shape of for and while loops.
-func (fl *fnLowerer) loop(kind string, n Node, cond Expr, body Stmt, post Expr) {
+func (fl *fnLowerer) loop(kind string, n hlsl.Node, cond hlsl.Expr, body hlsl.Stmt, post hlsl.Expr) {
 	contName := kind + ".cont"
 	if kind == "for" {
 		contName = "for.inc"
 	}
-	if cond != nil && alwaysTrue(cond) && constTree(cond, 0) {
+	if cond != nil && hlsl.AlwaysTrue(cond) && constTree(cond, 0) {
 		cond = nil // while (true): the header just enters the body
 	}
 	split := cond != nil && needsBlocks(cond)
@@ -212,7 +213,7 @@ func (fl *fnLowerer) loop(kind string, n Node, cond Expr, body Stmt, post Expr) 
 	fl.setBlock(end)
 }
 
-func (fl *fnLowerer) forStmt(s *ForStmt) {
+func (fl *fnLowerer) forStmt(s *hlsl.ForStmt) {
 	if s.Init != nil {
 		fl.stmt(s.Init)
 	}
@@ -222,11 +223,11 @@ func (fl *fnLowerer) forStmt(s *ForStmt) {
 	fl.loop("for", s, s.Cond, s.Body, s.Post)
 }
 
-func (fl *fnLowerer) whileStmt(s *WhileStmt) {
+func (fl *fnLowerer) whileStmt(s *hlsl.WhileStmt) {
 	fl.loop("while", s, s.Cond, s.Body, nil)
 }
 
-func (fl *fnLowerer) doStmt(s *DoWhileStmt) {
+func (fl *fnLowerer) doStmt(s *hlsl.DoWhileStmt) {
 	header := fl.newBlock("do.header")
 	bodyB := fl.newBlock("do.body")
 	cont := fl.newBlock("do.cond")
@@ -262,7 +263,7 @@ func (fl *fnLowerer) popLoop() {
 	fl.continues = fl.continues[:len(fl.continues)-1]
 }
 
-func (fl *fnLowerer) switchStmt(s *SwitchStmt) {
+func (fl *fnLowerer) switchStmt(s *hlsl.SwitchStmt) {
 	tag := fl.rv(s.Tag)
 	tagT := s.Tag.Type()
 	if !tagT.IsScalar() {
@@ -300,11 +301,11 @@ func (fl *fnLowerer) switchStmt(s *SwitchStmt) {
 	fl.setBlock(end)
 }
 
-func (fl *fnLowerer) returnStmt(s *ReturnStmt) {
+func (fl *fnLowerer) returnStmt(s *hlsl.ReturnStmt) {
 	var v ir.Value
 	if s.X != nil {
 		v = fl.rv(s.X)
-		if s.X.Type().Kind == KindVoid {
+		if s.X.Type().Kind == hlsl.KindVoid {
 			v = nil
 		}
 	}
