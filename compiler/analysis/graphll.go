@@ -79,7 +79,7 @@ func ReadLL(src []byte) ([]*Func, error) {
 				if at < 0 {
 					return nil, errorf("define without @name")
 				}
-				name, _, err := parseLLName(trimmed[at+1:])
+				name, _, err := ParseLLName(trimmed[at+1:])
 				if err != nil {
 					return nil, errorf("%v", err)
 				}
@@ -104,7 +104,7 @@ func ReadLL(src []byte) ([]*Func, error) {
 			continue
 		}
 		if line[0] != ' ' && line[0] != '\t' {
-			name, rest, err := parseLLName(trimmed)
+			name, rest, err := ParseLLName(trimmed)
 			if err != nil || len(rest) == 0 || rest[0] != ':' {
 				return nil, errorf("bad block label %q", trimmed)
 			}
@@ -165,7 +165,7 @@ func appendLabels(refs []string, s []byte) []string {
 		if i < 0 {
 			return refs
 		}
-		name, rest, err := parseLLName(s[i+len("label %"):])
+		name, rest, err := ParseLLName(s[i+len("label %"):])
 		if err != nil {
 			return refs
 		}
@@ -174,10 +174,10 @@ func appendLabels(refs []string, s []byte) []string {
 	}
 }
 
-// parseLLName parses an LLVM identifier without its sigil: a quoted string
+// ParseLLName parses an LLVM identifier without its sigil: a quoted string
 // with \XX escapes, a slot number, or a plain name. It returns the name and
 // the remaining input.
-func parseLLName(s []byte) (string, []byte, error) {
+func ParseLLName(s []byte) (string, []byte, error) {
 	if len(s) == 0 {
 		return "", s, fmt.Errorf("missing name")
 	}

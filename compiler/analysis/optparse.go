@@ -274,7 +274,7 @@ func splitOperands(s string) ([]string, error) {
 		if b[0] != '%' {
 			return nil, fmt.Errorf("expected %%operand at %q", b)
 		}
-		name, rest, err := parseLLName(b[1:])
+		name, rest, err := ParseLLName(b[1:])
 		if err != nil {
 			return nil, err
 		}
@@ -472,7 +472,7 @@ func walkTree(t *DomTree, visit func(n, level, parentIdx int)) {
 
 // treeOperand returns how LLVM prints block n as an operand: %name, quoted
 // if necessary, or %N for an unnamed block.
-func treeOperand(g *Graph, n int) string { return "%" + llvmLocalName(g.Name(n)) }
+func treeOperand(g *Graph, n int) string { return "%" + LLVMLocalName(g.Name(n)) }
 
 // cycleBlockName returns how LLVM's cycle printer names block n: the bare
 // name, or the slot number for an unnamed block.

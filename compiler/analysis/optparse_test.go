@@ -190,13 +190,13 @@ func TestLLVMNames(t *testing.T) {
 		"d$":        `"d$"`,
 		"tab\there": `"tab\09here"`,
 	} {
-		if got := llvmLocalName(name); got != want {
+		if got := LLVMLocalName(name); got != want {
 			t.Errorf("llvmLocalName(%q) = %s, want %s", name, got, want)
 		}
 		if isSlotName(name) {
 			continue
 		}
-		back, rest, err := parseLLName([]byte(want))
+		back, rest, err := ParseLLName([]byte(want))
 		if err != nil || len(rest) != 0 || back != name {
 			t.Errorf("parseLLName(%s) = %q, %q, %v", want, back, rest, err)
 		}

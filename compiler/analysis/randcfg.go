@@ -463,14 +463,14 @@ func writeFunc(w *bufio.Writer, f *Func, o *EmitOptions) error {
 			}
 		}
 	}
-	label := func(n int) string { return "label %" + llvmLocalName(g.Name(n)) }
-	w.WriteString("define " + o.Prefix + " @" + llvmLocalName(f.Name) + "(" + o.Params + ") {\n")
+	label := func(n int) string { return "label %" + LLVMLocalName(g.Name(n)) }
+	w.WriteString("define " + o.Prefix + " @" + LLVMLocalName(f.Name) + "(" + o.Params + ") {\n")
 	for n, ss := range g.Succs {
 		name := g.Name(n)
 		if isSlotName(name) {
 			w.WriteString(name)
 		} else {
-			w.WriteString(llvmLocalName(name))
+			w.WriteString(LLVMLocalName(name))
 		}
 		w.WriteString(":\n")
 		if o.BlockPrologue != nil {
@@ -543,12 +543,12 @@ func isSlotName(name string) bool {
 	return true
 }
 
-// llvmLocalName returns name as LLVM prints it after the % or @ sigil
+// LLVMLocalName returns name as LLVM prints it after the % or @ sigil
 // (printLLVMNameWithoutPrefix): unchanged if it does not start with a digit
 // and consists only of letters, digits, '-', '.' and '_'; otherwise quoted,
 // with non-printable characters, '"' and '\' escaped as \XX. A slot name
 // (all digits) stands for an unnamed value and is printed bare.
-func llvmLocalName(name string) string {
+func LLVMLocalName(name string) string {
 	if isSlotName(name) {
 		return name
 	}

@@ -215,7 +215,7 @@ func TestEmitHooksAcceptedByOpt(t *testing.T) {
 			}
 			var in []string
 			for _, p := range preds[n] {
-				in = append(in, fmt.Sprintf("[ %%d, %%%s ]", llvmLocalName(f.Graph.Name(p))))
+				in = append(in, fmt.Sprintf("[ %%d, %%%s ]", LLVMLocalName(f.Graph.Name(p))))
 			}
 			return []string{fmt.Sprintf("%%.phi%d = phi i32 %s", n, strings.Join(in, ", "))}
 		},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/hlsl"
 	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/ir"
@@ -85,7 +86,7 @@ func (s *corpusStats) String() string {
 }
 
 // splitAnalyses separates printer output into the tree/cycle part (for
-// analysis.ParseOpt) and the uniformity part (for analysis.ParseUniformity).
+// analysis.ParseOpt) and the uniformity part (for uniformity.ParseUniformity).
 func splitAnalyses(text string) (trees, unif string) {
 	var tb, ub strings.Builder
 	inUnif := false
@@ -108,13 +109,13 @@ func splitAnalyses(text string) (trees, unif string) {
 }
 
 // parseAnalyses parses the output of the four printers, by function name.
-func parseAnalyses(text string) (map[string]*analysis.OptFunc, map[string]*analysis.UniformitySets, error) {
+func parseAnalyses(text string) (map[string]*analysis.OptFunc, map[string]*uniformity.UniformitySets, error) {
 	trees, unif := splitAnalyses(text)
 	fs, err := analysis.ParseOpt(strings.NewReader(trees))
 	if err != nil {
 		return nil, nil, err
 	}
-	us, err := analysis.ParseUniformity(strings.NewReader(unif))
+	us, err := uniformity.ParseUniformity(strings.NewReader(unif))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,7 +137,7 @@ func parseAnalyses(text string) (map[string]*analysis.OptFunc, map[string]*analy
 		}
 		fm[f.Name] = f
 	}
-	um := map[string]*analysis.UniformitySets{}
+	um := map[string]*uniformity.UniformitySets{}
 	for _, u := range us {
 		um[u.Func] = u
 	}
@@ -211,7 +212,7 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 		d = analysis.CompareCycles(w.Cycles, g.Cycles, 3)
 		r.cyc = len(d) == 0
 		diffs = append(diffs, prefixed("cycles: ", d)...)
-		d = analysis.CompareUniformity(wu, gu, analysis.CompareUniformityOptions{CommonValues: true, Temporal: true, Limit: 5})
+		d = uniformity.CompareUniformity(wu, gu, uniformity.CompareUniformityOptions{CommonValues: true, Temporal: true, Limit: 5})
 		r.uni = len(d) == 0
 		diffs = append(diffs, prefixed("uniformity: ", d)...)
 		r.opq = hasOpaque(f)
@@ -257,8 +258,8 @@ func compareExact(label string, ll []byte, optOut string, st *corpusStats) {
 		st.fail("%s: analyze: %v", label, err)
 		return
 	}
-	want := analysis.NormalizeOptOrder(optOut)
-	got := analysis.NormalizeOptOrder(mine.String())
+	want := uniformity.NormalizeOptOrder(optOut)
+	got := uniformity.NormalizeOptOrder(mine.String())
 	if want == got {
 		st.mu.Lock()
 		st.exact++

@@ -1,4 +1,4 @@
-package analysis
+package uniformity
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"passlens/compiler/analysis"
 	"passlens/compiler/ir"
 )
 
@@ -90,7 +91,7 @@ type vinst struct {
 
 // ValueFunc is a CFG decorated with values.
 type ValueFunc struct {
-	F     *Func
+	F     *analysis.Func
 	insts []vinst
 	phis  [][]int32 // per block
 	body  [][]int32 // per block, after the phis
@@ -100,12 +101,12 @@ type ValueFunc struct {
 var icmpPreds = [...]string{"eq", "ne", "slt", "ugt", "sle", "uge"}
 
 // DecorateFunc adds random values to f (f is not modified).
-func DecorateFunc(rng *rand.Rand, f *Func, o ValueOptions) *ValueFunc {
+func DecorateFunc(rng *rand.Rand, f *analysis.Func, o ValueOptions) *ValueFunc {
 	o.defaults()
 	g := f.Graph
 	n := g.Len()
 	vf := &ValueFunc{F: f, phis: make([][]int32, n), body: make([][]int32, n), cond: make([]vref, n)}
-	dt := Dominators(g)
+	dt := analysis.Dominators(g)
 	defs := make([][]int32, n) // i32 values defined in each block
 	add := func(b int, in vinst) vref {
 		id := int32(len(vf.insts))
@@ -178,12 +179,12 @@ func DecorateFunc(rng *rand.Rand, f *Func, o ValueOptions) *ValueFunc {
 			src = pick(b)
 		}
 		switch f.Term(b) {
-		case TermCondBr:
+		case analysis.TermCondBr:
 			c := add(b, vinst{op: vICmp, name: fmt.Sprintf("c%d", b), pred: icmpPreds[rng.IntN(len(icmpPreds))],
 				args: []vref{src, {kind: 0, c: int64(rng.IntN(7))}}})
 			vf.body[b] = append(vf.body[b], c.v)
 			vf.cond[b] = c
-		case TermSwitch:
+		case analysis.TermSwitch:
 			vf.cond[b] = src
 		}
 	}
@@ -229,7 +230,7 @@ func (vf *ValueFunc) instLL(id int32) string {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			sb.WriteString("[ " + vf.refLL(a) + ", %" + llvmLocalName(g.Name(in.preds[i])) + " ]")
+			sb.WriteString("[ " + vf.refLL(a) + ", %" + analysis.LLVMLocalName(g.Name(in.preds[i])) + " ]")
 		}
 		return sb.String()
 	case vAdd, vXor, vMul:
@@ -247,16 +248,16 @@ func (vf *ValueFunc) instLL(id int32) string {
 
 // WriteValueLL prints fs as one LLVM IR module for opt-22.
 func WriteValueLL(w io.Writer, fs []*ValueFunc) error {
-	funcs := make([]*Func, len(fs))
-	byFunc := map[*Func]*ValueFunc{}
+	funcs := make([]*analysis.Func, len(fs))
+	byFunc := map[*analysis.Func]*ValueFunc{}
 	for i, vf := range fs {
 		funcs[i] = vf.F
 		byFunc[vf.F] = vf
 	}
-	opts := &EmitOptions{
+	opts := &analysis.EmitOptions{
 		Prefix: "amdgpu_ps void",
 		Params: "i32 inreg %u, i32 %d",
-		BlockPrologue: func(f *Func, n int) []string {
+		BlockPrologue: func(f *analysis.Func, n int) []string {
 			vf := byFunc[f]
 			var out []string
 			for _, id := range vf.phis[n] {
@@ -267,17 +268,17 @@ func WriteValueLL(w io.Writer, fs []*ValueFunc) error {
 			}
 			return out
 		},
-		Cond: func(f *Func, n int) ([]string, string) {
+		Cond: func(f *analysis.Func, n int) ([]string, string) {
 			vf := byFunc[f]
 			return nil, vf.refLL(vf.cond[n])
 		},
-		SwitchValue: func(f *Func, n int) ([]string, string) {
+		SwitchValue: func(f *analysis.Func, n int) ([]string, string) {
 			vf := byFunc[f]
 			return nil, vf.refLL(vf.cond[n])
 		},
 	}
 	bw := bufio.NewWriter(w)
-	if err := WriteLL(bw, funcs, opts); err != nil {
+	if err := analysis.WriteLL(bw, funcs, opts); err != nil {
 		return err
 	}
 	bw.WriteString("\ndeclare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n")
@@ -315,7 +316,7 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 		}
 	}
 	// Bodies in dominator-tree preorder so operands exist before use.
-	dt := Dominators(g)
+	dt := analysis.Dominators(g)
 	order := append([]int(nil), dt.Preorder()...)
 	for b := 0; b < n; b++ {
 		if !dt.Contains(b) {
@@ -350,15 +351,15 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 		bd.SetBlock(blocks[b])
 		ss := g.Succs[b]
 		switch vf.F.Term(b) {
-		case TermRet:
+		case analysis.TermRet:
 			bd.Ret(nil)
-		case TermUnreachable:
+		case analysis.TermUnreachable:
 			bd.Unreachable()
-		case TermBr:
+		case analysis.TermBr:
 			bd.Br(blocks[ss[0]])
-		case TermCondBr:
+		case analysis.TermCondBr:
 			bd.CondBr(ref(vf.cond[b]), blocks[ss[0]], blocks[ss[1]])
-		case TermSwitch:
+		case analysis.TermSwitch:
 			cases := []ir.SwitchCase{{Default: true, Target: blocks[ss[0]]}}
 			for i, s := range ss[1:] {
 				cases = append(cases, ir.SwitchCase{Values: []int64{int64(i)}, Target: blocks[s]})
@@ -379,10 +380,10 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 // This is the shape on which LLVM's per-branch join computation is
 // quadratic: the labels of a divergent branch inside an irreducible cycle
 // are propagated through the whole cycle.
-func DenseFunc(rng *rand.Rand, name string, n int) *Func {
+func DenseFunc(rng *rand.Rand, name string, n int) *analysis.Func {
 	n = max(n, 2)
 	succ := make([][]int, n)
-	terms := make([]TermKind, n)
+	terms := make([]analysis.TermKind, n)
 	clampF := func(v int) int { return min(v, n-1) }
 	clampB := func(v int) int { return max(v, 1) }
 	for i := 0; i < n-1; i++ {
@@ -407,15 +408,15 @@ func DenseFunc(rng *rand.Rand, name string, n int) *Func {
 		}
 		switch len(succ[i]) {
 		case 1:
-			terms[i] = TermBr
+			terms[i] = analysis.TermBr
 		case 2:
-			terms[i] = TermCondBr
+			terms[i] = analysis.TermCondBr
 		default:
-			terms[i] = TermSwitch
+			terms[i] = analysis.TermSwitch
 		}
 	}
-	terms[n-1] = TermRet
-	return &Func{Name: name, Graph: &Graph{Succs: succ}, Terms: terms}
+	terms[n-1] = analysis.TermRet
+	return &analysis.Func{Name: name, Graph: &analysis.Graph{Succs: succ}, Terms: terms}
 }
 
 // DenseValueOptions are the ValueOptions of the uniformity benchmark: most
@@ -430,27 +431,27 @@ var DenseValueOptions = ValueOptions{DivergentCond: 0.6, UniformCond: 0.1, Phis:
 // makes). With DenseValueOptions most conditions are divergent. LLVM's join
 // computation is quadratic here: each divergent early return keeps its two
 // labels apart until the shared exit at the end of the function.
-func StructuredFunc(rng *rand.Rand, name string, n int) *Func {
+func StructuredFunc(rng *rand.Rand, name string, n int) *analysis.Func {
 	g := &structGen{rng: rng, budget: max(n, 4)}
 	entry := g.block()
 	exit := g.block()
 	g.exit = exit
 	cur := g.seq(entry, g.budget-2, 0)
 	g.link(cur, exit)
-	terms := make([]TermKind, len(g.succ))
+	terms := make([]analysis.TermKind, len(g.succ))
 	for b, s := range g.succ {
 		switch {
 		case b == exit:
-			terms[b] = TermRet
+			terms[b] = analysis.TermRet
 		case len(s) == 1:
-			terms[b] = TermBr
+			terms[b] = analysis.TermBr
 		case len(s) == 2:
-			terms[b] = TermCondBr
+			terms[b] = analysis.TermCondBr
 		default:
-			terms[b] = TermSwitch
+			terms[b] = analysis.TermSwitch
 		}
 	}
-	return &Func{Name: name, Graph: &Graph{Succs: g.succ}, Terms: terms}
+	return &analysis.Func{Name: name, Graph: &analysis.Graph{Succs: g.succ}, Terms: terms}
 }
 
 type structGen struct {

@@ -1,4 +1,4 @@
-package analysis
+package uniformity
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"passlens/compiler/analysis"
 	"passlens/compiler/ir"
 )
 
@@ -14,11 +15,11 @@ import (
 // shape with 1..maxBlocks blocks.
 func randomValueFuncs(seed uint64, count, maxBlocks int, vo ValueOptions) []*ValueFunc {
 	rng := rand.New(rand.NewPCG(seed, 0x756e69))
-	shapes := []Shape{ShapeMixed, ShapeMixed, ShapeReducible, ShapeIrreducible, ShapeIrreducible, ShapeLocal, ShapeNested}
+	shapes := []analysis.Shape{analysis.ShapeMixed, analysis.ShapeMixed, analysis.ShapeReducible, analysis.ShapeIrreducible, analysis.ShapeIrreducible, analysis.ShapeLocal, analysis.ShapeNested}
 	out := make([]*ValueFunc, count)
 	for i := range out {
 		n := 1 + rng.IntN(maxBlocks)
-		f := RandomFunc(rng, fmt.Sprintf("f%d", i), RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
+		f := analysis.RandomFunc(rng, fmt.Sprintf("f%d", i), analysis.RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
 		o := vo
 		if o.DivergentCond == 0 && rng.IntN(3) == 0 {
 			o.DivergentCond, o.UniformCond = 0.7, 0.1 // dense divergence

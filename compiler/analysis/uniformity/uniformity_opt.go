@@ -1,9 +1,11 @@
-package analysis
+package uniformity
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"passlens/compiler/analysis"
 	"slices"
 	"strings"
 )
@@ -105,7 +107,7 @@ func instrName(text string) string {
 	if !strings.HasPrefix(t, "%") {
 		return ""
 	}
-	name, rest, err := parseLLName([]byte(t[1:]))
+	name, rest, err := analysis.ParseLLName([]byte(t[1:]))
 	if err != nil || !strings.HasPrefix(strings.TrimLeft(string(rest), " "), "=") {
 		return ""
 	}
@@ -119,7 +121,7 @@ func argName(text string) string {
 	if i < 0 {
 		return t
 	}
-	name, _, err := parseLLName([]byte(t[i+2:]))
+	name, _, err := analysis.ParseLLName([]byte(t[i+2:]))
 	if err != nil {
 		return t[i+2:]
 	}
@@ -369,12 +371,12 @@ func CompareUniformity(want, got *UniformitySets, o CompareUniformityOptions) []
 		add("all values uniform: got %v, want %v", got.AllUniform, want.AllUniform)
 	}
 	cmp := func(what string, w, g map[string]bool) {
-		for _, k := range sortedKeys(w) {
+		for _, k := range slices.Sorted(maps.Keys(w)) {
 			if !g[k] {
 				add("%s %s: missing", what, k)
 			}
 		}
-		for _, k := range sortedKeys(g) {
+		for _, k := range slices.Sorted(maps.Keys(g)) {
 			if !w[k] {
 				add("%s %s: unexpected", what, k)
 			}

@@ -1,4 +1,6 @@
-package analysis
+package uniformity
+
+import "passlens/compiler/analysis"
 
 // This file lets the sync-dependence propagation jump over dominator
 // subtrees: the DJ-graph idea behind linear-time iterated dominance
@@ -45,8 +47,8 @@ package analysis
 
 // jumpInfo holds the per-function data for jumps.
 type jumpInfo struct {
-	g2  *Graph
-	dt2 *DomTree
+	g2  *analysis.Graph
+	dt2 *analysis.DomTree
 	// ok[s]: s is neither a reducible header nor in an irreducible cycle.
 	ok []bool
 	// esc[s]: the outermost cycle around s whose blocks do not include
@@ -69,7 +71,7 @@ func (c *cfgCtx) jumps() *jumpInfo {
 	g, ci := c.g, c.ci
 	n := g.Len()
 	j := &jumpInfo{
-		g2:     &Graph{Succs: make([][]int, n)},
+		g2:     &analysis.Graph{Succs: make([][]int, n)},
 		ok:     make([]bool, n),
 		esc:    make([]int32, n),
 		df:     make([][]int32, n),
@@ -87,7 +89,7 @@ func (c *cfgCtx) jumps() *jumpInfo {
 		}
 		j.g2.Succs[b] = s
 	}
-	j.dt2 = Dominators(j.g2)
+	j.dt2 = analysis.Dominators(j.g2)
 	dt := j.dt2
 	// minDepth[s] is the smallest depth of the smallest cycle containing s
 	// and a block s dominates (the depth of a block's own innermost cycle

@@ -1,4 +1,4 @@
-package analysis_test
+package uniformity_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 )
 
@@ -59,7 +60,7 @@ func TestUniformitySources(t *testing.T) {
 	add("uniform.arith", bd.Binary(ir.OpAdd, gidx, f.Params[0], "ua"))
 	bd.Ret(nil)
 
-	u := analysis.Uniformity(f)
+	u := uniformity.Uniformity(f)
 	want := map[string]bool{
 		"gidx": false, "tidx": true, "uvx": true, "cb.uniform": false, "cb.divergent": true,
 		"buf.uniform": false, "priv": true, "alloca.load": true, "atomic": true, "call": true,
@@ -72,10 +73,10 @@ func TestUniformitySources(t *testing.T) {
 			t.Errorf("%s: divergent %v, want %v (%s)", name, got, div, u.DescribeReason(r))
 		}
 	}
-	if r, _ := u.Reason(vals["tidx"]); r.Kind != analysis.DivSource || !strings.Contains(r.Source, "SV_DispatchThreadID") {
+	if r, _ := u.Reason(vals["tidx"]); r.Kind != uniformity.DivSource || !strings.Contains(r.Source, "SV_DispatchThreadID") {
 		t.Errorf("tidx reason %+v", r)
 	}
-	if r, _ := u.Reason(vals["cb.divergent"]); r.Kind != analysis.DivOperand {
+	if r, _ := u.Reason(vals["cb.divergent"]); r.Kind != uniformity.DivOperand {
 		t.Errorf("cb.divergent should be divergent through its address, got %+v", r)
 	}
 	if u.IsDivergent(f.Params[0]) {
@@ -110,7 +111,7 @@ func TestUniformityConstantPhi(t *testing.T) {
 	param := phi("param", f.Params[0], f.Params[0])
 	diff := phi("diff", ir.ConstInt(ir.I32, 3), ir.ConstInt(ir.I32, 4))
 	bd.Ret(nil)
-	u := analysis.Uniformity(f)
+	u := uniformity.Uniformity(f)
 	for _, p := range []*ir.Instr{same, undef, param} {
 		if u.IsDivergent(p) {
 			t.Errorf("%s should be uniform", p.Ref())
@@ -133,17 +134,17 @@ func TestUniformityWriteOptRoundTrip(t *testing.T) {
 	m := ir.NewModule("rt")
 	for i := 0; i < 300; i++ {
 		g := analysis.RandomFunc(rng, fmt.Sprintf("f%d", i), analysis.RandOptions{Blocks: 1 + rng.IntN(30)})
-		f := analysis.DecorateFunc(rng, g, analysis.ValueOptions{}).BuildIR(m)
-		u := analysis.Uniformity(f)
+		f := uniformity.DecorateFunc(rng, g, uniformity.ValueOptions{}).BuildIR(m)
+		u := uniformity.Uniformity(f)
 		var buf bytes.Buffer
 		if err := u.WriteOpt(&buf); err != nil {
 			t.Fatal(err)
 		}
-		sets, err := analysis.ParseUniformity(&buf)
+		sets, err := uniformity.ParseUniformity(&buf)
 		if err != nil || len(sets) != 1 {
 			t.Fatalf("%s: parse: %v (%d sets)\n%s", f.Name(), err, len(sets), buf.String())
 		}
-		if d := analysis.CompareUniformity(u.Sets(), sets[0], analysis.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
+		if d := uniformity.CompareUniformity(u.Sets(), sets[0], uniformity.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
 			t.Fatalf("%s: printed and computed sets differ: %v\n%s", f.Name(), d, buf.String())
 		}
 	}
@@ -155,7 +156,7 @@ func TestUniformityWriteOptRoundTrip(t *testing.T) {
 func TestUniformityMalformed(t *testing.T) {
 	m := ir.NewModule("bad")
 	decl := m.NewFunction("decl", ir.I32, []string{"x"}, []*ir.Type{ir.I32})
-	if u := analysis.Uniformity(decl); !u.IsDivergent(decl.Params[0]) || u.HasDivergence() != true {
+	if u := uniformity.Uniformity(decl); !u.IsDivergent(decl.Params[0]) || u.HasDivergence() != true {
 		t.Errorf("declaration: parameter should be divergent")
 	}
 	other := m.NewFunction("other", ir.Void, nil, nil)
@@ -167,7 +168,7 @@ func TestUniformityMalformed(t *testing.T) {
 	bd.CondBr(bd.Cmp(ir.PredEQ, f.Params[0], ir.ConstInt(ir.I32, 0), "c"), b1, ob)
 	bd.SetBlock(b1)
 	bd.Binary(ir.OpAdd, f.Params[0], ir.ConstInt(ir.I32, 1), "v") // no terminator
-	u := analysis.Uniformity(f)
+	u := uniformity.Uniformity(f)
 	var buf bytes.Buffer
 	if err := u.WriteOpt(&buf); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package analysis_test
+package uniformity_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -25,7 +26,7 @@ func requireOptU(t testing.TB) string {
 }
 
 // optUniformity runs opt-22's uniformity printer on IR text and parses it.
-func optUniformity(t testing.TB, opt string, ll []byte) map[string]*analysis.UniformitySets {
+func optUniformity(t testing.TB, opt string, ll []byte) map[string]*uniformity.UniformitySets {
 	t.Helper()
 	cmd := exec.Command(opt, "-mtriple=amdgcn--", "-passes=print<uniformity>", "-disable-output", "-")
 	cmd.Stdin = bytes.NewReader(ll)
@@ -34,11 +35,11 @@ func optUniformity(t testing.TB, opt string, ll []byte) map[string]*analysis.Uni
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("opt-22 failed: %v\n%s", err, errb.String())
 	}
-	sets, err := analysis.ParseUniformity(&errb)
+	sets, err := uniformity.ParseUniformity(&errb)
 	if err != nil {
 		t.Fatalf("parsing opt-22 output: %v", err)
 	}
-	out := map[string]*analysis.UniformitySets{}
+	out := map[string]*uniformity.UniformitySets{}
 	for _, s := range sets {
 		out[s.Func] = s
 	}
@@ -49,7 +50,7 @@ func optUniformity(t testing.TB, opt string, ll []byte) map[string]*analysis.Uni
 // is a value whose divergence depends on LLVM's worklist order: divergent
 // when every cycle with a divergent exit has its exits analysed, uniform
 // with passlens's rule (see docs/analyses.md).
-func orderDependent(want, got, upper *analysis.UniformitySets) bool {
+func orderDependent(want, got, upper *uniformity.UniformitySets) bool {
 	cmp := func(a, b map[string]bool) bool { return len(a) == len(b) && subsetOf(a, b) }
 	if want.AllUniform != got.AllUniform || !cmp(want.Args, got.Args) || !cmp(want.Assumed, got.Assumed) || !cmp(want.DivExit, got.DivExit) {
 		return false
@@ -112,18 +113,18 @@ func TestUniformityMatchesOpt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	shapes := []analysis.Shape{analysis.ShapeMixed, analysis.ShapeMixed, analysis.ShapeReducible,
 		analysis.ShapeIrreducible, analysis.ShapeIrreducible, analysis.ShapeLocal, analysis.ShapeNested}
-	var vfs []*analysis.ValueFunc
+	var vfs []*uniformity.ValueFunc
 	for i := 0; i < count; i++ {
 		n := 1 + rng.IntN(40)
 		f := analysis.RandomFunc(rng, fmt.Sprintf("f%d", i), analysis.RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
-		var vo analysis.ValueOptions
+		var vo uniformity.ValueOptions
 		if rng.IntN(3) == 0 {
 			vo.DivergentCond, vo.UniformCond = 0.7, 0.1
 		}
-		vfs = append(vfs, analysis.DecorateFunc(rng, f, vo))
+		vfs = append(vfs, uniformity.DecorateFunc(rng, f, vo))
 	}
 	var ll bytes.Buffer
-	if err := analysis.WriteValueLL(&ll, vfs); err != nil {
+	if err := uniformity.WriteValueLL(&ll, vfs); err != nil {
 		t.Fatal(err)
 	}
 	want := optUniformity(t, opt, ll.Bytes())
@@ -142,14 +143,14 @@ func TestUniformityMatchesOpt(t *testing.T) {
 		if w == nil {
 			t.Fatalf("opt printed nothing for %s", f.Name())
 		}
-		u := analysis.Uniformity(f)
+		u := uniformity.Uniformity(f)
 		got := u.Sets()
 		bf := vf.BuildIR(built)
-		if d := analysis.CompareUniformity(got, analysis.Uniformity(bf).Sets(), analysis.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
+		if d := uniformity.CompareUniformity(got, uniformity.Uniformity(bf).Sets(), uniformity.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
 			t.Fatalf("%s: imported and built functions differ: %s", f.Name(), strings.Join(d, "; "))
 		}
 		_ = i
-		d := analysis.CompareUniformity(w, got, analysis.CompareUniformityOptions{Unnamed: true})
+		d := uniformity.CompareUniformity(w, got, uniformity.CompareUniformityOptions{Unnamed: true})
 		if len(w.Assumed)+len(w.DivExit) > 0 {
 			cycles++
 		}
@@ -157,7 +158,7 @@ func TestUniformityMatchesOpt(t *testing.T) {
 			equal++
 			continue
 		}
-		upper := analysis.Uniformity(f, analysis.WithAllExitsForTest()).Sets()
+		upper := uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).Sets()
 		if orderDependent(w, got, upper) {
 			tolerated++
 			t.Logf("%s: order-dependent difference (documented): %s", f.Name(), strings.Join(d, "; "))
@@ -215,7 +216,7 @@ func TestUniformityOrderDependentExit(t *testing.T) {
 	tv := bd.Binary(ir.OpAdd, rv, ir.ConstInt(ir.I32, 1), "t")
 	bd.Ret(nil)
 
-	u := analysis.Uniformity(f)
+	u := uniformity.Uniformity(f)
 	if got := len(u.AssumedDivergentCycles()); got != 1 {
 		t.Fatalf("want one cycle assumed divergent, got %d", got)
 	}
@@ -225,7 +226,7 @@ func TestUniformityOrderDependentExit(t *testing.T) {
 	if u.IsDivergent(rv) || u.IsDivergent(tv) {
 		t.Errorf("%%r and %%t should be uniform (r: %v, t: %v)", u.IsDivergent(rv), u.IsDivergent(tv))
 	}
-	if !analysis.Uniformity(f, analysis.WithAllExitsForTest()).IsDivergent(tv) {
+	if !uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).IsDivergent(tv) {
 		t.Errorf("analysing every divergent exit should make %%t divergent")
 	}
 }
@@ -236,13 +237,13 @@ func TestUniformityOrderDependentExit(t *testing.T) {
 func TestUniformityDenseMatchesOpt(t *testing.T) {
 	opt := requireOptU(t)
 	rng := rand.New(rand.NewPCG(oracleSeed(t), 11))
-	vfs := []*analysis.ValueFunc{
-		analysis.DecorateFunc(rng, analysis.StructuredFunc(rng, "structured3k", 3000), analysis.DenseValueOptions),
-		analysis.DecorateFunc(rng, analysis.StructuredFunc(rng, "structured1k", 1000), analysis.DenseValueOptions),
-		analysis.DecorateFunc(rng, analysis.DenseFunc(rng, "irreducible400", 400), analysis.DenseValueOptions),
+	vfs := []*uniformity.ValueFunc{
+		uniformity.DecorateFunc(rng, uniformity.StructuredFunc(rng, "structured3k", 3000), uniformity.DenseValueOptions),
+		uniformity.DecorateFunc(rng, uniformity.StructuredFunc(rng, "structured1k", 1000), uniformity.DenseValueOptions),
+		uniformity.DecorateFunc(rng, uniformity.DenseFunc(rng, "irreducible400", 400), uniformity.DenseValueOptions),
 	}
 	var ll bytes.Buffer
-	if err := analysis.WriteValueLL(&ll, vfs); err != nil {
+	if err := uniformity.WriteValueLL(&ll, vfs); err != nil {
 		t.Fatal(err)
 	}
 	want := optUniformity(t, opt, ll.Bytes())
@@ -252,10 +253,10 @@ func TestUniformityDenseMatchesOpt(t *testing.T) {
 	}
 	for _, vf := range vfs {
 		f := m.Func(vf.F.Name)
-		u := analysis.Uniformity(f)
+		u := uniformity.Uniformity(f)
 		got := u.Sets()
-		d := analysis.CompareUniformity(want[f.Name()], got, analysis.CompareUniformityOptions{Unnamed: true})
-		if len(d) > 0 && !orderDependent(want[f.Name()], got, analysis.Uniformity(f, analysis.WithAllExitsForTest()).Sets()) {
+		d := uniformity.CompareUniformity(want[f.Name()], got, uniformity.CompareUniformityOptions{Unnamed: true})
+		if len(d) > 0 && !orderDependent(want[f.Name()], got, uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).Sets()) {
 			t.Errorf("%s differs from opt-22 (seed %d):\n  %s", f.Name(), oracleSeed(t), strings.Join(d[:min(len(d), 10)], "\n  "))
 		}
 		t.Logf("%s: %d blocks, %+v, %d differences", f.Name(), len(f.Blocks), u.Stats, len(d))
@@ -291,7 +292,7 @@ func TestUniformityFile(t *testing.T) {
 	}
 	for _, f := range m.Funcs {
 		if !f.IsDeclaration() {
-			if err := analysis.Uniformity(f).WriteOpt(out); err != nil {
+			if err := uniformity.Uniformity(f).WriteOpt(out); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,4 +1,6 @@
-package analysis
+package uniformity
+
+import "passlens/compiler/analysis"
 
 // liveness tracks which blocks could still be affected by a divergent
 // branch, so that the engine can skip branches and prune propagation that
@@ -28,7 +30,7 @@ package analysis
 // live block and every component it has an edge to is done. The total work
 // over a whole analysis is linear in the size of the CFG.
 type liveness struct {
-	g        *Graph
+	g        *analysis.Graph
 	scc      []int32 // component of each reachable block, -1 otherwise
 	members  csr     // blocks of each component
 	preds    csr
@@ -39,7 +41,7 @@ type liveness struct {
 	livePhis []int32 // per block: phis that can still be tainted
 	liveIrr  []bool  // per block: may still make a new cycle divergent
 	maxRes   []int32 // per block: largest cycle a join there can make divergent, -1
-	ci       *CycleInfo
+	ci       *analysis.CycleInfo
 	queue    []int32
 }
 

@@ -1,4 +1,4 @@
-package analysis_test
+package uniformity_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -22,7 +22,7 @@ func llvmTestsDir() string {
 	if d := os.Getenv("PASSLENS_LLVM_TESTS"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "..", "testdata", "llvm-tests")
+	return filepath.Join("..", "..", "..", "testdata", "llvm-tests")
 }
 
 // importerClassification lists the functions of LLVM's tests on which
@@ -121,7 +121,7 @@ func TestUniformityLLVMTests(t *testing.T) {
 			t.Logf("%s: opt-22 fails on it: %v: %s", rel, err, lastLine(errb.String()))
 			continue
 		}
-		sets, err := analysis.ParseUniformity(errb)
+		sets, err := uniformity.ParseUniformity(errb)
 		if err != nil {
 			t.Fatalf("%s: parsing opt-22 output: %v", rel, err)
 		}
@@ -133,8 +133,8 @@ func TestUniformityLLVMTests(t *testing.T) {
 				continue
 			}
 			nFuncs++
-			got := analysis.Uniformity(f).Sets()
-			d := analysis.CompareUniformity(w, got, analysis.CompareUniformityOptions{CommonValues: true})
+			got := uniformity.Uniformity(f).Sets()
+			d := uniformity.CompareUniformity(w, got, uniformity.CompareUniformityOptions{CommonValues: true})
 			known := knownClassification(rel, f)
 			if len(d) == 0 {
 				nEqual++
@@ -156,13 +156,13 @@ func TestUniformityLLVMTests(t *testing.T) {
 				t.Logf("%s: @%s: single-lane workgroup, not modelled (documented): %s", rel, f.Name(), strings.Join(d, "; "))
 				continue
 			}
-			if orderDependent(w, got, analysis.Uniformity(f, analysis.WithAllExitsForTest()).Sets()) {
+			if orderDependent(w, got, uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).Sets()) {
 				nTolerated++
 				t.Logf("%s: @%s: order-dependent difference (documented): %s", rel, f.Name(), strings.Join(d, "; "))
 				continue
 			}
 			var sb strings.Builder
-			analysis.Uniformity(f).WriteOpt(&sb)
+			uniformity.Uniformity(f).WriteOpt(&sb)
 			t.Errorf("%s: @%s differs from opt-22:\n  %s\npasslens:\n%s", rel, f.Name(), strings.Join(d, "\n  "), sb.String())
 		}
 	}

@@ -1,6 +1,9 @@
-package analysis
+package uniformity
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/analysis"
+	"passlens/compiler/ir"
+)
 
 // uprog is a function as the uniformity engines see it: dense value ids,
 // operand and user lists, and the per-value facts of the divergence policy.
@@ -11,7 +14,7 @@ import "passlens/compiler/ir"
 // of other functions are uniform and never appear in operand lists.
 type uprog struct {
 	f       *ir.Function
-	fg      *FuncGraph
+	fg      *analysis.FuncGraph
 	nParams int
 
 	vals  []ir.Value // id -> value
@@ -34,7 +37,7 @@ type uprog struct {
 }
 
 // newUprog builds the model of f.
-func newUprog(f *ir.Function, fg *FuncGraph) *uprog {
+func newUprog(f *ir.Function, fg *analysis.FuncGraph) *uprog {
 	n := len(f.Params)
 	for _, b := range f.Blocks {
 		n += len(b.Instrs)

@@ -1,4 +1,4 @@
-package analysis
+package uniformity
 
 // This file finds, for every cycle at once, the CFG edges and the def-use
 // pairs that cross its boundary. Irreducible regions and loop nests can

@@ -1,9 +1,10 @@
-package analysis
+package uniformity
 
 import (
 	"fmt"
 	"strings"
 
+	"passlens/compiler/analysis"
 	"passlens/compiler/ir"
 )
 
@@ -100,9 +101,9 @@ type UniformityStats struct {
 // UniformityInfo is the result of Uniformity for one function.
 type UniformityInfo struct {
 	Func   *ir.Function
-	CFG    *FuncGraph // nil for a declaration
-	Dom    *DomTree   // nil for a declaration
-	Cycles *CycleInfo // nil for a declaration
+	CFG    *analysis.FuncGraph // nil for a declaration
+	Dom    *analysis.DomTree   // nil for a declaration
+	Cycles *analysis.CycleInfo // nil for a declaration
 	Stats  UniformityStats
 
 	p   *uprog
@@ -181,7 +182,7 @@ func Uniformity(f *ir.Function, opts ...UniformityOption) *UniformityInfo {
 	}
 	u := &UniformityInfo{Func: f}
 	if len(f.Blocks) == 0 {
-		u.p = newUprog(f, &FuncGraph{Graph: &Graph{}, index: map[*ir.Block]int{}})
+		u.p = newUprog(f, analysis.NewFuncGraph(f))
 		u.res = newUresult(u.p, 0)
 		for i := range f.Params {
 			if u.p.source[i] {
@@ -191,7 +192,7 @@ func Uniformity(f *ir.Function, opts ...UniformityOption) *UniformityInfo {
 		}
 		return u
 	}
-	u.CFG = NewFuncGraph(f)
+	u.CFG = analysis.NewFuncGraph(f)
 	u.p = newUprog(f, u.CFG)
 	c := newCfgCtx(u.CFG.Graph)
 	u.Dom, u.Cycles = c.dt, c.ci
@@ -353,7 +354,7 @@ func (u *UniformityInfo) CycleString(cy int) string {
 	return cycleString(u.CFG.Graph, u.Cycles, cy)
 }
 
-func cycleString(g *Graph, ci *CycleInfo, cy int) string {
+func cycleString(g *analysis.Graph, ci *analysis.CycleInfo, cy int) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "depth=%d: entries(", ci.Depth(cy))
 	ents := ci.Entries(cy)

@@ -1,15 +1,18 @@
-package analysis
+package uniformity
 
-import "math/bits"
+import (
+	"math/bits"
+	"passlens/compiler/analysis"
+)
 
 // cfgCtx bundles the CFG analyses the uniformity engines share: the graph,
 // its dominator tree and cycle hierarchy, the modified post-order of the
 // sync-dependence propagation, and cached cycle exit lists.
 type cfgCtx struct {
-	g    *Graph
+	g    *analysis.Graph
 	succ csr
-	dt   *DomTree
-	ci   *CycleInfo
+	dt   *analysis.DomTree
+	ci   *analysis.CycleInfo
 
 	// mpo is LLVM's ModifiedPostOrder: mpoOrder[i] is the block with index
 	// i and mpoIndex[b] the index of block b (-1 if unreachable).
@@ -30,10 +33,10 @@ type cfgCtx struct {
 	gen   uint32
 }
 
-func newCfgCtx(g *Graph) *cfgCtx {
+func newCfgCtx(g *analysis.Graph) *cfgCtx {
 	c := &cfgCtx{g: g, succ: buildSuccs(g)}
-	c.dt = Dominators(g)
-	c.ci = Cycles(g)
+	c.dt = analysis.Dominators(g)
+	c.ci = analysis.Cycles(g)
 	m := c.ci.Len()
 	c.exits = make([][]int32, m)
 	c.stamp = make([]uint32, g.Len())

@@ -1,4 +1,4 @@
-package analysis
+package uniformity
 
 // Test-only access for the external test package (uniformity oracle tests).
 
