@@ -1,6 +1,8 @@
-package ir
+package irtest
 
 import (
+	"passlens/compiler/ir"
+	"strings"
 	"testing"
 )
 
@@ -9,12 +11,12 @@ import (
 // space and global attribute, so round-trip and verifier tests built on it
 // exercise the whole format.
 func TestRandomModuleCoverage(t *testing.T) {
-	ops := map[Op]bool{}
-	preds := map[Op]map[Pred]bool{OpICmp: {}, OpFCmp: {}, OpAtomic: {}}
+	ops := map[ir.Op]bool{}
+	preds := map[ir.Op]map[ir.Pred]bool{ir.OpICmp: {}, ir.OpFCmp: {}, ir.OpAtomic: {}}
 	merges := map[string]bool{}
-	spaces := map[AddrSpace]bool{}
-	kinds := map[Kind]bool{}
-	stages := map[Stage]bool{}
+	spaces := map[ir.AddrSpace]bool{}
+	kinds := map[ir.Kind]bool{}
+	stages := map[ir.Stage]bool{}
 	var attrs struct{ init, sem, bind, ro, flat, kind, loc, uniformParam, quoted, emptyName, dupEdges bool }
 	for seed := int64(0); seed < 40; seed++ {
 		m := RandomModule(seed, RandomOptions{Unstructured: seed%2 == 0, Locs: true})
@@ -26,8 +28,8 @@ func TestRandomModuleCoverage(t *testing.T) {
 			attrs.ro = attrs.ro || g.ReadOnly
 			attrs.flat = attrs.flat || g.Flat
 			attrs.kind = attrs.kind || g.Kind != ""
-			attrs.loc = attrs.loc || g.Loc != Loc{}
-			attrs.quoted = attrs.quoted || quoteName(g.Name()) != g.Name()
+			attrs.loc = attrs.loc || g.Loc != ir.Loc{}
+			attrs.quoted = attrs.quoted || ir.QuoteName(g.Name()) != g.Name()
 		}
 		for _, f := range m.Funcs {
 			if f.Entry != nil {
@@ -42,15 +44,15 @@ func TestRandomModuleCoverage(t *testing.T) {
 					if ps, ok := preds[in.Op]; ok {
 						ps[in.Pred] = true
 					}
-					if in.MergeKind != MergeNone {
-						merges[map[MergeKind]string{MergeSelection: "selection", MergeLoop: "loop"}[in.MergeKind]+" "+in.Op.String()] = true
+					if in.MergeKind != ir.MergeNone {
+						merges[map[ir.MergeKind]string{ir.MergeSelection: "selection", ir.MergeLoop: "loop"}[in.MergeKind]+" "+in.Op.String()] = true
 					}
 					if in.HasResult() {
 						kinds[in.Type().Kind] = true
 						attrs.emptyName = attrs.emptyName || in.Name() == ""
 					}
 					succ := in.Successors()
-					seen := map[*Block]bool{}
+					seen := map[*ir.Block]bool{}
 					for _, s := range succ {
 						attrs.dupEdges = attrs.dupEdges || seen[s]
 						seen[s] = true
@@ -59,23 +61,23 @@ func TestRandomModuleCoverage(t *testing.T) {
 			}
 		}
 	}
-	for op := OpAdd; op < numOps; op++ {
+	for op := ir.OpAdd; op < ir.NumOps; op++ {
 		if !ops[op] {
 			t.Errorf("no %s generated", op)
 		}
 	}
-	for p := PredEQ; p <= PredUGE; p++ {
-		if !preds[OpICmp][p] {
+	for p := ir.PredEQ; p <= ir.PredUGE; p++ {
+		if !preds[ir.OpICmp][p] {
 			t.Errorf("no icmp %s", p)
 		}
 	}
-	for p := PredOEQ; p <= PredFUGE; p++ {
-		if !preds[OpFCmp][p] {
+	for p := ir.PredOEQ; p <= ir.PredFUGE; p++ {
+		if !preds[ir.OpFCmp][p] {
 			t.Errorf("no fcmp %s", p)
 		}
 	}
-	for p := AtomicAdd; p <= AtomicCmpXchg; p++ {
-		if !preds[OpAtomic][p] {
+	for p := ir.AtomicAdd; p <= ir.AtomicCmpXchg; p++ {
+		if !preds[ir.OpAtomic][p] {
 			t.Errorf("no atomic %s", p)
 		}
 	}
@@ -84,17 +86,17 @@ func TestRandomModuleCoverage(t *testing.T) {
 			t.Errorf("no %s merge annotation", want)
 		}
 	}
-	for s := SpaceFunction + 1; s <= SpaceOutput; s++ {
+	for s := ir.SpaceFunction + 1; s <= ir.SpaceOutput; s++ {
 		if !spaces[s] {
 			t.Errorf("no global in %s", s)
 		}
 	}
-	for _, k := range []Kind{KBool, KInt, KUint, KFloat, KVector, KMatrix, KArray, KStruct, KPointer} {
+	for _, k := range []ir.Kind{ir.KBool, ir.KInt, ir.KUint, ir.KFloat, ir.KVector, ir.KMatrix, ir.KArray, ir.KStruct, ir.KPointer} {
 		if !kinds[k] {
 			t.Errorf("no value of kind %d", k)
 		}
 	}
-	for _, s := range []Stage{StageCompute, StagePixel, StageVertex} {
+	for _, s := range []ir.Stage{ir.StageCompute, ir.StagePixel, ir.StageVertex} {
 		if !stages[s] {
 			t.Errorf("no %s entry point", s)
 		}
@@ -114,4 +116,13 @@ func TestRandomModuleDeterministic(t *testing.T) {
 	if printLocs(a) == printLocs(RandomModule(43, RandomOptions{Unstructured: true, Locs: true})) {
 		t.Fatal("different seeds, same module")
 	}
+}
+
+// printLocs prints m with source locations.
+func printLocs(m *ir.Module) string {
+	var sb strings.Builder
+	p := ir.NewPrinter(&sb)
+	p.Locs = true
+	p.Module(m)
+	return sb.String()
 }

@@ -1,8 +1,8 @@
-package ir
-
-// This file generates random valid modules for tests: print/parse round
-// trips, the verifier, and other packages' property tests (passes must
-// keep a random module valid; the interpreter must not crash on one).
+// Package irtest generates random valid modules for tests: print/parse
+// round trips, the verifier, and other packages' property tests (passes
+// must keep a random module valid; the interpreter must not crash on one).
+// It is test support only: no production package imports it (the deadcode
+// gate in .ci/run checks that nothing test-only is linked into passlens).
 //
 // A function is generated in three phases:
 //  1. the CFG shape: structured regions (if/else, switch, loops with
@@ -12,13 +12,17 @@ package ir
 //     that dominates its use (or a constant, parameter or global);
 //  3. phi incoming values, picked from the blocks dominating each
 //     predecessor.
+//
 // The result passes Verify; RandomModule panics if it does not, since that
 // is a bug in the generator or the verifier.
+package irtest
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"passlens/compiler/analysis"
+	"passlens/compiler/ir"
 )
 
 // RandomOptions sizes a random module. Zero fields take defaults.
@@ -49,12 +53,12 @@ func (o *RandomOptions) defaults() {
 
 // RandomModule returns a random module that passes Verify. The same seed
 // and options always give the same module.
-func RandomModule(seed int64, opts RandomOptions) *Module {
+func RandomModule(seed int64, opts RandomOptions) *ir.Module {
 	opts.defaults()
 	g := &rgen{r: rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)), opts: opts}
 	m := g.module(seed)
-	if err := Verify(m); err != nil {
-		panic(fmt.Sprintf("ir.RandomModule(%d): generated an invalid module: %v\n%s", seed, err, m))
+	if err := ir.Verify(m); err != nil {
+		panic(fmt.Sprintf("irtest.RandomModule(%d): generated an invalid module: %v\n%s", seed, err, m))
 	}
 	return m
 }
@@ -62,11 +66,11 @@ func RandomModule(seed int64, opts RandomOptions) *Module {
 type rgen struct {
 	r    *rand.Rand
 	opts RandomOptions
-	m    *Module
+	m    *ir.Module
 
-	structs []*Type
-	valueTs []*Type // types values are generated at
-	callees []*Function
+	structs []*ir.Type
+	valueTs []*ir.Type // types values are generated at
+	callees []*ir.Function
 }
 
 func (g *rgen) n(k int) int { return g.r.IntN(k) }
@@ -90,21 +94,21 @@ func (g *rgen) name() string {
 	return pickOne(g, plainBases)
 }
 
-func (g *rgen) loc() Loc {
+func (g *rgen) loc() ir.Loc {
 	if !g.opts.Locs || g.chance(0.3) {
-		return Loc{}
+		return ir.Loc{}
 	}
-	return Loc{Line: int32(1 + g.n(500)), Col: int32(1 + g.n(80))}
+	return ir.Loc{Line: int32(1 + g.n(500)), Col: int32(1 + g.n(80))}
 }
 
 // ---- types ----
 
-var scalarTs = []*Type{Bool, I32, U32, F32}
+var scalarTs = []*ir.Type{ir.Bool, ir.I32, ir.U32, ir.F32}
 
-func (g *rgen) vec(elem *Type) *Type { return Vec(elem, 2+g.n(3)) }
+func (g *rgen) vec(elem *ir.Type) *ir.Type { return ir.Vec(elem, 2+g.n(3)) }
 
 // numericT is an i32/u32/f32 scalar or vector.
-func (g *rgen) numericT(kinds ...*Type) *Type {
+func (g *rgen) numericT(kinds ...*ir.Type) *ir.Type {
 	e := pickOne(g, kinds)
 	if g.chance(0.4) {
 		return g.vec(e)
@@ -112,8 +116,8 @@ func (g *rgen) numericT(kinds ...*Type) *Type {
 	return e
 }
 
-func (g *rgen) module(seed int64) *Module {
-	m := NewModule(fmt.Sprintf("random-%d.pir", seed))
+func (g *rgen) module(seed int64) *ir.Module {
+	m := ir.NewModule(fmt.Sprintf("random-%d.pir", seed))
 	g.m = m
 
 	// Struct types.
@@ -121,79 +125,79 @@ func (g *rgen) module(seed int64) *Module {
 	if !g.opts.PlainNames && g.chance(0.3) {
 		s0name = "my struct"
 	}
-	s0 := Struct(s0name, []Field{
-		{Name: "f", Type: F32},
-		{Name: "v", Type: Vec(F32, 4)},
-		{Name: "a", Type: Array(I32, 3)},
-		{Name: "m", Type: Mat(F32, 2+g.n(2), 2+g.n(3))},
+	s0 := ir.Struct(s0name, []ir.Field{
+		{Name: "f", Type: ir.F32},
+		{Name: "v", Type: ir.Vec(ir.F32, 4)},
+		{Name: "a", Type: ir.Array(ir.I32, 3)},
+		{Name: "m", Type: ir.Mat(ir.F32, 2+g.n(2), 2+g.n(3))},
 	})
-	s1 := Struct("S1", []Field{
+	s1 := ir.Struct("S1", []ir.Field{
 		{Name: "inner", Type: s0},
-		{Name: "n", Type: U32},
-		{Name: "flag", Type: Bool},
-		{Name: "arr", Type: Array(Vec(U32, 2), 2)},
+		{Name: "n", Type: ir.U32},
+		{Name: "flag", Type: ir.Bool},
+		{Name: "arr", Type: ir.Array(ir.Vec(ir.U32, 2), 2)},
 	})
-	buf := Struct("Buf", []Field{{Name: "count", Type: U32}, {Name: "data", Type: Array(F32, -1)}})
-	g.structs = []*Type{s0, s1}
-	for _, s := range []*Type{s0, s1, buf} {
+	buf := ir.Struct("Buf", []ir.Field{{Name: "count", Type: ir.U32}, {Name: "data", Type: ir.Array(ir.F32, -1)}})
+	g.structs = []*ir.Type{s0, s1}
+	for _, s := range []*ir.Type{s0, s1, buf} {
 		m.AddStruct(s)
 	}
 	if g.chance(0.5) {
 		// Explicit member offsets (HLSL packoffset), out of order as
 		// packoffset allows; only the text round trip uses this type.
-		m.AddStruct(Struct("Placed", []Field{
-			{Name: "w", Type: Vec(F32, 4), Placed: true, Offset: 48},
-			{Name: "x", Type: F32, Placed: true, Offset: 4 * g.n(4)},
+		m.AddStruct(ir.Struct("Placed", []ir.Field{
+			{Name: "w", Type: ir.Vec(ir.F32, 4), Placed: true, Offset: 48},
+			{Name: "x", Type: ir.F32, Placed: true, Offset: 4 * g.n(4)},
 		}))
 	}
-	g.valueTs = []*Type{Bool, I32, U32, F32, Vec(F32, 2), Vec(F32, 3), Vec(F32, 4), Vec(I32, 2), Vec(U32, 3),
-		Vec(Bool, 2), Vec(I32, 4), Mat(F32, 3, 3), Array(F32, 4), Array(Vec(I32, 2), 2), s0, s1}
+	g.valueTs = []*ir.Type{ir.Bool, ir.I32, ir.U32, ir.F32, ir.Vec(ir.F32, 2), ir.Vec(ir.F32, 3), ir.Vec(ir.F32, 4), ir.Vec(ir.I32, 2), ir.Vec(ir.U32, 3),
+		ir.Vec(ir.Bool, 2), ir.Vec(ir.I32, 4), ir.Mat(ir.F32, 3, 3), ir.Array(ir.F32, 4), ir.Array(ir.Vec(ir.I32, 2), 2), s0, s1}
 
 	// Globals.
-	add := func(name string, sp AddrSpace, t *Type, set func(*Global)) {
-		gl := NewGlobal(name, sp, t)
+	add := func(name string, sp ir.AddrSpace, t *ir.Type, set func(*ir.Global)) {
+		gl := ir.NewGlobal(name, sp, t)
 		gl.Loc = g.loc()
 		if set != nil {
 			set(gl)
 		}
 		m.AddGlobal(gl)
 	}
-	add("cb", SpaceUniform, s1, func(gl *Global) { gl.Set, gl.Binding, gl.Kind = 0, 0, "cbuffer" })
-	add("rw", SpaceStorage, Array(U32, -1), func(gl *Global) { gl.Set, gl.Binding, gl.Kind = 0, 1, "RWStructuredBuffer" })
-	add("ro", SpaceStorage, Array(F32, -1), func(gl *Global) {
+	add("cb", ir.SpaceUniform, s1, func(gl *ir.Global) { gl.Set, gl.Binding, gl.Kind = 0, 0, "cbuffer" })
+	add("rw", ir.SpaceStorage, ir.Array(ir.U32, -1), func(gl *ir.Global) { gl.Set, gl.Binding, gl.Kind = 0, 1, "RWStructuredBuffer" })
+	add("ro", ir.SpaceStorage, ir.Array(ir.F32, -1), func(gl *ir.Global) {
 		gl.Set, gl.Binding, gl.ReadOnly, gl.Kind = 1, 2, true, "StructuredBuffer"
 	})
-	add("buf", SpaceStorage, buf, func(gl *Global) { gl.Binding, gl.Kind = 3, "RWByteAddressBuffer" })
-	add("tid", SpaceInput, Vec(U32, 3), func(gl *Global) { gl.Semantic = "SV_DispatchThreadID" })
-	add("uv", SpaceInput, Vec(F32, 4), func(gl *Global) { gl.Semantic, gl.Flat = "TEXCOORD0", g.chance(0.5) })
-	add("color", SpaceOutput, Vec(F32, 4), func(gl *Global) { gl.Semantic = "SV_Target0" })
-	add("shared", SpaceGroupshared, Array(U32, 64), func(gl *Global) {
+	add("buf", ir.SpaceStorage, buf, func(gl *ir.Global) { gl.Binding, gl.Kind = 3, "RWByteAddressBuffer" })
+	add("tid", ir.SpaceInput, ir.Vec(ir.U32, 3), func(gl *ir.Global) { gl.Semantic = "SV_DispatchThreadID" })
+	add("uv", ir.SpaceInput, ir.Vec(ir.F32, 4), func(gl *ir.Global) { gl.Semantic, gl.Flat = "TEXCOORD0", g.chance(0.5) })
+	add("color", ir.SpaceOutput, ir.Vec(ir.F32, 4), func(gl *ir.Global) { gl.Semantic = "SV_Target0" })
+	add("shared", ir.SpaceGroupshared, ir.Array(ir.U32, 64), func(gl *ir.Global) {
 		if g.chance(0.5) {
-			gl.Init = ConstZero(gl.ValType)
+			gl.Init = ir.ConstZero(gl.ValType)
 		}
 	})
 	pt := pickOne(g, g.valueTs)
-	add("table", SpacePrivate, pt, func(gl *Global) { gl.Init = g.constant(pt, 0) })
+	add("table", ir.SpacePrivate, pt, func(gl *ir.Global) { gl.Init = g.constant(pt, 0) })
 	if !g.opts.PlainNames {
-		add("weird name", SpacePrivate, F32, func(gl *Global) { gl.Init = ConstF32Bits(0x80000000) })
+		add("weird name", ir.SpacePrivate, ir.F32, func(gl *ir.Global) { gl.Init = ir.ConstF32Bits(0x80000000) })
 	}
 
 	// Declarations.
-	d := m.NewFunction("ext", F32, []string{"x", "v"}, []*Type{F32, Vec(F32, 4)})
+	d := m.NewFunction("ext", ir.F32, []string{"x", "v"}, []*ir.Type{ir.F32, ir.Vec(ir.F32, 4)})
 	d.Params[0].Uniform = true
 	g.callees = append(g.callees, d)
-	m.NewFunction("ext.void", Void, []string{"n"}, []*Type{U32})
+	m.NewFunction("ext.void", ir.Void, []string{"n"}, []*ir.Type{ir.U32})
 	g.callees = append(g.callees, m.Funcs[len(m.Funcs)-1])
 
 	// Helpers, then entry points; each may call the ones before it.
 	for i := 0; i < g.opts.Funcs; i++ {
-		ret := Void
+		ret := ir.Void
 		if g.chance(0.7) {
 			ret = pickOne(g, g.valueTs)
 		}
 		np := g.n(4)
 		var names []string
-		var types []*Type
+		var types []*ir.Type
 		for k := 0; k < np; k++ {
 			names = append(names, g.name())
 			types = append(types, pickOne(g, g.valueTs))
@@ -205,14 +209,14 @@ func (g *rgen) module(seed int64) *Module {
 		g.body(f, g.opts.Unstructured && g.chance(0.5))
 		g.callees = append(g.callees, f)
 	}
-	cs := m.NewFunction("main", Void, nil, nil)
-	cs.Entry = &EntryPoint{Stage: StageCompute, NumThreads: [3]int{1 + g.n(64), 1 + g.n(4), 1}}
+	cs := m.NewFunction("main", ir.Void, nil, nil)
+	cs.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: [3]int{1 + g.n(64), 1 + g.n(4), 1}}
 	g.body(cs, false)
-	ps := m.NewFunction("ps_main", Void, nil, nil)
-	ps.Entry = &EntryPoint{Stage: StagePixel}
+	ps := m.NewFunction("ps_main", ir.Void, nil, nil)
+	ps.Entry = &ir.EntryPoint{Stage: ir.StagePixel}
 	g.body(ps, g.opts.Unstructured && g.chance(0.5))
-	vs := m.NewFunction("vs_main", Void, nil, nil)
-	vs.Entry = &EntryPoint{Stage: StageVertex}
+	vs := m.NewFunction("vs_main", ir.Void, nil, nil)
+	vs.Entry = &ir.EntryPoint{Stage: ir.StageVertex}
 	g.body(vs, false)
 	return m
 }
@@ -227,63 +231,63 @@ var specialF64 = []uint64{0, 1 << 63, 0x7FF0000000000000, 0xFFF0000000000000, 0x
 
 // Scalar types other than the 32-bit core (widths.go), for the LLVM bridge.
 var (
-	wideInts   = []*Type{I8, I16, I64, U64}
-	wideFloats = []*Type{F16, BF16, F64}
+	wideInts   = []*ir.Type{ir.I8, ir.I16, ir.I64, ir.U64}
+	wideFloats = []*ir.Type{ir.F16, ir.BF16, ir.F64}
 )
 
-func (g *rgen) constant(t *Type, depth int) *Const {
+func (g *rgen) constant(t *ir.Type, depth int) *ir.Const {
 	if depth > 0 || !t.IsScalar() {
 		switch {
 		case g.chance(0.05):
-			return ConstZero(t)
+			return ir.ConstZero(t)
 		case g.chance(0.03):
-			return ConstUndef(t)
+			return ir.ConstUndef(t)
 		}
 	}
 	switch t.Kind {
-	case KBool:
-		return ConstBool(Bool, g.chance(0.5))
-	case KInt:
+	case ir.KBool:
+		return ir.ConstBool(ir.Bool, g.chance(0.5))
+	case ir.KInt:
 		switch g.n(4) {
 		case 0:
-			return ConstInt(t, -1<<(t.Bits-1)) // the most negative value
+			return ir.ConstInt(t, -1<<(t.Bits-1)) // the most negative value
 		case 1:
-			return ConstInt(t, int64(g.r.Uint64())) // truncated to the width
+			return ir.ConstInt(t, int64(g.r.Uint64())) // truncated to the width
 		}
-		return ConstInt(t, int64(g.n(33))-16)
-	case KUint:
+		return ir.ConstInt(t, int64(g.n(33))-16)
+	case ir.KUint:
 		if g.chance(0.2) {
-			return ConstInt(t, -1) // all ones: the largest value
+			return ir.ConstInt(t, -1) // all ones: the largest value
 		}
-		return ConstInt(t, int64(g.n(100)))
-	case KFloat:
+		return ir.ConstInt(t, int64(g.n(100)))
+	case ir.KFloat:
 		switch t.Bits {
 		case 16:
-			return ConstFloatBits(t, uint64(g.r.Uint32N(1<<16)))
+			return ir.ConstFloatBits(t, uint64(g.r.Uint32N(1<<16)))
 		case 64:
 			switch g.n(3) {
 			case 0:
-				return ConstFloatBits(t, pickOne(g, specialF64))
+				return ir.ConstFloatBits(t, pickOne(g, specialF64))
 			case 1:
-				return ConstFloatBits(t, g.r.Uint64())
+				return ir.ConstFloatBits(t, g.r.Uint64())
 			}
-			return ConstFloatBits(t, math.Float64bits(float64(g.n(2000)-1000)/3))
+			return ir.ConstFloatBits(t, math.Float64bits(float64(g.n(2000)-1000)/3))
 		}
 		switch g.n(3) {
 		case 0:
-			return ConstF32Bits(pickOne(g, specialF32))
+			return ir.ConstF32Bits(pickOne(g, specialF32))
 		case 1:
-			return ConstF32Bits(g.r.Uint32())
+			return ir.ConstF32Bits(g.r.Uint32())
 		}
-		return ConstFloat(F32, float64(g.n(2000)-1000)/8)
-	case KPointer:
-		return ConstZero(t)
+		return ir.ConstFloat(ir.F32, float64(g.n(2000)-1000)/8)
+	case ir.KPointer:
+		return ir.ConstZero(t)
 	}
-	el := make([]*Const, t.NumElems())
+	el := make([]*ir.Const, t.NumElems())
 	for i := range el {
 		el[i] = g.constant(t.ElemType(i), depth+1)
 	}
-	return ConstAggregate(t, el)
+	return ir.ConstAggregate(t, el)
 }
 
 // ---- functions ----
@@ -291,24 +295,24 @@ func (g *rgen) constant(t *Type, depth int) *Const {
 // fgen generates one function body.
 type fgen struct {
 	*rgen
-	f  *Function
-	bd *Builder
+	f  *ir.Function
+	bd *ir.Builder
 
 	// Values available at the insertion point, by type, with an undo log
 	// for leaving a dominator subtree.
-	avail map[*Type][]Value
-	log   []*Type
-	ptrs  []Value // pointer values available (globals, allocas, accesses)
+	avail map[*ir.Type][]ir.Value
+	log   []*ir.Type
+	ptrs  []ir.Value // pointer values available (globals, allocas, accesses)
 
-	defs map[*Block][]Value // each block's own definitions, in order
-	pend []*Instr           // phis waiting for incoming values
+	defs map[*ir.Block][]ir.Value // each block's own definitions, in order
+	pend []*ir.Instr              // phis waiting for incoming values
 	loop []loopCtx
 }
 
-type loopCtx struct{ merge, cont *Block }
+type loopCtx struct{ merge, cont *ir.Block }
 
-func (g *rgen) body(f *Function, unstructured bool) {
-	fg := &fgen{rgen: g, f: f, bd: NewBuilder(f), avail: map[*Type][]Value{}, defs: map[*Block][]Value{}}
+func (g *rgen) body(f *ir.Function, unstructured bool) {
+	fg := &fgen{rgen: g, f: f, bd: ir.NewBuilder(f), avail: map[*ir.Type][]ir.Value{}, defs: map[*ir.Block][]ir.Value{}}
 	entry := f.NewBlock("entry")
 	if unstructured {
 		fg.shapeUnstructured(entry)
@@ -331,26 +335,26 @@ func (g *rgen) body(f *Function, unstructured bool) {
 }
 
 // setTerm appends a terminator (operands filled later, in fill).
-func (fg *fgen) setTerm(b *Block, t *Instr) {
+func (fg *fgen) setTerm(b *ir.Block, t *ir.Instr) {
 	t.Block = b
 	t.Loc = fg.loc()
 	b.Instrs = append(b.Instrs, t)
 }
 
-func (fg *fgen) retInstr() *Instr { return &Instr{Op: OpRet, typ: Void} }
+func (fg *fgen) retInstr() *ir.Instr { return voidInstr(&ir.Instr{Op: ir.OpRet}) }
 
-func (fg *fgen) br(to *Block) *Instr {
-	return &Instr{Op: OpBr, typ: Void, Succs: []*Block{to}}
+func (fg *fgen) br(to *ir.Block) *ir.Instr {
+	return voidInstr(&ir.Instr{Op: ir.OpBr, Succs: []*ir.Block{to}})
 }
 
-func (fg *fgen) condbr(a, b *Block) *Instr {
-	return &Instr{Op: OpCondBr, typ: Void, Succs: []*Block{a, b}}
+func (fg *fgen) condbr(a, b *ir.Block) *ir.Instr {
+	return voidInstr(&ir.Instr{Op: ir.OpCondBr, Succs: []*ir.Block{a, b}})
 }
 
 // region builds a structured single-entry region starting at cur with
 // budget constructs in all (nested ones included) and returns its open
 // exit block (reachable, without terminator).
-func (fg *fgen) region(cur *Block, budget, depth int) *Block {
+func (fg *fgen) region(cur *ir.Block, budget, depth int) *ir.Block {
 	for budget > 0 {
 		budget--
 		// Nested regions take their constructs out of the same budget, so
@@ -368,7 +372,7 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 		case k < 5: // if / if-else
 			then := fg.f.NewBlock("if.then")
 			merge := fg.f.NewBlock("if.end")
-			var els *Block
+			var els *ir.Block
 			if fg.chance(0.6) {
 				els = fg.f.NewBlock("if.else")
 			}
@@ -388,13 +392,13 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 			cur = merge
 		case k < 7: // switch
 			merge := fg.f.NewBlock("sw.end")
-			var cases []SwitchCase
+			var cases []ir.SwitchCase
 			used := map[int64]bool{}
 			ncase := 1 + fg.n(4)
 			defAt := fg.n(ncase + 1)
-			var arms []*Block
+			var arms []*ir.Block
 			for i := 0; i <= ncase; i++ {
-				var c SwitchCase
+				var c ir.SwitchCase
 				if i == defAt {
 					c.Default = true
 				}
@@ -418,7 +422,7 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 				}
 				cases = append(cases, c)
 			}
-			t := &Instr{Op: OpSwitch, typ: Void, Cases: cases}
+			t := voidInstr(&ir.Instr{Op: ir.OpSwitch, Cases: cases})
 			t.SetSelectionMerge(merge)
 			fg.setTerm(cur, t)
 			for i, a := range arms {
@@ -436,7 +440,7 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 			cont := fg.f.NewBlock("loop.cont")
 			merge := fg.f.NewBlock("loop.end")
 			fg.setTerm(cur, fg.br(header))
-			var ht *Instr
+			var ht *ir.Instr
 			if fg.chance(0.8) {
 				ht = fg.condbr(body, merge)
 				if fg.chance(0.5) {
@@ -451,7 +455,7 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 			end := fg.region(body, sub, depth+1)
 			fg.loop = fg.loop[:len(fg.loop)-1]
 			fg.setTerm(end, fg.br(cont))
-			if ht.Op == OpBr || fg.chance(0.3) {
+			if ht.Op == ir.OpBr || fg.chance(0.3) {
 				fg.setTerm(cont, fg.condbr(header, merge)) // do-while style exit
 			} else {
 				fg.setTerm(cont, fg.br(header))
@@ -464,18 +468,18 @@ func (fg *fgen) region(cur *Block, budget, depth int) *Block {
 
 // arm builds one arm of a selection ending at merge; an arm that may exit
 // early sometimes ends with ret, discard, unreachable, break or continue.
-func (fg *fgen) arm(start, merge *Block, budget, depth int, mayExit bool) {
+func (fg *fgen) arm(start, merge *ir.Block, budget, depth int, mayExit bool) {
 	end := fg.region(start, budget, depth+1)
 	if mayExit && fg.chance(0.3) {
 		switch k := fg.n(5); {
 		case k == 0:
 			fg.setTerm(end, fg.retInstr())
 			return
-		case k == 1 && fg.f.Entry != nil && fg.f.Entry.Stage == StagePixel:
-			fg.setTerm(end, &Instr{Op: OpDiscard, typ: Void})
+		case k == 1 && fg.f.Entry != nil && fg.f.Entry.Stage == ir.StagePixel:
+			fg.setTerm(end, voidInstr(&ir.Instr{Op: ir.OpDiscard}))
 			return
 		case k == 2:
-			fg.setTerm(end, &Instr{Op: OpUnreachable, typ: Void})
+			fg.setTerm(end, voidInstr(&ir.Instr{Op: ir.OpUnreachable}))
 			return
 		case k >= 3 && len(fg.loop) > 0:
 			l := fg.loop[len(fg.loop)-1]
@@ -493,13 +497,13 @@ func (fg *fgen) arm(start, merge *Block, budget, depth int, mayExit bool) {
 // shapeUnstructured makes an arbitrary CFG: random branches between
 // blocks (never back to the entry), so there are irreducible cycles,
 // unreachable blocks and duplicate edges.
-func (fg *fgen) shapeUnstructured(entry *Block) {
+func (fg *fgen) shapeUnstructured(entry *ir.Block) {
 	n := 2 + fg.n(fg.opts.Blocks*2+1)
-	blocks := []*Block{entry}
+	blocks := []*ir.Block{entry}
 	for i := 1; i < n; i++ {
 		blocks = append(blocks, fg.f.NewBlock("b"))
 	}
-	target := func() *Block { return blocks[1+fg.n(n-1)] }
+	target := func() *ir.Block { return blocks[1+fg.n(n-1)] }
 	for i, b := range blocks {
 		switch k := fg.n(10); {
 		case k < 3 || i == n-1:
@@ -513,14 +517,14 @@ func (fg *fgen) shapeUnstructured(entry *Block) {
 			}
 			fg.setTerm(b, t)
 		case k < 9:
-			var cases []SwitchCase
-			cases = append(cases, SwitchCase{Default: true, Target: target()})
+			var cases []ir.SwitchCase
+			cases = append(cases, ir.SwitchCase{Default: true, Target: target()})
 			for v := int64(0); v < int64(1+fg.n(3)); v++ {
-				cases = append(cases, SwitchCase{Values: []int64{v * 3}, Target: target()})
+				cases = append(cases, ir.SwitchCase{Values: []int64{v * 3}, Target: target()})
 			}
-			fg.setTerm(b, &Instr{Op: OpSwitch, typ: Void, Cases: cases})
+			fg.setTerm(b, voidInstr(&ir.Instr{Op: ir.OpSwitch, Cases: cases}))
 		default:
-			fg.setTerm(b, &Instr{Op: OpUnreachable, typ: Void})
+			fg.setTerm(b, voidInstr(&ir.Instr{Op: ir.OpUnreachable}))
 		}
 	}
 }
@@ -531,17 +535,11 @@ func (fg *fgen) shapeUnstructured(entry *Block) {
 // incoming values.
 func (fg *fgen) fill() {
 	f := fg.f
-	v := newVerifier(fg.m)
-	v.f = f
-	v.blockIdx = make(map[*Block]int32, len(f.Blocks))
-	for i, b := range f.Blocks {
-		v.blockIdx[b] = int32(i)
-	}
-	v.cfg()
+	v := newCFG(f)
 	children := make([][]int, len(f.Blocks))
 	for i := 1; i < len(f.Blocks); i++ {
 		if v.reachable(int32(i)) {
-			d := v.idom[i]
+			d := v.dt.IDom(i)
 			children[d] = append(children[d], i)
 		}
 	}
@@ -558,7 +556,7 @@ func (fg *fgen) fill() {
 	var walk func(i int)
 	walk = func(i int) {
 		mark, pmark := len(fg.log), len(fg.ptrs)
-		fg.block(f.Blocks[i], len(v.preds[i]) > 0)
+		fg.block(f.Blocks[i], len(v.preds(i)) > 0)
 		for _, c := range children[i] {
 			walk(c)
 		}
@@ -569,24 +567,24 @@ func (fg *fgen) fill() {
 	for i, b := range f.Blocks {
 		if !v.reachable(int32(i)) {
 			mark, pmark := len(fg.log), len(fg.ptrs)
-			fg.block(b, len(v.preds[i]) > 0)
+			fg.block(b, len(v.preds(i)) > 0)
 			fg.undo(mark, pmark)
 		}
 	}
 	// Phi incoming values.
 	for _, phi := range fg.pend {
-		bi := v.blockIdx[phi.Block]
+		bi := v.g.Index(phi.Block)
 		seen := map[int32]int{}
-		for _, p := range v.preds[bi] {
+		for _, p := range v.preds(bi) {
 			seen[p]++
 		}
 		done := map[int32]bool{}
-		for _, p := range v.preds[bi] {
+		for _, p := range v.preds(bi) {
 			if done[p] {
 				continue
 			}
 			done[p] = true
-			val := fg.incoming(v, p, phi.typ)
+			val := fg.incoming(v, p, phi.Type())
 			reps := 1
 			if seen[p] > 1 && fg.chance(0.4) {
 				reps = seen[p] // LLVM style: one entry per edge
@@ -599,11 +597,11 @@ func (fg *fgen) fill() {
 }
 
 // incoming picks a value of type t available at the end of block p.
-func (fg *fgen) incoming(v *verifier, p int32, t *Type) Value {
+func (fg *fgen) incoming(v *cfg, p int32, t *ir.Type) ir.Value {
 	if v.reachable(p) {
 		cur := p
 		for steps := 0; steps < 12; steps++ {
-			var cands []Value
+			var cands []ir.Value
 			for _, d := range fg.defs[fg.f.Blocks[cur]] {
 				if d.Type() == t {
 					cands = append(cands, d)
@@ -615,10 +613,10 @@ func (fg *fgen) incoming(v *verifier, p int32, t *Type) Value {
 			if cur == 0 {
 				break
 			}
-			cur = v.idom[cur]
+			cur = int32(v.dt.IDom(int(cur)))
 		}
 		for _, a := range fg.f.Params {
-			if a.typ == t && fg.chance(0.5) {
+			if a.Type() == t && fg.chance(0.5) {
 				return a
 			}
 		}
@@ -626,9 +624,9 @@ func (fg *fgen) incoming(v *verifier, p int32, t *Type) Value {
 	return fg.constant(t, 0)
 }
 
-func (fg *fgen) push(x Value) {
+func (fg *fgen) push(x ir.Value) {
 	t := x.Type()
-	if t.Kind == KPointer {
+	if t.Kind == ir.KPointer {
 		fg.ptrs = append(fg.ptrs, x)
 		return
 	}
@@ -648,7 +646,7 @@ func (fg *fgen) undo(mark, pmark int) {
 // usedType returns the type of a recently defined value that ok accepts,
 // or fallback(): drawing operand types from what exists makes instructions
 // use each other's results instead of mostly constants.
-func (fg *fgen) usedType(ok func(*Type) bool, fallback func() *Type) *Type {
+func (fg *fgen) usedType(ok func(*ir.Type) bool, fallback func() *ir.Type) *ir.Type {
 	if fg.chance(0.7) {
 		n := len(fg.log)
 		for tries := 0; tries < 8 && n > 0; tries++ {
@@ -662,7 +660,7 @@ func (fg *fgen) usedType(ok func(*Type) bool, fallback func() *Type) *Type {
 }
 
 // pick returns a value of type t: a recent available value or a constant.
-func (fg *fgen) pick(t *Type) Value {
+func (fg *fgen) pick(t *ir.Type) ir.Value {
 	if vs := fg.avail[t]; len(vs) > 0 && fg.chance(0.75) {
 		// Prefer recent values so chains of uses form.
 		k := len(vs) - 1 - fg.n(min(len(vs), 6))
@@ -673,7 +671,7 @@ func (fg *fgen) pick(t *Type) Value {
 
 // block fills b: phis (if it has predecessors), instructions, and the
 // terminator's operands.
-func (fg *fgen) block(b *Block, hasPreds bool) {
+func (fg *fgen) block(b *ir.Block, hasPreds bool) {
 	term := b.Instrs[len(b.Instrs)-1]
 	b.Instrs = b.Instrs[:len(b.Instrs)-1]
 	fg.bd.SetBlock(b)
@@ -690,47 +688,74 @@ func (fg *fgen) block(b *Block, hasPreds bool) {
 		fg.instr(b)
 	}
 	switch term.Op {
-	case OpCondBr:
-		term.Args = []Value{fg.pick(Bool)}
-	case OpSwitch:
-		sel := I32
+	case ir.OpCondBr:
+		term.Args = []ir.Value{fg.pick(ir.Bool)}
+	case ir.OpSwitch:
+		sel := ir.I32
 		if fg.chance(0.3) {
-			sel = U32
+			sel = ir.U32
 			for _, c := range term.Cases {
 				for _, v := range c.Values {
 					if v < 0 {
-						sel = I32
+						sel = ir.I32
 					}
 				}
 			}
 		}
-		term.Args = []Value{fg.pick(sel)}
-	case OpRet:
-		if fg.f.Ret != Void {
-			term.Args = []Value{fg.pick(fg.f.Ret)}
+		term.Args = []ir.Value{fg.pick(sel)}
+	case ir.OpRet:
+		if fg.f.Ret != ir.Void {
+			term.Args = []ir.Value{fg.pick(fg.f.Ret)}
 		}
 	}
 	b.Instrs = append(b.Instrs, term)
 }
 
-func (fg *fgen) def(b *Block, in *Instr) {
+func (fg *fgen) def(b *ir.Block, in *ir.Instr) {
 	if in.HasResult() {
 		fg.push(in)
 		fg.defs[b] = append(fg.defs[b], in)
 	}
 }
 
-// loadable reports pointees that can be loaded (no runtime arrays).
-func loadable(t *Type) bool { return !holdsRuntimeArray(t) }
-
-// writable reports pointers stores may go through.
-func writable(p Value) bool {
-	t := p.Type()
-	return readOnlyPointer(p) == "" && t.Space != SpaceUniform && t.Space != SpaceInput
+// cfg is the control flow of a function being filled: reachability, the
+// dominator tree and the predecessors (one entry per edge, in increasing
+// block index), from package analysis.
+type cfg struct {
+	g          *analysis.FuncGraph
+	dt         *analysis.DomTree
+	pst, plist []int32
 }
 
-func (fg *fgen) ptrWhere(ok func(Value) bool) Value {
-	var cands []Value
+func newCFG(f *ir.Function) *cfg {
+	g := analysis.NewFuncGraph(f)
+	st, l := analysis.PredLists(g.Graph)
+	return &cfg{g: g, dt: analysis.Dominators(g.Graph), pst: st, plist: l}
+}
+
+func (c *cfg) reachable(b int32) bool { return c.dt.Contains(int(b)) }
+
+func (c *cfg) preds(b int) []int32 { return c.plist[c.pst[b]:c.pst[b+1]] }
+
+// voidInstr gives a terminator built as a literal its Void result type.
+func voidInstr(in *ir.Instr) *ir.Instr {
+	in.SetType(ir.Void)
+	return in
+}
+
+func isIntegralScalar(t *ir.Type) bool { return t != nil && (t.Kind == ir.KInt || t.Kind == ir.KUint) }
+
+// loadable reports pointees that can be loaded (no runtime arrays).
+func loadable(t *ir.Type) bool { return !ir.HoldsRuntimeArray(t) }
+
+// writable reports pointers stores may go through.
+func writable(p ir.Value) bool {
+	t := p.Type()
+	return ir.ReadOnlyPointer(p) == "" && t.Space != ir.SpaceUniform && t.Space != ir.SpaceInput
+}
+
+func (fg *fgen) ptrWhere(ok func(ir.Value) bool) ir.Value {
+	var cands []ir.Value
 	for _, p := range fg.ptrs {
 		if ok(p) {
 			cands = append(cands, p)
@@ -745,23 +770,23 @@ func (fg *fgen) ptrWhere(ok func(Value) bool) Value {
 // intrinsic forms: name, argument types from a chosen type t, result type.
 type intrForm struct {
 	name string
-	args func(t *Type) []*Type
-	ret  func(t *Type) *Type
-	in   func(g *rgen) *Type // the type t is drawn from
+	args func(t *ir.Type) []*ir.Type
+	ret  func(t *ir.Type) *ir.Type
+	in   func(g *rgen) *ir.Type // the type t is drawn from
 }
 
 var (
-	same   = func(t *Type) *Type { return t }
-	one    = func(t *Type) []*Type { return []*Type{t} }
-	two    = func(t *Type) []*Type { return []*Type{t, t} }
-	three  = func(t *Type) []*Type { return []*Type{t, t, t} }
-	none   = func(t *Type) []*Type { return nil }
-	floatT = func(g *rgen) *Type { return g.numericT(F32) }
-	intT   = func(g *rgen) *Type { return g.numericT(I32, U32) }
-	fvecT  = func(g *rgen) *Type { return g.vec(F32) }
-	bvecT  = func(g *rgen) *Type { return g.vec(Bool) }
-	anyT   = func(g *rgen) *Type { return g.numericT(I32, U32, F32) }
-	voidT  = func(g *rgen) *Type { return Void }
+	same   = func(t *ir.Type) *ir.Type { return t }
+	one    = func(t *ir.Type) []*ir.Type { return []*ir.Type{t} }
+	two    = func(t *ir.Type) []*ir.Type { return []*ir.Type{t, t} }
+	three  = func(t *ir.Type) []*ir.Type { return []*ir.Type{t, t, t} }
+	none   = func(t *ir.Type) []*ir.Type { return nil }
+	floatT = func(g *rgen) *ir.Type { return g.numericT(ir.F32) }
+	intT   = func(g *rgen) *ir.Type { return g.numericT(ir.I32, ir.U32) }
+	fvecT  = func(g *rgen) *ir.Type { return g.vec(ir.F32) }
+	bvecT  = func(g *rgen) *ir.Type { return g.vec(ir.Bool) }
+	anyT   = func(g *rgen) *ir.Type { return g.numericT(ir.I32, ir.U32, ir.F32) }
+	voidT  = func(g *rgen) *ir.Type { return ir.Void }
 )
 
 var intrForms = []intrForm{
@@ -769,32 +794,32 @@ var intrForms = []intrForm{
 	{"abs", one, same, anyT}, {"countbits", one, same, intT}, {"reversebits", one, same, intT},
 	{"max", two, same, anyT}, {"min", two, same, anyT}, {"pow", two, same, floatT}, {"atan2", two, same, floatT},
 	{"clamp", three, same, anyT}, {"lerp", three, same, floatT}, {"mad", three, same, floatT},
-	{"dot", two, func(t *Type) *Type { return F32 }, fvecT},
-	{"length", one, func(t *Type) *Type { return F32 }, fvecT},
+	{"dot", two, func(t *ir.Type) *ir.Type { return ir.F32 }, fvecT},
+	{"length", one, func(t *ir.Type) *ir.Type { return ir.F32 }, fvecT},
 	{"normalize", one, same, fvecT},
-	{"any", one, func(t *Type) *Type { return Bool }, bvecT},
-	{"all", one, func(t *Type) *Type { return Bool }, bvecT},
-	{"WaveGetLaneIndex", none, func(t *Type) *Type { return U32 }, voidT},
-	{"WaveIsFirstLane", none, func(t *Type) *Type { return Bool }, voidT},
+	{"any", one, func(t *ir.Type) *ir.Type { return ir.Bool }, bvecT},
+	{"all", one, func(t *ir.Type) *ir.Type { return ir.Bool }, bvecT},
+	{"WaveGetLaneIndex", none, func(t *ir.Type) *ir.Type { return ir.U32 }, voidT},
+	{"WaveIsFirstLane", none, func(t *ir.Type) *ir.Type { return ir.Bool }, voidT},
 	{"WaveActiveSum", one, same, anyT}, {"WaveReadLaneFirst", one, same, anyT},
-	{"WaveReadLaneAt", func(t *Type) []*Type { return []*Type{t, U32} }, same, anyT},
+	{"WaveReadLaneAt", func(t *ir.Type) []*ir.Type { return []*ir.Type{t, ir.U32} }, same, anyT},
 	{"WavePrefixSum", one, same, anyT},
-	{"WaveActiveBallot", func(t *Type) []*Type { return []*Type{Bool} }, func(t *Type) *Type { return Vec(U32, 4) }, voidT},
-	{"GroupMemoryBarrierWithGroupSync", none, func(t *Type) *Type { return Void }, voidT},
-	{"llvm.amdgcn.workitem.id.x", none, func(t *Type) *Type { return I32 }, voidT},
+	{"WaveActiveBallot", func(t *ir.Type) []*ir.Type { return []*ir.Type{ir.Bool} }, func(t *ir.Type) *ir.Type { return ir.Vec(ir.U32, 4) }, voidT},
+	{"GroupMemoryBarrierWithGroupSync", none, func(t *ir.Type) *ir.Type { return ir.Void }, voidT},
+	{"llvm.amdgcn.workitem.id.x", none, func(t *ir.Type) *ir.Type { return ir.I32 }, voidT},
 }
 
 var (
-	intBinOps   = []Op{OpAdd, OpSub, OpMul, OpSDiv, OpUDiv, OpSRem, OpURem, OpShl, OpLShr, OpAShr, OpAnd, OpOr, OpXor}
-	floatBinOps = []Op{OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem}
-	boolBinOps  = []Op{OpAnd, OpOr, OpXor}
-	atomicKinds = []Pred{AtomicAdd, AtomicMin, AtomicMax, AtomicUMin, AtomicUMax, AtomicAnd, AtomicOr, AtomicXor, AtomicXchg, AtomicCmpXchg}
+	intBinOps   = []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpSDiv, ir.OpUDiv, ir.OpSRem, ir.OpURem, ir.OpShl, ir.OpLShr, ir.OpAShr, ir.OpAnd, ir.OpOr, ir.OpXor}
+	floatBinOps = []ir.Op{ir.OpFAdd, ir.OpFSub, ir.OpFMul, ir.OpFDiv, ir.OpFRem}
+	boolBinOps  = []ir.Op{ir.OpAnd, ir.OpOr, ir.OpXor}
+	atomicKinds = []ir.Pred{ir.AtomicAdd, ir.AtomicMin, ir.AtomicMax, ir.AtomicUMin, ir.AtomicUMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor, ir.AtomicXchg, ir.AtomicCmpXchg}
 )
 
 // instr appends one random instruction to b.
-func (fg *fgen) instr(b *Block) {
+func (fg *fgen) instr(b *ir.Block) {
 	bd := fg.bd
-	var in *Instr
+	var in *ir.Instr
 	switch k := fg.n(32); k {
 	case 30:
 		t := pickOne(fg.rgen, wideInts)
@@ -803,39 +828,39 @@ func (fg *fgen) instr(b *Block) {
 		t := pickOne(fg.rgen, wideFloats)
 		in = bd.Binary(pickOne(fg.rgen, floatBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 0, 1, 2:
-		t := fg.usedType(func(t *Type) bool { return isClass(t, KInt, KUint) }, func() *Type { return fg.numericT(I32, U32) })
+		t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KInt, ir.KUint) }, func() *ir.Type { return fg.numericT(ir.I32, ir.U32) })
 		in = bd.Binary(pickOne(fg.rgen, intBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 3, 4:
-		t := fg.usedType(func(t *Type) bool { return isClass(t, KFloat) }, func() *Type { return fg.numericT(F32) })
+		t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KFloat) }, func() *ir.Type { return fg.numericT(ir.F32) })
 		in = bd.Binary(pickOne(fg.rgen, floatBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 5:
-		t := fg.usedType(func(t *Type) bool { return isClass(t, KBool) }, func() *Type { return fg.numericT(Bool) })
+		t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KBool) }, func() *ir.Type { return fg.numericT(ir.Bool) })
 		in = bd.Binary(pickOne(fg.rgen, boolBinOps), fg.pick(t), fg.pick(t), fg.name())
 	case 6:
 		switch fg.n(3) {
 		case 0:
-			in = bd.Unary(OpNot, fg.pick(fg.numericT(I32, U32, Bool)), fg.name())
+			in = bd.Unary(ir.OpNot, fg.pick(fg.numericT(ir.I32, ir.U32, ir.Bool)), fg.name())
 		case 1:
-			in = bd.Unary(OpNeg, fg.pick(fg.numericT(I32, U32)), fg.name())
+			in = bd.Unary(ir.OpNeg, fg.pick(fg.numericT(ir.I32, ir.U32)), fg.name())
 		default:
-			in = bd.Unary(OpFNeg, fg.pick(fg.numericT(F32)), fg.name())
+			in = bd.Unary(ir.OpFNeg, fg.pick(fg.numericT(ir.F32)), fg.name())
 		}
 	case 7, 8:
 		if fg.chance(0.5) {
-			t := fg.usedType(func(t *Type) bool { return isClass(t, KInt, KUint) }, func() *Type { return fg.numericT(I32, U32) })
-			in = bd.Cmp(PredEQ+Pred(fg.n(int(PredUGE-PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
+			t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KInt, ir.KUint) }, func() *ir.Type { return fg.numericT(ir.I32, ir.U32) })
+			in = bd.Cmp(ir.PredEQ+ir.Pred(fg.n(int(ir.PredUGE-ir.PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else if fg.chance(0.8) {
-			t := fg.usedType(func(t *Type) bool { return isClass(t, KFloat) }, func() *Type { return fg.numericT(F32) })
-			in = bd.Cmp(PredOEQ+Pred(fg.n(int(PredFUGE-PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
+			t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KFloat) }, func() *ir.Type { return fg.numericT(ir.F32) })
+			in = bd.Cmp(ir.PredOEQ+ir.Pred(fg.n(int(ir.PredFUGE-ir.PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else {
-			t := fg.numericT(Bool)
-			in = bd.Cmp(PredEQ+Pred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
+			t := fg.numericT(ir.Bool)
+			in = bd.Cmp(ir.PredEQ+ir.Pred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
 		}
 	case 9:
-		t := fg.usedType(func(t *Type) bool { return true }, func() *Type { return pickOne(fg.rgen, fg.valueTs) })
-		c := Bool
-		if t.Kind == KVector && fg.chance(0.5) {
-			c = Vec(Bool, t.Len)
+		t := fg.usedType(func(t *ir.Type) bool { return true }, func() *ir.Type { return pickOne(fg.rgen, fg.valueTs) })
+		c := ir.Bool
+		if t.Kind == ir.KVector && fg.chance(0.5) {
+			c = ir.Vec(ir.Bool, t.Len)
 		}
 		in = bd.Select(fg.pick(c), fg.pick(t), fg.pick(t), fg.name())
 	case 10, 11:
@@ -845,7 +870,7 @@ func (fg *fgen) instr(b *Block) {
 		if !t.IsAggregate() {
 			t = fg.vec(pickOne(fg.rgen, scalarTs))
 		}
-		el := make([]Value, t.NumElems())
+		el := make([]ir.Value, t.NumElems())
 		for i := range el {
 			el[i] = fg.pick(t.ElemType(i))
 		}
@@ -869,7 +894,7 @@ func (fg *fgen) instr(b *Block) {
 	case 15, 16:
 		t := pickOne(fg.rgen, fg.valueTs)
 		if !t.IsAggregate() {
-			t = Mat(F32, 2, 3)
+			t = ir.Mat(ir.F32, 2, 3)
 		}
 		path := fg.path(t)
 		if fg.chance(0.5) {
@@ -878,21 +903,21 @@ func (fg *fgen) instr(b *Block) {
 			in = bd.InsertValue(fg.pick(t), fg.pick(t.IndexPath(path)), path, fg.name())
 		}
 	case 17:
-		in = bd.Copy(fg.pick(fg.usedType(func(t *Type) bool { return true }, func() *Type { return pickOne(fg.rgen, fg.valueTs) })), fg.name())
+		in = bd.Copy(fg.pick(fg.usedType(func(t *ir.Type) bool { return true }, func() *ir.Type { return pickOne(fg.rgen, fg.valueTs) })), fg.name())
 	case 18:
 		in = bd.Alloca(pickOne(fg.rgen, fg.valueTs), fg.name())
 		if fg.chance(0.7) {
 			fg.def(b, in)
-			in = bd.Store(fg.pick(in.typ.Elem), in)
+			in = bd.Store(fg.pick(in.Type().Elem), in)
 		}
 	case 19, 20:
-		p := fg.ptrWhere(func(p Value) bool { return loadable(p.Type().Elem) })
+		p := fg.ptrWhere(func(p ir.Value) bool { return loadable(p.Type().Elem) })
 		if p == nil {
 			return
 		}
 		in = bd.Load(p, fg.name())
 	case 21:
-		p := fg.ptrWhere(func(p Value) bool { return loadable(p.Type().Elem) && writable(p) })
+		p := fg.ptrWhere(func(p ir.Value) bool { return loadable(p.Type().Elem) && writable(p) })
 		if p == nil {
 			return
 		}
@@ -901,18 +926,18 @@ func (fg *fgen) instr(b *Block) {
 		in = fg.access()
 	case 24:
 		if fg.chance(0.5) {
-			d := fg.ptrWhere(func(p Value) bool { return loadable(p.Type().Elem) && writable(p) })
+			d := fg.ptrWhere(func(p ir.Value) bool { return loadable(p.Type().Elem) && writable(p) })
 			if d == nil {
 				return
 			}
-			s := fg.ptrWhere(func(p Value) bool { return p.Type().Elem == d.Type().Elem })
+			s := fg.ptrWhere(func(p ir.Value) bool { return p.Type().Elem == d.Type().Elem })
 			in = bd.Memcpy(d, s)
 		} else {
-			d := fg.ptrWhere(func(p Value) bool { return loadable(p.Type().Elem) && writable(p) })
+			d := fg.ptrWhere(func(p ir.Value) bool { return loadable(p.Type().Elem) && writable(p) })
 			if d == nil {
 				return
 			}
-			in = bd.Memset(d, fg.pick(pickOne(fg.rgen, []*Type{I32, U32})))
+			in = bd.Memset(d, fg.pick(pickOne(fg.rgen, []*ir.Type{ir.I32, ir.U32})))
 		}
 	case 25:
 		in = fg.atomic()
@@ -921,16 +946,16 @@ func (fg *fgen) instr(b *Block) {
 			return
 		}
 		c := pickOne(fg.rgen, fg.callees)
-		args := make([]Value, len(c.Params))
+		args := make([]ir.Value, len(c.Params))
 		for i, p := range c.Params {
-			args[i] = fg.pick(p.typ)
+			args[i] = fg.pick(p.Type())
 		}
 		in = bd.Call(c, args, fg.name())
 	default:
 		form := pickOne(fg.rgen, intrForms)
 		t := form.in(fg.rgen)
 		at := form.args(t)
-		args := make([]Value, len(at))
+		args := make([]ir.Value, len(at))
 		for i, a := range at {
 			args[i] = fg.pick(a)
 		}
@@ -942,16 +967,16 @@ func (fg *fgen) instr(b *Block) {
 }
 
 // index returns an i32/u32 index below n (constant or dynamic).
-func (fg *fgen) index(n int) Value {
-	t := pickOne(fg.rgen, []*Type{I32, U32})
+func (fg *fgen) index(n int) ir.Value {
+	t := pickOne(fg.rgen, []*ir.Type{ir.I32, ir.U32})
 	if fg.chance(0.3) {
 		return fg.pick(t)
 	}
-	return ConstInt(t, int64(fg.n(n)))
+	return ir.ConstInt(t, int64(fg.n(n)))
 }
 
 // path returns a random valid constant index path (1 or 2 deep) into t.
-func (fg *fgen) path(t *Type) []int {
+func (fg *fgen) path(t *ir.Type) []int {
 	var p []int
 	cur := t
 	for depth := 0; depth < 2 && cur.IsAggregate() && cur.NumElems() > 0; depth++ {
@@ -965,79 +990,79 @@ func (fg *fgen) path(t *Type) []int {
 	return p
 }
 
-func (fg *fgen) cast() *Instr {
+func (fg *fgen) cast() *ir.Instr {
 	bd := fg.bd
 	lanes := 1
 	if fg.chance(0.4) {
 		lanes = 2 + fg.n(3)
 	}
-	sh := func(e *Type) *Type { return Vec(e, lanes) }
-	iu := func() *Type { return pickOne(fg.rgen, []*Type{I32, U32}) }
+	sh := func(e *ir.Type) *ir.Type { return ir.Vec(e, lanes) }
+	iu := func() *ir.Type { return pickOne(fg.rgen, []*ir.Type{ir.I32, ir.U32}) }
 	type conv struct {
-		op       Op
-		from, to *Type
+		op       ir.Op
+		from, to *ir.Type
 	}
 	switch fg.n(8) {
 	case 6: // width changes (scalars of widths.go)
 		c := pickOne(fg.rgen, []conv{
-			{OpFPExt, F16, F32}, {OpFPExt, BF16, F32}, {OpFPExt, F32, F64},
-			{OpFPTrunc, F32, F16}, {OpFPTrunc, F32, BF16}, {OpFPTrunc, F64, F32},
-			{OpSExt, I16, I32}, {OpSExt, I32, I64}, {OpZExt, U32, U64}, {OpZExt, Bool, I8},
-			{OpTrunc, I64, I32}, {OpTrunc, I32, I16}, {OpTrunc, I32, I8}, {OpTrunc, U64, U32},
+			{ir.OpFPExt, ir.F16, ir.F32}, {ir.OpFPExt, ir.BF16, ir.F32}, {ir.OpFPExt, ir.F32, ir.F64},
+			{ir.OpFPTrunc, ir.F32, ir.F16}, {ir.OpFPTrunc, ir.F32, ir.BF16}, {ir.OpFPTrunc, ir.F64, ir.F32},
+			{ir.OpSExt, ir.I16, ir.I32}, {ir.OpSExt, ir.I32, ir.I64}, {ir.OpZExt, ir.U32, ir.U64}, {ir.OpZExt, ir.Bool, ir.I8},
+			{ir.OpTrunc, ir.I64, ir.I32}, {ir.OpTrunc, ir.I32, ir.I16}, {ir.OpTrunc, ir.I32, ir.I8}, {ir.OpTrunc, ir.U64, ir.U32},
 		})
 		return bd.Cast(c.op, fg.pick(c.from), c.to, fg.name())
 	case 7:
-		c := pickOne(fg.rgen, []conv{{OpBitcast, F16, I16}, {OpBitcast, I16, BF16}, {OpBitcast, F64, I64},
-			{OpBitcast, U64, F64}, {OpBitcast, Vec(F32, 2), I64}, {OpBitcast, F64, Vec(U32, 2)}})
+		c := pickOne(fg.rgen, []conv{{ir.OpBitcast, ir.F16, ir.I16}, {ir.OpBitcast, ir.I16, ir.BF16}, {ir.OpBitcast, ir.F64, ir.I64},
+			{ir.OpBitcast, ir.U64, ir.F64}, {ir.OpBitcast, ir.Vec(ir.F32, 2), ir.I64}, {ir.OpBitcast, ir.F64, ir.Vec(ir.U32, 2)}})
 		return bd.Cast(c.op, fg.pick(c.from), c.to, fg.name())
 	case 0:
-		op := pickOne(fg.rgen, []Op{OpSIToFP, OpUIToFP})
-		return bd.Cast(op, fg.pick(sh(iu())), sh(F32), fg.name())
+		op := pickOne(fg.rgen, []ir.Op{ir.OpSIToFP, ir.OpUIToFP})
+		return bd.Cast(op, fg.pick(sh(iu())), sh(ir.F32), fg.name())
 	case 1:
-		op := pickOne(fg.rgen, []Op{OpFPToSI, OpFPToUI})
-		return bd.Cast(op, fg.pick(sh(F32)), sh(iu()), fg.name())
+		op := pickOne(fg.rgen, []ir.Op{ir.OpFPToSI, ir.OpFPToUI})
+		return bd.Cast(op, fg.pick(sh(ir.F32)), sh(iu()), fg.name())
 	case 2, 3:
-		from := pickOne(fg.rgen, []*Type{I32, U32, F32})
-		to := pickOne(fg.rgen, []*Type{I32, U32, F32})
-		return bd.Cast(OpBitcast, fg.pick(sh(from)), sh(to), fg.name())
+		from := pickOne(fg.rgen, []*ir.Type{ir.I32, ir.U32, ir.F32})
+		to := pickOne(fg.rgen, []*ir.Type{ir.I32, ir.U32, ir.F32})
+		return bd.Cast(ir.OpBitcast, fg.pick(sh(from)), sh(to), fg.name())
 	case 4:
-		op := pickOne(fg.rgen, []Op{OpZExt, OpSExt})
-		return bd.Cast(op, fg.pick(sh(Bool)), sh(iu()), fg.name())
+		op := pickOne(fg.rgen, []ir.Op{ir.OpZExt, ir.OpSExt})
+		return bd.Cast(op, fg.pick(sh(ir.Bool)), sh(iu()), fg.name())
 	default:
-		return bd.Cast(OpTrunc, fg.pick(sh(iu())), sh(Bool), fg.name())
+		return bd.Cast(ir.OpTrunc, fg.pick(sh(iu())), sh(ir.Bool), fg.name())
 	}
 }
 
 // access builds an access chain from an available pointer to an
 // aggregate, one or two steps deep.
-func (fg *fgen) access() *Instr {
-	base := fg.ptrWhere(func(p Value) bool { return p.Type().Elem.IsAggregate() })
+func (fg *fgen) access() *ir.Instr {
+	base := fg.ptrWhere(func(p ir.Value) bool { return p.Type().Elem.IsAggregate() })
 	if base == nil {
 		return nil
 	}
-	var idx []Value
+	var idx []ir.Value
 	cur := base.Type().Elem
 	for depth := 0; depth < 2 && cur.IsAggregate(); depth++ {
 		switch cur.Kind {
-		case KStruct:
+		case ir.KStruct:
 			i := fg.n(len(cur.Fields))
-			c := ConstInt(pickOne(fg.rgen, []*Type{I32, U32}), int64(i))
+			c := ir.ConstInt(pickOne(fg.rgen, []*ir.Type{ir.I32, ir.U32}), int64(i))
 			if i == 0 && fg.chance(0.2) {
-				c = ConstZero(I32)
+				c = ir.ConstZero(ir.I32)
 			}
 			idx = append(idx, c)
 			cur = cur.Fields[i].Type
-		case KArray:
+		case ir.KArray:
 			n := cur.Len
 			if n < 0 {
 				n = 1 << 20
 			}
 			idx = append(idx, fg.index(n))
 			cur = cur.Elem
-		case KVector:
+		case ir.KVector:
 			idx = append(idx, fg.index(cur.Len))
 			cur = cur.Elem
-		case KMatrix:
+		case ir.KMatrix:
 			idx = append(idx, fg.index(cur.Len))
 			cur = cur.ElemType(0)
 		}
@@ -1049,25 +1074,25 @@ func (fg *fgen) access() *Instr {
 }
 
 // atomic emits an atomic on an element of @rw, @buf or @shared.
-func (fg *fgen) atomic() *Instr {
-	p := fg.ptrWhere(func(p Value) bool {
+func (fg *fgen) atomic() *ir.Instr {
+	p := fg.ptrWhere(func(p ir.Value) bool {
 		t := p.Type()
-		return isIntegralScalar(t.Elem) && (t.Space == SpaceStorage || t.Space == SpaceGroupshared) && writable(p)
+		return isIntegralScalar(t.Elem) && (t.Space == ir.SpaceStorage || t.Space == ir.SpaceGroupshared) && writable(p)
 	})
 	if p == nil {
-		var base Value
+		var base ir.Value
 		if fg.chance(0.5) {
 			base = fg.m.Global("shared")
 		} else {
 			base = fg.m.Global("rw")
 		}
-		p = fg.bd.Access(base, []Value{fg.index(64)}, fg.name())
-		fg.def(fg.bd.B, p.(*Instr))
+		p = fg.bd.Access(base, []ir.Value{fg.index(64)}, fg.name())
+		fg.def(fg.bd.B, p.(*ir.Instr))
 	}
 	kind := pickOne(fg.rgen, atomicKinds)
 	et := p.Type().Elem
-	var cmp Value
-	if kind == AtomicCmpXchg {
+	var cmp ir.Value
+	if kind == ir.AtomicCmpXchg {
 		cmp = fg.pick(et)
 	}
 	return fg.bd.Atomic(kind, p, fg.pick(et), cmp, fg.name())
