@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -147,11 +148,11 @@ func checkFigureAgainstOpt(t *testing.T, fg *figure) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("opt-22: %v\n%s\n%s", err, errb.String(), ll)
 	}
-	sets, err := uniformity.ParseUniformity(&errb)
+	sets, err := uniformitytest.ParseUniformity(&errb)
 	if err != nil || len(sets) != 1 {
 		t.Fatalf("parsing opt-22 output: %v (%d functions)", err, len(sets))
 	}
-	if d := uniformity.CompareUniformity(sets[0], fg.u.Sets(), uniformity.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
+	if d := uniformitytest.CompareUniformity(sets[0], uniformitytest.Sets(fg.u), uniformitytest.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
 		t.Errorf("%s differs from opt-22:\n  %s\n%s", fg.f.Name(), strings.Join(d, "\n  "), ll)
 	}
 }

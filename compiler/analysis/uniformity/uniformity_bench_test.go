@@ -1,4 +1,4 @@
-package uniformity
+package uniformity_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 )
 
@@ -14,7 +16,7 @@ import (
 // program (StructuredFunc) of n blocks with dense divergence.
 func denseFunction(n int) *ir.Function {
 	rng := rand.New(rand.NewPCG(uint64(n), 98))
-	vf := DecorateFunc(rng, StructuredFunc(rng, "dense", n), DenseValueOptions)
+	vf := uniformitytest.DecorateFunc(rng, uniformitytest.StructuredFunc(rng, "dense", n), uniformitytest.DenseValueOptions)
 	return vf.BuildIR(ir.NewModule("dense"))
 }
 
@@ -22,15 +24,15 @@ func denseFunction(n int) *ir.Function {
 // whose loops tie into one large, deeply nested irreducible cycle.
 func irreducibleFunction(n int) *ir.Function {
 	rng := rand.New(rand.NewPCG(uint64(n), 99))
-	vf := DecorateFunc(rng, DenseFunc(rng, "irreducible", n), DenseValueOptions)
+	vf := uniformitytest.DecorateFunc(rng, uniformitytest.DenseFunc(rng, "irreducible", n), uniformitytest.DenseValueOptions)
 	return vf.BuildIR(ir.NewModule("irreducible"))
 }
 
-func benchUniformity(b *testing.B, f *ir.Function, opts ...UniformityOption) {
+func benchUniformity(b *testing.B, f *ir.Function, opts ...uniformity.UniformityOption) {
 	b.ReportAllocs()
-	var u *UniformityInfo
+	var u *uniformity.UniformityInfo
 	for b.Loop() {
-		u = Uniformity(f, opts...)
+		u = uniformity.Uniformity(f, opts...)
 	}
 	b.ReportMetric(float64(u.Stats.Branches), "branches")
 	b.ReportMetric(float64(u.Stats.Steps), "steps")
@@ -42,7 +44,7 @@ func BenchmarkUniformityDense100k(b *testing.B) { benchUniformity(b, denseFuncti
 // BenchmarkUniformityDense10kPlain is the fast engine without branch
 // skipping, pruning and jumps: LLVM's algorithm on arrays.
 func BenchmarkUniformityDense10kPlain(b *testing.B) {
-	benchUniformity(b, denseFunction(10000), WithoutPruning(), WithoutJumps())
+	benchUniformity(b, denseFunction(10000), uniformity.WithoutPruning(), uniformity.WithoutJumps())
 }
 
 func BenchmarkUniformityIrreducible2k(b *testing.B) { benchUniformity(b, irreducibleFunction(2000)) }
@@ -62,7 +64,7 @@ func TestUniformityDenseWork(t *testing.T) {
 		sizes = sizes[:1]
 	}
 	for _, n := range sizes {
-		u := Uniformity(denseFunction(n))
+		u := uniformity.Uniformity(denseFunction(n))
 		t.Logf("%d blocks: %+v", n, u.Stats)
 		if u.Stats.Branches < n/8 {
 			t.Errorf("%d blocks: only %d divergent branches; the benchmark should be dense", n, u.Stats.Branches)
@@ -77,7 +79,7 @@ func TestUniformityDenseWork(t *testing.T) {
 // reference on benchmark-shaped functions larger than the random ones.
 func TestUniformityDenseMatchesReference(t *testing.T) {
 	for _, f := range []*ir.Function{denseFunction(3000), irreducibleFunction(800)} {
-		if d := diffKeys(resultKeys(Uniformity(f, WithReferenceAlgorithm())), resultKeys(Uniformity(f))); len(d) > 0 {
+		if d := diffKeys(resultKeys(uniformity.Uniformity(f, uniformity.WithReferenceAlgorithm())), resultKeys(uniformity.Uniformity(f))); len(d) > 0 {
 			t.Errorf("%s: fast engine differs from the reference: %v", f.Name(), d[:min(len(d), 8)])
 		}
 	}
@@ -95,13 +97,13 @@ func TestUniformityWriteBenchLL(t *testing.T) {
 	}
 	only := os.Getenv("PASSLENS_UNIFORMITY_BENCH_ONLY")
 	skip := func(name string) bool { return only != "" && name != only }
-	write := func(name string, vf *ValueFunc) {
+	write := func(name string, vf *uniformitytest.ValueFunc) {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if err := WriteValueLL(f, []*ValueFunc{vf}); err != nil {
+		if err := uniformitytest.WriteValueLL(f, []*uniformitytest.ValueFunc{vf}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -110,13 +112,13 @@ func TestUniformityWriteBenchLL(t *testing.T) {
 			continue
 		}
 		rng := rand.New(rand.NewPCG(uint64(n), 98))
-		write(fmt.Sprintf("dense-%d.ll", n), DecorateFunc(rng, StructuredFunc(rng, "dense", n), DenseValueOptions))
+		write(fmt.Sprintf("dense-%d.ll", n), uniformitytest.DecorateFunc(rng, uniformitytest.StructuredFunc(rng, "dense", n), uniformitytest.DenseValueOptions))
 	}
 	for _, n := range []int{500, 1000, 2000, 5000} {
 		if skip(fmt.Sprintf("irreducible-%d.ll", n)) {
 			continue
 		}
 		rng := rand.New(rand.NewPCG(uint64(n), 99))
-		write(fmt.Sprintf("irreducible-%d.ll", n), DecorateFunc(rng, DenseFunc(rng, "irreducible", n), DenseValueOptions))
+		write(fmt.Sprintf("irreducible-%d.ll", n), uniformitytest.DecorateFunc(rng, uniformitytest.DenseFunc(rng, "irreducible", n), uniformitytest.DenseValueOptions))
 	}
 }

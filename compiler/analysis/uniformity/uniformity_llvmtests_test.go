@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -121,7 +122,7 @@ func TestUniformityLLVMTests(t *testing.T) {
 			t.Logf("%s: opt-22 fails on it: %v: %s", rel, err, lastLine(errb.String()))
 			continue
 		}
-		sets, err := uniformity.ParseUniformity(errb)
+		sets, err := uniformitytest.ParseUniformity(errb)
 		if err != nil {
 			t.Fatalf("%s: parsing opt-22 output: %v", rel, err)
 		}
@@ -133,8 +134,8 @@ func TestUniformityLLVMTests(t *testing.T) {
 				continue
 			}
 			nFuncs++
-			got := uniformity.Uniformity(f).Sets()
-			d := uniformity.CompareUniformity(w, got, uniformity.CompareUniformityOptions{CommonValues: true})
+			got := uniformitytest.Sets(uniformity.Uniformity(f))
+			d := uniformitytest.CompareUniformity(w, got, uniformitytest.CompareUniformityOptions{CommonValues: true})
 			known := knownClassification(rel, f)
 			if len(d) == 0 {
 				nEqual++
@@ -156,7 +157,7 @@ func TestUniformityLLVMTests(t *testing.T) {
 				t.Logf("%s: @%s: single-lane workgroup, not modelled (documented): %s", rel, f.Name(), strings.Join(d, "; "))
 				continue
 			}
-			if orderDependent(w, got, uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).Sets()) {
+			if orderDependent(w, got, uniformitytest.Sets(uniformity.Uniformity(f, uniformity.WithAllExitsForTest()))) {
 				nTolerated++
 				t.Logf("%s: @%s: order-dependent difference (documented): %s", rel, f.Name(), strings.Join(d, "; "))
 				continue

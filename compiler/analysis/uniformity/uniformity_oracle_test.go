@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -26,7 +27,7 @@ func requireOptU(t testing.TB) string {
 }
 
 // optUniformity runs opt-22's uniformity printer on IR text and parses it.
-func optUniformity(t testing.TB, opt string, ll []byte) map[string]*uniformity.UniformitySets {
+func optUniformity(t testing.TB, opt string, ll []byte) map[string]*uniformitytest.UniformitySets {
 	t.Helper()
 	cmd := exec.Command(opt, "-mtriple=amdgcn--", "-passes=print<uniformity>", "-disable-output", "-")
 	cmd.Stdin = bytes.NewReader(ll)
@@ -35,11 +36,11 @@ func optUniformity(t testing.TB, opt string, ll []byte) map[string]*uniformity.U
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("opt-22 failed: %v\n%s", err, errb.String())
 	}
-	sets, err := uniformity.ParseUniformity(&errb)
+	sets, err := uniformitytest.ParseUniformity(&errb)
 	if err != nil {
 		t.Fatalf("parsing opt-22 output: %v", err)
 	}
-	out := map[string]*uniformity.UniformitySets{}
+	out := map[string]*uniformitytest.UniformitySets{}
 	for _, s := range sets {
 		out[s.Func] = s
 	}
@@ -50,7 +51,7 @@ func optUniformity(t testing.TB, opt string, ll []byte) map[string]*uniformity.U
 // is a value whose divergence depends on LLVM's worklist order: divergent
 // when every cycle with a divergent exit has its exits analysed, uniform
 // with passlens's rule (see docs/analyses.md).
-func orderDependent(want, got, upper *uniformity.UniformitySets) bool {
+func orderDependent(want, got, upper *uniformitytest.UniformitySets) bool {
 	cmp := func(a, b map[string]bool) bool { return len(a) == len(b) && subsetOf(a, b) }
 	if want.AllUniform != got.AllUniform || !cmp(want.Args, got.Args) || !cmp(want.Assumed, got.Assumed) || !cmp(want.DivExit, got.DivExit) {
 		return false
@@ -111,20 +112,20 @@ func TestUniformityMatchesOpt(t *testing.T) {
 	seed := oracleSeed(t)
 	const count = 600
 	rng := rand.New(rand.NewPCG(seed, 7))
-	shapes := []analysis.Shape{analysis.ShapeMixed, analysis.ShapeMixed, analysis.ShapeReducible,
-		analysis.ShapeIrreducible, analysis.ShapeIrreducible, analysis.ShapeLocal, analysis.ShapeNested}
-	var vfs []*uniformity.ValueFunc
+	shapes := []analysistest.Shape{analysistest.ShapeMixed, analysistest.ShapeMixed, analysistest.ShapeReducible,
+		analysistest.ShapeIrreducible, analysistest.ShapeIrreducible, analysistest.ShapeLocal, analysistest.ShapeNested}
+	var vfs []*uniformitytest.ValueFunc
 	for i := 0; i < count; i++ {
 		n := 1 + rng.IntN(40)
-		f := analysis.RandomFunc(rng, fmt.Sprintf("f%d", i), analysis.RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
-		var vo uniformity.ValueOptions
+		f := analysistest.RandomFunc(rng, fmt.Sprintf("f%d", i), analysistest.RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
+		var vo uniformitytest.ValueOptions
 		if rng.IntN(3) == 0 {
 			vo.DivergentCond, vo.UniformCond = 0.7, 0.1
 		}
-		vfs = append(vfs, uniformity.DecorateFunc(rng, f, vo))
+		vfs = append(vfs, uniformitytest.DecorateFunc(rng, f, vo))
 	}
 	var ll bytes.Buffer
-	if err := uniformity.WriteValueLL(&ll, vfs); err != nil {
+	if err := uniformitytest.WriteValueLL(&ll, vfs); err != nil {
 		t.Fatal(err)
 	}
 	want := optUniformity(t, opt, ll.Bytes())
@@ -144,13 +145,13 @@ func TestUniformityMatchesOpt(t *testing.T) {
 			t.Fatalf("opt printed nothing for %s", f.Name())
 		}
 		u := uniformity.Uniformity(f)
-		got := u.Sets()
+		got := uniformitytest.Sets(u)
 		bf := vf.BuildIR(built)
-		if d := uniformity.CompareUniformity(got, uniformity.Uniformity(bf).Sets(), uniformity.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
+		if d := uniformitytest.CompareUniformity(got, uniformitytest.Sets(uniformity.Uniformity(bf)), uniformitytest.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
 			t.Fatalf("%s: imported and built functions differ: %s", f.Name(), strings.Join(d, "; "))
 		}
 		_ = i
-		d := uniformity.CompareUniformity(w, got, uniformity.CompareUniformityOptions{Unnamed: true})
+		d := uniformitytest.CompareUniformity(w, got, uniformitytest.CompareUniformityOptions{Unnamed: true})
 		if len(w.Assumed)+len(w.DivExit) > 0 {
 			cycles++
 		}
@@ -158,7 +159,7 @@ func TestUniformityMatchesOpt(t *testing.T) {
 			equal++
 			continue
 		}
-		upper := uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).Sets()
+		upper := uniformitytest.Sets(uniformity.Uniformity(f, uniformity.WithAllExitsForTest()))
 		if orderDependent(w, got, upper) {
 			tolerated++
 			t.Logf("%s: order-dependent difference (documented): %s", f.Name(), strings.Join(d, "; "))
@@ -237,13 +238,13 @@ func TestUniformityOrderDependentExit(t *testing.T) {
 func TestUniformityDenseMatchesOpt(t *testing.T) {
 	opt := requireOptU(t)
 	rng := rand.New(rand.NewPCG(oracleSeed(t), 11))
-	vfs := []*uniformity.ValueFunc{
-		uniformity.DecorateFunc(rng, uniformity.StructuredFunc(rng, "structured3k", 3000), uniformity.DenseValueOptions),
-		uniformity.DecorateFunc(rng, uniformity.StructuredFunc(rng, "structured1k", 1000), uniformity.DenseValueOptions),
-		uniformity.DecorateFunc(rng, uniformity.DenseFunc(rng, "irreducible400", 400), uniformity.DenseValueOptions),
+	vfs := []*uniformitytest.ValueFunc{
+		uniformitytest.DecorateFunc(rng, uniformitytest.StructuredFunc(rng, "structured3k", 3000), uniformitytest.DenseValueOptions),
+		uniformitytest.DecorateFunc(rng, uniformitytest.StructuredFunc(rng, "structured1k", 1000), uniformitytest.DenseValueOptions),
+		uniformitytest.DecorateFunc(rng, uniformitytest.DenseFunc(rng, "irreducible400", 400), uniformitytest.DenseValueOptions),
 	}
 	var ll bytes.Buffer
-	if err := uniformity.WriteValueLL(&ll, vfs); err != nil {
+	if err := uniformitytest.WriteValueLL(&ll, vfs); err != nil {
 		t.Fatal(err)
 	}
 	want := optUniformity(t, opt, ll.Bytes())
@@ -254,9 +255,9 @@ func TestUniformityDenseMatchesOpt(t *testing.T) {
 	for _, vf := range vfs {
 		f := m.Func(vf.F.Name)
 		u := uniformity.Uniformity(f)
-		got := u.Sets()
-		d := uniformity.CompareUniformity(want[f.Name()], got, uniformity.CompareUniformityOptions{Unnamed: true})
-		if len(d) > 0 && !orderDependent(want[f.Name()], got, uniformity.Uniformity(f, uniformity.WithAllExitsForTest()).Sets()) {
+		got := uniformitytest.Sets(u)
+		d := uniformitytest.CompareUniformity(want[f.Name()], got, uniformitytest.CompareUniformityOptions{Unnamed: true})
+		if len(d) > 0 && !orderDependent(want[f.Name()], got, uniformitytest.Sets(uniformity.Uniformity(f, uniformity.WithAllExitsForTest()))) {
 			t.Errorf("%s differs from opt-22 (seed %d):\n  %s", f.Name(), oracleSeed(t), strings.Join(d[:min(len(d), 10)], "\n  "))
 		}
 		t.Logf("%s: %d blocks, %+v, %d differences", f.Name(), len(f.Blocks), u.Stats, len(d))

@@ -3,8 +3,6 @@ package uniformity
 import (
 	"bufio"
 	"io"
-	"sort"
-	"strings"
 
 	"passlens/compiler/ir"
 )
@@ -200,34 +198,4 @@ func valueText(v ir.Value) string {
 		return "  " + ir.InstrString(in)
 	}
 	return v.Type().String() + " " + v.Ref()
-}
-
-// NormalizeOptOrder sorts the lines of the three lists of opt-22's
-// print<uniformity> output whose order passlens does not reproduce:
-// "DIVERGENT ARGUMENTS" (opt iterates a hash set of pointers, so its order
-// changes with addresses), "CYCLES ASSUMED DIVERGENT" and "CYCLES WITH
-// DIVERGENT EXIT" (the order in which opt's worklist found the cycles).
-// Everything else is left as is, so two outputs equal after it are the
-// same line for line but for the order inside those lists.
-func NormalizeOptOrder(text string) string {
-	lines := strings.SplitAfter(text, "\n")
-	inList := false
-	start := 0
-	flush := func(end int) {
-		if inList {
-			sort.Strings(lines[start:end])
-		}
-		inList = false
-	}
-	for i, l := range lines {
-		switch {
-		case l == "DIVERGENT ARGUMENTS:\n", l == "CYCLES ASSUMED DIVERGENT:\n", l == "CYCLES WITH DIVERGENT EXIT:\n":
-			flush(i)
-			inList, start = true, i+1
-		case inList && !strings.HasPrefix(l, "  "):
-			flush(i)
-		}
-	}
-	flush(len(lines))
-	return strings.Join(lines, "")
 }

@@ -1,4 +1,4 @@
-package uniformity
+package uniformity_test
 
 import (
 	"fmt"
@@ -7,41 +7,40 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
+	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 )
 
 // randomValueFuncs generates count decorated random functions of every
 // shape with 1..maxBlocks blocks.
-func randomValueFuncs(seed uint64, count, maxBlocks int, vo ValueOptions) []*ValueFunc {
+func randomValueFuncs(seed uint64, count, maxBlocks int, vo uniformitytest.ValueOptions) []*uniformitytest.ValueFunc {
 	rng := rand.New(rand.NewPCG(seed, 0x756e69))
-	shapes := []analysis.Shape{analysis.ShapeMixed, analysis.ShapeMixed, analysis.ShapeReducible, analysis.ShapeIrreducible, analysis.ShapeIrreducible, analysis.ShapeLocal, analysis.ShapeNested}
-	out := make([]*ValueFunc, count)
+	shapes := []analysistest.Shape{analysistest.ShapeMixed, analysistest.ShapeMixed, analysistest.ShapeReducible, analysistest.ShapeIrreducible, analysistest.ShapeIrreducible, analysistest.ShapeLocal, analysistest.ShapeNested}
+	out := make([]*uniformitytest.ValueFunc, count)
 	for i := range out {
 		n := 1 + rng.IntN(maxBlocks)
-		f := analysis.RandomFunc(rng, fmt.Sprintf("f%d", i), analysis.RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
+		f := analysistest.RandomFunc(rng, fmt.Sprintf("f%d", i), analysistest.RandOptions{Blocks: n, Shape: shapes[rng.IntN(len(shapes))]})
 		o := vo
 		if o.DivergentCond == 0 && rng.IntN(3) == 0 {
 			o.DivergentCond, o.UniformCond = 0.7, 0.1 // dense divergence
 		}
-		out[i] = DecorateFunc(rng, f, o)
+		out[i] = uniformitytest.DecorateFunc(rng, f, o)
 	}
 	return out
 }
 
 // resultKeys renders the parts of a result that must agree between the
 // engines, as sorted strings.
-func resultKeys(u *UniformityInfo) []string {
+func resultKeys(u *uniformity.UniformityInfo) []string {
 	var ks []string
-	for id, d := range u.res.div {
-		if d {
-			ks = append(ks, "value "+valueKey(u.p.vals[id]))
-		}
+	vals, terms := uniformity.DivergentForTest(u)
+	for _, v := range vals {
+		ks = append(ks, "value "+valueKey(v))
 	}
-	for b, d := range u.res.divTerm {
-		if d {
-			ks = append(ks, "term "+u.CFG.Blocks[b].Name())
-		}
+	for _, b := range terms {
+		ks = append(ks, "term "+b.Name())
 	}
 	for _, c := range u.AssumedDivergentCycles() {
 		ks = append(ks, "assumed "+u.CycleString(c))
@@ -85,23 +84,23 @@ func TestUniformityFastMatchesReference(t *testing.T) {
 	if testing.Short() {
 		count = 500
 	}
-	fs := randomValueFuncs(1, count, 40, ValueOptions{})
+	fs := randomValueFuncs(1, count, 40, uniformitytest.ValueOptions{})
 	m := ir.NewModule("rand")
-	var stats UniformityStats
+	var stats uniformity.UniformityStats
 	for _, vf := range fs {
 		f := vf.BuildIR(m)
-		ref := resultKeys(Uniformity(f, WithReferenceAlgorithm()))
+		ref := resultKeys(uniformity.Uniformity(f, uniformity.WithReferenceAlgorithm()))
 		for _, cfg := range []struct {
 			name string
-			opts []UniformityOption
+			opts []uniformity.UniformityOption
 		}{
 			{"fast", nil},
-			{"fast-noprune", []UniformityOption{WithoutPruning()}},
-			{"fast-nojumps", []UniformityOption{WithoutJumps()}},
-			{"fast-plain", []UniformityOption{WithoutJumps(), WithoutPruning()}},
-			{"fast-upstream", []UniformityOption{withBranchOrder(branchesUpstreamFirst)}},
+			{"fast-noprune", []uniformity.UniformityOption{uniformity.WithoutPruning()}},
+			{"fast-nojumps", []uniformity.UniformityOption{uniformity.WithoutJumps()}},
+			{"fast-plain", []uniformity.UniformityOption{uniformity.WithoutJumps(), uniformity.WithoutPruning()}},
+			{"fast-upstream", []uniformity.UniformityOption{uniformity.WithBranchesUpstreamFirstForTest()}},
 		} {
-			u := Uniformity(f, cfg.opts...)
+			u := uniformity.Uniformity(f, cfg.opts...)
 			if cfg.name == "fast" {
 				stats.Branches += u.Stats.Branches
 				stats.Skipped += u.Stats.Skipped
@@ -135,13 +134,13 @@ func valueKey(v ir.Value) string {
 // unchanged, and the only cycles with divergent exit that can be missing
 // are inside cycles assumed divergent.
 func TestUniformityStepBudget(t *testing.T) {
-	fs := randomValueFuncs(7, 800, 40, ValueOptions{})
+	fs := randomValueFuncs(7, 800, 40, uniformitytest.ValueOptions{})
 	m := ir.NewModule("budget")
 	spent, missing := 0, 0
 	for _, vf := range fs {
 		f := vf.BuildIR(m)
-		exact := Uniformity(f)
-		cheap := Uniformity(f, withStepBudget(1))
+		exact := uniformity.Uniformity(f)
+		cheap := uniformity.Uniformity(f, uniformity.WithStepBudgetForTest(1))
 		if cheap.Stats.BudgetSpent {
 			spent++
 		}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 )
 
@@ -133,18 +134,18 @@ func TestUniformityWriteOptRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	m := ir.NewModule("rt")
 	for i := 0; i < 300; i++ {
-		g := analysis.RandomFunc(rng, fmt.Sprintf("f%d", i), analysis.RandOptions{Blocks: 1 + rng.IntN(30)})
-		f := uniformity.DecorateFunc(rng, g, uniformity.ValueOptions{}).BuildIR(m)
+		g := analysistest.RandomFunc(rng, fmt.Sprintf("f%d", i), analysistest.RandOptions{Blocks: 1 + rng.IntN(30)})
+		f := uniformitytest.DecorateFunc(rng, g, uniformitytest.ValueOptions{}).BuildIR(m)
 		u := uniformity.Uniformity(f)
 		var buf bytes.Buffer
 		if err := u.WriteOpt(&buf); err != nil {
 			t.Fatal(err)
 		}
-		sets, err := uniformity.ParseUniformity(&buf)
+		sets, err := uniformitytest.ParseUniformity(&buf)
 		if err != nil || len(sets) != 1 {
 			t.Fatalf("%s: parse: %v (%d sets)\n%s", f.Name(), err, len(sets), buf.String())
 		}
-		if d := uniformity.CompareUniformity(u.Sets(), sets[0], uniformity.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
+		if d := uniformitytest.CompareUniformity(uniformitytest.Sets(u), sets[0], uniformitytest.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
 			t.Fatalf("%s: printed and computed sets differ: %v\n%s", f.Name(), d, buf.String())
 		}
 	}

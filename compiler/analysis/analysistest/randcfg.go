@@ -1,13 +1,13 @@
-package analysis
+package analysistest
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"passlens/compiler/analysis"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // TermKind is the terminator instruction used for a node when a Func is
@@ -36,7 +36,7 @@ const (
 // as LLVM IR.
 type Func struct {
 	Name  string
-	Graph *Graph
+	Graph *analysis.Graph
 	// Terms optionally gives each node's terminator; missing entries and
 	// TermAuto are derived from the successor count.
 	Terms []TermKind
@@ -98,9 +98,9 @@ func RandomFunc(rng *rand.Rand, name string, opts RandOptions) *Func {
 	var succ [][]int
 	switch opts.Shape {
 	case ShapeChain:
-		return finishFunc(rng, name, chainSuccs(n), false)
+		return finishFunc(rng, name, ChainSuccs(n), false)
 	case ShapeNested:
-		return finishFunc(rng, name, nestedSuccs(n), false)
+		return finishFunc(rng, name, NestedSuccs(n), false)
 	case ShapeLocal:
 		return finishFunc(rng, name, localSuccs(rng, n), true)
 	}
@@ -187,7 +187,7 @@ func finishFunc(rng *rand.Rand, name string, succ [][]int, shuffle bool) *Func {
 		}
 		succ = ns
 	}
-	f := &Func{Name: name, Graph: &Graph{Succs: succ}, Terms: make([]TermKind, n)}
+	f := &Func{Name: name, Graph: &analysis.Graph{Succs: succ}, Terms: make([]TermKind, n)}
 	for u, s := range succ {
 		switch len(s) {
 		case 0:
@@ -335,8 +335,8 @@ func localSuccs(rng *rand.Rand, n int) [][]int {
 	return succ
 }
 
-// chainSuccs is 0 -> 1 -> ... -> n-1 (ret).
-func chainSuccs(n int) [][]int {
+// ChainSuccs is 0 -> 1 -> ... -> n-1 (ret).
+func ChainSuccs(n int) [][]int {
 	succ := make([][]int, n)
 	for i := 0; i+1 < n; i++ {
 		succ[i] = []int{i + 1}
@@ -344,14 +344,14 @@ func chainSuccs(n int) [][]int {
 	return succ
 }
 
-// nestedSuccs builds d = (n-2)/2 nested loops: entry -> h1 -> ... -> hd,
+// NestedSuccs builds d = (n-2)/2 nested loops: entry -> h1 -> ... -> hd,
 // then latches ld .. l1 where li branches back to hi or out to l(i-1)
 // (l1 exits to the final ret block). Layout: entry, h1..hd, ld..l1,
 // [padding], exit.
-func nestedSuccs(n int) [][]int {
+func NestedSuccs(n int) [][]int {
 	d := (n - 2) / 2
 	if d < 1 {
-		return chainSuccs(n)
+		return ChainSuccs(n)
 	}
 	succ := make([][]int, n)
 	exit := n - 1
@@ -463,14 +463,14 @@ func writeFunc(w *bufio.Writer, f *Func, o *EmitOptions) error {
 			}
 		}
 	}
-	label := func(n int) string { return "label %" + LLVMLocalName(g.Name(n)) }
-	w.WriteString("define " + o.Prefix + " @" + LLVMLocalName(f.Name) + "(" + o.Params + ") {\n")
+	label := func(n int) string { return "label %" + analysis.LLVMLocalName(g.Name(n)) }
+	w.WriteString("define " + o.Prefix + " @" + analysis.LLVMLocalName(f.Name) + "(" + o.Params + ") {\n")
 	for n, ss := range g.Succs {
 		name := g.Name(n)
-		if isSlotName(name) {
+		if analysis.IsSlotName(name) {
 			w.WriteString(name)
 		} else {
-			w.WriteString(LLVMLocalName(name))
+			w.WriteString(analysis.LLVMLocalName(name))
 		}
 		w.WriteString(":\n")
 		if o.BlockPrologue != nil {
@@ -528,50 +528,4 @@ func writeFunc(w *bufio.Writer, f *Func, o *EmitOptions) error {
 	}
 	w.WriteString("}\n")
 	return nil
-}
-
-// isSlotName reports whether name denotes an unnamed value's slot number.
-func isSlotName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if name[i] < '0' || name[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// LLVMLocalName returns name as LLVM prints it after the % or @ sigil
-// (printLLVMNameWithoutPrefix): unchanged if it does not start with a digit
-// and consists only of letters, digits, '-', '.' and '_'; otherwise quoted,
-// with non-printable characters, '"' and '\' escaped as \XX. A slot name
-// (all digits) stands for an unnamed value and is printed bare.
-func LLVMLocalName(name string) string {
-	if isSlotName(name) {
-		return name
-	}
-	quote := name == "" || (name[0] >= '0' && name[0] <= '9')
-	for i := 0; i < len(name) && !quote; i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
-			quote = true
-		}
-	}
-	if !quote {
-		return name
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "\\%02X", c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

@@ -1,8 +1,9 @@
-package analysis
+package analysistest
 
 import (
 	"fmt"
 	"math/bits"
+	"passlens/compiler/analysis"
 	"slices"
 	"strings"
 )
@@ -35,9 +36,9 @@ func (s bitset) fill(n int) {
 	}
 }
 
-// naiveReach returns the nodes reachable from the entry by a plain
+// NaiveReach returns the nodes reachable from the entry by a plain
 // worklist search.
-func naiveReach(g *Graph) []bool {
+func NaiveReach(g *analysis.Graph) []bool {
 	seen := make([]bool, g.Len())
 	seen[0] = true
 	work := []int{0}
@@ -59,9 +60,9 @@ func naiveReach(g *Graph) []bool {
 // ⋂ Dom(p) over reachable predecessors p. The immediate dominator of v is the
 // strict dominator of v with the largest dominator set. The result is -1 for
 // the entry and for unreachable nodes.
-func NaiveIDoms(g *Graph) []int {
+func NaiveIDoms(g *analysis.Graph) []int {
 	n := g.Len()
-	reach := naiveReach(g)
+	reach := NaiveReach(g)
 	preds := make([][]int, n)
 	for u, ss := range g.Succs {
 		for _, v := range ss {
@@ -119,7 +120,7 @@ func NaiveIDoms(g *Graph) []int {
 // (index g.Len(), with an edge from every root) once a is removed. Every node
 // must reach the exit. The result has g.Len()+1 entries: the virtual exit
 // for the roots' idom and -1 for the exit itself.
-func NaivePostIDoms(g *Graph, roots []int) []int {
+func NaivePostIDoms(g *analysis.Graph, roots []int) []int {
 	n := g.Len()
 	exit := n
 	preds := make([][]int, n+1)
@@ -181,7 +182,7 @@ func NaivePostIDoms(g *Graph, roots []int) []int {
 // cannot reach a block without successors (it lies in an infinite loop);
 // every block reaches some root; and no root with successors reaches another
 // root (LLVM removes such redundant roots).
-func CheckPostDomRoots(g *Graph, roots []int) error {
+func CheckPostDomRoots(g *analysis.Graph, roots []int) error {
 	n := g.Len()
 	isRoot := make([]bool, n)
 	for _, r := range roots {
@@ -249,11 +250,11 @@ func (c NaiveCycle) Key() string {
 	return fmt.Sprintf("d=%d h=%d e=%v b=%v", c.Depth, c.Header, c.Entries, c.Blocks)
 }
 
-// naivePreorder returns the DFS preorder numbers (-1 if unreachable) of a
+// NaivePreorder returns the DFS preorder numbers (-1 if unreachable) of a
 // DFS that visits successors in reverse terminator order, written as the
 // "push all successors, visit on pop" traversal LLVM's cycle analysis was
 // originally written as.
-func naivePreorder(g *Graph) []int {
+func NaivePreorder(g *analysis.Graph) []int {
 	pre := make([]int, g.Len())
 	for i := range pre {
 		pre[i] = -1
@@ -280,9 +281,9 @@ func naivePreorder(g *Graph) []int {
 // cycles of C without its header; the entries of C are its header and the
 // blocks of C with a reachable predecessor outside C. SCCs are found by
 // quadratic mutual reachability. Cycles are returned parents first.
-func NaiveCycles(g *Graph) []NaiveCycle {
+func NaiveCycles(g *analysis.Graph) []NaiveCycle {
 	n := g.Len()
-	pre := naivePreorder(g)
+	pre := NaivePreorder(g)
 	preds := make([][]int, n)
 	for u, ss := range g.Succs {
 		for _, v := range ss {
@@ -378,9 +379,9 @@ func NaiveCycles(g *Graph) []NaiveCycle {
 // outside successors, and every reachable block on a non-trivial SCC is in
 // some cycle. It runs in O(sum of cycle sizes + edges) per cycle level and is
 // usable on large graphs.
-func CheckCycleInfo(g *Graph, ci *CycleInfo) error {
+func CheckCycleInfo(g *analysis.Graph, ci *analysis.CycleInfo) error {
 	n := g.Len()
-	pre := naivePreorder(g)
+	pre := NaivePreorder(g)
 	preds := make([][]int, n)
 	for u, ss := range g.Succs {
 		for _, v := range ss {

@@ -1,4 +1,4 @@
-package uniformity
+package uniformitytest
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"passlens/compiler/ir"
 )
 
@@ -91,7 +92,7 @@ type vinst struct {
 
 // ValueFunc is a CFG decorated with values.
 type ValueFunc struct {
-	F     *analysis.Func
+	F     *analysistest.Func
 	insts []vinst
 	phis  [][]int32 // per block
 	body  [][]int32 // per block, after the phis
@@ -101,7 +102,7 @@ type ValueFunc struct {
 var icmpPreds = [...]string{"eq", "ne", "slt", "ugt", "sle", "uge"}
 
 // DecorateFunc adds random values to f (f is not modified).
-func DecorateFunc(rng *rand.Rand, f *analysis.Func, o ValueOptions) *ValueFunc {
+func DecorateFunc(rng *rand.Rand, f *analysistest.Func, o ValueOptions) *ValueFunc {
 	o.defaults()
 	g := f.Graph
 	n := g.Len()
@@ -179,12 +180,12 @@ func DecorateFunc(rng *rand.Rand, f *analysis.Func, o ValueOptions) *ValueFunc {
 			src = pick(b)
 		}
 		switch f.Term(b) {
-		case analysis.TermCondBr:
+		case analysistest.TermCondBr:
 			c := add(b, vinst{op: vICmp, name: fmt.Sprintf("c%d", b), pred: icmpPreds[rng.IntN(len(icmpPreds))],
 				args: []vref{src, {kind: 0, c: int64(rng.IntN(7))}}})
 			vf.body[b] = append(vf.body[b], c.v)
 			vf.cond[b] = c
-		case analysis.TermSwitch:
+		case analysistest.TermSwitch:
 			vf.cond[b] = src
 		}
 	}
@@ -248,16 +249,16 @@ func (vf *ValueFunc) instLL(id int32) string {
 
 // WriteValueLL prints fs as one LLVM IR module for opt-22.
 func WriteValueLL(w io.Writer, fs []*ValueFunc) error {
-	funcs := make([]*analysis.Func, len(fs))
-	byFunc := map[*analysis.Func]*ValueFunc{}
+	funcs := make([]*analysistest.Func, len(fs))
+	byFunc := map[*analysistest.Func]*ValueFunc{}
 	for i, vf := range fs {
 		funcs[i] = vf.F
 		byFunc[vf.F] = vf
 	}
-	opts := &analysis.EmitOptions{
+	opts := &analysistest.EmitOptions{
 		Prefix: "amdgpu_ps void",
 		Params: "i32 inreg %u, i32 %d",
-		BlockPrologue: func(f *analysis.Func, n int) []string {
+		BlockPrologue: func(f *analysistest.Func, n int) []string {
 			vf := byFunc[f]
 			var out []string
 			for _, id := range vf.phis[n] {
@@ -268,17 +269,17 @@ func WriteValueLL(w io.Writer, fs []*ValueFunc) error {
 			}
 			return out
 		},
-		Cond: func(f *analysis.Func, n int) ([]string, string) {
+		Cond: func(f *analysistest.Func, n int) ([]string, string) {
 			vf := byFunc[f]
 			return nil, vf.refLL(vf.cond[n])
 		},
-		SwitchValue: func(f *analysis.Func, n int) ([]string, string) {
+		SwitchValue: func(f *analysistest.Func, n int) ([]string, string) {
 			vf := byFunc[f]
 			return nil, vf.refLL(vf.cond[n])
 		},
 	}
 	bw := bufio.NewWriter(w)
-	if err := analysis.WriteLL(bw, funcs, opts); err != nil {
+	if err := analysistest.WriteLL(bw, funcs, opts); err != nil {
 		return err
 	}
 	bw.WriteString("\ndeclare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n")
@@ -351,15 +352,15 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 		bd.SetBlock(blocks[b])
 		ss := g.Succs[b]
 		switch vf.F.Term(b) {
-		case analysis.TermRet:
+		case analysistest.TermRet:
 			bd.Ret(nil)
-		case analysis.TermUnreachable:
+		case analysistest.TermUnreachable:
 			bd.Unreachable()
-		case analysis.TermBr:
+		case analysistest.TermBr:
 			bd.Br(blocks[ss[0]])
-		case analysis.TermCondBr:
+		case analysistest.TermCondBr:
 			bd.CondBr(ref(vf.cond[b]), blocks[ss[0]], blocks[ss[1]])
-		case analysis.TermSwitch:
+		case analysistest.TermSwitch:
 			cases := []ir.SwitchCase{{Default: true, Target: blocks[ss[0]]}}
 			for i, s := range ss[1:] {
 				cases = append(cases, ir.SwitchCase{Values: []int64{int64(i)}, Target: blocks[s]})
@@ -380,10 +381,10 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 // This is the shape on which LLVM's per-branch join computation is
 // quadratic: the labels of a divergent branch inside an irreducible cycle
 // are propagated through the whole cycle.
-func DenseFunc(rng *rand.Rand, name string, n int) *analysis.Func {
+func DenseFunc(rng *rand.Rand, name string, n int) *analysistest.Func {
 	n = max(n, 2)
 	succ := make([][]int, n)
-	terms := make([]analysis.TermKind, n)
+	terms := make([]analysistest.TermKind, n)
 	clampF := func(v int) int { return min(v, n-1) }
 	clampB := func(v int) int { return max(v, 1) }
 	for i := 0; i < n-1; i++ {
@@ -408,15 +409,15 @@ func DenseFunc(rng *rand.Rand, name string, n int) *analysis.Func {
 		}
 		switch len(succ[i]) {
 		case 1:
-			terms[i] = analysis.TermBr
+			terms[i] = analysistest.TermBr
 		case 2:
-			terms[i] = analysis.TermCondBr
+			terms[i] = analysistest.TermCondBr
 		default:
-			terms[i] = analysis.TermSwitch
+			terms[i] = analysistest.TermSwitch
 		}
 	}
-	terms[n-1] = analysis.TermRet
-	return &analysis.Func{Name: name, Graph: &analysis.Graph{Succs: succ}, Terms: terms}
+	terms[n-1] = analysistest.TermRet
+	return &analysistest.Func{Name: name, Graph: &analysis.Graph{Succs: succ}, Terms: terms}
 }
 
 // DenseValueOptions are the ValueOptions of the uniformity benchmark: most
@@ -431,27 +432,27 @@ var DenseValueOptions = ValueOptions{DivergentCond: 0.6, UniformCond: 0.1, Phis:
 // makes). With DenseValueOptions most conditions are divergent. LLVM's join
 // computation is quadratic here: each divergent early return keeps its two
 // labels apart until the shared exit at the end of the function.
-func StructuredFunc(rng *rand.Rand, name string, n int) *analysis.Func {
+func StructuredFunc(rng *rand.Rand, name string, n int) *analysistest.Func {
 	g := &structGen{rng: rng, budget: max(n, 4)}
 	entry := g.block()
 	exit := g.block()
 	g.exit = exit
 	cur := g.seq(entry, g.budget-2, 0)
 	g.link(cur, exit)
-	terms := make([]analysis.TermKind, len(g.succ))
+	terms := make([]analysistest.TermKind, len(g.succ))
 	for b, s := range g.succ {
 		switch {
 		case b == exit:
-			terms[b] = analysis.TermRet
+			terms[b] = analysistest.TermRet
 		case len(s) == 1:
-			terms[b] = analysis.TermBr
+			terms[b] = analysistest.TermBr
 		case len(s) == 2:
-			terms[b] = analysis.TermCondBr
+			terms[b] = analysistest.TermCondBr
 		default:
-			terms[b] = analysis.TermSwitch
+			terms[b] = analysistest.TermSwitch
 		}
 	}
-	return &analysis.Func{Name: name, Graph: &analysis.Graph{Succs: g.succ}, Terms: terms}
+	return &analysistest.Func{Name: name, Graph: &analysis.Graph{Succs: g.succ}, Terms: terms}
 }
 
 type structGen struct {

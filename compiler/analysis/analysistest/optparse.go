@@ -1,9 +1,10 @@
-package analysis
+package analysistest
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"passlens/compiler/analysis"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,14 +24,6 @@ import (
 // spaces and rejoins adjacent words that form a block name known from the
 // same function's trees (printed before the cycles). Names containing ')' or
 // runs of spaces are not supported in cycle lines.
-
-// VirtualExitName is the name under which the post-dominator tree's virtual
-// exit appears in an OptTree.
-const VirtualExitName = "<<exit node>>"
-
-// undefDFS is the DFS number LLVM prints while DFS numbers are invalid
-// (always the case right after construction).
-const undefDFS = "4294967295"
 
 // OptFunc is everything printed for one function.
 type OptFunc struct {
@@ -164,7 +157,7 @@ func ParseOpt(r io.Reader) ([]*OptFunc, error) {
 					continue
 				}
 				for _, nd := range t.Nodes {
-					if nd.Name != VirtualExitName && strings.Contains(nd.Name, " ") {
+					if nd.Name != analysis.VirtualExitName && strings.Contains(nd.Name, " ") {
 						if known == nil {
 							known = map[string]bool{}
 						}
@@ -248,8 +241,8 @@ func parseTreeLine(line string) (OptTreeNode, error) {
 		return nd, fmt.Errorf("bad tree level in %q", line)
 	}
 	name := s[:brace]
-	if name == " "+VirtualExitName {
-		nd.Name = VirtualExitName
+	if name == " "+analysis.VirtualExitName {
+		nd.Name = analysis.VirtualExitName
 		return nd, nil
 	}
 	names, err := splitOperands(name)
@@ -409,15 +402,15 @@ func sortedKeys(m map[string]bool) []string {
 
 // TreeOf converts t into the structure ParseOpt produces for the printed
 // tree, with names from g.
-func TreeOf(g *Graph, t *DomTree) *OptTree {
+func TreeOf(g *analysis.Graph, t *analysis.DomTree) *OptTree {
 	ot := &OptTree{Post: t.IsPostDom()}
 	name := func(n int) string {
 		if n == t.VirtualExit() {
-			return VirtualExitName
+			return analysis.VirtualExitName
 		}
 		return g.Name(n)
 	}
-	walkTree(t, func(n, level int, parentIdx int) {
+	analysis.WalkTree(t, func(n, level int, parentIdx int) {
 		ot.Nodes = append(ot.Nodes, OptTreeNode{Name: name(n), Level: level, Parent: parentIdx})
 	})
 	for _, r := range t.Roots() {
@@ -428,125 +421,19 @@ func TreeOf(g *Graph, t *DomTree) *OptTree {
 
 // CyclesOf converts ci into the structure ParseOpt produces for printed
 // cycle info, with names from g.
-func CyclesOf(g *Graph, ci *CycleInfo) *OptCycles {
+func CyclesOf(g *analysis.Graph, ci *analysis.CycleInfo) *OptCycles {
 	oc := &OptCycles{Cycles: make([]OptCycle, ci.Len())}
 	for c := 0; c < ci.Len(); c++ {
 		cy := OptCycle{Depth: ci.Depth(c), Parent: ci.Parent(c)}
 		for _, e := range ci.Entries(c) {
-			cy.Entries = append(cy.Entries, cycleBlockName(g, e))
+			cy.Entries = append(cy.Entries, g.Name(e))
 		}
 		for _, b := range ci.Blocks(c) {
 			if !slices.Contains(ci.Entries(c), b) {
-				cy.Blocks = append(cy.Blocks, cycleBlockName(g, b))
+				cy.Blocks = append(cy.Blocks, g.Name(b))
 			}
 		}
 		oc.Cycles[c] = cy
 	}
 	return oc
-}
-
-// walkTree visits the tree in print order (preorder, children in LLVM
-// order), iteratively. visit receives the node, its level and the visit
-// index of its parent (-1 for the root).
-func walkTree(t *DomTree, visit func(n, level, parentIdx int)) {
-	type frame struct{ n, idx, next int }
-	count := 0
-	visit(t.Root(), 0, -1)
-	stack := []frame{{t.Root(), count, 0}}
-	count++
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		ch := t.Children(top.n)
-		if top.next == len(ch) {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		c := ch[top.next]
-		top.next++
-		parentIdx := top.idx
-		visit(c, len(stack), parentIdx)
-		stack = append(stack, frame{c, count, 0})
-		count++
-	}
-}
-
-// treeOperand returns how LLVM prints block n as an operand: %name, quoted
-// if necessary, or %N for an unnamed block.
-func treeOperand(g *Graph, n int) string { return "%" + LLVMLocalName(g.Name(n)) }
-
-// cycleBlockName returns how LLVM's cycle printer names block n: the bare
-// name, or the slot number for an unnamed block.
-func cycleBlockName(g *Graph, n int) string { return g.Name(n) }
-
-// WriteDomTree prints t (a dominator or post-dominator tree of g) exactly as
-// opt-22's print<domtree> / print<postdomtree> does for function fn: the
-// header, the tree in preorder with children in LLVM's order, DFS numbers
-// shown as invalid (as they are right after construction), and the roots.
-func WriteDomTree(w io.Writer, fn string, g *Graph, t *DomTree) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	kind := "Dominator"
-	if t.IsPostDom() {
-		kind = "PostDominator"
-	}
-	bw.WriteString(kind + "Tree for function: " + fn + "\n")
-	bw.WriteString("=============================--------------------------------\n")
-	bw.WriteString("Inorder " + kind + " Tree: DFSNumbers invalid: 0 slow queries.\n")
-	var indent []byte
-	walkTree(t, func(n, level, _ int) {
-		for len(indent) < 2*(level+1) {
-			indent = append(indent, ' ')
-		}
-		bw.Write(indent[:2*(level+1)])
-		bw.WriteByte('[')
-		bw.WriteString(strconv.Itoa(level + 1))
-		bw.WriteString("] ")
-		if n == t.VirtualExit() {
-			bw.WriteString(" " + VirtualExitName)
-		} else {
-			bw.WriteString(treeOperand(g, n))
-		}
-		bw.WriteString(" {" + undefDFS + "," + undefDFS + "} [")
-		bw.WriteString(strconv.Itoa(level))
-		bw.WriteString("]\n")
-	})
-	bw.WriteString("Roots: ")
-	for _, r := range t.Roots() {
-		bw.WriteString(treeOperand(g, r))
-		bw.WriteByte(' ')
-	}
-	bw.WriteByte('\n')
-	return bw.Flush()
-}
-
-// WriteCycles prints ci exactly as opt-22's print<cycles> does for function
-// fn: the top-level cycles in LLVM's order, each followed by its nested
-// cycles depth-first, indented by depth, with entries and then the
-// remaining blocks in LLVM's order.
-func WriteCycles(w io.Writer, fn string, g *Graph, ci *CycleInfo) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("CycleInfo for function: " + fn + "\n")
-	isEntry := make(map[int]bool)
-	for c := 0; c < ci.Len(); c++ {
-		for d := 0; d < ci.Depth(c); d++ {
-			bw.WriteString("    ")
-		}
-		bw.WriteString("depth=" + strconv.Itoa(ci.Depth(c)) + ": entries(")
-		clear(isEntry)
-		for i, e := range ci.Entries(c) {
-			if i > 0 {
-				bw.WriteByte(' ')
-			}
-			bw.WriteString(cycleBlockName(g, e))
-			isEntry[e] = true
-		}
-		bw.WriteByte(')')
-		for _, b := range ci.Blocks(c) {
-			if !isEntry[b] {
-				bw.WriteByte(' ')
-				bw.WriteString(cycleBlockName(g, b))
-			}
-		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
 }

@@ -1,12 +1,14 @@
-package uniformity
+package uniformitytest
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"maps"
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
+	"passlens/compiler/analysis/uniformity"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -107,7 +109,7 @@ func instrName(text string) string {
 	if !strings.HasPrefix(t, "%") {
 		return ""
 	}
-	name, rest, err := analysis.ParseLLName([]byte(t[1:]))
+	name, rest, err := analysistest.ParseLLName([]byte(t[1:]))
 	if err != nil || !strings.HasPrefix(strings.TrimLeft(string(rest), " "), "=") {
 		return ""
 	}
@@ -121,7 +123,7 @@ func argName(text string) string {
 	if i < 0 {
 		return t
 	}
-	name, _, err := analysis.ParseLLName([]byte(t[i+2:]))
+	name, _, err := analysistest.ParseLLName([]byte(t[i+2:]))
 	if err != nil {
 		return t[i+2:]
 	}
@@ -301,7 +303,7 @@ func subset(a, b map[string]bool) bool {
 
 // Sets returns the comparable sets of u, computed directly (not by
 // printing and parsing).
-func (u *UniformityInfo) Sets() *UniformitySets {
+func Sets(u *uniformity.UniformityInfo) *UniformitySets {
 	s := newUniformitySets(u.Func.Name())
 	s.AllUniform = !u.HasDivergence()
 	if s.AllUniform {
@@ -398,4 +400,34 @@ func CompareUniformity(want, got *UniformitySets, o CompareUniformityOptions) []
 		add("divergent instructions without a result: got %d, want %d", got.Unnamed, want.Unnamed)
 	}
 	return diffs
+}
+
+// NormalizeOptOrder sorts the lines of the three lists of opt-22's
+// print<uniformity> output whose order passlens does not reproduce:
+// "DIVERGENT ARGUMENTS" (opt iterates a hash set of pointers, so its order
+// changes with addresses), "CYCLES ASSUMED DIVERGENT" and "CYCLES WITH
+// DIVERGENT EXIT" (the order in which opt's worklist found the cycles).
+// Everything else is left as is, so two outputs equal after it are the
+// same line for line but for the order inside those lists.
+func NormalizeOptOrder(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	inList := false
+	start := 0
+	flush := func(end int) {
+		if inList {
+			sort.Strings(lines[start:end])
+		}
+		inList = false
+	}
+	for i, l := range lines {
+		switch {
+		case l == "DIVERGENT ARGUMENTS:\n", l == "CYCLES ASSUMED DIVERGENT:\n", l == "CYCLES WITH DIVERGENT EXIT:\n":
+			flush(i)
+			inList, start = true, i+1
+		case inList && !strings.HasPrefix(l, "  "):
+			flush(i)
+		}
+	}
+	flush(len(lines))
+	return strings.Join(lines, "")
 }

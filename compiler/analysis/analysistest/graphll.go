@@ -1,8 +1,9 @@
-package analysis
+package analysistest
 
 import (
 	"bytes"
 	"fmt"
+	"passlens/compiler/analysis"
 	"strconv"
 )
 
@@ -83,7 +84,7 @@ func ReadLL(src []byte) ([]*Func, error) {
 				if err != nil {
 					return nil, errorf("%v", err)
 				}
-				cur = &Func{Name: name, Graph: &Graph{}}
+				cur = &Func{Name: name, Graph: &analysis.Graph{}}
 				names = map[string]int{}
 				refs = refs[:0:0]
 				done = false
