@@ -10,6 +10,7 @@ type Const struct {
 	Float float64
 }
 
+// AsFloat returns k's value as a float64.
 func (k Const) AsFloat() float64 {
 	if k.Type.Kind == KindFloat {
 		return k.Float
@@ -17,6 +18,8 @@ func (k Const) AsFloat() float64 {
 	return float64(k.Int)
 }
 
+// AsInt returns k's value as an int64; floats truncate toward zero,
+// saturating, and NaN gives 0.
 func (k Const) AsInt() int64 {
 	if k.Type.Kind == KindFloat {
 		f := k.Float
@@ -33,6 +36,7 @@ func (k Const) AsInt() int64 {
 	return k.Int
 }
 
+// Truth reports whether k is nonzero, the value of k as a condition.
 func (k Const) Truth() bool {
 	if k.Type.Kind == KindFloat {
 		return k.Float != 0

@@ -285,6 +285,7 @@ func (e *ppExpr) unary() ppValue {
 	return ppValue{}
 }
 
+// BoolInt is 1 for true and 0 for false, the value of a bool constant.
 func BoolInt(b bool) int64 {
 	if b {
 		return 1

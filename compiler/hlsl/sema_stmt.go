@@ -357,6 +357,8 @@ func terminates(s Stmt) bool {
 	return false
 }
 
+// AlwaysTrue reports whether a checked condition is a constant that is
+// true (as in `while (1)`).
 func AlwaysTrue(e Expr) bool {
 	if e == nil || e.Type() == nil {
 		return false
