@@ -74,7 +74,8 @@ func noICE(t *testing.T, diags hlsl.Diagnostics) {
 	}
 }
 
-// addSeeds adds the front end's fuzz seed shaders.
+// addSeeds adds the front end's fuzz seed shaders (the snippets it adds
+// inline are corpus files in testdata/fuzz/FuzzLower).
 func addSeeds(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(seedsDir, "*"))
 	for _, p := range files {
