@@ -114,7 +114,10 @@ type UniformityInfo struct {
 type UniformityOption func(*uniformityConfig)
 
 type uniformityConfig struct {
-	reference  bool
+	// reference, when set, replaces the fast engine: the tests' literal
+	// transcription of LLVM's algorithm (WithReferenceAlgorithm in
+	// uniformity_export_test.go), their oracle.
+	reference  func(p *uprog, c *cfgCtx, cfg *uniformityConfig) *uresult
 	noPrune    bool
 	noJumps    bool
 	order      branchOrder
@@ -159,8 +162,8 @@ func Uniformity(f *ir.Function, opts ...UniformityOption) *UniformityInfo {
 	c := newCfgCtx(u.CFG.Graph)
 	u.Dom, u.Cycles = c.dt, c.ci
 	u.Stats.Blocks = len(f.Blocks)
-	if cfg.reference {
-		u.res = runReference(u.p, c, &cfg)
+	if cfg.reference != nil {
+		u.res = cfg.reference(u.p, c, &cfg)
 	} else {
 		u.res = runEngine(u.p, c, &cfg, &u.Stats)
 	}

@@ -13,7 +13,7 @@ import "passlens/compiler/ir"
 // Reasons are not recorded (Reason reports Kind DivSource with Source
 // "reference").
 func WithReferenceAlgorithm() UniformityOption {
-	return func(c *uniformityConfig) { c.reference = true }
+	return func(c *uniformityConfig) { c.reference = runReference }
 }
 
 // WithoutPruning disables branch skipping and pruned propagation in the

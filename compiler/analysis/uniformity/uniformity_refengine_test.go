@@ -5,8 +5,10 @@ import (
 	"slices"
 )
 
-// This file is the reference engine: a literal transcription of LLVM's
-// GenericUniformityAnalysisImpl and DivergencePropagator
+// This file is the reference engine, the tests' oracle (compiled into the
+// test binary only; WithReferenceAlgorithm selects it): a literal
+// transcription of LLVM's GenericUniformityAnalysisImpl and
+// DivergencePropagator
 // (llvm/ADT/GenericUniformityImpl.h, llvm/lib/Analysis/UniformityAnalysis.cpp)
 // with maps and a plain bitmap, no pruning, no skipping, a LIFO worklist
 // seeded like LLVM's. It shares only the CFG analyses and the modified
