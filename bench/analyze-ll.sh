@@ -29,10 +29,10 @@ ll=$out/dense-$blocks.ll
 command -v opt-22 >/dev/null || { echo "opt-22 not found" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time not found (apt-get install time)" >&2; exit 1; }
 
-(cd "$root" && go build -o "$out/passlens" ./cmd/passlens && go test -c -o "$out/analysis.test" ./compiler/analysis)
+(cd "$root" && go build -o "$out/passlens" ./cmd/passlens && go test -c -o "$out/uniformity.test" ./compiler/analysis/uniformity)
 if [ ! -s "$ll" ]; then
 	PASSLENS_UNIFORMITY_BENCH_DIR=$out PASSLENS_UNIFORMITY_BENCH_ONLY=dense-$blocks.ll \
-		"$out/analysis.test" -test.run '^TestUniformityWriteBenchLL$' >/dev/null
+		"$out/uniformity.test" -test.run '^TestUniformityWriteBenchLL$' >/dev/null
 fi
 echo "input: $ll ($(wc -c <"$ll") bytes, $(grep -c '^[a-z0-9_.]*:' "$ll") labelled blocks, $(wc -l <"$ll") lines)"
 

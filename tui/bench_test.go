@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"passlens/compiler/ir"
+	"passlens/compiler/ir/irtest"
 	"passlens/internal/textdiff"
 	"passlens/themes"
 )
@@ -24,7 +24,7 @@ func bigSteps(n int) []Step {
 	var mods []string
 	total := 0
 	for seed := int64(1); total < n; seed++ {
-		m := ir.RandomModule(seed, ir.RandomOptions{Funcs: 4, Blocks: 40, Instrs: 12})
+		m := irtest.RandomModule(seed, irtest.RandomOptions{Funcs: 4, Blocks: 40, Instrs: 12})
 		txt := m.String()
 		total += strings.Count(txt, "\n  ")
 		mods = append(mods, txt)

@@ -1304,11 +1304,3 @@ func isTerminatorLine(t string) bool {
 	}
 	return false
 }
-
-// CompiledForTest wraps a compile result as the message the explorer
-// receives when a compile finishes (for benchmarks and tests outside the
-// package).
-func CompiledForTest(c *Compiled) tea.Msg { return compiledMsg{c: c, gen: compiledForTestGen} }
-
-// compiledForTestGen matches a model that has not started its own compile.
-const compiledForTestGen = 0

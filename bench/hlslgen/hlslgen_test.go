@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
@@ -139,8 +140,8 @@ func BenchmarkHLSL(b *testing.B) {
 		}
 		return prog
 	}
-	lower := func(b *testing.B, prog *hlsl.Program) *ir.Module {
-		m, diags := hlsl.Lower(prog, hlsl.Options{})
+	lowerProg := func(b *testing.B, prog *hlsl.Program) *ir.Module {
+		m, diags := lower.Lower(prog, hlsl.Options{})
 		if diags.HasErrors() || m == nil {
 			b.Fatal(diags)
 		}
@@ -168,19 +169,19 @@ func BenchmarkHLSL(b *testing.B) {
 			b.StopTimer()
 			prog := frontend(b)
 			b.StartTimer()
-			lower(b, prog)
+			lowerProg(b, prog)
 		}
 	})
 	b.Run("pipeline", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			in := lower(b, frontend(b))
+			in := lowerProg(b, frontend(b))
 			b.StartTimer()
 			run(b, in)
 		}
 	})
 	b.Run("emit", func(b *testing.B) {
-		in := lower(b, frontend(b))
+		in := lowerProg(b, frontend(b))
 		run(b, in)
 		for b.Loop() { // the first call resets the timer
 			emit(b, in)
@@ -188,7 +189,7 @@ func BenchmarkHLSL(b *testing.B) {
 	})
 	b.Run("all", func(b *testing.B) {
 		for b.Loop() {
-			in := lower(b, frontend(b))
+			in := lowerProg(b, frontend(b))
 			run(b, in)
 			emit(b, in)
 		}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/internal/testtool"
 )
 
 // `passlens analyze FILE.ll` prints what opt-22 prints for the four
-// printers, line for line (after analysis.NormalizeOptOrder), on clang-22
+// printers, line for line (after uniformitytest.NormalizeOptOrder), on clang-22
 // output whose second function uses metadata and attribute-group numbers
 // that opt renumbers: the instructions are LLVM text, not passlens IR.
 func TestAnalyzeLLMatchesOptLineByLine(t *testing.T) {
@@ -41,7 +41,7 @@ func TestAnalyzeLLMatchesOptLineByLine(t *testing.T) {
 		if !strings.Contains(got, "DIVERGENT:   %") || strings.Contains(got, "ptr<") {
 			t.Errorf("%s: uniformity does not print LLVM instructions:\n%s", k, got)
 		}
-		w, g := analysis.NormalizeOptOrder(string(want)), analysis.NormalizeOptOrder(got)
+		w, g := uniformitytest.NormalizeOptOrder(string(want)), uniformitytest.NormalizeOptOrder(got)
 		if w == g {
 			continue
 		}

@@ -1,10 +1,12 @@
-package analysis
+package analysis_test
 
 import (
 	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,23 +20,23 @@ const benchBlocks = 100000
 // forward edges (deep dominator tree), a long chain and 50k nested loops.
 var benchShapes = []struct {
 	name  string
-	shape Shape
+	shape analysistest.Shape
 }{
-	{"reducible", ShapeReducible},
-	{"irreducible", ShapeIrreducible},
-	{"local", ShapeLocal},
-	{"chain", ShapeChain},
-	{"nested", ShapeNested},
+	{"reducible", analysistest.ShapeReducible},
+	{"irreducible", analysistest.ShapeIrreducible},
+	{"local", analysistest.ShapeLocal},
+	{"chain", analysistest.ShapeChain},
+	{"nested", analysistest.ShapeNested},
 }
 
 // benchFunc returns the deterministic benchmark function of a shape; the
 // same function is written by TestCFGFile for the comparison with opt-22.
-func benchFunc(shape Shape, blocks int) *Func {
+func benchFunc(shape analysistest.Shape, blocks int) *analysistest.Func {
 	rng := rand.New(rand.NewPCG(2026, uint64(shape)))
-	return RandomFunc(rng, "bench", RandOptions{Blocks: blocks, Shape: shape})
+	return analysistest.RandomFunc(rng, "bench", analysistest.RandOptions{Blocks: blocks, Shape: shape})
 }
 
-func benchAnalysis(b *testing.B, run func(*Graph)) {
+func benchAnalysis(b *testing.B, run func(*analysis.Graph)) {
 	for _, s := range benchShapes {
 		g := benchFunc(s.shape, benchBlocks).Graph
 		b.Run(fmt.Sprintf("%s-%dk", s.name, benchBlocks/1000), func(b *testing.B) {
@@ -47,23 +49,23 @@ func benchAnalysis(b *testing.B, run func(*Graph)) {
 }
 
 func BenchmarkDominators(b *testing.B) {
-	benchAnalysis(b, func(g *Graph) { Dominators(g) })
+	benchAnalysis(b, func(g *analysis.Graph) { analysis.Dominators(g) })
 }
 
 func BenchmarkPostDominators(b *testing.B) {
-	benchAnalysis(b, func(g *Graph) { PostDominators(g) })
+	benchAnalysis(b, func(g *analysis.Graph) { analysis.PostDominators(g) })
 }
 
 func BenchmarkCycles(b *testing.B) {
-	benchAnalysis(b, func(g *Graph) { Cycles(g) })
+	benchAnalysis(b, func(g *analysis.Graph) { analysis.Cycles(g) })
 }
 
 func BenchmarkDepthFirst(b *testing.B) {
-	benchAnalysis(b, func(g *Graph) { DepthFirst(g) })
+	benchAnalysis(b, func(g *analysis.Graph) { analysis.DepthFirst(g) })
 }
 
 // shapeByName maps PASSLENS_CFG_SHAPE values to shapes.
-func shapeByName(name string) (Shape, bool) {
+func shapeByName(name string) (analysistest.Shape, bool) {
 	for _, s := range benchShapes {
 		if s.name == name {
 			return s.shape, true
@@ -100,7 +102,7 @@ func TestCFGFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteLL(f, []*Func{benchFunc(shape, blocks)}, nil); err != nil {
+		if err := analysistest.WriteLL(f, []*analysistest.Func{benchFunc(shape, blocks)}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.Close(); err != nil {
@@ -115,7 +117,7 @@ func TestCFGFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs, err := ReadLL(src)
+	funcs, err := analysistest.ReadLL(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,19 +127,19 @@ func TestCFGFile(t *testing.T) {
 		for _, p := range strings.Split(envOr("PASSLENS_CFG_PASSES", "domtree"), ",") {
 			switch p {
 			case "domtree", "postdomtree":
-				var dt *DomTree
+				var dt *analysis.DomTree
 				if p == "domtree" {
-					dt = Dominators(f.Graph)
+					dt = analysis.Dominators(f.Graph)
 				} else {
-					dt = PostDominators(f.Graph)
+					dt = analysis.PostDominators(f.Graph)
 				}
 				if print {
-					err = WriteDomTree(w, f.Name, f.Graph, dt)
+					err = analysis.WriteDomTree(w, f.Name, f.Graph, dt)
 				}
 			case "cycles":
-				ci := Cycles(f.Graph)
+				ci := analysis.Cycles(f.Graph)
 				if print {
-					err = WriteCycles(w, f.Name, f.Graph, ci)
+					err = analysis.WriteCycles(w, f.Name, f.Graph, ci)
 				}
 			default:
 				t.Fatalf("unknown pass %q", p)

@@ -1,13 +1,15 @@
-package analysis
+package analysis_test
 
 import (
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // cycleNamed returns the cycle with the given header.
-func cycleNamed(t *testing.T, f *Func, ci *CycleInfo, header string) int {
+func cycleNamed(t *testing.T, f *analysistest.Func, ci *analysis.CycleInfo, header string) int {
 	t.Helper()
 	h := node(t, f, header)
 	for c := 0; c < ci.Len(); c++ {
@@ -21,7 +23,7 @@ func cycleNamed(t *testing.T, f *Func, ci *CycleInfo, header string) int {
 
 func TestCyclesHandwritten(t *testing.T) {
 	f := handwritten(t, "nested_loops")
-	ci := Cycles(f.Graph)
+	ci := analysis.Cycles(f.Graph)
 	if ci.Len() != 3 || len(ci.TopLevel()) != 1 {
 		t.Fatalf("nested_loops: %d cycles", ci.Len())
 	}
@@ -57,13 +59,13 @@ func TestCyclesHandwritten(t *testing.T) {
 	// The DFS visits successors in reverse order, so b is reached first and
 	// becomes the header; a is a second entry.
 	f = handwritten(t, "irreducible_two_entry")
-	ci = Cycles(f.Graph)
+	ci = analysis.Cycles(f.Graph)
 	if ci.Len() != 1 || ci.IsReducible(0) || !slices.Equal(names(f, ci.Entries(0)), []string{"b", "a"}) {
 		t.Errorf("irreducible_two_entry: %d cycles, entries %v", ci.Len(), names(f, ci.Entries(0)))
 	}
 
 	f = handwritten(t, "irreducible_nested")
-	ci = Cycles(f.Graph)
+	ci = analysis.Cycles(f.Graph)
 	outer = cycleNamed(t, f, ci, "header")
 	child := cycleNamed(t, f, ci, "y")
 	if ci.Len() != 2 || !ci.IsReducible(outer) || ci.IsReducible(child) || ci.Parent(child) != outer ||
@@ -75,7 +77,7 @@ func TestCyclesHandwritten(t *testing.T) {
 	}
 
 	f = handwritten(t, "infinite_loop_no_exit")
-	ci = Cycles(f.Graph)
+	ci = analysis.Cycles(f.Graph)
 	if ci.Len() != 1 || len(ci.Blocks(0)) != 3 || len(ci.ExitBlocks(0)) != 0 || len(ci.ExitingBlocks(0)) != 0 {
 		t.Errorf("infinite_loop_no_exit: wrong cycle")
 	}
@@ -83,7 +85,7 @@ func TestCyclesHandwritten(t *testing.T) {
 	// Unreachable blocks are in no cycle, and an edge from an unreachable
 	// block does not make its target an entry.
 	f = handwritten(t, "unreachable_blocks")
-	ci = Cycles(f.Graph)
+	ci = analysis.Cycles(f.Graph)
 	if ci.Len() != 1 || !slices.Equal(names(f, ci.Entries(0)), []string{"loop"}) ||
 		ci.CycleOf(node(t, f, "dead.cycle")) != -1 {
 		t.Errorf("unreachable_blocks: wrong cycles")
@@ -91,13 +93,13 @@ func TestCyclesHandwritten(t *testing.T) {
 
 	for _, name := range []string{"single", "diamond", "switch_dup_succs", "multiple_exits"} {
 		f = handwritten(t, name)
-		if n := Cycles(f.Graph).Len(); n != 0 {
+		if n := analysis.Cycles(f.Graph).Len(); n != 0 {
 			t.Errorf("%s: %d cycles, want 0", name, n)
 		}
 	}
 
 	f = handwritten(t, "infinite_loops_chained")
-	ci = Cycles(f.Graph)
+	ci = analysis.Cycles(f.Graph)
 	if ci.Len() != 2 || len(ci.TopLevel()) != 2 || len(ci.Blocks(cycleNamed(t, f, ci, "l1"))) != 1 {
 		t.Errorf("infinite_loops_chained: wrong cycles")
 	}
@@ -111,8 +113,8 @@ func TestCyclesTopLevelOrder(t *testing.T) {
 	// successors in reverse (preorder 0 1 4 3 2), so the cycles {2}, {3},
 	// {4} are created in that order; then the cycle of 1 adopts {2} and {4}
 	// takes its slot: [{4}, {3}, {1, 2}].
-	g := &Graph{Succs: [][]int{{1}, {2, 3, 4}, {2, 1}, {3}, {4}}}
-	ci := Cycles(g)
+	g := &analysis.Graph{Succs: [][]int{{1}, {2, 3, 4}, {2, 1}, {3}, {4}}}
+	ci := analysis.Cycles(g)
 	var headers []int
 	for _, c := range ci.TopLevel() {
 		headers = append(headers, ci.Header(c))
@@ -121,7 +123,7 @@ func TestCyclesTopLevelOrder(t *testing.T) {
 		t.Fatalf("top-level headers %v, want [4 3 1]", headers)
 	}
 	var b strings.Builder
-	if err := WriteCycles(&b, "f", g, ci); err != nil {
+	if err := analysis.WriteCycles(&b, "f", g, ci); err != nil {
 		t.Fatal(err)
 	}
 	const want = "CycleInfo for function: f\n" +

@@ -1,12 +1,14 @@
-package analysis
+package analysis_test
 
 import (
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"slices"
 	"testing"
 )
 
 // node returns the index of the block called name in f.
-func node(t *testing.T, f *Func, name string) int {
+func node(t *testing.T, f *analysistest.Func, name string) int {
 	t.Helper()
 	for i := 0; i < f.Graph.Len(); i++ {
 		if f.Graph.Name(i) == name {
@@ -18,7 +20,7 @@ func node(t *testing.T, f *Func, name string) int {
 }
 
 // names maps block indices to names.
-func names(f *Func, ns []int) []string {
+func names(f *analysistest.Func, ns []int) []string {
 	out := make([]string, len(ns))
 	for i, n := range ns {
 		out[i] = f.Graph.Name(n)
@@ -28,7 +30,7 @@ func names(f *Func, ns []int) []string {
 
 // wantIDoms checks idoms given as child -> parent names ("" for -1, "exit"
 // for a post-dominator tree's virtual exit).
-func wantIDoms(t *testing.T, f *Func, dt *DomTree, want map[string]string) {
+func wantIDoms(t *testing.T, f *analysistest.Func, dt *analysis.DomTree, want map[string]string) {
 	t.Helper()
 	for child, parent := range want {
 		got := dt.IDom(node(t, f, child))
@@ -49,7 +51,7 @@ func wantIDoms(t *testing.T, f *Func, dt *DomTree, want map[string]string) {
 
 func TestDominatorsHandwritten(t *testing.T) {
 	f := handwritten(t, "diamond")
-	dt := Dominators(f.Graph)
+	dt := analysis.Dominators(f.Graph)
 	wantIDoms(t, f, dt, map[string]string{"entry": "", "then": "entry", "else": "entry", "join": "entry"})
 	entry, then, join := node(t, f, "entry"), node(t, f, "then"), node(t, f, "join")
 	if !dt.Dominates(entry, join) || dt.Dominates(then, join) || !dt.Dominates(join, join) || dt.StrictlyDominates(join, join) {
@@ -63,7 +65,7 @@ func TestDominatorsHandwritten(t *testing.T) {
 	}
 
 	f = handwritten(t, "nested_loops")
-	dt = Dominators(f.Graph)
+	dt = analysis.Dominators(f.Graph)
 	wantIDoms(t, f, dt, map[string]string{
 		"outer": "entry", "middle": "outer", "inner": "middle",
 		"middle.latch": "inner", "outer.latch": "middle.latch", "exit": "outer.latch",
@@ -73,13 +75,13 @@ func TestDominatorsHandwritten(t *testing.T) {
 	}
 
 	f = handwritten(t, "irreducible_two_entry")
-	wantIDoms(t, f, Dominators(f.Graph), map[string]string{"a": "entry", "b": "entry", "exit": "entry"})
+	wantIDoms(t, f, analysis.Dominators(f.Graph), map[string]string{"a": "entry", "b": "entry", "exit": "entry"})
 
 	f = handwritten(t, "switch_dup_succs")
-	wantIDoms(t, f, Dominators(f.Graph), map[string]string{"a": "entry", "b": "entry", "c": "entry"})
+	wantIDoms(t, f, analysis.Dominators(f.Graph), map[string]string{"a": "entry", "b": "entry", "c": "entry"})
 
 	f = handwritten(t, "unreachable_blocks")
-	dt = Dominators(f.Graph)
+	dt = analysis.Dominators(f.Graph)
 	wantIDoms(t, f, dt, map[string]string{"loop": "entry", "loop.body": "loop", "exit": "loop.body", "dead": ""})
 	for _, name := range []string{"dead", "dead.cycle", "dead.cycle2", "dead.exit"} {
 		n := node(t, f, name)
@@ -99,21 +101,21 @@ func TestDeepGraphs(t *testing.T) {
 	if testing.Short() {
 		n = 30000
 	}
-	chain := &Graph{Succs: chainSuccs(n)}
-	dt := Dominators(chain)
-	pdt := PostDominators(chain)
+	chain := &analysis.Graph{Succs: analysistest.ChainSuccs(n)}
+	dt := analysis.Dominators(chain)
+	pdt := analysis.PostDominators(chain)
 	if dt.Level(n-1) != n-1 || dt.IDom(n-1) != n-2 || !dt.Dominates(0, n-1) || dt.NCA(n-1, n/2) != n/2 {
 		t.Fatalf("chain dominators wrong")
 	}
 	if pdt.Level(0) != n || pdt.IDom(0) != 1 || !pdt.Dominates(n-1, 0) || !slices.Equal(pdt.Roots(), []int{n - 1}) {
 		t.Fatalf("chain post-dominators wrong")
 	}
-	if Cycles(chain).Len() != 0 || len(DepthFirst(chain).Pre) != n {
+	if analysis.Cycles(chain).Len() != 0 || len(analysis.DepthFirst(chain).Pre) != n {
 		t.Fatalf("chain cycles/order wrong")
 	}
 
-	nest := &Graph{Succs: nestedSuccs(n)}
-	ci := Cycles(nest)
+	nest := &analysis.Graph{Succs: analysistest.NestedSuccs(n)}
+	ci := analysis.Cycles(nest)
 	d := (n - 2) / 2
 	if ci.Len() != d {
 		t.Fatalf("nest: %d cycles, want %d", ci.Len(), d)
@@ -126,11 +128,11 @@ func TestDeepGraphs(t *testing.T) {
 	if ci.CycleOf(d) != d-1 || ci.BlockDepth(d) != d {
 		t.Fatalf("nest: innermost block")
 	}
-	dt = Dominators(nest)
+	dt = analysis.Dominators(nest)
 	if dt.Level(d) != d || dt.IDom(n-1) != 2*d {
 		t.Fatalf("nest dominators wrong")
 	}
-	pdt = PostDominators(nest)
+	pdt = analysis.PostDominators(nest)
 	if pdt.IDom(0) != 1 || pdt.IDom(2*d) != n-1 {
 		t.Fatalf("nest post-dominators wrong")
 	}

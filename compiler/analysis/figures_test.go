@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -32,7 +33,7 @@ type figure struct {
 	f      *ir.Function
 	blocks map[string]*ir.Block
 	vals   map[string]ir.Value
-	u      *analysis.UniformityInfo
+	u      *uniformity.UniformityInfo
 }
 
 func buildFigure(t *testing.T, name, spec string) *figure {
@@ -124,7 +125,7 @@ func buildFigure(t *testing.T, name, spec string) *figure {
 			}
 		}
 	}
-	fg.u = analysis.Uniformity(f)
+	fg.u = uniformity.Uniformity(f)
 	checkFigureAgainstOpt(t, fg)
 	return fg
 }
@@ -147,11 +148,11 @@ func checkFigureAgainstOpt(t *testing.T, fg *figure) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("opt-22: %v\n%s\n%s", err, errb.String(), ll)
 	}
-	sets, err := analysis.ParseUniformity(&errb)
+	sets, err := uniformitytest.ParseUniformity(&errb)
 	if err != nil || len(sets) != 1 {
 		t.Fatalf("parsing opt-22 output: %v (%d functions)", err, len(sets))
 	}
-	if d := analysis.CompareUniformity(sets[0], fg.u.Sets(), analysis.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
+	if d := uniformitytest.CompareUniformity(sets[0], uniformitytest.Sets(fg.u), uniformitytest.CompareUniformityOptions{Unnamed: true, Temporal: true}); len(d) > 0 {
 		t.Errorf("%s differs from opt-22:\n  %s\n%s", fg.f.Name(), strings.Join(d, "\n  "), ll)
 	}
 }
@@ -175,7 +176,7 @@ func (fg *figure) uniform(t *testing.T, names ...string) {
 	}
 }
 
-func (fg *figure) reason(t *testing.T, name string, kind analysis.DivergenceKind) analysis.Reason {
+func (fg *figure) reason(t *testing.T, name string, kind uniformity.DivergenceKind) uniformity.Reason {
 	t.Helper()
 	r, ok := fg.u.Reason(fg.vals[name])
 	if !ok || r.Kind != kind {
@@ -225,7 +226,7 @@ B: L
 L: u H Exit
 Exit: use v.L v.H`)
 	fg.divergent(t, "phi.L", "w.L")
-	r := fg.reason(t, "phi.L", analysis.DivSync)
+	r := fg.reason(t, "phi.L", uniformity.DivSync)
 	if r.Branch != fg.blocks["H"] || r.Join != fg.blocks["L"] {
 		t.Errorf("phi.L: sync reason names %v/%v, want H/L", r.Branch, r.Join)
 	}
@@ -252,7 +253,7 @@ L: d H Exit
 Exit: use v.L v.H phi.H`)
 	fg.uniform(t, "v.L", "v.H", "phi.L")
 	fg.divergent(t, "t.Exit.v.L", "t.Exit.v.H", "t.Exit.phi.H")
-	r := fg.reason(t, "t.Exit.v.L", analysis.DivTemporal)
+	r := fg.reason(t, "t.Exit.v.L", uniformity.DivTemporal)
 	if r.Value != fg.vals["v.L"] || r.Branch != fg.blocks["L"] || r.Join != fg.blocks["Exit"] {
 		t.Errorf("temporal reason: value %v branch %v exit %v", r.Value, r.Branch, r.Join)
 	}
@@ -263,7 +264,7 @@ Exit: use v.L v.H phi.H`)
 		t.Errorf("assumed %v, want none", a)
 	}
 	steps := fg.u.Explain(fg.vals["t.Exit.v.L"])
-	if len(steps) < 3 || steps[len(steps)-1].Reason.Kind != analysis.DivSource {
+	if len(steps) < 3 || steps[len(steps)-1].Reason.Kind != uniformity.DivSource {
 		t.Errorf("explanation should end at a source:\n%s", fg.u.FormatExplain(steps))
 	}
 }
@@ -289,7 +290,7 @@ Exit: use v.S`)
 		t.Errorf("expected the nested cycle with header S inside the one with header R")
 	}
 	fg.divergent(t, "v.P", "v.Q", "v.R", "v.S", "phi.S", "phi.R")
-	fg.reason(t, "v.Q", analysis.DivCycle)
+	fg.reason(t, "v.Q", uniformity.DivCycle)
 	fg.uniform(t, "v.Exit")
 }
 
@@ -310,7 +311,7 @@ Exit:`)
 	if got := fg.assumed(); len(got) != 1 || !strings.HasSuffix(got[0], ": P Q R S") {
 		t.Errorf("assumed %v, want the cycle P Q R S", got)
 	}
-	r := fg.reason(t, "v.R", analysis.DivCycle)
+	r := fg.reason(t, "v.R", uniformity.DivCycle)
 	if r.Branch != fg.blocks["Q"] || r.Join != fg.blocks["S"] {
 		t.Errorf("cycle reason names branch %v join %v, want Q and S", r.Branch, r.Join)
 	}
@@ -374,7 +375,7 @@ Exit:`)
 		t.Errorf("assumed %v, want none", got)
 	}
 	fg.divergent(t, "phi.H", "phi.W")
-	r := fg.reason(t, "phi.H", analysis.DivSync)
+	r := fg.reason(t, "phi.H", uniformity.DivSync)
 	if r.Branch != fg.blocks["Entry"] {
 		t.Errorf("phi.H should be divergent because of Entry's branch, got %v", r.Branch)
 	}

@@ -8,7 +8,7 @@
 // roots are picked for infinite loops, and the same cycles, headers and entries
 // are found. Where LLVM's result depends on traversal order (children order in
 // printed trees, cycle block order), the traversal orders of LLVM are mirrored
-// too, so that the formatters in optparse.go print byte-identical output for IR
+// too, so that the formatters in optprint.go print byte-identical output for IR
 // parsed from text. See docs/analyses.md.
 //
 // Every traversal is iterative: graphs with 100k+ blocks and deep nesting must

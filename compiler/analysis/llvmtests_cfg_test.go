@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"passlens/compiler/llvm"
 )
 
@@ -46,13 +47,13 @@ func TestLLVMTestFilesCFG(t *testing.T) {
 		if err != nil {
 			continue // opt-22 rejects a few of main's files
 		}
-		want, err := analysis.ParseOpt(bytes.NewReader(out))
+		want, err := analysistest.ParseOpt(bytes.NewReader(out))
 		if err != nil {
 			t.Errorf("%s: parsing opt output: %v", path, err)
 			continue
 		}
 		imported++
-		byName := map[string]*analysis.OptFunc{}
+		byName := map[string]*analysistest.OptFunc{}
 		for _, f := range want {
 			byName[f.Name] = f
 		}
@@ -68,9 +69,9 @@ func TestLLVMTestFilesCFG(t *testing.T) {
 			funcs++
 			fg := analysis.NewFuncGraph(f)
 			var diffs []string
-			diffs = append(diffs, analysis.CompareTrees(w.DomTree, analysis.TreeOf(fg.Graph, analysis.Dominators(fg.Graph)), 3)...)
-			diffs = append(diffs, analysis.CompareTrees(w.PostDomTree, analysis.TreeOf(fg.Graph, analysis.PostDominators(fg.Graph)), 3)...)
-			diffs = append(diffs, analysis.CompareCycles(w.Cycles, analysis.CyclesOf(fg.Graph, analysis.Cycles(fg.Graph)), 3)...)
+			diffs = append(diffs, analysistest.CompareTrees(w.DomTree, analysistest.TreeOf(fg.Graph, analysis.Dominators(fg.Graph)), 3)...)
+			diffs = append(diffs, analysistest.CompareTrees(w.PostDomTree, analysistest.TreeOf(fg.Graph, analysis.PostDominators(fg.Graph)), 3)...)
+			diffs = append(diffs, analysistest.CompareCycles(w.Cycles, analysistest.CyclesOf(fg.Graph, analysis.Cycles(fg.Graph)), 3)...)
 			if len(diffs) > 0 {
 				t.Errorf("%s @%s: %s", path, f.Name(), strings.Join(diffs, "; "))
 				continue

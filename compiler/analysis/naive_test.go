@@ -1,16 +1,19 @@
-package analysis
+package analysis_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"slices"
 	"testing"
 )
 
 // arbitraryGraph draws a graph that need not be valid LLVM IR: edges into
 // the entry are allowed, and so are multi-edges and self loops anywhere.
-func arbitraryGraph(rng *rand.Rand, n int) *Graph {
-	g := &Graph{Succs: make([][]int, n)}
+func arbitraryGraph(rng *rand.Rand, n int) *analysis.Graph {
+	g := &analysis.Graph{Succs: make([][]int, n)}
 	for u := range g.Succs {
 		for k := rng.IntN(4); k > 0; k-- {
 			g.Succs[u] = append(g.Succs[u], rng.IntN(n))
@@ -21,26 +24,26 @@ func arbitraryGraph(rng *rand.Rand, n int) *Graph {
 
 // testGraphs returns count small random graphs of all generator shapes plus
 // arbitrary graphs, deterministically from seed.
-func testGraphs(seed uint64, count int) []*Graph {
+func testGraphs(seed uint64, count int) []*analysis.Graph {
 	rng := rand.New(rand.NewPCG(seed, 99))
-	shapes := []Shape{ShapeMixed, ShapeReducible, ShapeIrreducible, ShapeLocal, ShapeNested, ShapeChain}
-	gs := make([]*Graph, 0, count)
+	shapes := []analysistest.Shape{analysistest.ShapeMixed, analysistest.ShapeReducible, analysistest.ShapeIrreducible, analysistest.ShapeLocal, analysistest.ShapeNested, analysistest.ShapeChain}
+	gs := make([]*analysis.Graph, 0, count)
 	for i := 0; i < count; i++ {
 		n := 1 + rng.IntN(40)
 		if i%5 == 4 {
 			gs = append(gs, arbitraryGraph(rng, n))
 			continue
 		}
-		gs = append(gs, RandomFunc(rng, "f", RandOptions{Blocks: n, Shape: shapes[i%len(shapes)]}).Graph)
+		gs = append(gs, analysistest.RandomFunc(rng, "f", analysistest.RandOptions{Blocks: n, Shape: shapes[i%len(shapes)]}).Graph)
 	}
 	return gs
 }
 
 func TestDominatorsMatchNaive(t *testing.T) {
 	for i, g := range testGraphs(1, 4000) {
-		dt := Dominators(g)
-		want := NaiveIDoms(g)
-		reach := naiveReach(g)
+		dt := analysis.Dominators(g)
+		want := analysistest.NaiveIDoms(g)
+		reach := analysistest.NaiveReach(g)
 		for v := range want {
 			if got := dt.IDom(v); got != want[v] {
 				t.Fatalf("graph %d %v: idom(%d) = %d, want %d", i, g.Succs, v, got, want[v])
@@ -87,7 +90,7 @@ func TestDominatorsMatchNaive(t *testing.T) {
 
 // checkTreeShape checks that Children, Preorder and IDom describe the same
 // tree and that children come in construction order.
-func checkTreeShape(t *testing.T, g *Graph, dt *DomTree) {
+func checkTreeShape(t *testing.T, g *analysis.Graph, dt *analysis.DomTree) {
 	t.Helper()
 	pos := map[int]int{}
 	for i, v := range dt.Preorder() {
@@ -116,11 +119,11 @@ func checkTreeShape(t *testing.T, g *Graph, dt *DomTree) {
 
 func TestPostDominatorsMatchNaive(t *testing.T) {
 	for i, g := range testGraphs(2, 4000) {
-		pdt := PostDominators(g)
-		if err := CheckPostDomRoots(g, pdt.Roots()); err != nil {
+		pdt := analysis.PostDominators(g)
+		if err := analysistest.CheckPostDomRoots(g, pdt.Roots()); err != nil {
 			t.Fatalf("graph %d %v: roots %v: %v", i, g.Succs, pdt.Roots(), err)
 		}
-		want := NaivePostIDoms(g, pdt.Roots())
+		want := analysistest.NaivePostIDoms(g, pdt.Roots())
 		n := g.Len()
 		if pdt.VirtualExit() != n || pdt.Root() != n || pdt.Len() != n+1 {
 			t.Fatalf("graph %d: bad virtual exit", i)
@@ -147,11 +150,11 @@ func TestPostDominatorsMatchNaive(t *testing.T) {
 
 func TestCyclesMatchNaive(t *testing.T) {
 	for i, g := range testGraphs(3, 4000) {
-		ci := Cycles(g)
-		if err := CheckCycleInfo(g, ci); err != nil {
+		ci := analysis.Cycles(g)
+		if err := analysistest.CheckCycleInfo(g, ci); err != nil {
 			t.Fatalf("graph %d %v: %v", i, g.Succs, err)
 		}
-		naive := NaiveCycles(g)
+		naive := analysistest.NaiveCycles(g)
 		want := map[string]bool{}
 		for _, c := range naive {
 			k := c.Key()
@@ -165,7 +168,7 @@ func TestCyclesMatchNaive(t *testing.T) {
 			b := slices.Clone(ci.Blocks(c))
 			slices.Sort(e)
 			slices.Sort(b)
-			return NaiveCycle{Header: ci.Header(c), Depth: ci.Depth(c), Entries: e, Blocks: b}.Key()
+			return analysistest.NaiveCycle{Header: ci.Header(c), Depth: ci.Depth(c), Entries: e, Blocks: b}.Key()
 		}
 		got := map[string]bool{}
 		for c := 0; c < ci.Len(); c++ {
@@ -175,8 +178,8 @@ func TestCyclesMatchNaive(t *testing.T) {
 			}
 			got[k] = true
 		}
-		if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
-			t.Fatalf("graph %d %v:\n got %v\nwant %v", i, g.Succs, sortedKeys(got), sortedKeys(want))
+		if fmt.Sprint(slices.Sorted(maps.Keys(got))) != fmt.Sprint(slices.Sorted(maps.Keys(want))) {
+			t.Fatalf("graph %d %v:\n got %v\nwant %v", i, g.Succs, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 		}
 	}
 }
@@ -198,7 +201,7 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 			post = append(post, u)
 		}
 		rec(0)
-		o := DepthFirst(g)
+		o := analysis.DepthFirst(g)
 		if !slices.Equal(o.Pre, pre) || !slices.Equal(o.Post, post) {
 			t.Fatalf("graph %d %v: pre %v post %v, want %v %v", i, g.Succs, o.Pre, o.Post, pre, post)
 		}
@@ -208,7 +211,7 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 				t.Fatalf("graph %d: bad RPO", i)
 			}
 		}
-		reach := Reachable(g)
+		reach := analysis.Reachable(g)
 		for v := 0; v < g.Len(); v++ {
 			if reach[v] != seen[v] || o.Reachable(v) != seen[v] {
 				t.Fatalf("graph %d: reachability of %d", i, v)
@@ -235,9 +238,8 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 		}
 		// The reversed-order traversal used by cycles agrees with the naive
 		// LIFO formulation.
-		s := buildSuccs(g)
-		ro := depthFirst(&s, g.Len(), true)
-		np := naivePreorder(g)
+		ro := analysis.ReversedDepthFirst(g)
+		np := analysistest.NaivePreorder(g)
 		for v := range np {
 			if ro.PreNum[v] != np[v] {
 				t.Fatalf("graph %d %v: reversed preorder of %d = %d, want %d", i, g.Succs, v, ro.PreNum[v], np[v])
@@ -254,24 +256,24 @@ func TestLargeGraphsAgainstIterative(t *testing.T) {
 	if testing.Short() {
 		sizes = 2000
 	}
-	for _, shape := range []Shape{ShapeLocal, ShapeMixed, ShapeReducible, ShapeIrreducible, ShapeNested, ShapeChain} {
+	for _, shape := range []analysistest.Shape{analysistest.ShapeLocal, analysistest.ShapeMixed, analysistest.ShapeReducible, analysistest.ShapeIrreducible, analysistest.ShapeNested, analysistest.ShapeChain} {
 		n := sizes
-		if shape == ShapeNested || shape == ShapeLocal {
+		if shape == analysistest.ShapeNested || shape == analysistest.ShapeLocal {
 			// CHK is quadratic on deep nests, and CheckCycleInfo is linear
 			// in the sum of the cycle sizes, which grows with nesting depth.
 			n = sizes / 4
 		}
-		g := RandomFunc(rng, "big", RandOptions{Blocks: n, Shape: shape}).Graph
-		dt := Dominators(g)
-		want := IterativeIDoms(g.Succs, 0)
+		g := analysistest.RandomFunc(rng, "big", analysistest.RandOptions{Blocks: n, Shape: shape}).Graph
+		dt := analysis.Dominators(g)
+		want := analysistest.IterativeIDoms(g.Succs, 0)
 		for v := range want {
 			if dt.IDom(v) != want[v] {
 				t.Fatalf("shape %d: idom(%d) = %d, want %d", shape, v, dt.IDom(v), want[v])
 			}
 		}
-		pdt := PostDominators(g)
-		if n <= 3000 { // CheckPostDomRoots is quadratic
-			if err := CheckPostDomRoots(g, pdt.Roots()); err != nil {
+		pdt := analysis.PostDominators(g)
+		if n <= 3000 { // analysistest.CheckPostDomRoots is quadratic
+			if err := analysistest.CheckPostDomRoots(g, pdt.Roots()); err != nil {
 				t.Fatalf("shape %d: %v", shape, err)
 			}
 		}
@@ -282,13 +284,13 @@ func TestLargeGraphsAgainstIterative(t *testing.T) {
 			}
 		}
 		rev[n] = slices.Clone(pdt.Roots())
-		wantP := IterativeIDoms(rev, n)
+		wantP := analysistest.IterativeIDoms(rev, n)
 		for v := range wantP {
 			if pdt.IDom(v) != wantP[v] {
 				t.Fatalf("shape %d: ipdom(%d) = %d, want %d", shape, v, pdt.IDom(v), wantP[v])
 			}
 		}
-		if err := CheckCycleInfo(g, Cycles(g)); err != nil {
+		if err := analysistest.CheckCycleInfo(g, analysis.Cycles(g)); err != nil {
 			t.Fatalf("shape %d: %v", shape, err)
 		}
 	}

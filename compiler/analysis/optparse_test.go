@@ -1,20 +1,22 @@
-package analysis
+package analysis_test
 
 import (
 	"bytes"
 	"os"
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"strings"
 	"testing"
 )
 
 // loadHandwritten reads testdata/handwritten.ll.
-func loadHandwritten(t *testing.T) []*Func {
+func loadHandwritten(t *testing.T) []*analysistest.Func {
 	t.Helper()
 	src, err := os.ReadFile("testdata/handwritten.ll")
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs, err := ReadLL(src)
+	funcs, err := analysistest.ReadLL(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func loadHandwritten(t *testing.T) []*Func {
 }
 
 // handwritten returns the function with the given name.
-func handwritten(t *testing.T, name string) *Func {
+func handwritten(t *testing.T, name string) *analysistest.Func {
 	t.Helper()
 	for _, f := range loadHandwritten(t) {
 		if f.Name == name {
@@ -53,7 +55,7 @@ func TestHandwrittenGolden(t *testing.T) {
 		t.Fatalf("output differs from opt-22 in the number of functions (%d vs %d)", len(gc), len(wc))
 	}
 	// The parser and the structural converters agree with each other.
-	parsed, err := ParseOpt(bytes.NewReader(want))
+	parsed, err := analysistest.ParseOpt(bytes.NewReader(want))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,13 +68,13 @@ func TestHandwrittenGolden(t *testing.T) {
 		if of.Name != f.Name {
 			t.Fatalf("function %d is %q, want %q", i, of.Name, f.Name)
 		}
-		if d := CompareTrees(of.DomTree, TreeOf(f.Graph, Dominators(f.Graph)), 0); len(d) > 0 {
+		if d := analysistest.CompareTrees(of.DomTree, analysistest.TreeOf(f.Graph, analysis.Dominators(f.Graph)), 0); len(d) > 0 {
 			t.Errorf("%s domtree: %v", f.Name, d)
 		}
-		if d := CompareTrees(of.PostDomTree, TreeOf(f.Graph, PostDominators(f.Graph)), 0); len(d) > 0 {
+		if d := analysistest.CompareTrees(of.PostDomTree, analysistest.TreeOf(f.Graph, analysis.PostDominators(f.Graph)), 0); len(d) > 0 {
 			t.Errorf("%s postdomtree: %v", f.Name, d)
 		}
-		if d := CompareCycles(of.Cycles, CyclesOf(f.Graph, Cycles(f.Graph)), 0); len(d) > 0 {
+		if d := analysistest.CompareCycles(of.Cycles, analysistest.CyclesOf(f.Graph, analysis.Cycles(f.Graph)), 0); len(d) > 0 {
 			t.Errorf("%s cycles: %v", f.Name, d)
 		}
 	}
@@ -120,7 +122,7 @@ CycleInfo for function: f
     depth=1: entries(z)
 CycleInfo for function: g
 `
-	fs, err := ParseOpt(strings.NewReader(out))
+	fs, err := analysistest.ParseOpt(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ CycleInfo for function: g
 		t.Fatalf("dom idoms %v", idoms)
 	}
 	pdt := fs[0].PostDomTree
-	if !pdt.Post || pdt.Nodes[0].Name != VirtualExitName || pdt.IDoms()[`a"b`] != VirtualExitName {
+	if !pdt.Post || pdt.Nodes[0].Name != analysis.VirtualExitName || pdt.IDoms()[`a"b`] != analysis.VirtualExitName {
 		t.Fatalf("postdom %+v", pdt)
 	}
 	if strings.Join(pdt.Roots, ",") != `c,a"b` {
@@ -155,26 +157,26 @@ CycleInfo for function: g
 		"CycleInfo for function: f\n    depth=1: entries() a\n",
 		"something else\n",
 	} {
-		if _, err := ParseOpt(strings.NewReader(bad)); err == nil {
-			t.Errorf("ParseOpt accepted %q", bad)
+		if _, err := analysistest.ParseOpt(strings.NewReader(bad)); err == nil {
+			t.Errorf("analysistest.ParseOpt accepted %q", bad)
 		}
 	}
 }
 
 func TestCompareReportsDifferences(t *testing.T) {
-	g := &Graph{Succs: [][]int{{1, 2}, {3}, {3}, {}}}
-	dt := TreeOf(g, Dominators(g))
-	other := TreeOf(g, Dominators(&Graph{Succs: [][]int{{1}, {2}, {3}, {}}}))
-	if d := CompareTrees(dt, dt, 0); len(d) != 0 {
+	g := &analysis.Graph{Succs: [][]int{{1, 2}, {3}, {3}, {}}}
+	dt := analysistest.TreeOf(g, analysis.Dominators(g))
+	other := analysistest.TreeOf(g, analysis.Dominators(&analysis.Graph{Succs: [][]int{{1}, {2}, {3}, {}}}))
+	if d := analysistest.CompareTrees(dt, dt, 0); len(d) != 0 {
 		t.Fatalf("self comparison: %v", d)
 	}
-	if d := CompareTrees(dt, other, 0); len(d) != 2 {
+	if d := analysistest.CompareTrees(dt, other, 0); len(d) != 2 {
 		t.Fatalf("want 2 differences (bb2, bb3), got %v", d)
 	}
-	c1 := CyclesOf(g, Cycles(g))
-	g2 := &Graph{Succs: [][]int{{1}, {1}}}
-	c2 := CyclesOf(g2, Cycles(g2))
-	if d := CompareCycles(c1, c2, 0); len(d) != 1 || !strings.HasPrefix(d[0], "unexpected") {
+	c1 := analysistest.CyclesOf(g, analysis.Cycles(g))
+	g2 := &analysis.Graph{Succs: [][]int{{1}, {1}}}
+	c2 := analysistest.CyclesOf(g2, analysis.Cycles(g2))
+	if d := analysistest.CompareCycles(c1, c2, 0); len(d) != 1 || !strings.HasPrefix(d[0], "unexpected") {
 		t.Fatalf("cycle differences %v", d)
 	}
 }
@@ -190,13 +192,13 @@ func TestLLVMNames(t *testing.T) {
 		"d$":        `"d$"`,
 		"tab\there": `"tab\09here"`,
 	} {
-		if got := llvmLocalName(name); got != want {
+		if got := analysis.LLVMLocalName(name); got != want {
 			t.Errorf("llvmLocalName(%q) = %s, want %s", name, got, want)
 		}
-		if isSlotName(name) {
+		if analysis.IsSlotName(name) {
 			continue
 		}
-		back, rest, err := parseLLName([]byte(want))
+		back, rest, err := analysistest.ParseLLName([]byte(want))
 		if err != nil || len(rest) != 0 || back != name {
 			t.Errorf("parseLLName(%s) = %q, %q, %v", want, back, rest, err)
 		}

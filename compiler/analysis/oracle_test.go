@@ -1,4 +1,4 @@
-package analysis
+package analysis_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"passlens/internal/testtool"
 	"strconv"
 	"strings"
@@ -40,13 +42,13 @@ func runOpt(opt string, ll []byte) ([]byte, error) {
 
 // formatAll prints passlens's results for funcs in the same order and shape
 // as opt's printer pipeline.
-func formatAll(funcs []*Func) []byte {
+func formatAll(funcs []*analysistest.Func) []byte {
 	var b bytes.Buffer
 	for _, f := range funcs {
 		// Writes to a bytes.Buffer cannot fail.
-		_ = WriteDomTree(&b, f.Name, f.Graph, Dominators(f.Graph))
-		_ = WriteDomTree(&b, f.Name, f.Graph, PostDominators(f.Graph))
-		_ = WriteCycles(&b, f.Name, f.Graph, Cycles(f.Graph))
+		_ = analysis.WriteDomTree(&b, f.Name, f.Graph, analysis.Dominators(f.Graph))
+		_ = analysis.WriteDomTree(&b, f.Name, f.Graph, analysis.PostDominators(f.Graph))
+		_ = analysis.WriteCycles(&b, f.Name, f.Graph, analysis.Cycles(f.Graph))
 	}
 	return b.Bytes()
 }
@@ -81,9 +83,9 @@ type oracleStats struct {
 // compareWithOpt checks passlens against opt-22 on funcs (all written to one
 // module): as sets (idoms, roots, cycles) and textually. It may run on any
 // goroutine, so it reports with t.Errorf only.
-func compareWithOpt(t *testing.T, opt string, funcs []*Func, st *oracleStats, mu *sync.Mutex) {
+func compareWithOpt(t *testing.T, opt string, funcs []*analysistest.Func, st *oracleStats, mu *sync.Mutex) {
 	var ll bytes.Buffer
-	if err := WriteLL(&ll, funcs, nil); err != nil {
+	if err := analysistest.WriteLL(&ll, funcs, nil); err != nil {
 		t.Errorf("WriteLL: %v", err)
 		return
 	}
@@ -92,7 +94,7 @@ func compareWithOpt(t *testing.T, opt string, funcs []*Func, st *oracleStats, mu
 		t.Error(err)
 		return
 	}
-	parsed, err := ParseOpt(bytes.NewReader(optOut))
+	parsed, err := analysistest.ParseOpt(bytes.NewReader(optOut))
 	if err != nil {
 		t.Errorf("parsing opt output: %v", err)
 		return
@@ -110,15 +112,15 @@ func compareWithOpt(t *testing.T, opt string, funcs []*Func, st *oracleStats, mu
 			t.Errorf("function %d: opt printed %q with missing sections", i, of.Name)
 			return
 		}
-		dt, pdt, ci := Dominators(f.Graph), PostDominators(f.Graph), Cycles(f.Graph)
+		dt, pdt, ci := analysis.Dominators(f.Graph), analysis.PostDominators(f.Graph), analysis.Cycles(f.Graph)
 		var diffs []string
-		for _, d := range CompareTrees(of.DomTree, TreeOf(f.Graph, dt), 5) {
+		for _, d := range analysistest.CompareTrees(of.DomTree, analysistest.TreeOf(f.Graph, dt), 5) {
 			diffs = append(diffs, "domtree: "+d)
 		}
-		for _, d := range CompareTrees(of.PostDomTree, TreeOf(f.Graph, pdt), 5) {
+		for _, d := range analysistest.CompareTrees(of.PostDomTree, analysistest.TreeOf(f.Graph, pdt), 5) {
 			diffs = append(diffs, "postdomtree: "+d)
 		}
-		for _, d := range CompareCycles(of.Cycles, CyclesOf(f.Graph, ci), 5) {
+		for _, d := range analysistest.CompareCycles(of.Cycles, analysistest.CyclesOf(f.Graph, ci), 5) {
 			diffs = append(diffs, "cycles: "+d)
 		}
 		// The formatters must also reproduce opt byte for byte.
@@ -127,7 +129,7 @@ func compareWithOpt(t *testing.T, opt string, funcs []*Func, st *oracleStats, mu
 		}
 		if len(diffs) > 0 {
 			var one bytes.Buffer
-			_ = WriteLL(&one, []*Func{f}, nil)
+			_ = analysistest.WriteLL(&one, []*analysistest.Func{f}, nil)
 			t.Errorf("function %s differs from opt-22:\n  %s\nIR:\n%s", f.Name, strings.Join(diffs, "\n  "), one.Bytes())
 			continue
 		}
@@ -181,25 +183,25 @@ func oracleSeed(t *testing.T) uint64 {
 
 // oracleFunc draws one random function for the opt comparison: mostly
 // small graphs of every shape, some larger ones.
-func oracleFunc(rng *rand.Rand, name string) *Func {
-	var opts RandOptions
+func oracleFunc(rng *rand.Rand, name string) *analysistest.Func {
+	var opts analysistest.RandOptions
 	switch r := rng.IntN(100); {
 	case r < 55:
-		opts = RandOptions{Blocks: 1 + rng.IntN(16), Shape: ShapeMixed}
+		opts = analysistest.RandOptions{Blocks: 1 + rng.IntN(16), Shape: analysistest.ShapeMixed}
 	case r < 70:
-		opts = RandOptions{Blocks: 10 + rng.IntN(50), Shape: ShapeMixed}
+		opts = analysistest.RandOptions{Blocks: 10 + rng.IntN(50), Shape: analysistest.ShapeMixed}
 	case r < 78:
-		opts = RandOptions{Blocks: 5 + rng.IntN(40), Shape: ShapeIrreducible}
+		opts = analysistest.RandOptions{Blocks: 5 + rng.IntN(40), Shape: analysistest.ShapeIrreducible}
 	case r < 86:
-		opts = RandOptions{Blocks: 5 + rng.IntN(40), Shape: ShapeReducible}
+		opts = analysistest.RandOptions{Blocks: 5 + rng.IntN(40), Shape: analysistest.ShapeReducible}
 	case r < 94:
-		opts = RandOptions{Blocks: 20 + rng.IntN(200), Shape: ShapeLocal}
+		opts = analysistest.RandOptions{Blocks: 20 + rng.IntN(200), Shape: analysistest.ShapeLocal}
 	case r < 97:
-		opts = RandOptions{Blocks: 2 + rng.IntN(30), Shape: ShapeNested}
+		opts = analysistest.RandOptions{Blocks: 2 + rng.IntN(30), Shape: analysistest.ShapeNested}
 	default:
-		opts = RandOptions{Blocks: 1 + rng.IntN(10), Shape: ShapeChain}
+		opts = analysistest.RandOptions{Blocks: 1 + rng.IntN(10), Shape: analysistest.ShapeChain}
 	}
-	return RandomFunc(rng, name, opts)
+	return analysistest.RandomFunc(rng, name, opts)
 }
 
 // TestOracleOpt compares dominator trees, post-dominator trees and cycles
@@ -229,7 +231,7 @@ func TestOracleOpt(t *testing.T) {
 	)
 	for m := 0; m*perModule < total; m++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(m)))
-		var funcs []*Func
+		var funcs []*analysistest.Func
 		for i := 0; i < perModule && m*perModule+i < total; i++ {
 			funcs = append(funcs, oracleFunc(rng, fmt.Sprintf("f%d_%d", m, i)))
 		}
@@ -260,13 +262,13 @@ func TestOracleOptLarge(t *testing.T) {
 	seed := oracleSeed(t)
 	t.Logf("seed %d (rerun with PASSLENS_SEED=%d)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 1<<40))
-	var funcs []*Func
-	for i, s := range []Shape{ShapeLocal, ShapeMixed, ShapeIrreducible, ShapeReducible, ShapeLocal, ShapeNested} {
+	var funcs []*analysistest.Func
+	for i, s := range []analysistest.Shape{analysistest.ShapeLocal, analysistest.ShapeMixed, analysistest.ShapeIrreducible, analysistest.ShapeReducible, analysistest.ShapeLocal, analysistest.ShapeNested} {
 		n := 1500
-		if s == ShapeNested {
+		if s == analysistest.ShapeNested {
 			n = 500
 		}
-		funcs = append(funcs, RandomFunc(rng, fmt.Sprintf("big%d", i), RandOptions{Blocks: n, Shape: s}))
+		funcs = append(funcs, analysistest.RandomFunc(rng, fmt.Sprintf("big%d", i), analysistest.RandOptions{Blocks: n, Shape: s}))
 	}
 	var (
 		st oracleStats

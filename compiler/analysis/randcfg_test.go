@@ -1,9 +1,11 @@
-package analysis
+package analysis_test
 
 import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"slices"
 	"strings"
 	"testing"
@@ -14,11 +16,11 @@ func TestRandomFuncProperties(t *testing.T) {
 	var seen struct {
 		irreducible, unreachable, infinite, dupSucc, selfLoop, multiExit, switches, unreachTerm int
 	}
-	shapes := []Shape{ShapeMixed, ShapeReducible, ShapeIrreducible, ShapeLocal, ShapeChain, ShapeNested}
+	shapes := []analysistest.Shape{analysistest.ShapeMixed, analysistest.ShapeReducible, analysistest.ShapeIrreducible, analysistest.ShapeLocal, analysistest.ShapeChain, analysistest.ShapeNested}
 	for i := 0; i < 3000; i++ {
 		shape := shapes[i%len(shapes)]
 		n := 1 + rng.IntN(60)
-		f := RandomFunc(rng, "f", RandOptions{Blocks: n, Shape: shape})
+		f := analysistest.RandomFunc(rng, "f", analysistest.RandOptions{Blocks: n, Shape: shape})
 		g := f.Graph
 		if g.Len() != n {
 			t.Fatalf("shape %d: %d blocks, want %d", shape, g.Len(), n)
@@ -33,18 +35,18 @@ func TestRandomFuncProperties(t *testing.T) {
 			}
 			k := f.Term(u)
 			switch {
-			case k == TermRet || k == TermUnreachable:
+			case k == analysistest.TermRet || k == analysistest.TermUnreachable:
 				if len(ss) != 0 {
 					t.Fatalf("exit with successors")
 				}
 				exits++
-				if k == TermUnreachable {
+				if k == analysistest.TermUnreachable {
 					seen.unreachTerm++
 				}
-			case k == TermBr && len(ss) != 1, k == TermCondBr && len(ss) != 2, k == TermSwitch && len(ss) == 0:
+			case k == analysistest.TermBr && len(ss) != 1, k == analysistest.TermCondBr && len(ss) != 2, k == analysistest.TermSwitch && len(ss) == 0:
 				t.Fatalf("terminator %d with %d successors", k, len(ss))
 			}
-			if k == TermSwitch {
+			if k == analysistest.TermSwitch {
 				seen.switches++
 			}
 			if slices.Contains(ss, u) {
@@ -60,19 +62,19 @@ func TestRandomFuncProperties(t *testing.T) {
 		if exits > 1 {
 			seen.multiExit++
 		}
-		ci := Cycles(g)
+		ci := analysis.Cycles(g)
 		for c := 0; c < ci.Len(); c++ {
 			if !ci.IsReducible(c) {
-				if shape == ShapeReducible || shape == ShapeNested || shape == ShapeChain {
+				if shape == analysistest.ShapeReducible || shape == analysistest.ShapeNested || shape == analysistest.ShapeChain {
 					t.Fatalf("shape %d produced an irreducible cycle: %v", shape, g.Succs)
 				}
 				seen.irreducible++
 			}
 		}
-		if Dominators(g).Len() < n {
+		if analysis.Dominators(g).Len() < n {
 			seen.unreachable++
 		}
-		for _, r := range PostDominators(g).Roots() {
+		for _, r := range analysis.PostDominators(g).Roots() {
 			if len(g.Succs[r]) > 0 {
 				seen.infinite++
 			}
@@ -95,8 +97,8 @@ func TestRandomFuncDeterministic(t *testing.T) {
 		rng := rand.New(rand.NewPCG(42, 7))
 		var b bytes.Buffer
 		for i := 0; i < 20; i++ {
-			f := RandomFunc(rng, fmt.Sprint("f", i), RandOptions{Blocks: 30})
-			if err := WriteLL(&b, []*Func{f}, nil); err != nil {
+			f := analysistest.RandomFunc(rng, fmt.Sprint("f", i), analysistest.RandOptions{Blocks: 30})
+			if err := analysistest.WriteLL(&b, []*analysistest.Func{f}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -109,15 +111,15 @@ func TestRandomFuncDeterministic(t *testing.T) {
 
 func TestWriteReadLLRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var funcs []*Func
+	var funcs []*analysistest.Func
 	for i := 0; i < 200; i++ {
-		funcs = append(funcs, RandomFunc(rng, fmt.Sprint("f", i), RandOptions{Blocks: 1 + rng.IntN(40), Shape: Shape(i % 6)}))
+		funcs = append(funcs, analysistest.RandomFunc(rng, fmt.Sprint("f", i), analysistest.RandOptions{Blocks: 1 + rng.IntN(40), Shape: analysistest.Shape(i % 6)}))
 	}
 	var b bytes.Buffer
-	if err := WriteLL(&b, funcs, nil); err != nil {
+	if err := analysistest.WriteLL(&b, funcs, nil); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadLL(b.Bytes())
+	back, err := analysistest.ReadLL(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,19 +140,19 @@ func TestWriteReadLLRoundTrip(t *testing.T) {
 }
 
 func TestWriteLLShapes(t *testing.T) {
-	f := &Func{
+	f := &analysistest.Func{
 		Name:  "k",
-		Graph: &Graph{Names: []string{"entry", "x y", "sw"}, Succs: [][]int{{1, 2}, {2}, {}}},
-		Terms: []TermKind{TermSwitch, TermAuto, TermUnreachable},
+		Graph: &analysis.Graph{Names: []string{"entry", "x y", "sw"}, Succs: [][]int{{1, 2}, {2}, {}}},
+		Terms: []analysistest.TermKind{analysistest.TermSwitch, analysistest.TermAuto, analysistest.TermUnreachable},
 	}
 	var b bytes.Buffer
-	opts := &EmitOptions{
+	opts := &analysistest.EmitOptions{
 		Prefix:        "void",
 		Params:        "i32 %v",
-		BlockPrologue: func(f *Func, n int) []string { return []string{fmt.Sprintf("; prologue %d", n)} },
-		SwitchValue:   func(f *Func, n int) ([]string, string) { return []string{"%s = add i32 %v, 1"}, "%s" },
+		BlockPrologue: func(f *analysistest.Func, n int) []string { return []string{fmt.Sprintf("; prologue %d", n)} },
+		SwitchValue:   func(f *analysistest.Func, n int) ([]string, string) { return []string{"%s = add i32 %v, 1"}, "%s" },
 	}
-	if err := WriteLL(&b, []*Func{f}, opts); err != nil {
+	if err := analysistest.WriteLL(&b, []*analysistest.Func{f}, opts); err != nil {
 		t.Fatal(err)
 	}
 	const want = `define void @k(i32 %v) {
@@ -172,13 +174,13 @@ sw:
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
 
-	for _, bad := range []*Func{
-		{Name: "e", Graph: &Graph{Succs: [][]int{{0}}}},
-		{Name: "t", Graph: &Graph{Succs: [][]int{{1}, {}}}, Terms: []TermKind{TermCondBr}},
-		{Name: "r", Graph: &Graph{Succs: [][]int{{1}, {}}}, Terms: []TermKind{TermRet}},
+	for _, bad := range []*analysistest.Func{
+		{Name: "e", Graph: &analysis.Graph{Succs: [][]int{{0}}}},
+		{Name: "t", Graph: &analysis.Graph{Succs: [][]int{{1}, {}}}, Terms: []analysistest.TermKind{analysistest.TermCondBr}},
+		{Name: "r", Graph: &analysis.Graph{Succs: [][]int{{1}, {}}}, Terms: []analysistest.TermKind{analysistest.TermRet}},
 	} {
-		if err := WriteLL(&b, []*Func{bad}, nil); err == nil {
-			t.Errorf("WriteLL accepted %s", bad.Name)
+		if err := analysistest.WriteLL(&b, []*analysistest.Func{bad}, nil); err == nil {
+			t.Errorf("analysistest.WriteLL accepted %s", bad.Name)
 		}
 	}
 }
@@ -191,11 +193,11 @@ func TestReadLLErrors(t *testing.T) {
 		"define void @f() {\nentry:\n  indirectbr ptr %p, [label %entry]\n}\n",
 		"define void @f() {\na:\n  %x = add i32 1, 2\nb:\n  ret void\n}\n",
 	} {
-		if _, err := ReadLL([]byte(src)); err == nil {
-			t.Errorf("ReadLL accepted:\n%s", src)
+		if _, err := analysistest.ReadLL([]byte(src)); err == nil {
+			t.Errorf("analysistest.ReadLL accepted:\n%s", src)
 		}
 	}
-	fs, err := ReadLL([]byte("declare void @g()\n\ndefine void @f() {\n  br label %1\n1:\n  ret void\n}\n"))
+	fs, err := analysistest.ReadLL([]byte("declare void @g()\n\ndefine void @f() {\n  br label %1\n1:\n  ret void\n}\n"))
 	if err != nil || len(fs) != 1 || fs[0].Graph.Name(0) != "0" || !slices.Equal(fs[0].Graph.Succs[0], []int{1}) {
 		t.Fatalf("unlabelled entry: %v %v", fs, err)
 	}
@@ -206,32 +208,32 @@ func TestReadLLErrors(t *testing.T) {
 func TestEmitHooksAcceptedByOpt(t *testing.T) {
 	opt := requireOpt(t)
 	rng := rand.New(rand.NewPCG(9, 9))
-	f := RandomFunc(rng, "hooks", RandOptions{Blocks: 25, Shape: ShapeMixed})
+	f := analysistest.RandomFunc(rng, "hooks", analysistest.RandOptions{Blocks: 25, Shape: analysistest.ShapeMixed})
 	preds := f.Graph.Preds()
-	opts := &EmitOptions{
-		BlockPrologue: func(f *Func, n int) []string {
+	opts := &analysistest.EmitOptions{
+		BlockPrologue: func(f *analysistest.Func, n int) []string {
 			if n == 0 || len(preds[n]) == 0 {
 				return nil
 			}
 			var in []string
 			for _, p := range preds[n] {
-				in = append(in, fmt.Sprintf("[ %%d, %%%s ]", llvmLocalName(f.Graph.Name(p))))
+				in = append(in, fmt.Sprintf("[ %%d, %%%s ]", analysis.LLVMLocalName(f.Graph.Name(p))))
 			}
 			return []string{fmt.Sprintf("%%.phi%d = phi i32 %s", n, strings.Join(in, ", "))}
 		},
-		Cond: func(f *Func, n int) ([]string, string) {
+		Cond: func(f *analysistest.Func, n int) ([]string, string) {
 			return []string{fmt.Sprintf("%%.k%d = icmp ult i32 %%u, %d", n, n)}, fmt.Sprintf("%%.k%d", n)
 		},
 	}
 	var b bytes.Buffer
-	if err := WriteLL(&b, []*Func{f}, opts); err != nil {
+	if err := analysistest.WriteLL(&b, []*analysistest.Func{f}, opts); err != nil {
 		t.Fatal(err)
 	}
 	out, err := runOpt(opt, b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(out), string(formatAll([]*Func{f})); got != want {
+	if got, want := string(out), string(formatAll([]*analysistest.Func{f})); got != want {
 		t.Fatalf("phis changed opt's output:\n%s\nvs\n%s", got, want)
 	}
 }

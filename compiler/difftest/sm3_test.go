@@ -138,7 +138,7 @@ func TestSM3NestedControl(t *testing.T) {
 		file string
 		in   *interp.Input
 	}{
-		{"../hlsl/testdata/lower/control.hlsl", &interp.Input{Buffers: []interp.BufferInput{{Name: "Out", Count: 4}}}},
+		{"../hlsl/lower/testdata/lower/control.hlsl", &interp.Input{Buffers: []interp.BufferInput{{Name: "Out", Count: 4}}}},
 		{"samples/nested-loops.hlsl", &interp.Input{Uniforms: map[string]any{"rows": 5, "cols": 6}, Buffers: []interp.BufferInput{{Name: "Out", Count: 8}}}},
 		{"samples/nested-loops.hlsl", &interp.Input{Uniforms: map[string]any{"rows": 300, "cols": 3}, Buffers: []interp.BufferInput{{Name: "Out", Count: 8}}}},
 	} {

@@ -444,7 +444,7 @@ type VarDecl struct {
 func (v *VarDecl) IsUniform() bool { return v.Buffer != nil }
 
 // IsResource reports whether the variable is a resource object.
-func (v *VarDecl) IsResource() bool { return v.Type != nil && v.Type.containsResource() }
+func (v *VarDecl) IsResource() bool { return v.Type != nil && v.Type.ContainsResource() }
 
 // Field is a struct member.
 type Field struct {

@@ -10,14 +10,17 @@ type Const struct {
 	Float float64
 }
 
-func (k Const) asFloat() float64 {
+// AsFloat returns k's value as a float64.
+func (k Const) AsFloat() float64 {
 	if k.Type.Kind == KindFloat {
 		return k.Float
 	}
 	return float64(k.Int)
 }
 
-func (k Const) asInt() int64 {
+// AsInt returns k's value as an int64; floats truncate toward zero,
+// saturating, and NaN gives 0.
+func (k Const) AsInt() int64 {
 	if k.Type.Kind == KindFloat {
 		f := k.Float
 		switch {
@@ -33,19 +36,20 @@ func (k Const) asInt() int64 {
 	return k.Int
 }
 
-func (k Const) truth() bool {
+// Truth reports whether k is nonzero, the value of k as a condition.
+func (k Const) Truth() bool {
 	if k.Type.Kind == KindFloat {
 		return k.Float != 0
 	}
 	return k.Int != 0
 }
 
-// convertConst converts a scalar constant to scalar type t.
-func convertConst(k Const, t *Type) Const {
+// ConvertConst converts a scalar constant to scalar type t.
+func ConvertConst(k Const, t *Type) Const {
 	r := Const{Type: t}
 	switch t.Kind {
 	case KindBool:
-		r.Int = b2i(k.truth())
+		r.Int = BoolInt(k.Truth())
 	case KindInt:
 		if k.Type.Kind == KindFloat {
 			r.Int = int64(int32(clampF(k.Float, math.MinInt32, math.MaxInt32)))
@@ -59,7 +63,7 @@ func convertConst(k Const, t *Type) Const {
 			r.Int = int64(uint32(k.Int))
 		}
 	case KindFloat:
-		r.Float = float64(float32(k.asFloat()))
+		r.Float = float64(float32(k.AsFloat()))
 	}
 	return r
 }
@@ -71,8 +75,8 @@ func clampF(f, lo, hi float64) float64 {
 	return math.Max(lo, math.Min(hi, f))
 }
 
-// constEval evaluates a checked scalar expression, if it is constant.
-func constEval(e Expr) (Const, bool) {
+// ConstEval evaluates a checked scalar expression, if it is constant.
+func ConstEval(e Expr) (Const, bool) {
 	t := e.Type()
 	if t == nil || !t.IsScalar() {
 		// 1-component vectors are accepted through their casts below.
@@ -83,38 +87,38 @@ func constEval(e Expr) (Const, bool) {
 	s := t.Scalar()
 	switch e := e.(type) {
 	case *IntLit:
-		return convertConst(Const{Type: TypeUint, Int: int64(e.Value)}, s), true
+		return ConvertConst(Const{Type: TypeUint, Int: int64(e.Value)}, s), true
 	case *FloatLit:
-		return convertConst(Const{Type: TypeFloat, Float: e.Value}, s), true
+		return ConvertConst(Const{Type: TypeFloat, Float: e.Value}, s), true
 	case *BoolLit:
-		return Const{Type: TypeBool, Int: b2i(e.Value)}, true
+		return Const{Type: TypeBool, Int: BoolInt(e.Value)}, true
 	case *Ident:
 		if e.Var != nil && e.Var.Const != nil {
-			return convertConst(*e.Var.Const, s), true
+			return ConvertConst(*e.Var.Const, s), true
 		}
 	case *ImplicitCast:
 		if e.Kind == CastToVoid {
 			return Const{}, false
 		}
-		k, ok := constEval(e.X)
+		k, ok := ConstEval(e.X)
 		if !ok {
 			return Const{}, false
 		}
-		return convertConst(k, s), true
+		return ConvertConst(k, s), true
 	case *Cast:
-		k, ok := constEval(e.X)
+		k, ok := ConstEval(e.X)
 		if !ok || e.Kind == CastToVoid {
 			return Const{}, false
 		}
-		return convertConst(k, s), true
+		return ConvertConst(k, s), true
 	case *Construct:
 		if len(e.Args) == 1 {
-			if k, ok := constEval(e.Args[0]); ok {
-				return convertConst(k, s), true
+			if k, ok := ConstEval(e.Args[0]); ok {
+				return ConvertConst(k, s), true
 			}
 		}
 	case *Unary:
-		k, ok := constEval(e.X)
+		k, ok := ConstEval(e.X)
 		if !ok {
 			return Const{}, false
 		}
@@ -125,51 +129,51 @@ func constEval(e Expr) (Const, bool) {
 			if k.Type.Kind == KindFloat {
 				return Const{Type: s, Float: -k.Float}, true
 			}
-			return convertConst(Const{Type: TypeInt, Int: -k.Int}, s), true
+			return ConvertConst(Const{Type: TypeInt, Int: -k.Int}, s), true
 		case OpNot:
-			return Const{Type: TypeBool, Int: b2i(!k.truth())}, true
+			return Const{Type: TypeBool, Int: BoolInt(!k.Truth())}, true
 		case OpBitNot:
-			return convertConst(Const{Type: TypeInt, Int: ^k.Int}, s), true
+			return ConvertConst(Const{Type: TypeInt, Int: ^k.Int}, s), true
 		}
 	case *Binary:
-		x, ok1 := constEval(e.X)
-		y, ok2 := constEval(e.Y)
-		if e.Op == OpLogAnd && ok1 && !x.truth() {
+		x, ok1 := ConstEval(e.X)
+		y, ok2 := ConstEval(e.Y)
+		if e.Op == OpLogAnd && ok1 && !x.Truth() {
 			return Const{Type: TypeBool}, true
 		}
-		if e.Op == OpLogOr && ok1 && x.truth() {
+		if e.Op == OpLogOr && ok1 && x.Truth() {
 			return Const{Type: TypeBool, Int: 1}, true
 		}
 		if !ok1 || !ok2 {
 			return Const{}, false
 		}
-		return foldBinary(e.Op, x, y, s)
+		return FoldBinary(e.Op, x, y, s)
 	case *Cond:
-		k, ok := constEval(e.C)
+		k, ok := ConstEval(e.C)
 		if !ok {
 			return Const{}, false
 		}
-		if k.truth() {
-			return constEval(e.A)
+		if k.Truth() {
+			return ConstEval(e.A)
 		}
-		return constEval(e.B)
+		return ConstEval(e.B)
 	case *Comma:
-		return constEval(e.Y)
+		return ConstEval(e.Y)
 	}
 	return Const{}, false
 }
 
-// foldBinary folds a binary operation on constants of the operand type;
+// FoldBinary folds a binary operation on constants of the operand type;
 // the result has scalar type rt.
-func foldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
+func FoldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 	ot := x.Type
 	if op.IsComparison() || op.IsLogical() {
 		var r bool
 		switch {
 		case op == OpLogAnd:
-			r = x.truth() && y.truth()
+			r = x.Truth() && y.Truth()
 		case op == OpLogOr:
-			r = x.truth() || y.truth()
+			r = x.Truth() || y.Truth()
 		case ot.Kind == KindFloat:
 			a, b := x.Float, y.Float
 			r = [...]bool{a < b, a > b, a <= b, a >= b, a == b, a != b}[op-OpLt]
@@ -180,7 +184,7 @@ func foldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 			a, b := x.Int, y.Int
 			r = [...]bool{a < b, a > b, a <= b, a >= b, a == b, a != b}[op-OpLt]
 		}
-		return Const{Type: TypeBool, Int: b2i(r)}, true
+		return Const{Type: TypeBool, Int: BoolInt(r)}, true
 	}
 	if ot.Kind == KindFloat {
 		a, b := x.Float, y.Float
@@ -199,7 +203,7 @@ func foldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 		default:
 			return Const{}, false
 		}
-		return convertConst(Const{Type: TypeFloat, Float: r}, rt), true
+		return ConvertConst(Const{Type: TypeFloat, Float: r}, rt), true
 	}
 	unsigned := ot.Kind == KindUint
 	a, b := x.Int, y.Int
@@ -242,7 +246,7 @@ func foldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 	default:
 		return Const{}, false
 	}
-	return convertConst(Const{Type: ot, Int: r}, rt), true
+	return ConvertConst(Const{Type: ot, Int: r}, rt), true
 }
 
 // constInt checks e and requires an integer constant (as array sizes,
@@ -254,7 +258,7 @@ func (c *checker) constInt(e Expr, what string) (int64, bool) {
 	if e.Type().IsError() {
 		return 0, false
 	}
-	k, ok := constEval(e)
+	k, ok := ConstEval(e)
 	if !ok {
 		c.errorf(e, "%s is not an integer constant expression", what)
 		return 0, false
@@ -265,7 +269,7 @@ func (c *checker) constInt(e Expr, what string) (int64, bool) {
 			return 0, false
 		}
 	}
-	return k.asInt(), true
+	return k.AsInt(), true
 }
 
 // foldVarConst records the value of a constant-initialized const scalar
@@ -277,8 +281,8 @@ func (c *checker) foldVarConst(v *VarDecl) {
 	if v.Kind == VarGlobal && v.Mods&ModStatic == 0 {
 		return // a global const is a uniform: its value is not known
 	}
-	if k, ok := constEval(v.Init); ok {
-		k = convertConst(k, v.Type)
+	if k, ok := ConstEval(v.Init); ok {
+		k = ConvertConst(k, v.Type)
 		v.Const = &k
 	}
 }

@@ -67,15 +67,15 @@ func commonScalar(x, y Expr) *Type {
 	return sy
 }
 
-// oneComponent reports whether t broadcasts like a scalar.
-func oneComponent(t *Type) bool { return t.IsNumeric() && t.Dim() == 1 }
+// OneComponent reports whether t broadcasts like a scalar.
+func OneComponent(t *Type) bool { return t.IsNumeric() && t.Dim() == 1 }
 
 // broadcasts reports whether a 1-component value of type a combines with
 // any shape b: scalars broadcast everywhere, 1-vectors only to vectors
 // and 1x1 matrices only to matrices (as DXC does).
 func broadcasts(a, b *Type) bool {
 	switch {
-	case !oneComponent(a):
+	case !OneComponent(a):
 		return false
 	case a.IsScalar() || b.IsScalar():
 		return true
@@ -120,11 +120,11 @@ func looseShape(a, b, s *Type) (t *Type, truncates bool, ok bool) {
 func shapeOf(a, b, s *Type, strict bool) (t *Type, truncates bool, ok bool) {
 	if !strict {
 		switch {
-		case oneComponent(a) && !oneComponent(b):
+		case OneComponent(a) && !OneComponent(b):
 			return b.WithScalar(s), false, true
-		case oneComponent(b) && !oneComponent(a):
+		case OneComponent(b) && !OneComponent(a):
 			return a.WithScalar(s), false, true
-		case oneComponent(a) && oneComponent(b):
+		case OneComponent(a) && OneComponent(b):
 			if a.IsScalar() || a.IsVector() && b.IsMatrix() {
 				return b.WithScalar(s), false, true
 			}
@@ -132,7 +132,7 @@ func shapeOf(a, b, s *Type, strict bool) (t *Type, truncates bool, ok bool) {
 		}
 	}
 	switch {
-	case oneComponent(a) && oneComponent(b):
+	case OneComponent(a) && OneComponent(b):
 		if !broadcasts(a, b) && !broadcasts(b, a) {
 			return nil, false, false
 		}
@@ -141,12 +141,12 @@ func shapeOf(a, b, s *Type, strict bool) (t *Type, truncates bool, ok bool) {
 			return b.WithScalar(s), false, true
 		}
 		return a.WithScalar(s), false, true
-	case oneComponent(a):
+	case OneComponent(a):
 		if !broadcasts(a, b) {
 			return nil, false, false
 		}
 		return b.WithScalar(s), false, true
-	case oneComponent(b):
+	case OneComponent(b):
 		if !broadcasts(b, a) {
 			return nil, false, false
 		}
@@ -173,20 +173,20 @@ func ClassifyConversion(from, to *Type) CastKind {
 	case from.IsNumeric() && to.IsNumeric():
 		sameScalar := Identical(from.Scalar(), to.Scalar())
 		switch {
-		case sameShape(from, to) && !sameScalar:
+		case SameShape(from, to) && !sameScalar:
 			return CastConvert
-		case sameScalar && oneComponent(from) && to.Dim() > 1:
+		case sameScalar && OneComponent(from) && to.Dim() > 1:
 			return CastSplat
-		case sameScalar && isTruncation(from, to):
+		case sameScalar && IsTruncation(from, to):
 			return CastTruncate
 		}
 	}
 	return CastFlatten
 }
 
-// sameShape reports whether two numeric types have the same shape: both
+// SameShape reports whether two numeric types have the same shape: both
 // scalars, vectors of one length, or matrices of the same dimensions.
-func sameShape(a, b *Type) bool {
+func SameShape(a, b *Type) bool {
 	switch {
 	case a.IsScalar():
 		return b.IsScalar()
@@ -198,9 +198,9 @@ func sameShape(a, b *Type) bool {
 	return false
 }
 
-// isTruncation reports whether to is a leading part of from of the same
+// IsTruncation reports whether to is a leading part of from of the same
 // kind (vector prefix, matrix upper-left block, or scalar from either).
-func isTruncation(from, to *Type) bool {
+func IsTruncation(from, to *Type) bool {
 	switch {
 	case to.IsScalar() && (from.IsVector() || from.IsMatrix()):
 		return true
@@ -250,9 +250,9 @@ func convertible(from, to *Type, mode convMode, literal bool) (ok, truncates boo
 	if from.IsNumeric() && to.IsNumeric() {
 		cost = scalarCost(from.Scalar(), to.Scalar(), literal)
 		switch {
-		case sameShape(from, to):
+		case SameShape(from, to):
 			return true, false, cost
-		case oneComponent(from):
+		case OneComponent(from):
 			return true, false, cost + 10
 		case to.IsScalar():
 			return true, true, cost + 20 + from.Dim() - 1
@@ -281,8 +281,8 @@ func convertible(from, to *Type, mode convMode, literal bool) (ok, truncates boo
 			return false, false, 0
 		}
 	}
-	if mode == convExplicit && isFlattenable(from) && isFlattenable(to) && !to.containsResource() {
-		if oneComponent(from) && from.IsNumeric() {
+	if mode == convExplicit && isFlattenable(from) && isFlattenable(to) && !to.ContainsResource() {
+		if OneComponent(from) && from.IsNumeric() {
 			return true, false, 40 // scalar splat into an aggregate: (S)0
 		}
 		if from.ComponentCount() >= to.ComponentCount() && to.ComponentCount() > 0 {
@@ -405,9 +405,9 @@ func buildConversion(e Expr, to *Type) Expr {
 	}
 	fs, ts := from.Scalar(), to.Scalar()
 	switch {
-	case sameShape(from, to):
+	case SameShape(from, to):
 		return wrap(e, to, CastConvert)
-	case oneComponent(from):
+	case OneComponent(from):
 		// Convert the scalar first, then splat (or re-wrap 1-component).
 		if !Identical(fs, ts) {
 			e = wrap(e, from.WithScalar(ts), CastConvert)
@@ -419,7 +419,7 @@ func buildConversion(e Expr, to *Type) Expr {
 			return wrap(e, to, CastSplat)
 		}
 		return wrap(e, to, CastSplat)
-	case isTruncation(from, to):
+	case IsTruncation(from, to):
 		mid := to.WithScalar(fs)
 		e = wrap(e, mid, CastTruncate)
 		if !Identical(fs, ts) {

@@ -406,11 +406,11 @@ func note(p Pos, format string, args ...any) Diagnostic {
 	return Diagnostic{Severity: Note, Pos: p, Message: fmt.Sprintf(format, args...)}
 }
 
-// sortByPosition orders diagnostics by file (in order of first
+// SortByPosition orders diagnostics by file (in order of first
 // appearance), line and column, as a compiler that checks while parsing
 // would report them. Diagnostics without a position keep their relative
 // order at the end.
-func (d Diagnostics) sortByPosition() {
+func (d Diagnostics) SortByPosition() {
 	fileRank := map[string]int{}
 	for _, x := range d {
 		if x.Pos.IsValid() {

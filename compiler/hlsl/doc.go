@@ -12,7 +12,7 @@
 // Diagnostics.HasErrors tells whether the program may be lowered, and
 // Diagnostics.Render(w, prog.Sources) prints them like clang does.
 //
-// # The checked AST (what lowering consumes)
+// # The checked AST (what compiler/hlsl/lower consumes)
 //
 // Program.Decls keeps the declarations in source order; the checker also
 // fills Program.Globals (every global variable), Program.Buffers (constant

@@ -252,8 +252,8 @@ func (c *checker) numThreads(a *Attribute) [3]int {
 	var n [3]int
 	for i, arg := range a.Args {
 		if i < 3 {
-			if k, ok := constEval(arg); ok {
-				n[i] = int(k.asInt())
+			if k, ok := ConstEval(arg); ok {
+				n[i] = int(k.AsInt())
 			}
 		}
 	}
@@ -328,7 +328,7 @@ func (c *checker) collectIO(ep *EntryPoint, p *VarDecl, t *Type, sem *Semantic, 
 		}
 		return
 	}
-	if t.containsResource() || !isFlattenable(t) {
+	if t.ContainsResource() || !isFlattenable(t) {
 		c.rep.errorf(pos, pos.advance(len(what)), "entry point %s of type '%s' is not allowed", quoteWhat(what), t)
 		return
 	}

@@ -52,7 +52,7 @@ func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	if prog == nil {
 		prog = &Program{File: file, Sources: Sources{file: src}}
 	}
-	rep.list.sortByPosition()
+	rep.list.SortByPosition()
 	return prog, rep.list
 }
 
@@ -64,7 +64,7 @@ func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	if prog == nil {
 		prog = &Program{File: file, Sources: Sources{file: src}}
 	}
-	rep.list.sortByPosition()
+	rep.list.SortByPosition()
 	return prog, rep.list
 }
 
@@ -73,7 +73,7 @@ func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 func Check(prog *Program, opts Options) Diagnostics {
 	rep := opts.reporter()
 	guarded(rep, func() { newChecker(rep, &opts, prog).checkProgram() })
-	rep.list.sortByPosition()
+	rep.list.SortByPosition()
 	return rep.list
 }
 

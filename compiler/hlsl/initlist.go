@@ -31,7 +31,7 @@ func (c *checker) checkInitializer(init Expr, t *Type) Expr {
 			il.T = TypeError
 			return il
 		}
-		if et.containsResource() {
+		if et.ContainsResource() {
 			if len(flat) == 1 && Identical(et, t) {
 				return e
 			}
@@ -49,7 +49,7 @@ func (c *checker) checkInitializer(init Expr, t *Type) Expr {
 	if t.IsError() {
 		return il
 	}
-	if t.containsResource() {
+	if t.ContainsResource() {
 		c.errorf(il, "cannot initialize '%s' with an initializer list", t)
 		il.T = TypeError
 		return il

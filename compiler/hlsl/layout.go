@@ -11,9 +11,9 @@ import (
 // boundary; matrices, arrays and structs start on a register; array
 // elements each start on a register.
 
-// cbSize returns the size in bytes of t in a constant buffer and whether
+// CBufferSize returns the size in bytes of t in a constant buffer and whether
 // it must start on a 16-byte register boundary.
-func cbSize(t *Type) (size int, aligned bool) {
+func CBufferSize(t *Type) (size int, aligned bool) {
 	switch {
 	case t == nil || t.IsError():
 		return 0, false
@@ -27,7 +27,7 @@ func cbSize(t *Type) (size int, aligned bool) {
 		}
 		return (t.Cols-1)*16 + t.Rows*4, true
 	case t.Kind == KindArray:
-		e, _ := cbSize(t.Elem)
+		e, _ := CBufferSize(t.Elem)
 		if t.Len <= 0 {
 			return 0, true
 		}
@@ -35,8 +35,8 @@ func cbSize(t *Type) (size int, aligned bool) {
 	case t.Kind == KindStruct:
 		off := 0
 		for _, f := range t.Struct.Fields {
-			off = cbPlace(off, f.Type)
-			sz, _ := cbSize(f.Type)
+			off = CBufferPlace(off, f.Type)
+			sz, _ := CBufferSize(f.Type)
 			off += sz
 		}
 		return off, true
@@ -46,21 +46,21 @@ func cbSize(t *Type) (size int, aligned bool) {
 
 func roundUp16(n int) int { return (n + 15) &^ 15 }
 
-// cbPlace returns the offset at which a value of type t goes when the
+// CBufferPlace returns the offset at which a value of type t goes when the
 // next free byte is off.
-func cbPlace(off int, t *Type) int {
-	size, aligned := cbSize(t)
+func CBufferPlace(off int, t *Type) int {
+	size, aligned := CBufferSize(t)
 	if aligned || size > 0 && off/16 != (off+size-1)/16 {
 		return roundUp16(off)
 	}
 	return off
 }
 
-// reservedOffset is the byte offset a member's declaration fixes:
+// ReservedOffset is the byte offset a member's declaration fixes:
 // packoffset(cN.c) in a cbuffer, or register(cN) on a global uniform (the
 // $Globals member then sits at cN, as DXC places it; inside a cbuffer
 // register(cN) is ignored, as vkd3d's cbuffer tests record).
-func reservedOffset(m *VarDecl) (int, bool) {
+func ReservedOffset(m *VarDecl) (int, bool) {
 	switch {
 	case m.PackOffset != nil:
 		return m.PackOffset.Register*16 + m.PackOffset.Component*4, true
@@ -76,9 +76,9 @@ func reservedOffset(m *VarDecl) (int, bool) {
 func layoutBuffer(cb *CBuffer) {
 	ms := cb.Members
 	offs := ir.PlaceMembers(len(ms),
-		func(i int) (int, bool) { return reservedOffset(ms[i]) },
-		func(i int) int { sz, _ := cbSize(ms[i].Type); return sz },
-		func(i, off int) int { return cbPlace(off, ms[i].Type) })
+		func(i int) (int, bool) { return ReservedOffset(ms[i]) },
+		func(i int) int { sz, _ := CBufferSize(ms[i].Type); return sz },
+		func(i, off int) int { return CBufferPlace(off, ms[i].Type) })
 	for i, m := range ms {
 		m.Offset = offs[i]
 	}
@@ -97,7 +97,7 @@ func (c *checker) checkPackOffsets(cb *CBuffer) {
 		if po == nil || m.Type.IsError() {
 			continue
 		}
-		size, aligned := cbSize(m.Type)
+		size, aligned := CBufferSize(m.Type)
 		start := po.Register*16 + po.Component*4
 		switch {
 		case aligned && po.Component != 0:

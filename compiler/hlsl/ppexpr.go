@@ -247,7 +247,7 @@ func (e *ppExpr) unary() ppValue {
 		case "~":
 			v.v = ^v.v
 		case "!":
-			v = ppValue{v: b2i(!v.truth())}
+			v = ppValue{v: BoolInt(!v.truth())}
 		}
 		return v
 	case t.kind == tNumber:
@@ -285,7 +285,8 @@ func (e *ppExpr) unary() ppValue {
 	return ppValue{}
 }
 
-func b2i(b bool) int64 {
+// BoolInt is 1 for true and 0 for false, the value of a bool constant.
+func BoolInt(b bool) int64 {
 	if b {
 		return 1
 	}

@@ -263,7 +263,7 @@ func (c *checker) checkGlobal(v *VarDecl) {
 	c.checkStorage(v)
 	switch {
 	case v.Mods&(ModStatic|ModGroupshared) != 0:
-	case v.Type.containsResource():
+	case v.Type.ContainsResource():
 	default:
 		// A uniform: lives in $Globals.
 		// Initializers of uniforms are default values, which D3D12 ignores.
@@ -344,7 +344,7 @@ func (c *checker) checkStorage(v *VarDecl) {
 		if m&ModGroupshared != 0 && v.Init != nil {
 			bad("groupshared variables cannot have an initializer")
 		}
-		if v.Type.containsResource() && m&ModGroupshared != 0 {
+		if v.Type.ContainsResource() && m&ModGroupshared != 0 {
 			bad("resources cannot be groupshared")
 		}
 	case VarLocal:
@@ -358,7 +358,7 @@ func (c *checker) checkStorage(v *VarDecl) {
 		if m&(ModStatic|ModGroupshared) != 0 {
 			bad("constant buffer members cannot be 'static' or 'groupshared'")
 		}
-		if v.Type.containsResource() {
+		if v.Type.ContainsResource() {
 			bad("resources cannot be members of a constant buffer")
 		}
 	}
@@ -372,7 +372,7 @@ func (c *checker) checkStorage(v *VarDecl) {
 	default:
 		c.rep.errorf(v.Register.P, v.Register.E, "register binding is only allowed on global variables")
 	}
-	if v.Register != nil && v.Kind == VarGlobal && v.Type.containsResource() {
+	if v.Register != nil && v.Kind == VarGlobal && v.Type.ContainsResource() {
 		want := byte('t')
 		if v.Type.Kind == KindResource && v.Type.Resource.Writable() {
 			want = 'u'

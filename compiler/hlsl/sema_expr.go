@@ -165,7 +165,7 @@ func (c *checker) binaryTypes(op BinaryOp, x, y Expr, at Node) (opT, resT *Type,
 	s := commonScalar(x, y)
 	switch {
 	case op.IsLogical():
-		if !oneComponent(tx) || !oneComponent(ty) {
+		if !OneComponent(tx) || !OneComponent(ty) {
 			c.errorf(at, "operands for short-circuiting logical binary operator must be scalar ('%s' and '%s'); use and()/or() for vectors", tx, ty)
 			return TypeError, TypeError, false
 		}
@@ -218,13 +218,13 @@ func (c *checker) checkBinary(e *Binary) Expr {
 	e.X = buildConversion(e.X, opT)
 	e.Y = buildConversion(e.Y, opT)
 	if (e.Op == OpDiv || e.Op == OpRem) && opT.IsIntegral() {
-		if k, ok := constEval(e.Y); ok && k.Int == 0 && opT.IsScalar() {
+		if k, ok := ConstEval(e.Y); ok && k.Int == 0 && opT.IsScalar() {
 			c.warnf(e.Y, "division by zero is undefined")
 		}
 	}
 	if (e.Op == OpShl || e.Op == OpShr) && opT.IsIntegral() && opT.IsScalar() {
 		// D3D uses the low 5 bits of the count: 1<<40 is 1<<8.
-		if k, ok := constEval(e.Y); ok && (k.Int < 0 || k.Int >= 32) {
+		if k, ok := ConstEval(e.Y); ok && (k.Int < 0 || k.Int >= 32) {
 			c.warnf(e.Y, "shift count %d is not less than the width of '%s' (32 bits); only its low 5 bits are used (%d)", k.Int, opT, k.Int&31)
 		}
 	}
@@ -288,7 +288,7 @@ func (c *checker) checkLvalue(e Expr) bool {
 		case v.Buffer != nil:
 			c.errorf(e, "cannot assign to uniform variable '%s': uniforms are read-only", v.Name)
 			return false
-		case v.Type.containsResource():
+		case v.Type.ContainsResource():
 			c.errorf(e, "cannot assign to resource variable '%s'", v.Name)
 			return false
 		}
@@ -343,7 +343,7 @@ func (c *checker) checkCond(e *Cond) Expr {
 			c.errorf(e.C, "condition of type '%s' is not a scalar", ct)
 			return e
 		}
-		if !oneComponent(ct) {
+		if !OneComponent(ct) {
 			c.errorf(e.C, "condition for the ternary operator must be a scalar (is '%s'); use select() for vectors", ct)
 			return e
 		}
@@ -406,7 +406,7 @@ func (c *checker) checkConstruct(e *Construct) Expr {
 		if at.IsError() {
 			return e
 		}
-		if at.containsResource() || !isFlattenable(at) {
+		if at.ContainsResource() || !isFlattenable(at) {
 			c.errorf(a, "cannot use '%s' as a constructor argument for '%s'", at, t)
 			return e
 		}
@@ -598,7 +598,7 @@ func (c *checker) checkIndex(e *Index) Expr {
 	if t.IsError() || it.IsError() {
 		return e
 	}
-	if !it.IsNumeric() || !oneComponent(it) {
+	if !it.IsNumeric() || !OneComponent(it) {
 		c.errorf(e.Index, "array subscript is not an integer (is '%s')", it)
 		return e
 	}
@@ -612,8 +612,8 @@ func (c *checker) checkIndex(e *Index) Expr {
 	bound := 0
 	if t.Kind == KindArray {
 		e.T = t.Elem
-		if k, ok := constEval(e.Index); ok {
-			if n := k.asInt(); n < 0 || n >= int64(t.Len) && t.Len >= 0 { // unsized parameter: not known yet
+		if k, ok := ConstEval(e.Index); ok {
+			if n := k.AsInt(); n < 0 || n >= int64(t.Len) && t.Len >= 0 { // unsized parameter: not known yet
 				// DXC rejects constant out-of-bounds indexing of local
 				// arrays but accepts it on uniform arrays.
 				if isUniformAccess(e.X) {
@@ -644,8 +644,8 @@ func (c *checker) checkIndex(e *Index) Expr {
 		return e
 	}
 	if bound > 0 {
-		if k, ok := constEval(e.Index); ok {
-			if n := k.asInt(); n < 0 || n >= int64(bound) {
+		if k, ok := ConstEval(e.Index); ok {
+			if n := k.AsInt(); n < 0 || n >= int64(bound) {
 				if k.Type.Kind == KindUint {
 					n = int64(uint32(k.Int))
 				}

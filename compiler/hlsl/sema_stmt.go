@@ -106,7 +106,7 @@ func (c *checker) checkCondition(e Expr, what string) Expr {
 		c.errorf(e, "%s condition of type '%s' is not a scalar", what, t)
 		return e
 	}
-	if !oneComponent(t) {
+	if !OneComponent(t) {
 		c.errorf(e, "%s condition must be a scalar, not '%s'", what, t)
 		return e
 	}
@@ -137,7 +137,7 @@ func (c *checker) checkDeclStmt(d *DeclStmt) {
 			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
 			v.Type = TypeError
 		}
-		if v.Type.containsResource() && v.Init == nil {
+		if v.Type.ContainsResource() && v.Init == nil {
 			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "local resource variable '%s' must be initialized", v.Name)
 		}
 		c.declareVar(v)
@@ -178,7 +178,7 @@ func (c *checker) checkSwitch(s *SwitchStmt) {
 	tagOK := false
 	switch {
 	case tt.IsError():
-	case !tt.IsNumeric() || !oneComponent(tt):
+	case !tt.IsNumeric() || !OneComponent(tt):
 		c.errorf(s.Tag, "switch condition must be an integer scalar, not '%s'", tt)
 	case !tt.IsIntegral():
 		c.errorf(s.Tag, "statement requires expression of integer type ('%s' invalid)", tt)
@@ -235,13 +235,13 @@ func (c *checker) checkSwitch(s *SwitchStmt) {
 			c.errorf(lab.Value, "case value must be an integer constant, not '%s'", vt)
 			continue
 		}
-		k, ok := constEval(lab.Value)
+		k, ok := ConstEval(lab.Value)
 		if !ok {
 			c.errorf(lab.Value, "case value is not a constant expression")
 			continue
 		}
 		if tagOK {
-			k = convertConst(k, s.Tag.Type())
+			k = ConvertConst(k, s.Tag.Type())
 		}
 		if prev, dup := seen[k.Int]; dup {
 			c.rep.add(Diagnostic{Severity: Error, Pos: lab.Value.Pos(), End: lab.Value.End(),
@@ -334,11 +334,11 @@ func terminates(s Stmt) bool {
 	case *IfStmt:
 		return s.Else != nil && terminates(s.Then) && terminates(s.Else)
 	case *WhileStmt:
-		return alwaysTrue(s.Cond) && !breaksOut(s.Body)
+		return AlwaysTrue(s.Cond) && !breaksOut(s.Body)
 	case *ForStmt:
-		return (s.Cond == nil || alwaysTrue(s.Cond)) && !breaksOut(s.Body)
+		return (s.Cond == nil || AlwaysTrue(s.Cond)) && !breaksOut(s.Body)
 	case *DoWhileStmt:
-		return terminates(s.Body) || alwaysTrue(s.Cond) && !breaksOut(s.Body)
+		return terminates(s.Body) || AlwaysTrue(s.Cond) && !breaksOut(s.Body)
 	case *SwitchStmt:
 		hasDefault := false
 		for _, cl := range s.Cases {
@@ -357,12 +357,14 @@ func terminates(s Stmt) bool {
 	return false
 }
 
-func alwaysTrue(e Expr) bool {
+// AlwaysTrue reports whether a checked condition is a constant that is
+// true (as in `while (1)`).
+func AlwaysTrue(e Expr) bool {
 	if e == nil || e.Type() == nil {
 		return false
 	}
-	k, ok := constEval(e)
-	return ok && k.truth()
+	k, ok := ConstEval(e)
+	return ok && k.Truth()
 }
 
 // breaksOut reports whether s contains a break that leaves the enclosing

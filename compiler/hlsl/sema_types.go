@@ -275,7 +275,7 @@ func (c *checker) resolveResource(ts *TypeSpec, rk ResourceKind) *Type {
 		return TypeError
 	}
 	switch {
-	case elem.containsResource() || elem.Kind == KindVoid:
+	case elem.ContainsResource() || elem.Kind == KindVoid:
 		c.errorf(a, "'%s' is not a valid element type for '%s'", elem, ts.Name)
 		return TypeError
 	case (rk == ResBuffer || rk == ResRWBuffer) && !(elem.IsScalar() || elem.IsVector()):

@@ -239,18 +239,18 @@ func (t *Type) FlatScalars(out []*Type) []*Type {
 	return out
 }
 
-// containsResource reports whether t is or contains a resource.
-func (t *Type) containsResource() bool {
+// ContainsResource reports whether t is or contains a resource.
+func (t *Type) ContainsResource() bool {
 	switch {
 	case t == nil:
 		return false
 	case t.Kind == KindResource:
 		return true
 	case t.Kind == KindArray:
-		return t.Elem.containsResource()
+		return t.Elem.ContainsResource()
 	case t.Kind == KindStruct:
 		for _, f := range t.Struct.Fields {
-			if f.Type.containsResource() {
+			if f.Type.ContainsResource() {
 				return true
 			}
 		}

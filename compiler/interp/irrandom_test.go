@@ -2,10 +2,9 @@ package interp
 
 import (
 	"errors"
+	"passlens/compiler/ir/irtest"
 	"strings"
 	"testing"
-
-	"passlens/compiler/ir"
 )
 
 // TestIRRandomModules runs the random valid modules of ir.RandomModule
@@ -20,7 +19,7 @@ func TestIRRandomModules(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for seed := int64(0); seed < int64(n); seed++ {
-		m := ir.RandomModule(seed, ir.RandomOptions{Unstructured: seed%2 == 1})
+		m := irtest.RandomModule(seed, irtest.RandomOptions{Unstructured: seed%2 == 1})
 		noteCoverage(m)
 		for _, ep := range m.EntryPoints() {
 			for _, p := range Policies() {

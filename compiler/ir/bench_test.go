@@ -1,20 +1,22 @@
-package ir
+package ir_test
 
 import (
+	"passlens/compiler/ir"
+	"passlens/compiler/ir/irtest"
 	"sync"
 	"testing"
 )
 
 var (
 	bigOnce sync.Once
-	bigMod  *Module
+	bigMod  *ir.Module
 	bigText []byte
 )
 
 // bigModule is a random module of at least 100k instructions.
-func bigModule(tb testing.TB) (*Module, []byte) {
+func bigModule(tb testing.TB) (*ir.Module, []byte) {
 	bigOnce.Do(func() {
-		bigMod = RandomModule(7, RandomOptions{Funcs: 12, Blocks: 750, Instrs: 12, Unstructured: true})
+		bigMod = irtest.RandomModule(7, irtest.RandomOptions{Funcs: 12, Blocks: 750, Instrs: 12, Unstructured: true})
 		bigText = []byte(bigMod.String())
 	})
 	n := 0
@@ -32,7 +34,7 @@ func BenchmarkParse100k(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParseModule("big.pir", text); err != nil {
+		if _, err := ir.ParseModule("big.pir", text); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -51,7 +53,7 @@ func BenchmarkVerify100k(b *testing.B) {
 	m, _ := bigModule(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Verify(m); err != nil {
+		if err := ir.Verify(m); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,6 +63,6 @@ func BenchmarkClone100k(b *testing.B) {
 	m, _ := bigModule(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = CloneModule(m)
+		_ = ir.CloneModule(m)
 	}
 }

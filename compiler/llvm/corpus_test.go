@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
+	"passlens/compiler/analysis/uniformity/uniformitytest"
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/compiler/load"
@@ -84,7 +86,7 @@ func (s *corpusStats) String() string {
 }
 
 // splitAnalyses separates printer output into the tree/cycle part (for
-// analysis.ParseOpt) and the uniformity part (for analysis.ParseUniformity).
+// analysistest.ParseOpt) and the uniformity part (for uniformitytest.ParseUniformity).
 func splitAnalyses(text string) (trees, unif string) {
 	var tb, ub strings.Builder
 	inUnif := false
@@ -107,17 +109,17 @@ func splitAnalyses(text string) (trees, unif string) {
 }
 
 // parseAnalyses parses the output of the four printers, by function name.
-func parseAnalyses(text string) (map[string]*analysis.OptFunc, map[string]*analysis.UniformitySets, error) {
+func parseAnalyses(text string) (map[string]*analysistest.OptFunc, map[string]*uniformitytest.UniformitySets, error) {
 	trees, unif := splitAnalyses(text)
-	fs, err := analysis.ParseOpt(strings.NewReader(trees))
+	fs, err := analysistest.ParseOpt(strings.NewReader(trees))
 	if err != nil {
 		return nil, nil, err
 	}
-	us, err := analysis.ParseUniformity(strings.NewReader(unif))
+	us, err := uniformitytest.ParseUniformity(strings.NewReader(unif))
 	if err != nil {
 		return nil, nil, err
 	}
-	fm := map[string]*analysis.OptFunc{}
+	fm := map[string]*analysistest.OptFunc{}
 	for _, f := range fs {
 		// Merge sections printed apart (opt prints pass by pass when
 		// the printers are not grouped).
@@ -135,7 +137,7 @@ func parseAnalyses(text string) (map[string]*analysis.OptFunc, map[string]*analy
 		}
 		fm[f.Name] = f
 	}
-	um := map[string]*analysis.UniformitySets{}
+	um := map[string]*uniformitytest.UniformitySets{}
 	for _, u := range us {
 		um[u.Func] = u
 	}
@@ -201,16 +203,16 @@ func compareModule(t *testing.T, label string, ll []byte, optOut string, st *cor
 		}
 		var r res
 		var diffs []string
-		d := analysis.CompareTrees(w.DomTree, g.DomTree, 3)
+		d := analysistest.CompareTrees(w.DomTree, g.DomTree, 3)
 		r.dom = len(d) == 0
 		diffs = append(diffs, prefixed("domtree: ", d)...)
-		d = analysis.CompareTrees(w.PostDomTree, g.PostDomTree, 3)
+		d = analysistest.CompareTrees(w.PostDomTree, g.PostDomTree, 3)
 		r.pdom = len(d) == 0
 		diffs = append(diffs, prefixed("postdomtree: ", d)...)
-		d = analysis.CompareCycles(w.Cycles, g.Cycles, 3)
+		d = analysistest.CompareCycles(w.Cycles, g.Cycles, 3)
 		r.cyc = len(d) == 0
 		diffs = append(diffs, prefixed("cycles: ", d)...)
-		d = analysis.CompareUniformity(wu, gu, analysis.CompareUniformityOptions{CommonValues: true, Temporal: true, Limit: 5})
+		d = uniformitytest.CompareUniformity(wu, gu, uniformitytest.CompareUniformityOptions{CommonValues: true, Temporal: true, Limit: 5})
 		r.uni = len(d) == 0
 		diffs = append(diffs, prefixed("uniformity: ", d)...)
 		r.opq = hasOpaque(f)
@@ -256,8 +258,8 @@ func compareExact(label string, ll []byte, optOut string, st *corpusStats) {
 		st.fail("%s: analyze: %v", label, err)
 		return
 	}
-	want := analysis.NormalizeOptOrder(optOut)
-	got := analysis.NormalizeOptOrder(mine.String())
+	want := uniformitytest.NormalizeOptOrder(optOut)
+	got := uniformitytest.NormalizeOptOrder(mine.String())
 	if want == got {
 		st.mu.Lock()
 		st.exact++
@@ -519,7 +521,7 @@ func exportedModules(t *testing.T) ([]corpusModule, int) {
 			if diags.HasErrors() {
 				continue
 			}
-			m, ld := hlsl.Lower(prog, opts)
+			m, ld := lower.Lower(prog, opts)
 			if m == nil || ld.HasErrors() {
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/analysistest"
 	"passlens/compiler/llvm"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
@@ -113,7 +114,7 @@ func checkDomtrees(t *testing.T, l *Log, texts []string) (compared, unavailable 
 			// print): nothing to compare with.
 			continue
 		}
-		want, err := analysis.ParseOpt(bytes.NewReader(out))
+		want, err := analysistest.ParseOpt(bytes.NewReader(out))
 		if err != nil {
 			t.Fatalf("step %d: parsing opt's output: %v", i, err)
 		}
@@ -121,7 +122,7 @@ func checkDomtrees(t *testing.T, l *Log, texts []string) (compared, unavailable 
 		if err := headless.Analyze(&ours, m, []string{"domtree"}, ""); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		got, err := analysis.ParseOpt(&ours)
+		got, err := analysistest.ParseOpt(&ours)
 		if err != nil {
 			t.Fatalf("step %d: parsing passlens's output: %v", i, err)
 		}
@@ -129,7 +130,7 @@ func checkDomtrees(t *testing.T, l *Log, texts []string) (compared, unavailable 
 			t.Fatalf("step %d (%s): %d functions, opt has %d", i, st.Pass, len(got), len(want))
 		}
 		for k := range want {
-			if d := analysis.CompareTrees(want[k].DomTree, got[k].DomTree, 5); len(d) > 0 {
+			if d := analysistest.CompareTrees(want[k].DomTree, got[k].DomTree, 5); len(d) > 0 {
 				t.Errorf("step %d (%s on %s) @%s: domtree differs from opt-22's: %v", i, st.Pass, st.Scope, want[k].Name, d)
 			}
 		}

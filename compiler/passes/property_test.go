@@ -2,9 +2,8 @@ package passes
 
 import (
 	"fmt"
+	"passlens/compiler/ir/irtest"
 	"testing"
-
-	"passlens/compiler/ir"
 )
 
 // TestPassesOnRandomModules runs each of inline, sroa, simplify and
@@ -18,10 +17,10 @@ func TestPassesOnRandomModules(t *testing.T) {
 	}
 	sequences := []string{"inline", "sroa", "simplify", "scalarize", "inline,sroa,simplify,scalarize,simplify"}
 	for seed := 0; seed < seeds; seed++ {
-		opts := ir.RandomOptions{Unstructured: seed%3 == 0, PlainNames: seed%2 == 0}
+		opts := irtest.RandomOptions{Unstructured: seed%3 == 0, PlainNames: seed%2 == 0}
 		for _, seq := range sequences {
 			t.Run(fmt.Sprintf("seed%d/%s", seed, seq), func(t *testing.T) {
-				m := ir.RandomModule(int64(seed), opts)
+				m := irtest.RandomModule(int64(seed), opts)
 				runPasses(t, m, seq, "dxil")
 			})
 		}

@@ -8,6 +8,7 @@ import (
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/ir/irtest"
 )
 
 // constantizeBranches gives about half of m's condbr and switch
@@ -62,8 +63,8 @@ func TestSimplifyFoldBranchesMatchesRebuilding(t *testing.T) {
 	}
 	folded, differ, ran := 0, 0, 0
 	for seed := 0; seed < seeds; seed++ {
-		opts := ir.RandomOptions{Unstructured: seed%3 == 0, Blocks: 4 + seed%12}
-		m := ir.RandomModule(int64(seed), opts)
+		opts := irtest.RandomOptions{Unstructured: seed%3 == 0, Blocks: 4 + seed%12}
+		m := irtest.RandomModule(int64(seed), opts)
 		constantizeBranches(m, int64(seed))
 		src := m.String()
 		parse := func() *ir.Module {

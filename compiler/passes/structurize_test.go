@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"passlens/compiler/ir"
+	"passlens/compiler/ir/irtest"
 )
 
 func TestStructurizeGolden(t *testing.T) {
@@ -139,7 +140,7 @@ func TestCFPassesOnRandomModules(t *testing.T) {
 	for seed := 0; seed < n; seed++ {
 		for _, seq := range seqs {
 			t.Run(fmt.Sprintf("seed%d/%s", seed, strings.Join(seq, ",")), func(t *testing.T) {
-				m := ir.RandomModule(int64(seed), ir.RandomOptions{Unstructured: seed%2 == 0, PlainNames: true})
+				m := irtest.RandomModule(int64(seed), irtest.RandomOptions{Unstructured: seed%2 == 0, PlainNames: true})
 				for _, step := range seq {
 					name, opt, _ := strings.Cut(step, "<")
 					if name == "sm3-lower" {

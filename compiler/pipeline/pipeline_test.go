@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"passlens/compiler/ir"
@@ -313,93 +312,6 @@ func TestRunDisabledStep(t *testing.T) {
 	s := res.Snapshots[1]
 	if !s.Skipped || s.Changed || s.Funcs[0] != res.Snapshots[0].Funcs[0] {
 		t.Errorf("disabled step: %+v", s)
-	}
-}
-
-func TestSession(t *testing.T) {
-	m := parse(t, sample)
-	s, err := NewSession(m, MustParse("inline,sroa,simplify"), Options{VerifyEach: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Snapshots() != nil {
-		t.Error("no snapshots before the first run")
-	}
-	res, err := s.Rerun(context.Background())
-	if err != nil || res.Err != nil {
-		t.Fatal(err, res.Err)
-	}
-	if m.String() != sample {
-		t.Error("the session mutated the caller's module")
-	}
-	if len(s.Snapshots()) != 4 {
-		t.Fatalf("want 4 snapshots, got %d", len(s.Snapshots()))
-	}
-	// What-if: disable sroa without touching the session.
-	alt, err := s.Spec().WithDisabled(1, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wi, err := s.WhatIf(context.Background(), alt)
-	if err != nil || wi.Err != nil {
-		t.Fatal(err, wi.Err)
-	}
-	if wi.Final().Text() == res.Final().Text() {
-		t.Error("disabling sroa should change the result")
-	}
-	if s.Result() != res || s.Spec().String() != "inline,sroa,simplify" {
-		t.Error("WhatIf changed the session")
-	}
-	if err := s.DisableStep(1, true); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.MoveStep(2, 0); err != nil {
-		t.Fatal(err)
-	}
-	if s.Spec().String() != "simplify,inline,-sroa" {
-		t.Errorf("spec %s", s.Spec())
-	}
-	if err := s.SetPipeline("inline,bogus"); err == nil || s.Spec().String() != "simplify,inline,-sroa" {
-		t.Error("a bad pipeline must be rejected and leave the current one")
-	}
-	if err := s.SetPipeline("inline,sroa,simplify"); err != nil {
-		t.Fatal(err)
-	}
-	res, _ = s.Rerun(context.Background())
-
-	// Analyses: computed once per snapshot and function, even concurrently.
-	var calls int
-	var mu sync.Mutex
-	s.RegisterAnalysis("blocks", func(m *ir.Module, f *ir.Function) (any, error) {
-		mu.Lock()
-		calls++
-		mu.Unlock()
-		return len(f.Blocks), nil
-	})
-	snap := res.Snapshots[1]
-	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := s.Analysis(snap, "blocks", "main")
-			if err != nil || v.(int) < 1 {
-				t.Errorf("analysis: %v %v", v, err)
-			}
-		}()
-	}
-	wg.Wait()
-	if calls != 1 {
-		t.Errorf("analysis computed %d times, want 1", calls)
-	}
-	if _, err := s.Analysis(snap, "blocks", "nosuch"); err == nil {
-		t.Error("unknown function must be an error")
-	}
-	if _, err := s.Analysis(snap, "nosuch", "main"); err == nil {
-		t.Error("unknown analysis must be an error")
-	}
-	if names := s.AnalysisNames(); len(names) != 1 || names[0] != "blocks" {
-		t.Errorf("AnalysisNames %v", names)
 	}
 }
 

@@ -101,7 +101,7 @@ func firstLine(s string) string {
 }
 
 // Run runs spec over m, mutating m in place (callers that need the input
-// afterwards pass a clone, as Session does), and returns the snapshots. A
+// afterwards pass a clone, as the explorer's backend does), and returns the snapshots. A
 // pass error, a recovered panic or (with VerifyEach) a verifier failure
 // fails that step: its snapshot records the error and the module as the
 // pass left it, later steps do not run, and the earlier snapshots stay

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/samples"
@@ -28,7 +29,7 @@ func loadSample(t *testing.T, s samples.Sample) (string, bool) {
 			t.Logf("%s: front end: %v", s.File, diags)
 			return "", false
 		}
-		m, diags := hlsl.Lower(prog, hlsl.Options{})
+		m, diags := lower.Lower(prog, hlsl.Options{})
 		if diags.HasErrors() || m == nil {
 			t.Logf("%s: lowering: %v", s.File, diags)
 			return "", false

@@ -63,9 +63,6 @@ type Snapshot struct {
 	once   sync.Once
 	mod    *ir.Module
 	modErr error
-
-	cacheMu sync.Mutex
-	cache   map[analysisKey]*analysisEntry
 }
 
 // Text returns the whole module as printed by ir.Printer (byte-identical to

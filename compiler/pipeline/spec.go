@@ -1,9 +1,8 @@
 // Package pipeline runs a sequence of passes (compiler/passes) over a
 // module and records a Snapshot after each one: the module text, per
 // function hashes, whether the pass changed anything, its wall time and
-// allocations, and its error. A Session (session.go) wraps a module, a
-// pipeline and its snapshots with cached lazy analyses; it is what the TUI,
-// the SSH server and headless replay drive.
+// allocations, and its error. Callers (the explorer's backend, the CLI,
+// replay) keep the snapshots and cache what they derive from them.
 package pipeline
 
 import (

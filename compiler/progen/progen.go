@@ -1,7 +1,9 @@
 // Package progen generates random structured shader programs as passlens
 // IR text for differential testing: the interpreter before and after every
 // pass (compiler/difftest), and the interpreter against a Vulkan driver
-// running passlens's SPIR-V (compiler/target/spirv).
+// running passlens's SPIR-V (compiler/target/spirv). It is test support:
+// no production package imports it (the deadcode gate in .ci/run checks
+// this).
 package progen
 
 import (

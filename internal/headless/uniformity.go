@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 )
 
@@ -40,8 +40,8 @@ func Explain(w io.Writer, m *ir.Module, fn, value string) error {
 		if v == nil && blk == nil {
 			continue
 		}
-		u := analysis.Uniformity(f)
-		var steps []analysis.ExplainStep
+		u := uniformity.Uniformity(f)
+		var steps []uniformity.ExplainStep
 		if v != nil {
 			steps = u.Explain(v)
 		} else {

@@ -3,7 +3,7 @@ package headless
 import (
 	"io"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 )
@@ -12,7 +12,7 @@ import (
 // with LLVM's instruction text when fl (the function's import listing) is
 // not nil.
 func writeUniformity(w io.Writer, f *ir.Function, fl *llvm.FuncListing) error {
-	u := analysis.Uniformity(f)
+	u := uniformity.Uniformity(f)
 	if fl == nil {
 		return u.WriteOpt(w)
 	}
@@ -20,18 +20,18 @@ func writeUniformity(w io.Writer, f *ir.Function, fl *llvm.FuncListing) error {
 }
 
 // optListing converts an import listing into the printer's form.
-func optListing(f *ir.Function, fl *llvm.FuncListing) *analysis.OptListing {
-	lst := &analysis.OptListing{Params: make([]string, len(f.Params))}
+func optListing(f *ir.Function, fl *llvm.FuncListing) *uniformity.OptListing {
+	lst := &uniformity.OptListing{Params: make([]string, len(f.Params))}
 	for i := range f.Params {
 		lst.Params[i] = fl.ParamText(i)
 	}
 	for _, b := range fl.Blocks {
-		ob := analysis.OptBlock{Block: b.Block}
+		ob := uniformity.OptBlock{Block: b.Block}
 		for _, d := range b.Defs {
-			ob.Defs = append(ob.Defs, analysis.OptInstr{Instr: d.Instr, Text: fl.Text(d)})
+			ob.Defs = append(ob.Defs, uniformity.OptInstr{Instr: d.Instr, Text: fl.Text(d)})
 		}
 		if b.Term.Instr != nil {
-			ob.Term = analysis.OptInstr{Instr: b.Term.Instr, Text: fl.Text(b.Term)}
+			ob.Term = uniformity.OptInstr{Instr: b.Term.Instr, Text: fl.Text(b.Term)}
 		}
 		lst.Blocks = append(lst.Blocks, ob)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
@@ -209,7 +210,7 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 	if diags.HasErrors() {
 		return unsup("frontend: %s", category(diags))
 	}
-	m, ld := hlsl.Lower(prog, opts)
+	m, ld := lower.Lower(prog, opts)
 	if m == nil || ld.HasErrors() {
 		return unsup("lowering: %s", category(ld))
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"passlens/compiler/analysis"
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 	"passlens/tui"
 )
@@ -12,7 +12,7 @@ import (
 // addUniformity fills the divergence marks and explanations of a from the
 // uniformity analysis of f.
 func addUniformity(a *tui.Analysis, f *ir.Function) {
-	u := analysis.Uniformity(f)
+	u := uniformity.Uniformity(f)
 	a.Divergent = map[string]tui.DivKind{}
 	values := map[string]ir.Value{}
 	blocks := map[string]*ir.Block{}
@@ -38,9 +38,9 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 			kind := tui.DivValue
 			if r, ok := u.Reason(in); ok {
 				switch r.Kind {
-				case analysis.DivTemporal:
+				case uniformity.DivTemporal:
 					kind = tui.DivTemporal
-				case analysis.DivCycle:
+				case uniformity.DivCycle:
 					kind = tui.DivAssumed
 				}
 			}
@@ -76,7 +76,7 @@ func addUniformity(a *tui.Analysis, f *ir.Function) {
 // (lanes leave on different iterations and see different last values):
 // the uses, then why the cycle's exit is divergent. nil when v has no
 // such use.
-func temporalChain(u *analysis.UniformityInfo, v ir.Value) []string {
+func temporalChain(u *uniformity.UniformityInfo, v ir.Value) []string {
 	var out []string
 	cycle := -1
 	for _, t := range u.TemporalDivergence() {

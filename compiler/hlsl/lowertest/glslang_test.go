@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/target/spirv/vkrun"
@@ -62,7 +63,7 @@ func TestGlslangDifferential(t *testing.T) {
 	// short-circuit evaluation of && and ?: with side effects, which
 	// glslang (like HLSL before 2021) does not implement.
 	for _, name := range []string{"control.hlsl", "calls.hlsl", "exec/control.hlsl", "exec/ops.hlsl"} {
-		src, err := os.ReadFile(filepath.Join("..", "testdata", "lower", name))
+		src, err := os.ReadFile(filepath.Join("..", "lower", "testdata", "lower", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +96,7 @@ func TestGlslangDifferential(t *testing.T) {
 			diags.Render(&sb, prog.Sources)
 			t.Fatalf("%s:\n%s\n%s", j.name, sb.String(), j.src)
 		}
-		m, ld := hlsl.Lower(prog, hlsl.Options{})
+		m, ld := lower.Lower(prog, hlsl.Options{})
 		if m == nil {
 			t.Fatalf("%s: %v", j.name, ld)
 		}

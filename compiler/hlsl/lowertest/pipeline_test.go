@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
@@ -110,8 +111,8 @@ func shaders(t *testing.T) []shader {
 		}
 		out = append(out, shader{s.Name, m})
 	}
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "lower", "*.hlsl"))
-	exec, _ := filepath.Glob(filepath.Join("..", "testdata", "lower", "exec", "*.hlsl"))
+	files, _ := filepath.Glob(filepath.Join("..", "lower", "testdata", "lower", "*.hlsl"))
+	exec, _ := filepath.Glob(filepath.Join("..", "lower", "testdata", "lower", "exec", "*.hlsl"))
 	for _, path := range append(files, exec...) {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -125,7 +126,7 @@ func shaders(t *testing.T) []shader {
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", path, diags)
 		}
-		m, ld := hlsl.Lower(prog, hlsl.Options{})
+		m, ld := lower.Lower(prog, hlsl.Options{})
 		if m == nil {
 			t.Fatalf("%s: %v", path, ld)
 		}
@@ -139,7 +140,7 @@ func shaders(t *testing.T) []shader {
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", name, diags)
 		}
-		m, ld := hlsl.Lower(prog, hlsl.Options{})
+		m, ld := lower.Lower(prog, hlsl.Options{})
 		if m == nil {
 			t.Fatalf("%s: %v", name, ld)
 		}

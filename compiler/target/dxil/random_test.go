@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"passlens/compiler/ir"
+	"passlens/compiler/ir/irtest"
 	"passlens/compiler/pipeline"
 )
 
@@ -24,7 +24,7 @@ func TestDXILRandomModules(t *testing.T) {
 	const n = 40
 	ok, rejected := 0, map[string]int{}
 	for seed := int64(1); seed <= n; seed++ {
-		m := ir.RandomModule(seed, ir.RandomOptions{PlainNames: true})
+		m := irtest.RandomModule(seed, irtest.RandomOptions{PlainNames: true})
 		if res := pipeline.Run(context.Background(), m, spec, pipeline.Options{}); res.Err != nil {
 			rejected["pipeline"]++
 			continue

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
@@ -134,7 +135,7 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 				continue
 			}
 			parsed++
-			m, ld := hlsl.Lower(prog, opts)
+			m, ld := lower.Lower(prog, opts)
 			if m == nil || ld.HasErrors() {
 				continue
 			}

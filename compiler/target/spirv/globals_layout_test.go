@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/target/spirv/vkrun"
@@ -50,7 +51,7 @@ void main() {
 			binary.LittleEndian.PutUint32(data[m.Offset+4*i:], math.Float32bits(v))
 		}
 	}
-	m, ld := hlsl.Lower(prog, opts)
+	m, ld := lower.Lower(prog, opts)
 	if m == nil || ld.HasErrors() {
 		t.Fatal(ld)
 	}

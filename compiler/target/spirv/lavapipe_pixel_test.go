@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
@@ -210,7 +211,7 @@ func vertexShader(t *testing.T, p pixelPlan) []uint32 {
 	if diags.HasErrors() {
 		t.Fatalf("vertex shader: %v\n%s", diags, src)
 	}
-	m, ld := hlsl.Lower(prog, opts)
+	m, ld := lower.Lower(prog, opts)
 	if m == nil || ld.HasErrors() {
 		t.Fatalf("vertex shader: %v\n%s", ld, src)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/ir"
 	"passlens/compiler/target/spirv/vkrun"
 	"passlens/internal/vkd3d"
@@ -218,7 +219,7 @@ func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
 	if diags.HasErrors() {
 		return nil, "frontend rejects"
 	}
-	m, ld := hlsl.Lower(prog, opts)
+	m, ld := lower.Lower(prog, opts)
 	if m == nil || ld.HasErrors() {
 		return nil, "not lowered"
 	}

@@ -3,6 +3,7 @@ package spirv
 import (
 	"fmt"
 	"os"
+	"passlens/compiler/ir/irtest"
 	"passlens/compiler/progen"
 	"strconv"
 	"testing"
@@ -54,7 +55,7 @@ func TestRandomIRModules(t *testing.T) {
 	needTool(t, "spirv-val")
 	ok, rejected := 0, 0
 	for seed := int64(0); seed < 100; seed++ {
-		m := ir.RandomModule(seed, ir.RandomOptions{PlainNames: seed%2 == 0})
+		m := irtest.RandomModule(seed, irtest.RandomOptions{PlainNames: seed%2 == 0})
 		if err := runSpirvPipeline(m); err != nil {
 			continue
 		}

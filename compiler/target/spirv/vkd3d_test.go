@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"passlens/compiler/hlsl"
+	"passlens/compiler/hlsl/lower"
 	"passlens/compiler/ir"
 	"passlens/internal/vkd3d"
 )
@@ -74,7 +75,7 @@ func loadVKD3D(t testing.TB) ([]vkd3dModule, vkd3dCounts) {
 				c.rejected++
 				continue
 			}
-			m, ld := hlsl.Lower(prog, opts)
+			m, ld := lower.Lower(prog, opts)
 			if m == nil || ld.HasErrors() {
 				c.notLowered++
 				for _, d := range ld {

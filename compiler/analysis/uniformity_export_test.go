@@ -1,6 +1,0 @@
-package analysis
-
-// Test-only access for the external test package (uniformity oracle tests).
-
-// WithAllExitsForTest exposes withAllExits.
-var WithAllExitsForTest = withAllExits
