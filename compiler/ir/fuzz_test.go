@@ -128,7 +128,7 @@ func FuzzVerifyMutations(f *testing.F) {
 			case 8:
 				in.Idx = append(in.Idx, -1, 1<<30)
 			case 9:
-				in.Pred = Pred(ops[(i+2)%len(ops)])
+				in.Pred, in.Atomic = CmpPred(ops[(i+2)%len(ops)]), AtomicKind(ops[(i+2)%len(ops)])
 			case 10:
 				in.Callee, in.Intr = nil, nil
 			case 11:

@@ -1292,7 +1292,7 @@ func (p *parser) parseInstr() *Instr {
 		rt = a.Type()
 	case op == OpICmp || op == OpFCmp:
 		pt := p.pos
-		pred, ok := ParsePred(op, p.word("a predicate"))
+		pred, ok := ParseCmpPred(op, p.word("a predicate"))
 		if !ok {
 			p.errTok(pt, "unknown %s predicate '%s'", op, p.text(pt))
 		}
@@ -1390,11 +1390,11 @@ func (p *parser) parseInstr() *Instr {
 		}
 	case op == OpAtomic:
 		kt := p.pos
-		kind, ok := ParsePred(op, p.word("an atomic operation"))
+		kind, ok := ParseAtomicKind(p.word("an atomic operation"))
 		if !ok {
 			p.errTok(kt, "unknown atomic operation '%s'", p.text(kt))
 		}
-		in.Pred = kind
+		in.Atomic = kind
 		in.Args = p.typedList(0)
 		if len(in.Args) < 2 || len(in.Args) > 3 {
 			p.errTok(opTok, "atomic takes 2 or 3 operands, found %d", len(in.Args))

@@ -337,7 +337,7 @@ func (p *Printer) instrBody(in *Instr) {
 		}
 	case op == OpAtomic:
 		p.b(' ')
-		p.s(in.Pred.String())
+		p.s(in.Atomic.String())
 		p.b(' ')
 		for i, x := range a {
 			if i > 0 {

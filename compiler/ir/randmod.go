@@ -788,7 +788,7 @@ var (
 	intBinOps   = []Op{OpAdd, OpSub, OpMul, OpSDiv, OpUDiv, OpSRem, OpURem, OpShl, OpLShr, OpAShr, OpAnd, OpOr, OpXor}
 	floatBinOps = []Op{OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem}
 	boolBinOps  = []Op{OpAnd, OpOr, OpXor}
-	atomicKinds = []Pred{AtomicAdd, AtomicMin, AtomicMax, AtomicUMin, AtomicUMax, AtomicAnd, AtomicOr, AtomicXor, AtomicXchg, AtomicCmpXchg}
+	atomicKinds = []AtomicKind{AtomicAdd, AtomicMin, AtomicMax, AtomicUMin, AtomicUMax, AtomicAnd, AtomicOr, AtomicXor, AtomicXchg, AtomicCmpXchg}
 )
 
 // instr appends one random instruction to b.
@@ -823,13 +823,13 @@ func (fg *fgen) instr(b *Block) {
 	case 7, 8:
 		if fg.chance(0.5) {
 			t := fg.usedType(func(t *Type) bool { return isClass(t, KInt, KUint) }, func() *Type { return fg.numericT(I32, U32) })
-			in = bd.Cmp(PredEQ+Pred(fg.n(int(PredUGE-PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
+			in = bd.Cmp(PredEQ+CmpPred(fg.n(int(PredUGE-PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else if fg.chance(0.8) {
 			t := fg.usedType(func(t *Type) bool { return isClass(t, KFloat) }, func() *Type { return fg.numericT(F32) })
-			in = bd.Cmp(PredOEQ+Pred(fg.n(int(PredFUGE-PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
+			in = bd.Cmp(PredOEQ+CmpPred(fg.n(int(PredFUGE-PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else {
 			t := fg.numericT(Bool)
-			in = bd.Cmp(PredEQ+Pred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
+			in = bd.Cmp(PredEQ+CmpPred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
 		}
 	case 9:
 		t := fg.usedType(func(t *Type) bool { return true }, func() *Type { return pickOne(fg.rgen, fg.valueTs) })

@@ -10,7 +10,8 @@ import (
 // exercise the whole format.
 func TestRandomModuleCoverage(t *testing.T) {
 	ops := map[Op]bool{}
-	preds := map[Op]map[Pred]bool{OpICmp: {}, OpFCmp: {}, OpAtomic: {}}
+	preds := map[Op]map[CmpPred]bool{OpICmp: {}, OpFCmp: {}}
+	atomics := map[AtomicKind]bool{}
 	merges := map[string]bool{}
 	spaces := map[AddrSpace]bool{}
 	kinds := map[Kind]bool{}
@@ -41,6 +42,9 @@ func TestRandomModuleCoverage(t *testing.T) {
 					ops[in.Op] = true
 					if ps, ok := preds[in.Op]; ok {
 						ps[in.Pred] = true
+					}
+					if in.Op == OpAtomic {
+						atomics[in.Atomic] = true
 					}
 					if in.MergeKind != MergeNone {
 						merges[map[MergeKind]string{MergeSelection: "selection", MergeLoop: "loop"}[in.MergeKind]+" "+in.Op.String()] = true
@@ -75,7 +79,7 @@ func TestRandomModuleCoverage(t *testing.T) {
 		}
 	}
 	for p := AtomicAdd; p <= AtomicCmpXchg; p++ {
-		if !preds[OpAtomic][p] {
+		if !atomics[p] {
 			t.Errorf("no atomic %s", p)
 		}
 	}

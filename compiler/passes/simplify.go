@@ -680,7 +680,7 @@ func fnvString(s string) uint64 {
 // instrHash hashes an instruction's computation (operation, type, operands,
 // attributes); commutative operands hash order-independently.
 func instrHash(in *ir.Instr, id func(ir.Value) uint64) uint64 {
-	h := uint64(in.Op)*0x100000001B3 ^ uint64(in.Pred)<<40
+	h := uint64(in.Op)*0x100000001B3 ^ uint64(in.Pred)<<40 ^ uint64(in.Atomic)<<48
 	h ^= fnvString(in.Type().String())
 	if in.Op.IsCommutative() && len(in.Args) == 2 {
 		h += id(in.Args[0]) + id(in.Args[1])
@@ -709,7 +709,7 @@ func sameValue(a, b ir.Value) bool {
 
 // sameComputation reports whether a and b compute the same value.
 func sameComputation(a, b *ir.Instr) bool {
-	if a.Op != b.Op || a.Type() != b.Type() || a.Pred != b.Pred || a.Intr != b.Intr || a.Callee != b.Callee ||
+	if a.Op != b.Op || a.Type() != b.Type() || a.Pred != b.Pred || a.Atomic != b.Atomic || a.Intr != b.Intr || a.Callee != b.Callee ||
 		len(a.Args) != len(b.Args) || len(a.Idx) != len(b.Idx) {
 		return false
 	}
