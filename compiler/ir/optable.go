@@ -36,6 +36,10 @@ const (
 	// barriers, derivatives); never moved across control flow or merged.
 	// No op has it statically; OpIntrinsic takes it from the intrinsic.
 	FlagConvergent
+	// FlagElementwise: on vector operands the op acts on each component
+	// independently (the scalarizer splits it into one instruction per
+	// component), like an intrinsic with AttrElementwise.
+	FlagElementwise
 	// FlagFromCallee: the properties above are those of the callee: the
 	// intrinsic's attributes for OpIntrinsic; for OpCall the table's
 	// conservative flags (a call may read, write and have side effects).
@@ -140,6 +144,7 @@ type OpInfo struct {
 	Syntax    Syntax
 	LastBare  bool // SyntaxOperands: the last operand is written without its type
 	Aux       Aux
+	NumSuccs  int // AuxSuccs: how many branch targets
 	Flags     OpFlags
 }
 
@@ -160,25 +165,26 @@ func (o Op) Info() OpInfo {
 const (
 	fPure = FlagPure
 	fComm = FlagPure | FlagCommutative
+	fEW   = FlagPure | FlagElementwise
 	fTerm = FlagTerminator | FlagSideEffects
 )
 
 func opBinary(name string, ops OperandClass, f OpFlags) OpInfo {
 	return OpInfo{Name: name, Class: ClassBinary, MinArgs: 2, MaxArgs: 2, Same: 0b11, Operands: ops,
-		Result: ResultOperand, LastBare: true, Flags: f}
+		Result: ResultOperand, LastBare: true, Flags: f | FlagElementwise}
 }
 
 func opUnary(name string, ops OperandClass) OpInfo {
-	return OpInfo{Name: name, Class: ClassUnary, MinArgs: 1, MaxArgs: 1, Operands: ops, Result: ResultOperand, Flags: fPure}
+	return OpInfo{Name: name, Class: ClassUnary, MinArgs: 1, MaxArgs: 1, Operands: ops, Result: ResultOperand, Flags: fEW}
 }
 
 func opCmp(name string) OpInfo {
 	return OpInfo{Name: name, Class: ClassCmp, MinArgs: 2, MaxArgs: 2, Same: 0b11, Result: ResultBoolShape,
-		LastBare: true, Aux: AuxCmpPred, Flags: fPure}
+		LastBare: true, Aux: AuxCmpPred, Flags: fEW}
 }
 
 func opCast(name string) OpInfo {
-	return OpInfo{Name: name, Class: ClassCast, MinArgs: 1, MaxArgs: 1, Result: ResultWritten, Syntax: SyntaxCast, Flags: fPure}
+	return OpInfo{Name: name, Class: ClassCast, MinArgs: 1, MaxArgs: 1, Result: ResultWritten, Syntax: SyntaxCast, Flags: fEW}
 }
 
 // operands is an entry written as a typed operand list.
@@ -225,7 +231,7 @@ var opTable = [numOps]OpInfo{
 	OpFCmp: opCmp("fcmp"),
 
 	OpSelect: {Name: "select", MinArgs: 3, MaxArgs: 3, Same: 0b110, Result: ResultOperand, ResultArg: 1,
-		LastBare: true, Flags: fPure},
+		LastBare: true, Flags: fEW},
 
 	OpSIToFP:  opCast("sitofp"),
 	OpUIToFP:  opCast("uitofp"),
@@ -264,8 +270,8 @@ var opTable = [numOps]OpInfo{
 	// A phi is not pure: its value depends on the edge control came in by.
 	OpPhi: {Name: "phi", MinArgs: 0, MaxArgs: Variadic, Result: ResultWritten, Syntax: SyntaxPhi, Aux: AuxPhiBlocks},
 
-	OpBr:          opTerm("br", 0, 0, AuxSuccs),
-	OpCondBr:      opTerm("condbr", 1, 1, AuxSuccs),
+	OpBr:          withAux(opTerm("br", 0, 0, AuxSuccs), func(i *OpInfo) { i.NumSuccs = 1 }),
+	OpCondBr:      withAux(opTerm("condbr", 1, 1, AuxSuccs), func(i *OpInfo) { i.NumSuccs = 2 }),
 	OpSwitch:      opTerm("switch", 1, 1, AuxCases),
 	OpRet:         opTerm("ret", 0, 1, AuxNone),
 	OpDiscard:     opTerm("discard", 0, 0, AuxNone),
@@ -291,6 +297,10 @@ func (o Op) IsCmp() bool { return o < numOps && opTable[o].Class == ClassCmp }
 func (o Op) IsFloatArith() bool {
 	return (o.IsBinary() || o.IsUnary()) && opTable[o].Operands == OperandsFloat
 }
+
+// IsElementwise reports ops that act on each vector component
+// independently (arithmetic, comparisons, select, conversions).
+func (o Op) IsElementwise() bool { return o < numOps && opTable[o].Flags&FlagElementwise != 0 }
 
 // IsCommutative reports binary ops whose operands may be swapped.
 func (o Op) IsCommutative() bool { return o < numOps && opTable[o].Flags&FlagCommutative != 0 }

@@ -656,7 +656,7 @@ func (bl *bodyLowerer) binary(in *instAST) error {
 	it := bl.emit(in, irop)
 	t := it.Type()
 	s := t.Scalar()
-	isFloatOp := irop >= ir.OpFAdd && irop <= ir.OpFRem
+	isFloatOp := irop.IsFloatArith()
 	switch {
 	case containsOpaque(t):
 		return lw.errAt(in.tok, "unsupported '%s' on %s", in.op, in.ty)

@@ -648,19 +648,9 @@ func cseFunction(f *ir.Function) bool {
 }
 
 // cseEligible reports instructions CSE may merge: pure computations with a
-// result, never memory operations, phis or convergent operations.
-func cseEligible(in *ir.Instr) bool {
-	if !in.HasResult() || in.HasSideEffects() || in.IsConvergent() {
-		return false
-	}
-	switch in.Op {
-	case ir.OpAlloca, ir.OpLoad, ir.OpPhi, ir.OpCall, ir.OpAtomic:
-		return false
-	case ir.OpIntrinsic:
-		return in.Intr != nil && in.Intr.Attrs.Has(ir.AttrPure)
-	}
-	return true
-}
+// result (ir.Instr.IsPure: never memory operations, allocas, phis, calls or
+// convergent operations).
+func cseEligible(in *ir.Instr) bool { return in.HasResult() && in.IsPure() }
 
 func constHash(c *ir.Const) uint64 {
 	h := fnvString(c.Type().String())
