@@ -321,8 +321,13 @@ func (in *Instr) flags() OpFlags {
 	}
 	a := in.Intr.Attrs
 	switch {
+	case !a.Has(AttrPure) && a.Has(AttrWave):
+		// Wave ops without AttrPure (reductions, lane reads): kept in
+		// place, but they do not touch memory.
+		f |= FlagSideEffects
 	case !a.Has(AttrPure):
-		// Barriers and markers: ordered with respect to memory.
+		// Barriers, markers, unknown LLVM intrinsics: ordered with
+		// respect to memory.
 		f |= FlagReadsMemory | FlagWritesMemory | FlagSideEffects
 	case !a.Has(AttrConvergent):
 		f |= FlagPure
