@@ -133,29 +133,36 @@ const (
 	numCmpPreds
 )
 
-var cmpPredNames = [numCmpPreds]string{
-	PredNone: "",
-	PredEQ:   "eq", PredNE: "ne", PredSLT: "slt", PredSLE: "sle", PredSGT: "sgt", PredSGE: "sge",
-	PredULT: "ult", PredULE: "ule", PredUGT: "ugt", PredUGE: "uge",
-	PredOEQ: "oeq", PredONE: "one", PredOLT: "olt", PredOLE: "ole", PredOGT: "ogt", PredOGE: "oge",
-	PredORD: "ord", PredUNO: "uno", PredUEQ: "ueq", PredUNE: "une",
-	PredFULT: "ult", PredFULE: "ule", PredFUGT: "ugt", PredFUGE: "uge",
+// cmpPredTable describes each predicate: its spelling and which compare it
+// belongs to (icmp and fcmp share "ult", "ule", "ugt", "uge"; the
+// instruction's op says which one is meant).
+var cmpPredTable = [numCmpPreds]struct {
+	name  string
+	float bool // an fcmp predicate (else icmp; PredNone is neither)
+}{
+	PredNone: {"", false},
+	PredEQ:   {"eq", false}, PredNE: {"ne", false},
+	PredSLT: {"slt", false}, PredSLE: {"sle", false}, PredSGT: {"sgt", false}, PredSGE: {"sge", false},
+	PredULT: {"ult", false}, PredULE: {"ule", false}, PredUGT: {"ugt", false}, PredUGE: {"uge", false},
+	PredOEQ: {"oeq", true}, PredONE: {"one", true}, PredOLT: {"olt", true}, PredOLE: {"ole", true},
+	PredOGT: {"ogt", true}, PredOGE: {"oge", true}, PredORD: {"ord", true}, PredUNO: {"uno", true},
+	PredUEQ: {"ueq", true}, PredUNE: {"une", true},
+	PredFULT: {"ult", true}, PredFULE: {"ule", true}, PredFUGT: {"ugt", true}, PredFUGE: {"uge", true},
 }
 
-// String is the textual spelling (icmp and fcmp share "ult", "ule", "ugt", "uge";
-// the instruction's op says which one is meant).
+// String is the textual spelling.
 func (p CmpPred) String() string {
 	if p < numCmpPreds {
-		return cmpPredNames[p]
+		return cmpPredTable[p].name
 	}
 	return "pred?"
 }
 
 // IsInt reports icmp predicates.
-func (p CmpPred) IsInt() bool { return p >= PredEQ && p <= PredUGE }
+func (p CmpPred) IsInt() bool { return p > PredNone && p < numCmpPreds && !cmpPredTable[p].float }
 
 // IsFloat reports fcmp predicates.
-func (p CmpPred) IsFloat() bool { return p >= PredOEQ && p <= PredFUGE }
+func (p CmpPred) IsFloat() bool { return p < numCmpPreds && cmpPredTable[p].float }
 
 // ValidFor reports whether p is a predicate of op (OpICmp or OpFCmp).
 func (p CmpPred) ValidFor(op Op) bool {
@@ -170,8 +177,8 @@ func (p CmpPred) ValidFor(op Op) bool {
 
 // ParseCmpPred finds the predicate spelled s for op (OpICmp or OpFCmp).
 func ParseCmpPred(op Op, s string) (CmpPred, bool) {
-	for p := PredEQ; p < numCmpPreds; p++ {
-		if cmpPredNames[p] == s && p.ValidFor(op) {
+	for p := PredNone + 1; p < numCmpPreds; p++ {
+		if cmpPredTable[p].name == s && p.ValidFor(op) {
 			return p, true
 		}
 	}

@@ -90,6 +90,24 @@ const (
 	OperandsInt                         // integer scalars or vectors
 	OperandsIntBool                     // integer or bool scalars or vectors
 	OperandsFloat                       // float scalars or vectors
+	OperandsNumeric                     // integer or float (not bool) scalars or vectors
+)
+
+// CastRule is a conversion op's rule: the classes of the operand's and the
+// result's scalar (element) types and how their sizes relate.
+type CastRule struct {
+	From, To OperandClass
+	Size     CastSize
+}
+
+// CastSize relates a conversion's operand and result sizes.
+type CastSize uint8
+
+const (
+	CastAnySize   CastSize = iota // any element widths, same vector length
+	CastNarrower                  // a narrower result element, same vector length
+	CastWider                     // a wider result element, same vector length
+	CastEqualBits                 // equal total bit size; the vector length may change
 )
 
 // Syntax says how an instruction's operands are written in the .pir text
@@ -144,7 +162,8 @@ type OpInfo struct {
 	Syntax    Syntax
 	LastBare  bool // SyntaxOperands: the last operand is written without its type
 	Aux       Aux
-	NumSuccs  int // AuxSuccs: how many branch targets
+	NumSuccs  int      // AuxSuccs: how many branch targets
+	Cast      CastRule // ClassCast: what converts to what
 	Flags     OpFlags
 }
 
@@ -183,8 +202,9 @@ func opCmp(name string) OpInfo {
 		LastBare: true, Aux: AuxCmpPred, Flags: fEW}
 }
 
-func opCast(name string) OpInfo {
-	return OpInfo{Name: name, Class: ClassCast, MinArgs: 1, MaxArgs: 1, Result: ResultWritten, Syntax: SyntaxCast, Flags: fEW}
+func opCast(name string, from, to OperandClass, size CastSize) OpInfo {
+	return OpInfo{Name: name, Class: ClassCast, MinArgs: 1, MaxArgs: 1, Result: ResultWritten, Syntax: SyntaxCast,
+		Cast: CastRule{from, to, size}, Flags: fEW}
 }
 
 // operands is an entry written as a typed operand list.
@@ -233,16 +253,16 @@ var opTable = [numOps]OpInfo{
 	OpSelect: {Name: "select", MinArgs: 3, MaxArgs: 3, Same: 0b110, Result: ResultOperand, ResultArg: 1,
 		LastBare: true, Flags: fEW},
 
-	OpSIToFP:  opCast("sitofp"),
-	OpUIToFP:  opCast("uitofp"),
-	OpFPToSI:  opCast("fptosi"),
-	OpFPToUI:  opCast("fptoui"),
-	OpBitcast: opCast("bitcast"),
-	OpTrunc:   opCast("trunc"),
-	OpZExt:    opCast("zext"),
-	OpSExt:    opCast("sext"),
-	OpFPTrunc: opCast("fptrunc"),
-	OpFPExt:   opCast("fpext"),
+	OpSIToFP:  opCast("sitofp", OperandsInt, OperandsFloat, CastAnySize),
+	OpUIToFP:  opCast("uitofp", OperandsInt, OperandsFloat, CastAnySize),
+	OpFPToSI:  opCast("fptosi", OperandsFloat, OperandsInt, CastAnySize),
+	OpFPToUI:  opCast("fptoui", OperandsFloat, OperandsInt, CastAnySize),
+	OpBitcast: opCast("bitcast", OperandsNumeric, OperandsNumeric, CastEqualBits), // also pointer to pointer
+	OpTrunc:   opCast("trunc", OperandsIntBool, OperandsIntBool, CastNarrower),
+	OpZExt:    opCast("zext", OperandsIntBool, OperandsIntBool, CastWider),
+	OpSExt:    opCast("sext", OperandsIntBool, OperandsIntBool, CastWider),
+	OpFPTrunc: opCast("fptrunc", OperandsFloat, OperandsFloat, CastNarrower),
+	OpFPExt:   opCast("fpext", OperandsFloat, OperandsFloat, CastWider),
 
 	OpConstruct:    {Name: "construct", MinArgs: 0, MaxArgs: Variadic, Result: ResultWritten, Syntax: SyntaxConstruct, Flags: fPure},
 	OpExtractElem:  opList("extractelement", 2, 2, ResultElem, fPure),

@@ -1395,7 +1395,7 @@ func (p *parser) operands(in *Instr, info *OpInfo, opTok int) {
 		case info.FixedArity():
 			p.errTok(opTok, "%s takes %d operands, found %d", op, info.MinArgs, n)
 		case info.MaxArgs == Variadic:
-			p.errTok(opTok, "%s takes at least %d operands, found %d", op, info.MinArgs, n)
+			p.errTok(opTok, "%s takes at least %s, found %d", op, countWords(info.MinArgs, "operand"), n)
 		default:
 			p.errTok(opTok, "%s takes %d or %d operands, found %d", op, info.MinArgs, info.MaxArgs, n)
 		}

@@ -1018,63 +1018,6 @@ func (v *verifier) target(t *Block, bad func(string, ...any)) {
 	}
 }
 
-// cast checks a conversion from s to d.
-func (v *verifier) cast(in *Instr, s, d *Type, bad func(string, ...any)) {
-	shape := func(t *Type) (*Type, int, bool) {
-		switch {
-		case t.IsScalar():
-			return t, 1, true
-		case t.Kind == KVector && t.Elem != nil:
-			return t.Elem, t.Len, true
-		}
-		return nil, 0, false
-	}
-	if in.Op == OpBitcast && s.Kind == KPointer && d.Kind == KPointer {
-		return // pointer casts (LLVM addrspacecast, opaque-pointer reinterpretation)
-	}
-	se, sl, ok1 := shape(s)
-	de, dl, ok2 := shape(d)
-	if !ok1 || !ok2 {
-		bad("%s converts scalars and vectors, not %s to %s", in.Op, s, d)
-		return
-	}
-	if in.Op != OpBitcast && sl != dl {
-		bad("%s changes the vector length: %s to %s", in.Op, s, d)
-		return
-	}
-	intOrBool := func(t *Type) bool { return t.IsIntegral() || t.Kind == KBool }
-	switch in.Op {
-	case OpSIToFP, OpUIToFP:
-		if !se.IsIntegral() || de.Kind != KFloat {
-			bad("%s converts integers to floats, not %s to %s", in.Op, s, d)
-		}
-	case OpFPToSI, OpFPToUI:
-		if se.Kind != KFloat || !de.IsIntegral() {
-			bad("%s converts floats to integers, not %s to %s", in.Op, s, d)
-		}
-	case OpBitcast:
-		if se.Kind == KBool || de.Kind == KBool || sl*se.Bits != dl*de.Bits {
-			bad("bitcast needs non-bool types of equal size, not %s to %s", s, d)
-		}
-	case OpTrunc:
-		if !intOrBool(se) || !intOrBool(de) || de.Bits >= se.Bits {
-			bad("trunc needs a narrower integer result, not %s to %s", s, d)
-		}
-	case OpZExt, OpSExt:
-		if !intOrBool(se) || !intOrBool(de) || de.Bits <= se.Bits {
-			bad("%s needs a wider integer result, not %s to %s", in.Op, s, d)
-		}
-	case OpFPTrunc:
-		if se.Kind != KFloat || de.Kind != KFloat || de.Bits >= se.Bits {
-			bad("fptrunc needs a narrower float result, not %s to %s", s, d)
-		}
-	case OpFPExt:
-		if se.Kind != KFloat || de.Kind != KFloat || de.Bits <= se.Bits {
-			bad("fpext needs a wider float result, not %s to %s", s, d)
-		}
-	}
-}
-
 // phi checks incoming values against the block's predecessors: every
 // predecessor has an entry and every entry comes from a predecessor. Both
 // conventions for a predecessor with several edges (a switch with two

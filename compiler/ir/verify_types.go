@@ -1,5 +1,7 @@
 package ir
 
+import "fmt"
+
 // The verifier's type rules for one instruction. The regular rules come
 // from the op table (optable.go): the result must be void for ResultNone
 // ops, the operand count must be within [MinArgs, MaxArgs], the operands
@@ -46,7 +48,6 @@ func init() {
 	opChecks[OpAtomic] = checkAtomic
 	opChecks[OpCall] = checkCall
 	opChecks[OpIntrinsic] = checkIntrinsic
-	opChecks[OpBr] = checkBr
 	opChecks[OpCondBr] = checkCondBr
 	opChecks[OpSwitch] = checkSwitch
 	opChecks[OpRet] = checkRet
@@ -62,6 +63,7 @@ var operandClassWords = [...]struct {
 	OperandsInt:     {[]Kind{KInt, KUint}, "integer"},
 	OperandsIntBool: {[]Kind{KInt, KUint, KBool}, "integer or bool"},
 	OperandsFloat:   {[]Kind{KFloat}, "f32"},
+	OperandsNumeric: {[]Kind{KInt, KUint, KFloat}, "non-bool"},
 }
 
 // types checks in's operand and result types (its operands are known to be
@@ -78,7 +80,7 @@ func (v *verifier) types(bi int, b *Block, j int, in *Instr, bad badFunc) {
 		case info.FixedArity():
 			bad("%s takes %d operands, has %d", op, info.MinArgs, n)
 		case info.MaxArgs == Variadic:
-			bad("%s takes at least %d operands, has %d", op, info.MinArgs, n)
+			bad("%s takes at least %s, has %d", op, countWords(info.MinArgs, "operand"), n)
 		default:
 			bad("%s takes %d to %d operands, has %d", op, info.MinArgs, info.MaxArgs, n)
 		}
@@ -110,6 +112,15 @@ func (v *verifier) types(bi int, b *Block, j int, in *Instr, bad badFunc) {
 		v.phi(bi, b, j, in, bad) // needs the block's predecessors
 	} else if chk := opChecks[op]; chk != nil && !chk(v, in, bad) {
 		return
+	}
+	if info.Aux == AuxSuccs {
+		if len(in.Succs) != info.NumSuccs {
+			bad("%s needs exactly %s, has %d", op, countWords(info.NumSuccs, "target"), len(in.Succs))
+			return
+		}
+		for _, t := range in.Succs {
+			v.target(t, bad)
+		}
 	}
 	if info.Result == ResultNone {
 		return
@@ -157,10 +168,58 @@ func checkSelect(_ *verifier, in *Instr, bad badFunc) bool {
 	return true
 }
 
-func checkCast(v *verifier, in *Instr, bad badFunc) bool {
-	v.cast(in, in.Args[0].Type(), in.typ, bad)
+// checkCast checks a conversion against its op's CastRule.
+func checkCast(_ *verifier, in *Instr, bad badFunc) bool {
+	s, d := in.Args[0].Type(), in.typ
+	rule := opTable[in.Op].Cast
+	if rule.Size == CastEqualBits && s.Kind == KPointer && d.Kind == KPointer {
+		return true // pointer casts (LLVM addrspacecast, opaque-pointer reinterpretation)
+	}
+	shape := func(t *Type) (*Type, int, bool) {
+		switch {
+		case t.IsScalar():
+			return t, 1, true
+		case t.Kind == KVector && t.Elem != nil:
+			return t.Elem, t.Len, true
+		}
+		return nil, 0, false
+	}
+	se, sl, ok1 := shape(s)
+	de, dl, ok2 := shape(d)
+	if !ok1 || !ok2 {
+		bad("%s converts scalars and vectors, not %s to %s", in.Op, s, d)
+		return true
+	}
+	if rule.Size != CastEqualBits && sl != dl {
+		bad("%s changes the vector length: %s to %s", in.Op, s, d)
+		return true
+	}
+	from, to := operandClassWords[rule.From], operandClassWords[rule.To]
+	classOK := isClass(se, from.kinds...) && isClass(de, to.kinds...)
+	switch rule.Size {
+	case CastAnySize:
+		if !classOK {
+			bad("%s converts %ss to %ss, not %s to %s", in.Op, castNouns[rule.From], castNouns[rule.To], s, d)
+		}
+	case CastEqualBits:
+		if !classOK || sl*se.Bits != dl*de.Bits {
+			bad("%s needs %s types of equal size, not %s to %s", in.Op, from.words, s, d)
+		}
+	case CastNarrower, CastWider:
+		narrower := rule.Size == CastNarrower
+		if !classOK || (narrower && de.Bits >= se.Bits) || (!narrower && de.Bits <= se.Bits) {
+			rel := "wider"
+			if narrower {
+				rel = "narrower"
+			}
+			bad("%s needs a %s %s result, not %s to %s", in.Op, rel, castNouns[rule.To], s, d)
+		}
+	}
 	return true
 }
+
+// castNouns name a cast's operand classes in messages.
+var castNouns = [...]string{OperandsInt: "integer", OperandsFloat: "float", OperandsIntBool: "integer", OperandsNumeric: "non-bool"}
 
 func checkConstruct(_ *verifier, in *Instr, bad badFunc) bool {
 	rt := in.typ
@@ -420,25 +479,10 @@ func checkIntrinsic(_ *verifier, in *Instr, bad badFunc) bool {
 	return true
 }
 
-func checkBr(v *verifier, in *Instr, bad badFunc) bool {
-	if len(in.Succs) != 1 {
-		bad("br needs exactly one target, has %d", len(in.Succs))
-		return false
-	}
-	v.target(in.Succs[0], bad)
-	return true
-}
-
-func checkCondBr(v *verifier, in *Instr, bad badFunc) bool {
+func checkCondBr(_ *verifier, in *Instr, bad badFunc) bool {
 	if t := in.Args[0].Type(); t != Bool {
 		bad("condition has type %s, want bool", t)
 	}
-	if len(in.Succs) != 2 {
-		bad("condbr needs exactly two targets, has %d", len(in.Succs))
-		return false
-	}
-	v.target(in.Succs[0], bad)
-	v.target(in.Succs[1], bad)
 	return true
 }
 
@@ -485,4 +529,17 @@ func checkRet(v *verifier, in *Instr, bad badFunc) bool {
 		bad("returns %s, but the function returns %s", a[0].Type(), v.f.Ret)
 	}
 	return true
+}
+
+// countWords spells a small count with its noun: "one target", "two targets".
+func countWords(n int, noun string) string {
+	words := [...]string{"no", "one", "two", "three"}
+	w := fmt.Sprint(n)
+	if n >= 0 && n < len(words) {
+		w = words[n]
+	}
+	if n != 1 {
+		noun += "s"
+	}
+	return w + " " + noun
 }
