@@ -1387,15 +1387,15 @@ func (p *parser) operands(in *Instr, info *OpInfo, opTok int) {
 				in.Args = append(in.Args, p.typedValue())
 			}
 		}
-	} else {
+	} else if info.MaxArgs != 0 {
 		in.Args = p.typedList(0)
 		n := len(in.Args)
 		switch {
 		case n >= info.MinArgs && (info.MaxArgs == Variadic || n <= info.MaxArgs):
 		case info.FixedArity():
-			p.errTok(opTok, "%s takes %d operands, found %d", op, info.MinArgs, n)
+			p.errTok(opTok, "%s takes %s, found %d", op, countN(info.MinArgs, "operand"), n)
 		case info.MaxArgs == Variadic:
-			p.errTok(opTok, "%s takes at least %s, found %d", op, countWords(info.MinArgs, "operand"), n)
+			p.errTok(opTok, "%s takes at least %s, found %d", op, countN(info.MinArgs, "operand"), n)
 		default:
 			p.errTok(opTok, "%s takes %d or %d operands, found %d", op, info.MinArgs, info.MaxArgs, n)
 		}

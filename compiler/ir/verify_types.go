@@ -78,9 +78,9 @@ func (v *verifier) types(bi int, b *Block, j int, in *Instr, bad badFunc) {
 	if n := len(a); n < info.MinArgs || (info.MaxArgs != Variadic && n > info.MaxArgs) {
 		switch {
 		case info.FixedArity():
-			bad("%s takes %d operands, has %d", op, info.MinArgs, n)
+			bad("%s takes %s, has %d", op, countN(info.MinArgs, "operand"), n)
 		case info.MaxArgs == Variadic:
-			bad("%s takes at least %s, has %d", op, countWords(info.MinArgs, "operand"), n)
+			bad("%s takes at least %s, has %d", op, countN(info.MinArgs, "operand"), n)
 		default:
 			bad("%s takes %d to %d operands, has %d", op, info.MinArgs, info.MaxArgs, n)
 		}
@@ -542,4 +542,12 @@ func countWords(n int, noun string) string {
 		noun += "s"
 	}
 	return w + " " + noun
+}
+
+// countN writes a count with its noun: "1 operand", "2 operands".
+func countN(n int, noun string) string {
+	if n != 1 {
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
 }
