@@ -11,7 +11,9 @@ package ir
 // parser read this table, so adding an op means adding one entry here plus
 // its irregular rules (a per-op verifier check in verify_types.go and its
 // execution in interp). optable_test.go checks that every op has a complete
-// entry and that the flags are consistent with each other.
+// entry, an example whose text round-trips, and consistent flags;
+// compiler/interp/optable_test.go checks the commutative and elementwise
+// flags against execution.
 
 // OpFlags are the properties of an op.
 type OpFlags uint16
@@ -40,11 +42,11 @@ const (
 	// independently (the scalarizer splits it into one instruction per
 	// component), like an intrinsic with AttrElementwise.
 	FlagElementwise
-	// FlagFromCallee: the properties above are those of the callee: the
-	// intrinsic's attributes for OpIntrinsic; for OpCall the table's
-	// conservative flags (a call may read, write and have side effects).
-	FlagFromCallee
 )
+
+// An intr instruction's properties come from its intrinsic's attributes
+// (Instr.flags); a call's are the conservative ones in the table (it may
+// read and write memory and has side effects).
 
 // OpClass groups ops that share their operand and result rules.
 type OpClass uint8
@@ -284,9 +286,8 @@ var opTable = [numOps]OpInfo{
 		func(i *OpInfo) { i.Aux = AuxAtomic }),
 
 	OpCall: {Name: "call", MinArgs: 0, MaxArgs: Variadic, Result: ResultWritten, Syntax: SyntaxCall, Aux: AuxCallee,
-		Flags: FlagFromCallee | FlagReadsMemory | FlagWritesMemory | FlagSideEffects},
-	OpIntrinsic: {Name: "intr", MinArgs: 0, MaxArgs: Variadic, Result: ResultWritten, Syntax: SyntaxCall, Aux: AuxIntrinsic,
-		Flags: FlagFromCallee},
+		Flags: FlagReadsMemory | FlagWritesMemory | FlagSideEffects},
+	OpIntrinsic: {Name: "intr", MinArgs: 0, MaxArgs: Variadic, Result: ResultWritten, Syntax: SyntaxCall, Aux: AuxIntrinsic},
 	// A phi is not pure: its value depends on the edge control came in by.
 	OpPhi: {Name: "phi", MinArgs: 0, MaxArgs: Variadic, Result: ResultWritten, Syntax: SyntaxPhi, Aux: AuxPhiBlocks},
 
@@ -332,7 +333,7 @@ func (in *Instr) flags() OpFlags {
 		return 0
 	}
 	f := opTable[in.Op].Flags
-	if in.Op != OpIntrinsic {
+	if opTable[in.Op].Aux != AuxIntrinsic {
 		return f
 	}
 	if in.Intr == nil {
