@@ -1377,6 +1377,9 @@ func (p *parser) parseInstr() *Instr {
 func (p *parser) operands(in *Instr, info *OpInfo, opTok int) {
 	op := in.Op
 	if info.LastBare || (info.FixedArity() && info.Aux != AuxNone) {
+		if info.MinArgs > 0 {
+			in.Args = make([]Value, 0, info.MinArgs)
+		}
 		for i := 0; i < info.MinArgs; i++ {
 			if i > 0 {
 				p.expectPunct(',')
@@ -1410,6 +1413,7 @@ func (p *parser) operands(in *Instr, info *OpInfo, opTok int) {
 		p.expectPunct(',')
 		in.Idx = p.ints(0)
 	case AuxSuccs:
+		in.Succs = make([]*Block, 0, info.NumSuccs)
 		for i := 0; i < info.NumSuccs; i++ {
 			if i > 0 || len(in.Args) > 0 {
 				p.expectPunct(',')

@@ -111,6 +111,16 @@ type verifier struct {
 	funcSet   map[*Function]bool // nil: do not check membership
 	typeOK    map[*Type]string   // memo of typeProblem
 
+	// The instruction being type-checked and the report function for it
+	// (made once: the per-op checks are called through a table, so a
+	// closure made per instruction would escape to the heap).
+	cur struct {
+		b  *Block
+		j  int
+		in *Instr
+	}
+	curBad badFunc
+
 	// Per-function state.
 	f        *Function
 	blockIdx map[*Block]int32
@@ -126,6 +136,7 @@ type ipos struct{ block, idx int32 }
 
 func newVerifier(m *Module) *verifier {
 	v := &verifier{m: m, typeOK: map[*Type]string{}}
+	v.curBad = func(format string, args ...any) { v.instrErr(v.cur.b, v.cur.j, v.cur.in, format, args...) }
 	if m != nil {
 		v.globalSet = make(map[*Global]bool, len(m.Globals))
 		for _, g := range m.Globals {
@@ -749,7 +760,8 @@ func (v *verifier) block(bi int, b *Block) {
 
 // instr checks operands (definition, function, dominance) and types.
 func (v *verifier) instr(bi int, b *Block, j int, in *Instr) {
-	bad := func(format string, args ...any) { v.instrErr(b, j, in, format, args...) }
+	v.cur.b, v.cur.j, v.cur.in = b, j, in
+	bad := v.curBad
 	if in.Op == OpInvalid || in.Op >= numOps {
 		bad("invalid opcode %d", in.Op)
 		return
