@@ -74,7 +74,7 @@ func TestGroupsharedPerGroup(t *testing.T) {
 
 func TestAtomics(t *testing.T) {
 	type tc struct {
-		kind ir.Pred
+		kind ir.AtomicKind
 		t    *ir.Type
 		init uint64
 		arg  func(k *kit) ir.Value

@@ -180,26 +180,19 @@ func (mc *machine) compileInstr(fi *funcInfo, b *ir.Block, in *ir.Instr) (*icode
 		}
 		return nil
 	}
-	var err error
+	// The operand counts the executor indexes come from the op table; the
+	// other fields it relies on are checked per op.
+	err := need(in.Op.Info().MinArgs)
 	switch op := in.Op; {
-	case op.IsBinary(), op == ir.OpICmp, op == ir.OpFCmp, op == ir.OpExtractElem:
-		err = need(2)
-	case op.IsUnary(), op.IsCast(), op == ir.OpCopy, op == ir.OpLoad, op == ir.OpExtractValue, op == ir.OpAccess:
-		err = need(1)
-	case op == ir.OpSelect, op == ir.OpInsertElem:
-		err = need(3)
-	case op == ir.OpShuffle, op == ir.OpInsertValue, op == ir.OpStore, op == ir.OpMemcpy, op == ir.OpMemset, op == ir.OpAtomic:
-		err = need(2)
+	case err != nil:
 	case op == ir.OpCondBr:
-		if err = need(1); err == nil && len(in.Succs) != 2 {
+		if len(in.Succs) != 2 {
 			err = compileErr(f, b, in, "condbr needs two targets")
 		}
 	case op == ir.OpBr:
 		if len(in.Succs) != 1 {
 			err = compileErr(f, b, in, "br needs one target")
 		}
-	case op == ir.OpSwitch:
-		err = need(1)
 	case op == ir.OpCall:
 		if in.Callee == nil {
 			err = compileErr(f, b, in, "call without a callee")

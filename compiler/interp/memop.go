@@ -122,7 +122,7 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 				cmp = w.arg(fr, &ic.args[2], l)[0]
 			}
 			old := c[0]
-			c[0] = atomicOp(in.Pred, t, b, old, v, cmp)
+			c[0] = atomicOp(in.Atomic, t, b, old, v, cmp)
 			r[0] = old
 		}
 	}
@@ -142,7 +142,7 @@ func byteFill(by uint64, n int) uint64 {
 }
 
 // atomicOp computes the new memory value of an atomic read-modify-write.
-func atomicOp(kind ir.Pred, t *ir.Type, b int, old, v, cmp uint64) uint64 {
+func atomicOp(kind ir.AtomicKind, t *ir.Type, b int, old, v, cmp uint64) uint64 {
 	m := widthMask(b)
 	a := arithOf(t)
 	switch kind {

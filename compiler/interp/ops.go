@@ -305,7 +305,7 @@ func floatBinary(op ir.Op, x, y uint64, b int) uint64 {
 	return fromF64(r, b)
 }
 
-func icmp(p ir.Pred, x, y uint64, b int) bool {
+func icmp(p ir.CmpPred, x, y uint64, b int) bool {
 	m := widthMask(b)
 	x, y = x&m, y&m
 	sx, sy := sext(x, b), sext(y, b)
@@ -334,7 +334,7 @@ func icmp(p ir.Pred, x, y uint64, b int) bool {
 	return false
 }
 
-func fcmp(p ir.Pred, x, y float64) bool {
+func fcmp(p ir.CmpPred, x, y float64) bool {
 	uno := math.IsNaN(x) || math.IsNaN(y)
 	switch p {
 	case ir.PredOEQ:

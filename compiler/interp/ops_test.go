@@ -121,7 +121,7 @@ func TestFloatOps(t *testing.T) {
 }
 
 func TestIntCompare(t *testing.T) {
-	cmp := func(p ir.Pred, x, y ir.Value) func(k *kit) ir.Value {
+	cmp := func(p ir.CmpPred, x, y ir.Value) func(k *kit) ir.Value {
 		return func(k *kit) ir.Value { return k.b.Cmp(p, x, y, "") }
 	}
 	runCases(t, []opCase{

@@ -269,7 +269,7 @@ var amdgpuArgs = map[string]int{
 func isBarrier(it *ir.Intrinsic) bool { return it.Attrs.Has(ir.AttrBarrier) }
 
 // llvmICmpPred maps LLVM's CmpInst predicate numbers (32 = eq ... 41 = sle).
-func llvmICmpPred(p int) ir.Pred {
+func llvmICmpPred(p int) ir.CmpPred {
 	switch p {
 	case 32:
 		return ir.PredEQ
@@ -296,7 +296,7 @@ func llvmICmpPred(p int) ir.Pred {
 }
 
 // llvmFCmpPred maps LLVM's FCmp predicate numbers (1 = oeq ... 14 = une).
-func llvmFCmpPred(p int) ir.Pred {
+func llvmFCmpPred(p int) ir.CmpPred {
 	switch p {
 	case 1:
 		return ir.PredOEQ

@@ -97,7 +97,7 @@ func (bd *Builder) Binary(op Op, x, y Value, name string) *Instr {
 func (bd *Builder) Unary(op Op, x Value, name string) *Instr { return bd.mk(op, x.Type(), name, x) }
 
 // Cmp emits icmp or fcmp (chosen by the operand type) with predicate p.
-func (bd *Builder) Cmp(p Pred, x, y Value, name string) *Instr {
+func (bd *Builder) Cmp(p CmpPred, x, y Value, name string) *Instr {
 	op := OpICmp
 	if x.Type().Scalar().Kind == KFloat {
 		op = OpFCmp
@@ -223,13 +223,13 @@ func (bd *Builder) Memset(dst, byteVal Value) *Instr { return bd.mk(OpMemset, Vo
 
 // Atomic emits an atomic read-modify-write returning the old value; cmp is
 // the comparator for cmpxchg (nil otherwise).
-func (bd *Builder) Atomic(kind Pred, p, v, cmp Value, name string) *Instr {
+func (bd *Builder) Atomic(kind AtomicKind, p, v, cmp Value, name string) *Instr {
 	args := []Value{p, v}
 	if cmp != nil {
 		args = append(args, cmp)
 	}
 	in := bd.mk(OpAtomic, p.Type().Elem, name, args...)
-	in.Pred = kind
+	in.Atomic = kind
 	return in
 }
 

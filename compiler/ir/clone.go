@@ -201,7 +201,7 @@ func (c *cloner) body(f, nf *Function) {
 			}
 			dst.Instrs[j] = ni
 			*ni = Instr{
-				Op: in.Op, name: in.name, typ: in.typ, Pred: in.Pred, Intr: in.Intr,
+				Op: in.Op, name: in.name, typ: in.typ, Pred: in.Pred, Atomic: in.Atomic, Intr: in.Intr,
 				Callee: in.Callee, MergeKind: in.MergeKind, Block: dst, Loc: in.Loc,
 			}
 			if c.funcs != nil && in.Callee != nil {

@@ -83,25 +83,9 @@ const (
 	numOps
 )
 
-var opNames = [numOps]string{
-	OpInvalid: "invalid",
-	OpAdd:     "add", OpSub: "sub", OpMul: "mul", OpSDiv: "sdiv", OpUDiv: "udiv", OpSRem: "srem", OpURem: "urem",
-	OpShl: "shl", OpLShr: "lshr", OpAShr: "ashr", OpAnd: "and", OpOr: "or", OpXor: "xor", OpNot: "not", OpNeg: "neg",
-	OpFAdd: "fadd", OpFSub: "fsub", OpFMul: "fmul", OpFDiv: "fdiv", OpFRem: "frem", OpFNeg: "fneg",
-	OpICmp: "icmp", OpFCmp: "fcmp", OpSelect: "select",
-	OpSIToFP: "sitofp", OpUIToFP: "uitofp", OpFPToSI: "fptosi", OpFPToUI: "fptoui", OpBitcast: "bitcast",
-	OpTrunc: "trunc", OpZExt: "zext", OpSExt: "sext", OpFPTrunc: "fptrunc", OpFPExt: "fpext",
-	OpConstruct: "construct", OpExtractElem: "extractelement", OpInsertElem: "insertelement", OpShuffle: "shuffle",
-	OpExtractValue: "extractvalue", OpInsertValue: "insertvalue", OpCopy: "copy",
-	OpAlloca: "alloca", OpLoad: "load", OpStore: "store", OpAccess: "access", OpMemcpy: "memcpy", OpMemset: "memset",
-	OpAtomic: "atomic",
-	OpCall:   "call", OpIntrinsic: "intr", OpPhi: "phi",
-	OpBr: "br", OpCondBr: "condbr", OpSwitch: "switch", OpRet: "ret", OpDiscard: "discard", OpUnreachable: "unreachable",
-}
-
 func (o Op) String() string {
 	if o < numOps {
-		return opNames[o]
+		return opTable[o].Name
 	}
 	return "op?"
 }
@@ -109,40 +93,17 @@ func (o Op) String() string {
 // OpByName maps a mnemonic to its Op.
 var OpByName = func() map[string]Op {
 	m := map[string]Op{}
-	for i, n := range opNames {
-		m[n] = Op(i)
+	for i := range opTable {
+		m[opTable[i].Name] = Op(i)
 	}
 	return m
 }()
 
-// IsTerminator reports block-ending ops.
-func (o Op) IsTerminator() bool { return o >= OpBr && o <= OpUnreachable }
-
-// IsBinary reports two-operand arithmetic/bitwise ops.
-func (o Op) IsBinary() bool {
-	return (o >= OpAdd && o <= OpXor) || (o >= OpFAdd && o <= OpFRem)
-}
-
-// IsUnary reports one-operand arithmetic ops.
-func (o Op) IsUnary() bool { return o == OpNot || o == OpNeg || o == OpFNeg }
-
-// IsCast reports conversion ops.
-func (o Op) IsCast() bool { return o >= OpSIToFP && o <= OpFPExt }
-
-// IsCommutative reports binary ops whose operands may be swapped.
-func (o Op) IsCommutative() bool {
-	switch o {
-	case OpAdd, OpMul, OpAnd, OpOr, OpXor, OpFAdd, OpFMul:
-		return true
-	}
-	return false
-}
-
-// Pred is a comparison predicate (icmp/fcmp) or an atomic operation kind.
-type Pred uint8
+// CmpPred is the predicate of an icmp or fcmp.
+type CmpPred uint8
 
 const (
-	PredNone Pred = iota
+	PredNone CmpPred = iota
 	// icmp
 	PredEQ
 	PredNE
@@ -169,7 +130,66 @@ const (
 	PredFULE
 	PredFUGT
 	PredFUGE
-	// atomic kinds
+	numCmpPreds
+)
+
+// cmpPredTable describes each predicate: its spelling and which compare it
+// belongs to (icmp and fcmp share "ult", "ule", "ugt", "uge"; the
+// instruction's op says which one is meant).
+var cmpPredTable = [numCmpPreds]struct {
+	name  string
+	float bool // an fcmp predicate (else icmp; PredNone is neither)
+}{
+	PredNone: {"", false},
+	PredEQ:   {"eq", false}, PredNE: {"ne", false},
+	PredSLT: {"slt", false}, PredSLE: {"sle", false}, PredSGT: {"sgt", false}, PredSGE: {"sge", false},
+	PredULT: {"ult", false}, PredULE: {"ule", false}, PredUGT: {"ugt", false}, PredUGE: {"uge", false},
+	PredOEQ: {"oeq", true}, PredONE: {"one", true}, PredOLT: {"olt", true}, PredOLE: {"ole", true},
+	PredOGT: {"ogt", true}, PredOGE: {"oge", true}, PredORD: {"ord", true}, PredUNO: {"uno", true},
+	PredUEQ: {"ueq", true}, PredUNE: {"une", true},
+	PredFULT: {"ult", true}, PredFULE: {"ule", true}, PredFUGT: {"ugt", true}, PredFUGE: {"uge", true},
+}
+
+// String is the textual spelling.
+func (p CmpPred) String() string {
+	if p < numCmpPreds {
+		return cmpPredTable[p].name
+	}
+	return "pred?"
+}
+
+// IsInt reports icmp predicates.
+func (p CmpPred) IsInt() bool { return p > PredNone && p < numCmpPreds && !cmpPredTable[p].float }
+
+// IsFloat reports fcmp predicates.
+func (p CmpPred) IsFloat() bool { return p < numCmpPreds && cmpPredTable[p].float }
+
+// ValidFor reports whether p is a predicate of op (OpICmp or OpFCmp).
+func (p CmpPred) ValidFor(op Op) bool {
+	switch op {
+	case OpICmp:
+		return p.IsInt()
+	case OpFCmp:
+		return p.IsFloat()
+	}
+	return false
+}
+
+// ParseCmpPred finds the predicate spelled s for op (OpICmp or OpFCmp).
+func ParseCmpPred(op Op, s string) (CmpPred, bool) {
+	for p := PredNone + 1; p < numCmpPreds; p++ {
+		if cmpPredTable[p].name == s && p.ValidFor(op) {
+			return p, true
+		}
+	}
+	return PredNone, false
+}
+
+// AtomicKind is the read-modify-write operation of an atomic instruction.
+type AtomicKind uint8
+
+const (
+	AtomicNone AtomicKind = iota
 	AtomicAdd
 	AtomicMin
 	AtomicMax
@@ -180,42 +200,42 @@ const (
 	AtomicXor
 	AtomicXchg
 	AtomicCmpXchg
-	numPreds
+	numAtomicKinds
 )
 
-var predNames = [numPreds]string{
-	PredNone: "",
-	PredEQ:   "eq", PredNE: "ne", PredSLT: "slt", PredSLE: "sle", PredSGT: "sgt", PredSGE: "sge",
-	PredULT: "ult", PredULE: "ule", PredUGT: "ugt", PredUGE: "uge",
-	PredOEQ: "oeq", PredONE: "one", PredOLT: "olt", PredOLE: "ole", PredOGT: "ogt", PredOGE: "oge",
-	PredORD: "ord", PredUNO: "uno", PredUEQ: "ueq", PredUNE: "une",
-	PredFULT: "ult", PredFULE: "ule", PredFUGT: "ugt", PredFUGE: "uge",
-	AtomicAdd: "add", AtomicMin: "min", AtomicMax: "max", AtomicUMin: "umin", AtomicUMax: "umax",
+var atomicKindNames = [numAtomicKinds]string{
+	AtomicNone: "",
+	AtomicAdd:  "add", AtomicMin: "min", AtomicMax: "max", AtomicUMin: "umin", AtomicUMax: "umax",
 	AtomicAnd: "and", AtomicOr: "or", AtomicXor: "xor", AtomicXchg: "xchg", AtomicCmpXchg: "cmpxchg",
 }
 
-func (p Pred) String() string {
-	if p < numPreds {
-		return predNames[p]
+func (k AtomicKind) String() string {
+	if k < numAtomicKinds {
+		return atomicKindNames[k]
 	}
-	return "pred?"
+	return "atomic?"
 }
 
-// ParsePred finds the predicate spelled s for op (icmp, fcmp or atomic).
-func ParsePred(op Op, s string) (Pred, bool) {
-	lo, hi := PredEQ, PredUGE
-	switch op {
-	case OpFCmp:
-		lo, hi = PredOEQ, PredFUGE
-	case OpAtomic:
-		lo, hi = AtomicAdd, AtomicCmpXchg
+// Valid reports a real kind (not AtomicNone, not out of range).
+func (k AtomicKind) Valid() bool { return k > AtomicNone && k < numAtomicKinds }
+
+// NumOperands is the operand count of an atomic of this kind: the pointer
+// and the value, plus the comparand for cmpxchg.
+func (k AtomicKind) NumOperands() int {
+	if k == AtomicCmpXchg {
+		return 3
 	}
-	for p := lo; p <= hi; p++ {
-		if predNames[p] == s {
-			return p, true
+	return 2
+}
+
+// ParseAtomicKind finds the atomic kind spelled s.
+func ParseAtomicKind(s string) (AtomicKind, bool) {
+	for k := AtomicAdd; k < numAtomicKinds; k++ {
+		if atomicKindNames[k] == s {
+			return k, true
 		}
 	}
-	return PredNone, false
+	return AtomicNone, false
 }
 
 // MergeKind says which structured-control-flow annotation a terminator has.
@@ -254,8 +274,9 @@ type Instr struct {
 	Cases     []SwitchCase // switch: label groups in source order
 	PhiBlocks []*Block     // phi: incoming block of Args[i]
 
-	Pred   Pred  // icmp/fcmp predicate; atomic kind
-	Idx    []int // extractvalue/insertvalue path; shuffle mask
+	Pred   CmpPred    // icmp/fcmp predicate
+	Atomic AtomicKind // atomic operation kind
+	Idx    []int      // extractvalue/insertvalue path; shuffle mask
 	Callee *Function
 	Intr   *Intrinsic
 
@@ -324,24 +345,6 @@ func (in *Instr) ReplaceSuccessor(old, new *Block) {
 
 // IsTerminator reports whether in ends its block.
 func (in *Instr) IsTerminator() bool { return in.Op.IsTerminator() }
-
-// HasSideEffects reports instructions that must not be removed when unused.
-func (in *Instr) HasSideEffects() bool {
-	switch in.Op {
-	case OpStore, OpMemcpy, OpMemset, OpAtomic, OpCall:
-		return true
-	case OpIntrinsic:
-		return in.Intr == nil || !in.Intr.Attrs.Has(AttrPure)
-	}
-	return in.Op.IsTerminator()
-}
-
-// IsConvergent reports operations whose result depends on the set of lanes
-// executing them together (wave ops, barriers): they must not be moved
-// across control flow or merged.
-func (in *Instr) IsConvergent() bool {
-	return in.Op == OpIntrinsic && in.Intr != nil && in.Intr.Attrs.Has(AttrConvergent)
-}
 
 // Incoming returns the value a phi receives from block b (nil if none).
 func (in *Instr) Incoming(b *Block) Value {

@@ -1274,139 +1274,40 @@ func (p *parser) parseInstr() *Instr {
 		p.errTok(opTok, "unknown instruction '%s'", opName)
 	}
 	in := &Instr{Op: op}
-	var rt *Type = Void
-	arity := func(n int) {
-		if len(in.Args) != n {
-			p.errTok(opTok, "%s takes %d operands, found %d", op, n, len(in.Args))
-		}
-	}
-	switch {
-	case op.IsBinary():
-		a := p.typedValue()
-		p.expectPunct(',')
-		in.Args = []Value{a, p.parseValue(a.Type(), false)}
-		rt = a.Type()
-	case op.IsUnary(), op == OpCopy:
-		a := p.typedValue()
-		in.Args = []Value{a}
-		rt = a.Type()
-	case op == OpICmp || op == OpFCmp:
+	info := op.Info()
+	var rt *Type // the result type, when the text spells it
+	switch info.Aux {
+	case AuxCmpPred:
 		pt := p.pos
-		pred, ok := ParsePred(op, p.word("a predicate"))
+		pred, ok := ParseCmpPred(op, p.word("a predicate"))
 		if !ok {
 			p.errTok(pt, "unknown %s predicate '%s'", op, p.text(pt))
 		}
 		in.Pred = pred
-		a := p.typedValue()
-		p.expectPunct(',')
-		in.Args = []Value{a, p.parseValue(a.Type(), false)}
-		rt = BoolOf(a.Type())
-	case op == OpSelect:
-		c := p.typedValue()
-		p.expectPunct(',')
-		a := p.typedValue()
-		p.expectPunct(',')
-		in.Args = []Value{c, a, p.parseValue(a.Type(), false)}
-		rt = a.Type()
-	case op.IsCast():
+	case AuxAtomic:
+		kt := p.pos
+		kind, ok := ParseAtomicKind(p.word("an atomic operation"))
+		if !ok {
+			p.errTok(kt, "unknown atomic operation '%s'", p.text(kt))
+		}
+		in.Atomic = kind
+	}
+	switch info.Syntax {
+	case SyntaxOperands:
+		p.operands(in, &info, opTok)
+	case SyntaxCast:
 		a := p.typedValue()
 		p.expectWord("to")
 		rt = p.parseValueType("result")
 		in.Args = []Value{a}
-	case op == OpConstruct:
+	case SyntaxConstruct:
 		rt = p.parseValueType("result")
 		p.expectPunct('(')
 		in.Args = p.typedList(')')
 		p.expectPunct(')')
-	case op == OpExtractElem:
-		in.Args = p.typedList(0)
-		arity(2)
-		vt := in.Args[0].Type()
-		if vt.Kind != KVector {
-			p.errTok(opTok, "extractelement needs a vector operand, not %s", vt)
-		}
-		rt = vt.Elem
-	case op == OpInsertElem:
-		in.Args = p.typedList(0)
-		arity(3)
-		rt = in.Args[0].Type()
-	case op == OpLoad:
-		in.Args = p.typedList(0)
-		arity(1)
-		pt := in.Args[0].Type()
-		if pt.Kind != KPointer {
-			p.errTok(opTok, "load needs a pointer operand, not %s", pt)
-		}
-		rt = pt.Elem
-	case op == OpStore || op == OpMemcpy || op == OpMemset:
-		in.Args = p.typedList(0)
-		arity(2)
-	case op == OpShuffle:
-		a := p.typedValue()
-		p.expectPunct(',')
-		b := p.typedValue()
-		p.expectPunct(',')
-		p.expectPunct('[')
-		in.Idx = p.ints(']')
-		p.expectPunct(']')
-		in.Args = []Value{a, b}
-		if a.Type().Kind != KVector {
-			p.errTok(opTok, "shuffle needs vector operands, not %s", a.Type())
-		}
-		if len(in.Idx) == 0 {
-			p.errTok(opTok, "shuffle needs a non-empty mask")
-		}
-		rt = p.derived(typeKey{kind: KVector, elem: a.Type().Elem, n: len(in.Idx)})
-		if len(in.Idx) == 1 {
-			rt = a.Type().Elem
-		}
-	case op == OpExtractValue:
-		a := p.typedValue()
-		p.expectPunct(',')
-		in.Idx = p.ints(0)
-		in.Args = []Value{a}
-		rt = a.Type().IndexPath(in.Idx)
-		if rt == nil {
-			p.errTok(opTok, "invalid extractvalue path %v into %s", in.Idx, a.Type())
-		}
-	case op == OpInsertValue:
-		a := p.typedValue()
-		p.expectPunct(',')
-		e := p.typedValue()
-		p.expectPunct(',')
-		in.Idx = p.ints(0)
-		in.Args = []Value{a, e}
-		rt = a.Type()
-	case op == OpAlloca:
-		rt = p.derived(typeKey{kind: KPointer, elem: p.parseValueType("allocated"), space: SpaceFunction})
-	case op == OpAccess:
-		in.Args = p.typedList(0)
-		if len(in.Args) == 0 {
-			p.errTok(opTok, "access needs a base pointer")
-		}
-		rt = AccessType(in.Args[0].Type(), in.Args[1:])
-		if rt == nil {
-			p.errTok(opTok, "invalid access chain into %s (struct indices must be integer constants in range)", in.Args[0].Type())
-		}
-	case op == OpAtomic:
-		kt := p.pos
-		kind, ok := ParsePred(op, p.word("an atomic operation"))
-		if !ok {
-			p.errTok(kt, "unknown atomic operation '%s'", p.text(kt))
-		}
-		in.Pred = kind
-		in.Args = p.typedList(0)
-		if len(in.Args) < 2 || len(in.Args) > 3 {
-			p.errTok(opTok, "atomic takes 2 or 3 operands, found %d", len(in.Args))
-		}
-		pt := in.Args[0].Type()
-		if pt.Kind != KPointer {
-			p.errTok(opTok, "atomic needs a pointer operand, not %s", pt)
-		}
-		rt = pt.Elem
-	case op == OpCall || op == OpIntrinsic:
+	case SyntaxCall:
 		rt = p.parseType()
-		if op == OpCall {
+		if info.Aux == AuxCallee {
 			if p.tok().kind != tkGlobal {
 				p.errf("expected a function (@name), found %s", p.describe())
 			}
@@ -1428,7 +1329,9 @@ func (p *parser) parseInstr() *Instr {
 		p.expectPunct('(')
 		in.Args = p.typedList(')')
 		p.expectPunct(')')
-	case op == OpPhi:
+	case SyntaxAlloca:
+		rt = p.derived(typeKey{kind: KPointer, elem: p.parseValueType("allocated"), space: SpaceFunction})
+	case SyntaxPhi:
 		rt = p.parseValueType("phi")
 		for i := 0; !p.atEOL() && !p.isPunct('!'); i++ {
 			if i > 0 {
@@ -1442,17 +1345,82 @@ func (p *parser) parseInstr() *Instr {
 			in.Args = append(in.Args, v)
 			in.PhiBlocks = append(in.PhiBlocks, b)
 		}
-	case op == OpBr:
-		in.Succs = []*Block{p.blockRef1()}
-	case op == OpCondBr:
-		c := p.typedValue()
+	}
+	if rt == nil {
+		rt = p.resultType(in, opTok)
+	}
+	if p.acceptPunct('!') {
+		in.Loc = p.parseLocRest(p.pos - 1)
+	}
+	p.expectEOL()
+
+	in.typ = rt
+	if rt != Void {
+		if !named {
+			p.errTok(opTok, "%s produces a %s value and needs a result name (%%name = %s ...)", op, rt, op)
+		}
+		if !p.f.ReserveName(name) {
+			p.errTok(start, "name %%%s is already used in function @%s", quoteName(name), quoteName(p.f.name))
+		}
+		in.name = name
+		p.vals[name] = in
+	} else if named {
+		p.errTok(start, "%s produces no value and cannot be named", op)
+	}
+	return in
+}
+
+// operands reads an operand list (SyntaxOperands) and what follows it. An
+// op with a bare last operand or with a trailer (mask, index path, branch
+// targets) takes exactly its operand count; the others read a typed list
+// to the end of the line and check the count.
+func (p *parser) operands(in *Instr, info *OpInfo, opTok int) {
+	op := in.Op
+	if info.LastBare || (info.FixedArity() && info.Aux != AuxNone) {
+		if info.MinArgs > 0 {
+			in.Args = make([]Value, 0, info.MinArgs)
+		}
+		for i := 0; i < info.MinArgs; i++ {
+			if i > 0 {
+				p.expectPunct(',')
+			}
+			if info.LastBare && i > 0 && i == info.MinArgs-1 {
+				in.Args = append(in.Args, p.parseValue(in.Args[i-1].Type(), false))
+			} else {
+				in.Args = append(in.Args, p.typedValue())
+			}
+		}
+	} else if info.MaxArgs != 0 {
+		in.Args = p.typedList(0)
+		n := len(in.Args)
+		switch {
+		case n >= info.MinArgs && (info.MaxArgs == Variadic || n <= info.MaxArgs):
+		case info.FixedArity():
+			p.errTok(opTok, "%s takes %s, found %d", op, countN(info.MinArgs, "operand"), n)
+		case info.MaxArgs == Variadic:
+			p.errTok(opTok, "%s takes at least %s, found %d", op, countN(info.MinArgs, "operand"), n)
+		default:
+			p.errTok(opTok, "%s takes %d or %d operands, found %d", op, info.MinArgs, info.MaxArgs, n)
+		}
+	}
+	switch info.Aux {
+	case AuxMask:
 		p.expectPunct(',')
-		a := p.blockRef1()
+		p.expectPunct('[')
+		in.Idx = p.ints(']')
+		p.expectPunct(']')
+	case AuxPath:
 		p.expectPunct(',')
-		in.Succs = []*Block{a, p.blockRef1()}
-		in.Args = []Value{c}
-	case op == OpSwitch:
-		in.Args = []Value{p.typedValue()}
+		in.Idx = p.ints(0)
+	case AuxSuccs:
+		in.Succs = make([]*Block, 0, info.NumSuccs)
+		for i := 0; i < info.NumSuccs; i++ {
+			if i > 0 || len(in.Args) > 0 {
+				p.expectPunct(',')
+			}
+			in.Succs = append(in.Succs, p.blockRef1())
+		}
+	case AuxCases:
 		for p.acceptPunct('[') {
 			var c SwitchCase
 			gt := p.pos
@@ -1477,29 +1445,49 @@ func (p *parser) parseInstr() *Instr {
 			p.expectPunct(']')
 			in.Cases = append(in.Cases, c)
 		}
-	case op == OpRet:
-		if !p.atEOL() && !p.isPunct('!') {
-			in.Args = []Value{p.typedValue()}
-		}
-	case op == OpDiscard, op == OpUnreachable:
 	}
-	if p.acceptPunct('!') {
-		in.Loc = p.parseLocRest(p.pos - 1)
-	}
-	p.expectEOL()
+}
 
-	in.typ = rt
-	if rt != Void {
-		if !named {
-			p.errTok(opTok, "%s produces a %s value and needs a result name (%%name = %s ...)", op, rt, op)
-		}
-		if !p.f.ReserveName(name) {
-			p.errTok(start, "name %%%s is already used in function @%s", quoteName(name), quoteName(p.f.name))
-		}
-		in.name = name
-		p.vals[name] = in
-	} else if named {
-		p.errTok(start, "%s produces no value and cannot be named", op)
+// resultType derives the result type of an instruction whose text does not
+// spell it: by the op's result rule (ResultTypeOf), or for the derived
+// rules from the operands and indices. Operands that do not fit the rule
+// are an error here, since the type of the result cannot be known.
+func (p *parser) resultType(in *Instr, opTok int) *Type {
+	op, a := in.Op, in.Args
+	if rt := ResultTypeOf(op, a); rt != nil {
+		return rt
 	}
-	return in
+	switch op.Info().Result {
+	case ResultElem:
+		p.errTok(opTok, "%s needs a vector operand, not %s", op, a[0].Type())
+	case ResultPointee:
+		p.errTok(opTok, "%s needs a pointer operand, not %s", op, a[0].Type())
+	}
+	switch op {
+	case OpShuffle:
+		if a[0].Type().Kind != KVector {
+			p.errTok(opTok, "shuffle needs vector operands, not %s", a[0].Type())
+		}
+		if len(in.Idx) == 0 {
+			p.errTok(opTok, "shuffle needs a non-empty mask")
+		}
+		if len(in.Idx) == 1 {
+			return a[0].Type().Elem // rejected by the verifier, with a better message
+		}
+		return p.derived(typeKey{kind: KVector, elem: a[0].Type().Elem, n: len(in.Idx)})
+	case OpExtractValue:
+		rt := a[0].Type().IndexPath(in.Idx)
+		if rt == nil {
+			p.errTok(opTok, "invalid extractvalue path %v into %s", in.Idx, a[0].Type())
+		}
+		return rt
+	case OpAccess:
+		rt := AccessType(a[0].Type(), a[1:])
+		if rt == nil {
+			p.errTok(opTok, "invalid access chain into %s (struct indices must be integer constants in range)", a[0].Type())
+		}
+		return rt
+	}
+	p.errTok(opTok, "cannot derive the result type of %s", op)
+	return nil
 }

@@ -250,119 +250,67 @@ func (p *Printer) ints(xs []int) {
 	}
 }
 
+// instrBody writes an instruction after its indentation: the result name,
+// the mnemonic, then what the op's table entry (optable.go) says it
+// carries, in the order the parser reads it back.
 func (p *Printer) instrBody(in *Instr) {
 	if in.HasResult() {
 		p.ref(in)
 		p.s(" = ")
 	}
 	p.s(in.Op.String())
+	info := in.Op.Info()
 	a := in.Args
-	switch op := in.Op; {
-	case op.IsBinary():
-		p.b(' ')
-		p.typed(a[0])
-		p.s(", ")
-		p.ref(a[1])
-	case op.IsUnary(), op == OpCopy:
-		p.b(' ')
-		p.typed(a[0])
-	case op == OpICmp || op == OpFCmp:
+	switch info.Aux {
+	case AuxCmpPred:
 		p.b(' ')
 		p.s(in.Pred.String())
+	case AuxAtomic:
 		p.b(' ')
-		p.typed(a[0])
-		p.s(", ")
-		p.ref(a[1])
-	case op == OpSelect:
-		p.b(' ')
-		p.typed(a[0])
-		p.s(", ")
-		p.typed(a[1])
-		p.s(", ")
-		p.ref(a[2])
-	case op.IsCast():
+		p.s(in.Atomic.String())
+	}
+	switch info.Syntax {
+	case SyntaxOperands:
+		for i, x := range a {
+			if i == 0 {
+				p.b(' ')
+			} else {
+				p.s(", ")
+			}
+			if info.LastBare && i > 0 && i == len(a)-1 {
+				p.ref(x)
+			} else {
+				p.typed(x)
+			}
+		}
+		p.trailer(in, info.Aux)
+	case SyntaxCast:
 		p.b(' ')
 		p.typed(a[0])
 		p.s(" to ")
 		p.s(in.typ.String())
-	case op == OpConstruct:
+	case SyntaxConstruct:
 		p.b(' ')
 		p.s(in.typ.String())
 		p.s(" (")
-		for i, x := range a {
-			if i > 0 {
-				p.s(", ")
-			}
-			p.typed(x)
-		}
+		p.typedList(a)
 		p.b(')')
-	case op == OpExtractElem || op == OpInsertElem || op == OpStore || op == OpMemcpy || op == OpMemset || op == OpLoad:
-		p.b(' ')
-		for i, x := range a {
-			if i > 0 {
-				p.s(", ")
-			}
-			p.typed(x)
-		}
-	case op == OpShuffle:
-		p.b(' ')
-		p.typed(a[0])
-		p.s(", ")
-		p.typed(a[1])
-		p.s(", [")
-		p.ints(in.Idx)
-		p.b(']')
-	case op == OpExtractValue:
-		p.b(' ')
-		p.typed(a[0])
-		p.s(", ")
-		p.ints(in.Idx)
-	case op == OpInsertValue:
-		p.b(' ')
-		p.typed(a[0])
-		p.s(", ")
-		p.typed(a[1])
-		p.s(", ")
-		p.ints(in.Idx)
-	case op == OpAlloca:
-		p.b(' ')
-		p.s(in.typ.Elem.String())
-	case op == OpAccess:
-		p.b(' ')
-		for i, x := range a {
-			if i > 0 {
-				p.s(", ")
-			}
-			p.typed(x)
-		}
-	case op == OpAtomic:
-		p.b(' ')
-		p.s(in.Pred.String())
-		p.b(' ')
-		for i, x := range a {
-			if i > 0 {
-				p.s(", ")
-			}
-			p.typed(x)
-		}
-	case op == OpCall || op == OpIntrinsic:
+	case SyntaxCall:
 		p.b(' ')
 		p.s(in.typ.String())
 		p.b(' ')
-		if op == OpCall {
+		if info.Aux == AuxCallee {
 			p.s(in.Callee.Ref())
 		} else {
 			p.s(in.Intr.Name)
 		}
 		p.b('(')
-		for i, x := range a {
-			if i > 0 {
-				p.s(", ")
-			}
-			p.typed(x)
-		}
+		p.typedList(a)
 		p.b(')')
-	case op == OpPhi:
+	case SyntaxAlloca:
+		p.b(' ')
+		p.s(in.typ.Elem.String())
+	case SyntaxPhi:
 		p.b(' ')
 		p.s(in.typ.String())
 		for i, x := range a {
@@ -375,19 +323,39 @@ func (p *Printer) instrBody(in *Instr) {
 			p.s(in.PhiBlocks[i].Ref())
 			p.b(']')
 		}
-	case op == OpBr:
-		p.b(' ')
-		p.s(in.Succs[0].Ref())
-	case op == OpCondBr:
-		p.b(' ')
-		p.typed(a[0])
+	}
+}
+
+func (p *Printer) typedList(xs []Value) {
+	for i, x := range xs {
+		if i > 0 {
+			p.s(", ")
+		}
+		p.typed(x)
+	}
+}
+
+// trailer writes what follows an operand list: a shuffle mask, an index
+// path, branch targets or switch cases.
+func (p *Printer) trailer(in *Instr, aux Aux) {
+	switch aux {
+	case AuxMask:
+		p.s(", [")
+		p.ints(in.Idx)
+		p.b(']')
+	case AuxPath:
 		p.s(", ")
-		p.s(in.Succs[0].Ref())
-		p.s(", ")
-		p.s(in.Succs[1].Ref())
-	case op == OpSwitch:
-		p.b(' ')
-		p.typed(a[0])
+		p.ints(in.Idx)
+	case AuxSuccs:
+		for i, t := range in.Succs {
+			if i == 0 && len(in.Args) == 0 {
+				p.b(' ')
+			} else {
+				p.s(", ")
+			}
+			p.s(t.Ref())
+		}
+	case AuxCases:
 		for _, c := range in.Cases {
 			p.s(" [")
 			for i, v := range c.Values {
@@ -408,11 +376,6 @@ func (p *Printer) instrBody(in *Instr) {
 			p.s(": ")
 			p.s(c.Target.Ref())
 			p.b(']')
-		}
-	case op == OpRet:
-		if len(a) > 0 {
-			p.b(' ')
-			p.typed(a[0])
 		}
 	}
 }

@@ -254,7 +254,7 @@ func FuzzVerifyMutations(f *testing.F) {
 			case 8:
 				in.Idx = append(in.Idx, -1, 1<<30)
 			case 9:
-				in.Pred = ir.Pred(ops[(i+2)%len(ops)])
+				in.Pred, in.Atomic = ir.CmpPred(ops[(i+2)%len(ops)]), ir.AtomicKind(ops[(i+2)%len(ops)])
 			case 10:
 				in.Callee, in.Intr = nil, nil
 			case 11:

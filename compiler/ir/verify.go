@@ -111,6 +111,16 @@ type verifier struct {
 	funcSet   map[*Function]bool // nil: do not check membership
 	typeOK    map[*Type]string   // memo of typeProblem
 
+	// The instruction being type-checked and the report function for it
+	// (made once: the per-op checks are called through a table, so a
+	// closure made per instruction would escape to the heap).
+	cur struct {
+		b  *Block
+		j  int
+		in *Instr
+	}
+	curBad badFunc
+
 	// Per-function state.
 	f        *Function
 	blockIdx map[*Block]int32
@@ -126,6 +136,7 @@ type ipos struct{ block, idx int32 }
 
 func newVerifier(m *Module) *verifier {
 	v := &verifier{m: m, typeOK: map[*Type]string{}}
+	v.curBad = func(format string, args ...any) { v.instrErr(v.cur.b, v.cur.j, v.cur.in, format, args...) }
 	if m != nil {
 		v.globalSet = make(map[*Global]bool, len(m.Globals))
 		for _, g := range m.Globals {
@@ -749,19 +760,21 @@ func (v *verifier) block(bi int, b *Block) {
 
 // instr checks operands (definition, function, dominance) and types.
 func (v *verifier) instr(bi int, b *Block, j int, in *Instr) {
-	bad := func(format string, args ...any) { v.instrErr(b, j, in, format, args...) }
+	v.cur.b, v.cur.j, v.cur.in = b, j, in
+	bad := v.curBad
 	if in.Op == OpInvalid || in.Op >= numOps {
 		bad("invalid opcode %d", in.Op)
 		return
 	}
-	// Non-phi/branch fields must be empty where unused.
-	if in.Op != OpPhi && len(in.PhiBlocks) > 0 {
+	// The block-valued fields must be empty where the op does not use them.
+	aux := opTable[in.Op].Aux
+	if aux != AuxPhiBlocks && len(in.PhiBlocks) > 0 {
 		bad("only phis have incoming blocks")
 	}
-	if in.Op != OpBr && in.Op != OpCondBr && len(in.Succs) > 0 {
+	if aux != AuxSuccs && len(in.Succs) > 0 {
 		bad("only br and condbr have Succs")
 	}
-	if in.Op != OpSwitch && len(in.Cases) > 0 {
+	if aux != AuxCases && len(in.Cases) > 0 {
 		bad("only switch has cases")
 	}
 	if in.MergeKind != MergeNone && !in.IsTerminator() {
@@ -1002,459 +1015,6 @@ func accessPointee(base *Type, idx []Value) (*Type, string) {
 	return cur, ""
 }
 
-func (v *verifier) types(bi int, b *Block, j int, in *Instr, bad func(string, ...any)) {
-	a := in.Args
-	rt := in.typ
-	nargs := func(n int) bool {
-		if len(a) != n {
-			bad("%s takes %d operands, has %d", in.Op, n, len(a))
-			return false
-		}
-		return true
-	}
-	wantResult := func(t *Type) {
-		if rt != t {
-			bad("result type is %s, want %s", rt, t)
-		}
-	}
-	noResult := func() {
-		if rt != Void {
-			bad("%s produces no value but has result type %s", in.Op, rt)
-		}
-	}
-	op := in.Op
-	switch {
-	case op.IsBinary():
-		if !nargs(2) {
-			return
-		}
-		t0, t1 := a[0].Type(), a[1].Type()
-		if t0 != t1 {
-			bad("operand types differ: %s and %s", t0, t1)
-			return
-		}
-		switch {
-		case op >= OpFAdd && op <= OpFRem:
-			if !isClass(t0, KFloat) {
-				bad("%s needs f32 scalar or vector operands, not %s", op, t0)
-			}
-		case op == OpAnd || op == OpOr || op == OpXor:
-			if !isClass(t0, KInt, KUint, KBool) {
-				bad("%s needs integer or bool scalar or vector operands, not %s", op, t0)
-			}
-		default:
-			if !isClass(t0, KInt, KUint) {
-				bad("%s needs integer scalar or vector operands, not %s", op, t0)
-			}
-		}
-		wantResult(t0)
-	case op.IsUnary():
-		if !nargs(1) {
-			return
-		}
-		t0 := a[0].Type()
-		switch op {
-		case OpNot:
-			if !isClass(t0, KInt, KUint, KBool) {
-				bad("not needs an integer or bool operand, not %s", t0)
-			}
-		case OpNeg:
-			if !isClass(t0, KInt, KUint) {
-				bad("neg needs an integer operand, not %s", t0)
-			}
-		case OpFNeg:
-			if !isClass(t0, KFloat) {
-				bad("fneg needs an f32 operand, not %s", t0)
-			}
-		}
-		wantResult(t0)
-	case op == OpCopy:
-		if !nargs(1) {
-			return
-		}
-		if a[0].Type() == Void {
-			bad("copy of a void value")
-		}
-		wantResult(a[0].Type())
-	case op == OpICmp || op == OpFCmp:
-		if !nargs(2) {
-			return
-		}
-		t0, t1 := a[0].Type(), a[1].Type()
-		if t0 != t1 {
-			bad("operand types differ: %s and %s", t0, t1)
-			return
-		}
-		if op == OpICmp {
-			if in.Pred < PredEQ || in.Pred > PredUGE {
-				bad("invalid icmp predicate %q", in.Pred.String())
-			}
-			if !isClass(t0, KInt, KUint) && !(isClass(t0, KBool) && (in.Pred == PredEQ || in.Pred == PredNE)) {
-				bad("icmp %s needs integer operands (bool only for eq/ne), not %s", in.Pred, t0)
-			}
-		} else {
-			if in.Pred < PredOEQ || in.Pred > PredFUGE {
-				bad("invalid fcmp predicate %q", in.Pred.String())
-			}
-			if !isClass(t0, KFloat) {
-				bad("fcmp needs f32 operands, not %s", t0)
-			}
-		}
-		if !isBoolOf(rt, t0) {
-			bad("result type is %s, want bool with the operands' shape", rt)
-		}
-	case op == OpSelect:
-		if !nargs(3) {
-			return
-		}
-		c, t1, t2 := a[0].Type(), a[1].Type(), a[2].Type()
-		if t1 != t2 {
-			bad("operand types differ: %s and %s", t1, t2)
-			return
-		}
-		if c != Bool && !(c.Kind == KVector && c.Elem == Bool && t1.Kind == KVector && t1.Len == c.Len) {
-			bad("select condition has type %s, want bool (or a bool vector of the operands' length)", c)
-		}
-		if t1 == Void {
-			bad("select of void values")
-		}
-		wantResult(t1)
-	case op.IsCast():
-		if !nargs(1) {
-			return
-		}
-		v.cast(in, a[0].Type(), rt, bad)
-	case op == OpConstruct:
-		switch rt.Kind {
-		case KVector, KMatrix, KArray, KStruct:
-		default:
-			bad("construct needs an aggregate result type, not %s", rt)
-			return
-		}
-		if rt.Kind == KArray && rt.Len < 0 {
-			bad("cannot construct a runtime-sized array")
-			return
-		}
-		n := rt.NumElems()
-		if len(a) != n {
-			bad("construct %s needs %d components, has %d", rt, n, len(a))
-			return
-		}
-		for i, x := range a {
-			if want := rt.ElemType(i); x.Type() != want {
-				bad("component %d has type %s, want %s", i, x.Type(), want)
-			}
-		}
-	case op == OpExtractElem:
-		if !nargs(2) {
-			return
-		}
-		vt := a[0].Type()
-		if vt.Kind != KVector {
-			bad("extractelement needs a vector, not %s", vt)
-			return
-		}
-		if !isIntegralScalar(a[1].Type()) {
-			bad("index has type %s, want i32 or u32", a[1].Type())
-		}
-		wantResult(vt.Elem)
-	case op == OpInsertElem:
-		if !nargs(3) {
-			return
-		}
-		vt := a[0].Type()
-		if vt.Kind != KVector {
-			bad("insertelement needs a vector, not %s", vt)
-			return
-		}
-		if a[1].Type() != vt.Elem {
-			bad("inserted element has type %s, want %s", a[1].Type(), vt.Elem)
-		}
-		if !isIntegralScalar(a[2].Type()) {
-			bad("index has type %s, want i32 or u32", a[2].Type())
-		}
-		wantResult(vt)
-	case op == OpShuffle:
-		if !nargs(2) {
-			return
-		}
-		ta, tb := a[0].Type(), a[1].Type()
-		if ta.Kind != KVector || tb.Kind != KVector || ta.Elem != tb.Elem {
-			bad("shuffle needs two vectors of one element type, not %s and %s", ta, tb)
-			return
-		}
-		if len(in.Idx) < 2 {
-			bad("shuffle mask has %d entries; a shuffle must produce a vector (use extractvalue for one component)", len(in.Idx))
-			return
-		}
-		for _, k := range in.Idx {
-			if k < 0 || k >= ta.Len+tb.Len {
-				bad("shuffle mask index %d is out of range [0, %d)", k, ta.Len+tb.Len)
-			}
-		}
-		if rt.Kind != KVector || rt.Elem != ta.Elem || rt.Len != len(in.Idx) {
-			bad("result type is %s, want <%d x %s>", rt, len(in.Idx), ta.Elem)
-		}
-	case op == OpExtractValue:
-		if !nargs(1) {
-			return
-		}
-		at := a[0].Type()
-		if !at.IsAggregate() {
-			bad("extractvalue needs an aggregate, not %s", at)
-			return
-		}
-		if len(in.Idx) == 0 {
-			bad("extractvalue needs at least one index")
-			return
-		}
-		et := at.IndexPath(in.Idx)
-		if et == nil {
-			bad("index path %v is out of range for %s", in.Idx, at)
-			return
-		}
-		wantResult(et)
-	case op == OpInsertValue:
-		if !nargs(2) {
-			return
-		}
-		at := a[0].Type()
-		if !at.IsAggregate() {
-			bad("insertvalue needs an aggregate, not %s", at)
-			return
-		}
-		if len(in.Idx) == 0 {
-			bad("insertvalue needs at least one index")
-			return
-		}
-		et := at.IndexPath(in.Idx)
-		if et == nil {
-			bad("index path %v is out of range for %s", in.Idx, at)
-			return
-		}
-		if a[1].Type() != et {
-			bad("inserted value has type %s, want %s", a[1].Type(), et)
-		}
-		wantResult(at)
-	case op == OpAlloca:
-		if !nargs(0) {
-			return
-		}
-		if rt.Kind != KPointer || rt.Space != SpaceFunction {
-			bad("alloca result must be a ptr<function, T>, not %s", rt)
-		} else if holdsRuntimeArray(rt.Elem) {
-			bad("cannot allocate a runtime-sized array")
-		}
-	case op == OpLoad:
-		if !nargs(1) {
-			return
-		}
-		pt := a[0].Type()
-		if pt.Kind != KPointer {
-			bad("load needs a pointer, not %s", pt)
-			return
-		}
-		if holdsRuntimeArray(pt.Elem) {
-			bad("cannot load a value holding a runtime-sized array")
-		}
-		wantResult(pt.Elem)
-	case op == OpStore:
-		noResult()
-		if !nargs(2) {
-			return
-		}
-		pt := a[1].Type()
-		if pt.Kind != KPointer {
-			bad("store needs a pointer as its second operand, not %s", pt)
-			return
-		}
-		if pt.Elem != a[0].Type() {
-			bad("stored value has type %s, but the pointer points to %s", a[0].Type(), pt.Elem)
-		}
-		if why := readOnlyPointer(a[1]); why != "" {
-			bad("store through a read-only pointer: %s", why)
-		}
-	case op == OpAccess:
-		if len(a) == 0 {
-			bad("access needs a base pointer")
-			return
-		}
-		bt := a[0].Type()
-		if bt.Kind != KPointer {
-			bad("access needs a pointer base, not %s", bt)
-			return
-		}
-		pointee, why := accessPointee(bt, a[1:])
-		if why != "" {
-			bad("%s", why)
-			return
-		}
-		if rt.Kind != KPointer || rt.Space != bt.Space || rt.Elem != pointee {
-			bad("result type is %s, want ptr<%s, %s>", rt, bt.Space, pointee)
-		}
-	case op == OpMemcpy:
-		noResult()
-		if !nargs(2) {
-			return
-		}
-		d, s := a[0].Type(), a[1].Type()
-		if d.Kind != KPointer || s.Kind != KPointer || d.Elem != s.Elem {
-			bad("memcpy needs two pointers to one type, not %s and %s", d, s)
-			return
-		}
-		if why := readOnlyPointer(a[0]); why != "" {
-			bad("memcpy into a read-only pointer: %s", why)
-		}
-	case op == OpMemset:
-		noResult()
-		if !nargs(2) {
-			return
-		}
-		if a[0].Type().Kind != KPointer {
-			bad("memset needs a pointer, not %s", a[0].Type())
-			return
-		}
-		if !isIntegralScalar(a[1].Type()) {
-			bad("memset byte has type %s, want i32 or u32", a[1].Type())
-		}
-		if why := readOnlyPointer(a[0]); why != "" {
-			bad("memset of a read-only pointer: %s", why)
-		}
-	case op == OpAtomic:
-		if in.Pred < AtomicAdd || in.Pred > AtomicCmpXchg {
-			bad("invalid atomic operation %q", in.Pred.String())
-			return
-		}
-		want := 2
-		if in.Pred == AtomicCmpXchg {
-			want = 3
-		}
-		if !nargs(want) {
-			return
-		}
-		pt := a[0].Type()
-		if pt.Kind != KPointer || !isIntegralScalar(pt.Elem) {
-			bad("atomic needs a pointer to i32 or u32, not %s", pt)
-			return
-		}
-		if why := readOnlyPointer(a[0]); why != "" {
-			bad("atomic on a read-only pointer: %s", why)
-		}
-		for i := 1; i < len(a); i++ {
-			if a[i].Type() != pt.Elem {
-				bad("operand %d has type %s, want %s", i, a[i].Type(), pt.Elem)
-			}
-		}
-		wantResult(pt.Elem)
-	case op == OpCall:
-		c := in.Callee
-		if c == nil {
-			bad("call has no callee")
-			return
-		}
-		if v.funcSet != nil && !v.funcSet[c] {
-			bad("callee @%s is not in the module", quoteName(c.name))
-		}
-		if len(a) != len(c.Params) {
-			bad("call of @%s passes %d arguments, want %d", quoteName(c.name), len(a), len(c.Params))
-		} else {
-			for i, p := range c.Params {
-				if p != nil && a[i].Type() != p.typ {
-					bad("argument %d has type %s, want %s", i, a[i].Type(), tstr(p.typ))
-				}
-			}
-		}
-		wantResult(c.Ret)
-	case op == OpIntrinsic:
-		it := in.Intr
-		if it == nil {
-			bad("intrinsic call has no intrinsic")
-			return
-		}
-		if LookupIntrinsic(it.Name) != it {
-			bad("intrinsic %q is not in the intrinsic table", it.Name)
-			return
-		}
-		if len(a) < it.MinArgs || len(a) > it.MaxArgs {
-			if it.MinArgs == it.MaxArgs {
-				bad("intrinsic %s takes %d arguments, has %d", it.Name, it.MinArgs, len(a))
-			} else {
-				bad("intrinsic %s takes %d to %d arguments, has %d", it.Name, it.MinArgs, it.MaxArgs, len(a))
-			}
-		}
-	case op == OpPhi:
-		v.phi(bi, b, j, in, bad)
-	case op == OpBr:
-		noResult()
-		nargs(0)
-		if len(in.Succs) != 1 {
-			bad("br needs exactly one target, has %d", len(in.Succs))
-			return
-		}
-		v.target(in.Succs[0], bad)
-	case op == OpCondBr:
-		noResult()
-		if !nargs(1) {
-			return
-		}
-		if a[0].Type() != Bool {
-			bad("condition has type %s, want bool", a[0].Type())
-		}
-		if len(in.Succs) != 2 {
-			bad("condbr needs exactly two targets, has %d", len(in.Succs))
-			return
-		}
-		v.target(in.Succs[0], bad)
-		v.target(in.Succs[1], bad)
-	case op == OpSwitch:
-		noResult()
-		if !nargs(1) {
-			return
-		}
-		st := a[0].Type()
-		if !isIntegralScalar(st) {
-			bad("switch selector has type %s, want i32 or u32", st)
-		}
-		defaults := 0
-		seen := map[int64]bool{}
-		for ci, c := range in.Cases {
-			if c.Default {
-				defaults++
-			}
-			if !c.Default && len(c.Values) == 0 {
-				bad("case group %d has neither values nor default", ci)
-			}
-			for _, val := range c.Values {
-				if seen[val] {
-					bad("duplicate case value %d", val)
-				}
-				seen[val] = true
-				if isIntegralScalar(st) && !fitsInt(st, val) {
-					bad("case value %d does not fit %s", val, st)
-				}
-			}
-			v.target(c.Target, bad)
-		}
-		if defaults != 1 {
-			bad("switch needs exactly one default, has %d", defaults)
-		}
-	case op == OpRet:
-		noResult()
-		if v.f.Ret == Void || v.f.Ret == nil {
-			if len(a) != 0 {
-				bad("ret with a value in a function returning void")
-			}
-		} else if len(a) != 1 {
-			bad("ret needs a %s value", v.f.Ret)
-		} else if a[0].Type() != v.f.Ret {
-			bad("returns %s, but the function returns %s", a[0].Type(), v.f.Ret)
-		}
-	case op == OpDiscard, op == OpUnreachable:
-		noResult()
-		nargs(0)
-	}
-}
-
 // target checks a branch target.
 func (v *verifier) target(t *Block, bad func(string, ...any)) {
 	if t == nil {
@@ -1466,63 +1026,6 @@ func (v *verifier) target(t *Block, bad func(string, ...any)) {
 			bad("branch target %s is a block of another function (@%s)", t.Ref(), quoteName(t.Func.name))
 		} else {
 			bad("branch target %s is not a block of this function", t.Ref())
-		}
-	}
-}
-
-// cast checks a conversion from s to d.
-func (v *verifier) cast(in *Instr, s, d *Type, bad func(string, ...any)) {
-	shape := func(t *Type) (*Type, int, bool) {
-		switch {
-		case t.IsScalar():
-			return t, 1, true
-		case t.Kind == KVector && t.Elem != nil:
-			return t.Elem, t.Len, true
-		}
-		return nil, 0, false
-	}
-	if in.Op == OpBitcast && s.Kind == KPointer && d.Kind == KPointer {
-		return // pointer casts (LLVM addrspacecast, opaque-pointer reinterpretation)
-	}
-	se, sl, ok1 := shape(s)
-	de, dl, ok2 := shape(d)
-	if !ok1 || !ok2 {
-		bad("%s converts scalars and vectors, not %s to %s", in.Op, s, d)
-		return
-	}
-	if in.Op != OpBitcast && sl != dl {
-		bad("%s changes the vector length: %s to %s", in.Op, s, d)
-		return
-	}
-	intOrBool := func(t *Type) bool { return t.IsIntegral() || t.Kind == KBool }
-	switch in.Op {
-	case OpSIToFP, OpUIToFP:
-		if !se.IsIntegral() || de.Kind != KFloat {
-			bad("%s converts integers to floats, not %s to %s", in.Op, s, d)
-		}
-	case OpFPToSI, OpFPToUI:
-		if se.Kind != KFloat || !de.IsIntegral() {
-			bad("%s converts floats to integers, not %s to %s", in.Op, s, d)
-		}
-	case OpBitcast:
-		if se.Kind == KBool || de.Kind == KBool || sl*se.Bits != dl*de.Bits {
-			bad("bitcast needs non-bool types of equal size, not %s to %s", s, d)
-		}
-	case OpTrunc:
-		if !intOrBool(se) || !intOrBool(de) || de.Bits >= se.Bits {
-			bad("trunc needs a narrower integer result, not %s to %s", s, d)
-		}
-	case OpZExt, OpSExt:
-		if !intOrBool(se) || !intOrBool(de) || de.Bits <= se.Bits {
-			bad("%s needs a wider integer result, not %s to %s", in.Op, s, d)
-		}
-	case OpFPTrunc:
-		if se.Kind != KFloat || de.Kind != KFloat || de.Bits >= se.Bits {
-			bad("fptrunc needs a narrower float result, not %s to %s", s, d)
-		}
-	case OpFPExt:
-		if se.Kind != KFloat || de.Kind != KFloat || de.Bits <= se.Bits {
-			bad("fpext needs a wider float result, not %s to %s", s, d)
 		}
 	}
 }

@@ -328,12 +328,12 @@ var (
 	castIROps = map[string]ir.Op{"trunc": ir.OpTrunc, "zext": ir.OpZExt, "sext": ir.OpSExt,
 		"fptrunc": ir.OpFPTrunc, "fpext": ir.OpFPExt, "fptoui": ir.OpFPToUI, "fptosi": ir.OpFPToSI,
 		"uitofp": ir.OpUIToFP, "sitofp": ir.OpSIToFP, "bitcast": ir.OpBitcast, "addrspacecast": ir.OpBitcast}
-	icmpPreds = map[string]ir.Pred{"eq": ir.PredEQ, "ne": ir.PredNE, "slt": ir.PredSLT, "sle": ir.PredSLE,
+	icmpPreds = map[string]ir.CmpPred{"eq": ir.PredEQ, "ne": ir.PredNE, "slt": ir.PredSLT, "sle": ir.PredSLE,
 		"sgt": ir.PredSGT, "sge": ir.PredSGE, "ult": ir.PredULT, "ule": ir.PredULE, "ugt": ir.PredUGT, "uge": ir.PredUGE}
-	fcmpPreds = map[string]ir.Pred{"oeq": ir.PredOEQ, "one": ir.PredONE, "olt": ir.PredOLT, "ole": ir.PredOLE,
+	fcmpPreds = map[string]ir.CmpPred{"oeq": ir.PredOEQ, "one": ir.PredONE, "olt": ir.PredOLT, "ole": ir.PredOLE,
 		"ogt": ir.PredOGT, "oge": ir.PredOGE, "ord": ir.PredORD, "uno": ir.PredUNO, "ueq": ir.PredUEQ,
 		"une": ir.PredUNE, "ult": ir.PredFULT, "ule": ir.PredFULE, "ugt": ir.PredFUGT, "uge": ir.PredFUGE}
-	atomicOps = map[string]ir.Pred{"xchg": ir.AtomicXchg, "add": ir.AtomicAdd, "and": ir.AtomicAnd,
+	atomicOps = map[string]ir.AtomicKind{"xchg": ir.AtomicXchg, "add": ir.AtomicAdd, "and": ir.AtomicAnd,
 		"or": ir.AtomicOr, "xor": ir.AtomicXor, "max": ir.AtomicMax, "min": ir.AtomicMin,
 		"umax": ir.AtomicUMax, "umin": ir.AtomicUMin}
 )
@@ -624,7 +624,7 @@ func (bl *bodyLowerer) native(in *instAST) error {
 			return lw.errAt(in.tok, "unsupported atomicrmw operation '%s'", in.atomicOp)
 		}
 		it := bl.emit(in, ir.OpAtomic)
-		it.Pred = kind
+		it.Atomic = kind
 		if !it.Type().IsIntegral() {
 			return lw.errAt(in.tok, "unsupported atomicrmw on %s (integers only)", in.ty)
 		}
@@ -656,7 +656,7 @@ func (bl *bodyLowerer) binary(in *instAST) error {
 	it := bl.emit(in, irop)
 	t := it.Type()
 	s := t.Scalar()
-	isFloatOp := irop >= ir.OpFAdd && irop <= ir.OpFRem
+	isFloatOp := irop.IsFloatArith()
 	switch {
 	case containsOpaque(t):
 		return lw.errAt(in.tok, "unsupported '%s' on %s", in.op, in.ty)

@@ -111,7 +111,7 @@ func (fx *fnExporter) findFolds() {
 			}
 			old, ok1 := in.Args[0].(*ir.Instr)
 			okv, ok2 := in.Args[1].(*ir.Instr)
-			if !ok1 || !ok2 || old.Op != ir.OpAtomic || old.Pred != ir.AtomicCmpXchg || len(old.Args) != 3 ||
+			if !ok1 || !ok2 || old.Op != ir.OpAtomic || old.Atomic != ir.AtomicCmpXchg || len(old.Args) != 3 ||
 				okv.Op != ir.OpICmp || okv.Pred != ir.PredEQ || okv.Args[0] != old || okv.Args[1] != old.Args[2] ||
 				old.Block != b || okv.Block != b {
 				continue
@@ -426,7 +426,7 @@ func (fx *fnExporter) instr(in *ir.Instr) error {
 		if err != nil {
 			return err
 		}
-		if in.Pred == ir.AtomicCmpXchg {
+		if in.Atomic == ir.AtomicCmpXchg {
 			pair := fx.helper(in, "pair")
 			vt, _ := llTypeStr(in.Type())
 			fx.line("%s = cmpxchg %s, %s %s, %s %s seq_cst seq_cst", pair, p, vt, fx.ref(a[2]), vt, fx.ref(a[1]))
@@ -437,7 +437,7 @@ func (fx *fnExporter) instr(in *ir.Instr) error {
 		if err != nil {
 			return err
 		}
-		fx.line("%satomicrmw %s %s, %s seq_cst", fx.def(in), in.Pred, p, v)
+		fx.line("%satomicrmw %s %s, %s seq_cst", fx.def(in), in.Atomic, p, v)
 	case op == ir.OpCall:
 		s, err := fx.typedList(a)
 		if err != nil {

@@ -220,7 +220,7 @@ func foldUnary(op ir.Op, t *ir.Type, a *ir.Const) *ir.Const {
 }
 
 // evalPred evaluates an icmp/fcmp predicate on scalar bits of type t.
-func evalPred(p ir.Pred, t *ir.Type, x, y uint64) (bool, bool) {
+func evalPred(p ir.CmpPred, t *ir.Type, x, y uint64) (bool, bool) {
 	if t.Kind == ir.KFloat {
 		if t.Bits != 32 {
 			return false, false
@@ -290,7 +290,7 @@ func evalPred(p ir.Pred, t *ir.Type, x, y uint64) (bool, bool) {
 }
 
 // foldCmp folds icmp/fcmp on constants (result type rt).
-func foldCmp(p ir.Pred, rt *ir.Type, a, b *ir.Const) *ir.Const {
+func foldCmp(p ir.CmpPred, rt *ir.Type, a, b *ir.Const) *ir.Const {
 	opT := a.Type().Scalar()
 	return elementwise(rt, []*ir.Const{a, b}, func(t *ir.Type, args []*ir.Const) *ir.Const {
 		x, ok1 := scalarBits(args[0])

@@ -547,7 +547,7 @@ func cloneInstr(f *ir.Function, in *ir.Instr) *ir.Instr {
 		}
 	}
 	c.PhiBlocks = append([]*ir.Block(nil), in.PhiBlocks...)
-	c.Pred = in.Pred
+	c.Pred, c.Atomic = in.Pred, in.Atomic
 	c.Idx = append([]int(nil), in.Idx...)
 	c.Callee = in.Callee
 	c.Intr = in.Intr

@@ -485,7 +485,7 @@ func (s *scalarizer) visit(in *ir.Instr) bool {
 		return false
 	}
 	switch {
-	case op.IsBinary() || op.IsUnary() || op.IsCast() || op == ir.OpICmp || op == ir.OpFCmp || op == ir.OpSelect:
+	case op.IsElementwise():
 		return s.visitPerLeaf(in)
 	case op == ir.OpCopy:
 		s.setLeaves(in, s.getLeaves(in.Args[0]))

@@ -105,7 +105,7 @@ func (s *scalarizer) expandComposite(it *ir.Intrinsic, args []ir.Value, rt *ir.T
 			return nil
 		}
 		x := args[0]
-		cmp := func(tag string, pred ir.Pred, a, b ir.Value) ir.Value {
+		cmp := func(tag string, pred ir.CmpPred, a, b ir.Value) ir.Value {
 			op := ir.OpICmp
 			if flt {
 				op = ir.OpFCmp

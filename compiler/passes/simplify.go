@@ -648,19 +648,9 @@ func cseFunction(f *ir.Function) bool {
 }
 
 // cseEligible reports instructions CSE may merge: pure computations with a
-// result, never memory operations, phis or convergent operations.
-func cseEligible(in *ir.Instr) bool {
-	if !in.HasResult() || in.HasSideEffects() || in.IsConvergent() {
-		return false
-	}
-	switch in.Op {
-	case ir.OpAlloca, ir.OpLoad, ir.OpPhi, ir.OpCall, ir.OpAtomic:
-		return false
-	case ir.OpIntrinsic:
-		return in.Intr != nil && in.Intr.Attrs.Has(ir.AttrPure)
-	}
-	return true
-}
+// result (ir.Instr.IsPure: never memory operations, allocas, phis, calls or
+// convergent operations).
+func cseEligible(in *ir.Instr) bool { return in.HasResult() && in.IsPure() }
 
 func constHash(c *ir.Const) uint64 {
 	h := fnvString(c.Type().String())
@@ -680,7 +670,7 @@ func fnvString(s string) uint64 {
 // instrHash hashes an instruction's computation (operation, type, operands,
 // attributes); commutative operands hash order-independently.
 func instrHash(in *ir.Instr, id func(ir.Value) uint64) uint64 {
-	h := uint64(in.Op)*0x100000001B3 ^ uint64(in.Pred)<<40
+	h := uint64(in.Op)*0x100000001B3 ^ uint64(in.Pred)<<40 ^ uint64(in.Atomic)<<48
 	h ^= fnvString(in.Type().String())
 	if in.Op.IsCommutative() && len(in.Args) == 2 {
 		h += id(in.Args[0]) + id(in.Args[1])
@@ -709,7 +699,7 @@ func sameValue(a, b ir.Value) bool {
 
 // sameComputation reports whether a and b compute the same value.
 func sameComputation(a, b *ir.Instr) bool {
-	if a.Op != b.Op || a.Type() != b.Type() || a.Pred != b.Pred || a.Intr != b.Intr || a.Callee != b.Callee ||
+	if a.Op != b.Op || a.Type() != b.Type() || a.Pred != b.Pred || a.Atomic != b.Atomic || a.Intr != b.Intr || a.Callee != b.Callee ||
 		len(a.Args) != len(b.Args) || len(a.Idx) != len(b.Idx) {
 		return false
 	}

@@ -433,7 +433,7 @@ func sm3CountedLoop(li *sm3LoopInfo, l *cfConstruct) ir.Value {
 	switch pred {
 	case ir.PredSGT, ir.PredUGT, ir.PredSLE, ir.PredULE:
 		k, n = n, k
-		pred = map[ir.Pred]ir.Pred{ir.PredSGT: ir.PredSLT, ir.PredUGT: ir.PredULT, ir.PredSLE: ir.PredSGE, ir.PredULE: ir.PredUGE}[pred]
+		pred = map[ir.CmpPred]ir.CmpPred{ir.PredSGT: ir.PredSLT, ir.PredUGT: ir.PredULT, ir.PredSLE: ir.PredSGE, ir.PredULE: ir.PredUGE}[pred]
 	}
 	exitOnTrue := t.Succs[0] == l.merge
 	switch {
@@ -1192,7 +1192,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 			return false, nil // bool comparisons
 		}
 		in.Op = ir.OpFCmp
-		in.Pred = map[ir.Pred]ir.Pred{
+		in.Pred = map[ir.CmpPred]ir.CmpPred{
 			ir.PredEQ: ir.PredOEQ, ir.PredNE: ir.PredUNE,
 			ir.PredSLT: ir.PredOLT, ir.PredULT: ir.PredOLT, ir.PredSLE: ir.PredOLE, ir.PredULE: ir.PredOLE,
 			ir.PredSGT: ir.PredOGT, ir.PredUGT: ir.PredOGT, ir.PredSGE: ir.PredOGE, ir.PredUGE: ir.PredOGE,

@@ -224,12 +224,12 @@ func (l *lowerer) srcs(in *ir.Instr) ([]Src, error) {
 	return out, nil
 }
 
-var fcmpConds = map[ir.Pred]Cond{
+var fcmpConds = map[ir.CmpPred]Cond{
 	ir.PredOEQ: CondEQ, ir.PredONE: CondNE, ir.PredOLT: CondLT, ir.PredOLE: CondLE, ir.PredOGT: CondGT, ir.PredOGE: CondGE,
 	ir.PredUEQ: CondEQ, ir.PredUNE: CondNE, ir.PredFULT: CondLT, ir.PredFULE: CondLE, ir.PredFUGT: CondGT, ir.PredFUGE: CondGE,
 }
 
-var icmpConds = map[ir.Pred]Cond{
+var icmpConds = map[ir.CmpPred]Cond{
 	ir.PredEQ: CondEQ, ir.PredNE: CondNE, ir.PredSLT: CondLT, ir.PredSLE: CondLE, ir.PredSGT: CondGT, ir.PredSGE: CondGE,
 	ir.PredULT: CondLT, ir.PredULE: CondLE, ir.PredUGT: CondGT, ir.PredUGE: CondGE,
 }

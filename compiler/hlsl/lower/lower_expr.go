@@ -326,15 +326,15 @@ func (fl *fnLowerer) compare(op hlsl.BinaryOp, x, y ir.Value, s hlsl.Kind) ir.Va
 		y = fl.b.Cast(ir.OpZExt, y, t, "conv")
 		s = hlsl.KindUint
 	}
-	var p ir.Pred
+	var p ir.CmpPred
 	i := int(op - hlsl.OpLt) // Lt Gt Le Ge Eq Ne
 	switch s {
 	case hlsl.KindFloat:
-		p = [...]ir.Pred{ir.PredOLT, ir.PredOGT, ir.PredOLE, ir.PredOGE, ir.PredOEQ, ir.PredUNE}[i]
+		p = [...]ir.CmpPred{ir.PredOLT, ir.PredOGT, ir.PredOLE, ir.PredOGE, ir.PredOEQ, ir.PredUNE}[i]
 	case hlsl.KindUint:
-		p = [...]ir.Pred{ir.PredULT, ir.PredUGT, ir.PredULE, ir.PredUGE, ir.PredEQ, ir.PredNE}[i]
+		p = [...]ir.CmpPred{ir.PredULT, ir.PredUGT, ir.PredULE, ir.PredUGE, ir.PredEQ, ir.PredNE}[i]
 	default:
-		p = [...]ir.Pred{ir.PredSLT, ir.PredSGT, ir.PredSLE, ir.PredSGE, ir.PredEQ, ir.PredNE}[i]
+		p = [...]ir.CmpPred{ir.PredSLT, ir.PredSGT, ir.PredSLE, ir.PredSGE, ir.PredEQ, ir.PredNE}[i]
 	}
 	return fl.b.Cmp(p, x, y, "cmp")
 }

@@ -273,7 +273,7 @@ func (fl *fnLowerer) lit(nl, nh, m ir.Value) ir.Value {
 }
 
 // atomicKind maps an Interlocked operation to the IR atomic kind.
-func atomicKind(op string, t *hlsl.Type) ir.Pred {
+func atomicKind(op string, t *hlsl.Type) ir.AtomicKind {
 	signed := t.Scalar() != nil && t.Scalar().Kind == hlsl.KindInt
 	switch op {
 	case "Add":

@@ -813,7 +813,7 @@ var (
 	intBinOps   = []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpSDiv, ir.OpUDiv, ir.OpSRem, ir.OpURem, ir.OpShl, ir.OpLShr, ir.OpAShr, ir.OpAnd, ir.OpOr, ir.OpXor}
 	floatBinOps = []ir.Op{ir.OpFAdd, ir.OpFSub, ir.OpFMul, ir.OpFDiv, ir.OpFRem}
 	boolBinOps  = []ir.Op{ir.OpAnd, ir.OpOr, ir.OpXor}
-	atomicKinds = []ir.Pred{ir.AtomicAdd, ir.AtomicMin, ir.AtomicMax, ir.AtomicUMin, ir.AtomicUMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor, ir.AtomicXchg, ir.AtomicCmpXchg}
+	atomicKinds = []ir.AtomicKind{ir.AtomicAdd, ir.AtomicMin, ir.AtomicMax, ir.AtomicUMin, ir.AtomicUMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor, ir.AtomicXchg, ir.AtomicCmpXchg}
 )
 
 // instr appends one random instruction to b.
@@ -848,13 +848,13 @@ func (fg *fgen) instr(b *ir.Block) {
 	case 7, 8:
 		if fg.chance(0.5) {
 			t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KInt, ir.KUint) }, func() *ir.Type { return fg.numericT(ir.I32, ir.U32) })
-			in = bd.Cmp(ir.PredEQ+ir.Pred(fg.n(int(ir.PredUGE-ir.PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
+			in = bd.Cmp(ir.PredEQ+ir.CmpPred(fg.n(int(ir.PredUGE-ir.PredEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else if fg.chance(0.8) {
 			t := fg.usedType(func(t *ir.Type) bool { return ir.IsClass(t, ir.KFloat) }, func() *ir.Type { return fg.numericT(ir.F32) })
-			in = bd.Cmp(ir.PredOEQ+ir.Pred(fg.n(int(ir.PredFUGE-ir.PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
+			in = bd.Cmp(ir.PredOEQ+ir.CmpPred(fg.n(int(ir.PredFUGE-ir.PredOEQ+1))), fg.pick(t), fg.pick(t), fg.name())
 		} else {
 			t := fg.numericT(ir.Bool)
-			in = bd.Cmp(ir.PredEQ+ir.Pred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
+			in = bd.Cmp(ir.PredEQ+ir.CmpPred(fg.n(2)), fg.pick(t), fg.pick(t), fg.name())
 		}
 	case 9:
 		t := fg.usedType(func(t *ir.Type) bool { return true }, func() *ir.Type { return pickOne(fg.rgen, fg.valueTs) })

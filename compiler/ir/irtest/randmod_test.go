@@ -12,7 +12,8 @@ import (
 // exercise the whole format.
 func TestRandomModuleCoverage(t *testing.T) {
 	ops := map[ir.Op]bool{}
-	preds := map[ir.Op]map[ir.Pred]bool{ir.OpICmp: {}, ir.OpFCmp: {}, ir.OpAtomic: {}}
+	preds := map[ir.Op]map[ir.CmpPred]bool{ir.OpICmp: {}, ir.OpFCmp: {}}
+	atomics := map[ir.AtomicKind]bool{}
 	merges := map[string]bool{}
 	spaces := map[ir.AddrSpace]bool{}
 	kinds := map[ir.Kind]bool{}
@@ -43,6 +44,9 @@ func TestRandomModuleCoverage(t *testing.T) {
 					ops[in.Op] = true
 					if ps, ok := preds[in.Op]; ok {
 						ps[in.Pred] = true
+					}
+					if in.Op == ir.OpAtomic {
+						atomics[in.Atomic] = true
 					}
 					if in.MergeKind != ir.MergeNone {
 						merges[map[ir.MergeKind]string{ir.MergeSelection: "selection", ir.MergeLoop: "loop"}[in.MergeKind]+" "+in.Op.String()] = true
@@ -77,7 +81,7 @@ func TestRandomModuleCoverage(t *testing.T) {
 		}
 	}
 	for p := ir.AtomicAdd; p <= ir.AtomicCmpXchg; p++ {
-		if !preds[ir.OpAtomic][p] {
+		if !atomics[p] {
 			t.Errorf("no atomic %s", p)
 		}
 	}

@@ -924,7 +924,7 @@ func (fe *fn) fillValue(t *ir.Type, word uint32) (uint32, error) {
 	return 0, fe.fail("memset of %s", t)
 }
 
-var atomicOps = map[ir.Pred]uint16{
+var atomicOps = map[ir.AtomicKind]uint16{
 	ir.AtomicAdd: OpAtomicIAdd, ir.AtomicMin: OpAtomicSMin, ir.AtomicMax: OpAtomicSMax,
 	ir.AtomicUMin: OpAtomicUMin, ir.AtomicUMax: OpAtomicUMax, ir.AtomicAnd: OpAtomicAnd,
 	ir.AtomicOr: OpAtomicOr, ir.AtomicXor: OpAtomicXor, ir.AtomicXchg: OpAtomicExchange,
@@ -955,7 +955,7 @@ func (fe *fn) atomic(in *ir.Instr) error {
 		// Invocation-private memory: a plain read-modify-write is atomic.
 		old := fe.op(OpLoad, tid, res, p)
 		var nv uint32
-		switch in.Pred {
+		switch in.Atomic {
 		case ir.AtomicCmpXchg:
 			cmp, err := fe.value(in.Args[2])
 			if err != nil {
@@ -966,7 +966,7 @@ func (fe *fn) atomic(in *ir.Instr) error {
 		case ir.AtomicXchg:
 			nv = v
 		default:
-			nv, err = fe.atomicCombine(in.Pred, t, tid, old, v)
+			nv, err = fe.atomicCombine(in.Atomic, t, tid, old, v)
 			if err != nil {
 				return err
 			}
@@ -982,7 +982,7 @@ func (fe *fn) atomic(in *ir.Instr) error {
 		fe.e.capability(CapInt64Atomics)
 	}
 	sc, sem := fe.e.uintConst(scope), fe.e.uintConst(0)
-	if in.Pred == ir.AtomicCmpXchg {
+	if in.Atomic == ir.AtomicCmpXchg {
 		cmp, err := fe.value(in.Args[2])
 		if err != nil {
 			return err
@@ -990,16 +990,16 @@ func (fe *fn) atomic(in *ir.Instr) error {
 		fe.op(OpAtomicCompareExchange, tid, res, p, sc, sem, sem, v, cmp)
 		return nil
 	}
-	op, ok := atomicOps[in.Pred]
+	op, ok := atomicOps[in.Atomic]
 	if !ok {
-		return fe.fail("unknown atomic kind %s", in.Pred)
+		return fe.fail("unknown atomic kind %s", in.Atomic)
 	}
 	fe.op(op, tid, res, p, sc, sem, v)
 	return nil
 }
 
 // atomicCombine computes the new value of a non-atomic read-modify-write.
-func (fe *fn) atomicCombine(k ir.Pred, t *ir.Type, tid, old, v uint32) (uint32, error) {
+func (fe *fn) atomicCombine(k ir.AtomicKind, t *ir.Type, tid, old, v uint32) (uint32, error) {
 	switch k {
 	case ir.AtomicAdd:
 		return fe.op(OpIAdd, tid, 0, old, v), nil
@@ -1010,7 +1010,7 @@ func (fe *fn) atomicCombine(k ir.Pred, t *ir.Type, tid, old, v uint32) (uint32, 
 	case ir.AtomicXor:
 		return fe.op(OpBitwiseXor, tid, 0, old, v), nil
 	case ir.AtomicMin, ir.AtomicMax, ir.AtomicUMin, ir.AtomicUMax:
-		cmp := map[ir.Pred]uint16{ir.AtomicMin: OpSLessThan, ir.AtomicMax: OpSGreaterThan,
+		cmp := map[ir.AtomicKind]uint16{ir.AtomicMin: OpSLessThan, ir.AtomicMax: OpSGreaterThan,
 			ir.AtomicUMin: OpULessThan, ir.AtomicUMax: OpUGreaterThan}[k]
 		c := fe.op(cmp, fe.e.mustType(ir.Bool, rulePlain), 0, v, old)
 		return fe.op(OpSelect, tid, 0, c, v, old), nil

@@ -75,13 +75,13 @@ var floatBinOps = map[ir.Op]uint16{
 	ir.OpFAdd: OpFAdd, ir.OpFSub: OpFSub, ir.OpFMul: OpFMul, ir.OpFDiv: OpFDiv, ir.OpFRem: OpFRem,
 }
 
-var icmpOps = map[ir.Pred]uint16{
+var icmpOps = map[ir.CmpPred]uint16{
 	ir.PredEQ: OpIEqual, ir.PredNE: OpINotEqual, ir.PredSLT: OpSLessThan, ir.PredSLE: OpSLessThanEqual,
 	ir.PredSGT: OpSGreaterThan, ir.PredSGE: OpSGreaterThanEqual, ir.PredULT: OpULessThan,
 	ir.PredULE: OpULessThanEqual, ir.PredUGT: OpUGreaterThan, ir.PredUGE: OpUGreaterThanEqual,
 }
 
-var fcmpOps = map[ir.Pred]uint16{
+var fcmpOps = map[ir.CmpPred]uint16{
 	ir.PredOEQ: OpFOrdEqual, ir.PredONE: OpFOrdNotEqual, ir.PredOLT: OpFOrdLessThan,
 	ir.PredOLE: OpFOrdLessThanEqual, ir.PredOGT: OpFOrdGreaterThan, ir.PredOGE: OpFOrdGreaterThanEqual,
 	ir.PredUEQ: OpFUnordEqual, ir.PredUNE: OpFUnordNotEqual, ir.PredFULT: OpFUnordLessThan,

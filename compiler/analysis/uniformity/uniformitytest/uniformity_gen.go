@@ -324,7 +324,7 @@ func (vf *ValueFunc) BuildIR(m *ir.Module) *ir.Function {
 			order = append(order, b)
 		}
 	}
-	preds := map[string]ir.Pred{"eq": ir.PredEQ, "ne": ir.PredNE, "slt": ir.PredSLT, "ugt": ir.PredUGT, "sle": ir.PredSLE, "uge": ir.PredUGE}
+	preds := map[string]ir.CmpPred{"eq": ir.PredEQ, "ne": ir.PredNE, "slt": ir.PredSLT, "ugt": ir.PredUGT, "sle": ir.PredSLE, "uge": ir.PredUGE}
 	for _, b := range order {
 		bd.SetBlock(blocks[b])
 		for _, id := range vf.body[b] {
