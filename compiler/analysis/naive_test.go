@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"passlens/compiler/graph"
 )
 
 // arbitraryGraph draws a graph that need not be valid LLVM IR: edges into
@@ -235,8 +237,7 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 		}
 		// The reversed-order traversal used by cycles agrees with the naive
 		// LIFO formulation.
-		s := buildSuccs(g)
-		ro := depthFirst(&s, g.Len(), true)
+		ro := graph.DepthFirstReversed(g)
 		np := naivePreorder(g)
 		for v := range np {
 			if ro.PreNum[v] != np[v] {

@@ -30,10 +30,10 @@ type cfgCtx struct {
 	gen   uint32
 }
 
-func newCfgCtx(g *Graph) *cfgCtx {
-	c := &cfgCtx{g: g, succ: buildSuccs(g)}
-	c.dt = Dominators(g)
-	c.ci = Cycles(g)
+// newCfgCtx builds the context of graph g, whose dominator tree and cycle
+// hierarchy are dt and ci (the function's cached ones, see ir.CFG).
+func newCfgCtx(g *Graph, dt *DomTree, ci *CycleInfo) *cfgCtx {
+	c := &cfgCtx{g: g, succ: buildSuccs(g), dt: dt, ci: ci}
 	m := c.ci.Len()
 	c.exits = make([][]int32, m)
 	c.stamp = make([]uint32, g.Len())

@@ -129,7 +129,7 @@ func (fl *fnLowerer) finish(end Pos) {
 			blocks = append(blocks, b)
 		}
 	}
-	fl.f.Blocks = blocks
+	fl.f.SetBlocks(blocks)
 }
 
 // fixLoops turns loops whose continue target is unreachable (the body

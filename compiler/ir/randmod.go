@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"passlens/compiler/graph"
 )
 
 // RandomOptions sizes a random module. Zero fields take defaults.
@@ -531,17 +533,20 @@ func (fg *fgen) shapeUnstructured(entry *Block) {
 // incoming values.
 func (fg *fgen) fill() {
 	f := fg.f
-	v := newVerifier(fg.m)
-	v.f = f
-	v.blockIdx = make(map[*Block]int32, len(f.Blocks))
-	for i, b := range f.Blocks {
-		v.blockIdx[b] = int32(i)
+	cfg := f.CFG()
+	dom := cfg.Dom()
+	reachable := func(i int32) bool { return dom.Contains(int(i)) }
+	preds := func(i int32) []int32 {
+		var out []int32
+		for _, p := range cfg.Preds(f.Blocks[i]) {
+			out = append(out, int32(p.Index))
+		}
+		return out
 	}
-	v.cfg()
 	children := make([][]int, len(f.Blocks))
 	for i := 1; i < len(f.Blocks); i++ {
-		if v.reachable(int32(i)) {
-			d := v.idom[i]
+		if reachable(int32(i)) {
+			d := dom.IDom(i)
 			children[d] = append(children[d], i)
 		}
 	}
@@ -558,7 +563,7 @@ func (fg *fgen) fill() {
 	var walk func(i int)
 	walk = func(i int) {
 		mark, pmark := len(fg.log), len(fg.ptrs)
-		fg.block(f.Blocks[i], len(v.preds[i]) > 0)
+		fg.block(f.Blocks[i], len(preds(int32(i))) > 0)
 		for _, c := range children[i] {
 			walk(c)
 		}
@@ -567,26 +572,26 @@ func (fg *fgen) fill() {
 	walk(0)
 	// Unreachable blocks: only arguments, globals, constants and their own values.
 	for i, b := range f.Blocks {
-		if !v.reachable(int32(i)) {
+		if !reachable(int32(i)) {
 			mark, pmark := len(fg.log), len(fg.ptrs)
-			fg.block(b, len(v.preds[i]) > 0)
+			fg.block(b, len(preds(int32(i))) > 0)
 			fg.undo(mark, pmark)
 		}
 	}
 	// Phi incoming values.
 	for _, phi := range fg.pend {
-		bi := v.blockIdx[phi.Block]
+		ps := preds(int32(phi.Block.Index))
 		seen := map[int32]int{}
-		for _, p := range v.preds[bi] {
+		for _, p := range ps {
 			seen[p]++
 		}
 		done := map[int32]bool{}
-		for _, p := range v.preds[bi] {
+		for _, p := range ps {
 			if done[p] {
 				continue
 			}
 			done[p] = true
-			val := fg.incoming(v, p, phi.typ)
+			val := fg.incoming(dom, p, phi.typ)
 			reps := 1
 			if seen[p] > 1 && fg.chance(0.4) {
 				reps = seen[p] // LLVM style: one entry per edge
@@ -599,8 +604,8 @@ func (fg *fgen) fill() {
 }
 
 // incoming picks a value of type t available at the end of block p.
-func (fg *fgen) incoming(v *verifier, p int32, t *Type) Value {
-	if v.reachable(p) {
+func (fg *fgen) incoming(dom *graph.DomTree, p int32, t *Type) Value {
+	if dom.Contains(int(p)) {
 		cur := p
 		for steps := 0; steps < 12; steps++ {
 			var cands []Value
@@ -615,7 +620,7 @@ func (fg *fgen) incoming(v *verifier, p int32, t *Type) Value {
 			if cur == 0 {
 				break
 			}
-			cur = v.idom[cur]
+			cur = int32(dom.IDom(int(cur)))
 		}
 		for _, a := range fg.f.Params {
 			if a.typ == t && fg.chance(0.5) {
