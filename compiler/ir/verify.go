@@ -116,7 +116,7 @@ type verifier struct {
 	// Per-function state.
 	f        *Function
 	blockIdx map[*Block]int32
-	gen      uint64    // this function check's mark in Instr.vmark (see verifyGen)
+	gen      uint64         // this function check's mark in Instr.vmark (see verifyGen)
 	preds    graph.CSR      // per block index: predecessor indices, one per edge
 	dom      *graph.DomTree // the function's dominator tree (CFG.Dom)
 }

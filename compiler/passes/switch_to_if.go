@@ -213,7 +213,7 @@ type swPlan struct {
 	an     *swAnalysis
 	dt     *domTree
 	sg     *cfGraph          // structural CFG (branches plus merge annotations)
-	sdom   *graph.DomTree        // structural dominators
+	sdom   *graph.DomTree    // structural dominators
 	union  map[*ir.Block]int // region block -> number of regions holding it
 	loop   *ir.Block         // the new loop header (set by lower)
 }
