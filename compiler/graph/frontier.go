@@ -7,7 +7,8 @@ package graph
 // definition in x.
 //
 // The frontiers are computed with the predecessor walk of Cooper, Harvey and
-// Kennedy ("A Simple, Fast Dominance Algorithm"): for every join node y and
+// Kennedy ("A Simple, Fast Dominance Algorithm"): for every join node y (or
+// the entry, whose start is an implicit incoming edge) and
 // every reachable predecessor p, the nodes from p up the tree to (but not
 // including) idom(y) have y in their frontier. Each list is in increasing
 // node index without duplicates; nodes outside the tree have empty
@@ -18,7 +19,9 @@ func Frontiers(g *Graph, t *DomTree) [][]int {
 	preds := buildPreds(g)
 	for y := 0; y < n; y++ {
 		ps := preds.of(y)
-		if len(ps) < 2 || !t.Contains(y) {
+		// A join has two predecessors; the entry counts its implicit
+		// incoming edge as one.
+		if (len(ps) < 2 && y != t.Root()) || !t.Contains(y) {
 			continue
 		}
 		iy := t.IDom(y)

@@ -98,6 +98,7 @@ func newCFG(f *Function) *CFG {
 			b.Index = i
 		}
 	}
+	var slab []*Block
 	for i, b := range f.Blocks {
 		if b == nil {
 			continue
@@ -114,7 +115,11 @@ func newCFG(f *Function) *CFG {
 			continue
 		}
 		succs := t.Successors()
-		c.raw[i] = succs
+		// A copy: for br and condbr Successors returns the Succs slice
+		// itself, which a pass may overwrite in place.
+		k := len(slab)
+		slab = append(slab, succs...)
+		c.raw[i] = slab[k:len(slab):len(slab)]
 		if len(succs) == 0 {
 			continue
 		}
