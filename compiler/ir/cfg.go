@@ -74,15 +74,19 @@ func (f *Function) CFG() *CFG {
 // whole body).
 func (f *Function) InvalidateCFG() { f.cfg.Store(nil) }
 
-// newCFG builds the graph of f and renumbers its blocks.
+// newCFG builds the graph of f and renumbers its blocks. Per-block lists
+// are cut from a few shared arrays: a pass that changes the CFG pays for
+// one rebuild, so it should cost a handful of allocations, not several per
+// block.
 func newCFG(f *Function) *CFG {
 	n := len(f.Blocks)
+	names := make([]string, n)
 	c := &CFG{
 		Blocks: append([]*Block(nil), f.Blocks...),
-		Graph:  &graph.Graph{Names: make([]string, n), Succs: make([][]int, n)},
+		Graph:  &graph.Graph{Names: names, Succs: make([][]int, n)},
 		terms:  make([]*Instr, n),
 		raw:    make([][]*Block, n),
-		names:  make([]string, n),
+		names:  names,
 		preds:  make([][]*Block, n),
 	}
 	// Number the blocks; a block listed twice (a malformed layout the
@@ -98,13 +102,17 @@ func newCFG(f *Function) *CFG {
 			b.Index = i
 		}
 	}
+	// The successors as the terminators list them, copied: for br and
+	// condbr Successors returns the Succs slice itself, which a pass may
+	// overwrite in place.
 	var slab []*Block
+	end := make([]int32, n+1)
 	for i, b := range f.Blocks {
+		end[i+1] = end[i]
 		if b == nil {
 			continue
 		}
-		c.names[i] = b.name
-		c.Graph.Names[i] = b.name
+		names[i] = b.name
 		if b.Index != i {
 			c.bad = true
 			continue
@@ -114,26 +122,34 @@ func newCFG(f *Function) *CFG {
 		if t == nil {
 			continue
 		}
-		succs := t.Successors()
-		// A copy: for br and condbr Successors returns the Succs slice
-		// itself, which a pass may overwrite in place.
-		k := len(slab)
-		slab = append(slab, succs...)
-		c.raw[i] = slab[k:len(slab):len(slab)]
-		if len(succs) == 0 {
-			continue
-		}
-		s := make([]int, 0, len(succs))
-		for _, sb := range succs {
+		slab = append(slab, t.Successors()...)
+		end[i+1] = int32(len(slab))
+	}
+	ints := make([]int, 0, len(slab))
+	for i := range n {
+		raw := slab[end[i]:end[i+1]:end[i+1]]
+		c.raw[i] = raw
+		k := len(ints)
+		for _, sb := range raw {
 			if j, ok := c.node(sb); ok {
-				s = append(s, j)
-				c.preds[j] = append(c.preds[j], b)
+				ints = append(ints, j)
 			}
 		}
-		c.Graph.Succs[i] = s
+		if len(ints) > k {
+			c.Graph.Succs[i] = ints[k:len(ints):len(ints)]
+		}
 	}
-	p := graph.PredsCSR(c.Graph)
-	c.predIdx = p
+	c.predIdx = graph.PredsCSR(c.Graph)
+	pb := make([]*Block, len(c.predIdx.List))
+	for j, u := range c.predIdx.List {
+		pb[j] = c.Blocks[u]
+	}
+	for v := range n {
+		lo, hi := c.predIdx.Start[v], c.predIdx.Start[v+1]
+		if hi > lo {
+			c.preds[v] = pb[lo:hi:hi]
+		}
+	}
 	return c
 }
 
