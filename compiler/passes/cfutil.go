@@ -13,8 +13,7 @@ import (
 //
 //   - cfGraph: an index-based CFG over any edge set, used for structural
 //     dominance (the CFG plus header->merge and header->continue edges, as
-//     SPIR-V defines constructs) and for post-dominance to the real exits;
-//     the trees come from compiler/graph;
+//     SPIR-V defines constructs); the trees come from compiler/graph;
 //   - ssaUpdater and cfRepairSSA: SSA reconstruction after a pass duplicated
 //     or rerouted code (Braun et al., "Simple and Efficient Construction of
 //     Static Single Assignment Form", applied on demand like LLVM's
@@ -25,7 +24,8 @@ import (
 
 // ---- index-based CFG and dominators ----
 
-// cfGraph is a function's CFG in index form (indices are layout positions).
+// cfGraph is a function's structural CFG in index form (indices are layout
+// positions): the CFG edges plus header->merge and header->continue edges.
 type cfGraph struct {
 	f      *ir.Function
 	blocks []*ir.Block
@@ -34,12 +34,12 @@ type cfGraph struct {
 	preds  [][]int
 }
 
-// newCFGraph builds the CFG of f. With structural set, every header also
-// gets edges to its merge block and continue target, so that dominance in
+// newCFGraph builds the structural CFG of f: every header also gets edges
+// to its merge block and continue target, so that dominance in
 // the graph is SPIR-V's structural dominance: a merge block reached only
 // through breaks is still not dominated by an inner header, and constructs
 // computed from it nest.
-func newCFGraph(f *ir.Function, structural bool) *cfGraph {
+func newCFGraph(f *ir.Function) *cfGraph {
 	g := &cfGraph{f: f, blocks: f.Blocks, idx: make(map[*ir.Block]int, len(f.Blocks))}
 	for i, b := range f.Blocks {
 		g.idx[b] = i
@@ -61,7 +61,7 @@ func newCFGraph(f *ir.Function, structural bool) *cfGraph {
 		for _, s := range t.Successors() {
 			add(i, s)
 		}
-		if structural && t.MergeKind != ir.MergeNone {
+		if t.MergeKind != ir.MergeNone {
 			add(i, t.Merge)
 			if t.MergeKind == ir.MergeLoop {
 				add(i, t.Continue)
@@ -76,14 +76,6 @@ func newCFGraph(f *ir.Function, structural bool) *cfGraph {
 // SPIR-V's structural dominance.
 func (g *cfGraph) dominators() *graph.DomTree {
 	return graph.Dominators(&graph.Graph{Succs: g.succs})
-}
-
-// postDominators returns the post-dominator tree of g relative to its real
-// exits (graph.ExitPostDominators): node len(g.blocks) is a virtual exit
-// that every block without successors (ret, discard, unreachable) flows
-// to; blocks that cannot reach an exit are not in the tree.
-func postDominators(g *cfGraph) *graph.DomTree {
-	return graph.ExitPostDominators(&graph.Graph{Succs: g.succs})
 }
 
 // ---- SSA reconstruction ----
@@ -110,15 +102,19 @@ type ssaUpdater struct {
 
 // cfDistinctPreds returns each block's distinct predecessors in layout order.
 func cfDistinctPreds(f *ir.Function) map[*ir.Block][]*ir.Block {
-	out := make(map[*ir.Block][]*ir.Block, len(f.Blocks))
-	seen := map[[2]*ir.Block]bool{}
-	for _, b := range f.Blocks {
-		for _, s := range b.Successors() {
-			k := [2]*ir.Block{b, s}
-			if !seen[k] {
-				seen[k] = true
-				out[s] = append(out[s], b)
+	c := f.CFG()
+	out := make(map[*ir.Block][]*ir.Block, c.Len())
+	for _, b := range c.Blocks {
+		// One entry per edge, in layout order of the source: a source's
+		// edges are adjacent.
+		var l []*ir.Block
+		for _, p := range c.Preds(b) {
+			if len(l) == 0 || l[len(l)-1] != p {
+				l = append(l, p)
 			}
+		}
+		if l != nil {
+			out[b] = l
 		}
 	}
 	return out
@@ -468,27 +464,6 @@ func cfRemoveBlocks(f *ir.Function, dead map[*ir.Block]bool) {
 	f.RemoveBlocks(dead)
 }
 
-// cfReachable returns the blocks reachable from f's entry.
-func cfReachable(f *ir.Function) map[*ir.Block]bool {
-	seen := map[*ir.Block]bool{}
-	if len(f.Blocks) == 0 {
-		return seen
-	}
-	stack := []*ir.Block{f.Blocks[0]}
-	seen[f.Blocks[0]] = true
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, s := range b.Successors() {
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, s)
-			}
-		}
-	}
-	return seen
-}
-
 // ---- structured constructs ----
 
 // cfKind says what a structured construct is.
@@ -523,7 +498,7 @@ type cfConstructs struct {
 // analyzeCFConstructs computes the constructs of f from its merge annotations.
 // Annotations naming blocks outside f are ignored.
 func analyzeCFConstructs(f *ir.Function) *cfConstructs {
-	g := newCFGraph(f, true)
+	g := newCFGraph(f)
 	cs := &cfConstructs{g: g, byHeader: map[*ir.Block]*cfConstruct{}}
 	if len(f.Blocks) == 0 {
 		return cs

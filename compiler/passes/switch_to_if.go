@@ -150,22 +150,22 @@ type swAnalysis struct {
 	dt   *domTree
 	sg   *cfGraph       // structural CFG (branches plus merge annotations)
 	sdom *graph.DomTree // structural dominators
-	pg   *cfGraph       // plain CFG and post-dominators, for unannotated switches
+	pg   *ir.CFG        // plain CFG and post-dominators, for unannotated switches
 	pd   *graph.DomTree
 }
 
 func newSwAnalysis(f *ir.Function) *swAnalysis {
-	an := &swAnalysis{f: f, dt: newDomTree(f), sg: newCFGraph(f, true)}
+	an := &swAnalysis{f: f, dt: newDomTree(f), sg: newCFGraph(f)}
 	an.sdom = an.sg.dominators()
 	return an
 }
 
-// postDom returns the plain CFG and its post-dominator tree (computed on
-// first use).
-func (an *swAnalysis) postDom() (*cfGraph, *graph.DomTree) {
+// postDom returns the function's CFG and its post-dominator tree relative
+// to the real exits (computed on first use).
+func (an *swAnalysis) postDom() (*ir.CFG, *graph.DomTree) {
 	if an.pd == nil {
-		an.pg = newCFGraph(an.f, false)
-		an.pd = postDominators(an.pg)
+		an.pg = an.f.CFG()
+		an.pd = an.pg.ExitPostDom()
 	}
 	return an.pg, an.pd
 }
@@ -310,15 +310,15 @@ func (p *swPlan) findMerge() (m *ir.Block, ok bool) {
 		return m, true
 	}
 	g, pd := p.an.postDom()
-	hi := g.idx[p.h]
-	if !pd.Contains(hi) {
+	hi := g.Index(p.h)
+	if hi < 0 || !pd.Contains(hi) {
 		return nil, false // the switch never reaches an exit (infinite loop)
 	}
 	ip := pd.IDom(hi)
-	if ip == len(g.blocks) {
+	if ip == g.Len() {
 		return nil, true
 	}
-	m = g.blocks[ip]
+	m = g.Blocks[ip]
 	return m, p.dt.dominates(p.h, m)
 }
 
