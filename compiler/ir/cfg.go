@@ -122,7 +122,7 @@ func newCFG(f *Function) *CFG {
 		if t == nil {
 			continue
 		}
-		slab = append(slab, t.Successors()...)
+		slab = appendSuccessors(slab, t)
 		end[i+1] = int32(len(slab))
 	}
 	ints := make([]int, 0, len(slab))
@@ -199,6 +199,25 @@ func (c *CFG) current(f *Function) bool {
 		}
 	}
 	return true
+}
+
+// appendSuccessors appends t.Successors() to dst without building the
+// switch's list separately.
+func appendSuccessors(dst []*Block, t *Instr) []*Block {
+	if t.Op != OpSwitch {
+		return append(dst, t.Successors()...)
+	}
+	for _, sc := range t.Cases {
+		if sc.Default {
+			dst = append(dst, sc.Target)
+		}
+	}
+	for _, sc := range t.Cases {
+		for range sc.Values {
+			dst = append(dst, sc.Target)
+		}
+	}
+	return dst
 }
 
 // sameSuccessors reports whether t.Successors() would return want, without

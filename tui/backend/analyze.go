@@ -19,10 +19,13 @@ func Analyze(f *ir.Function) *tui.Analysis {
 		return a
 	}
 	// The function's cached trees (shared with the verifier, the passes
-	// and the uniformity analysis).
+	// and the uniformity analysis). The explorer keeps only what it shows,
+	// so the cache is released afterwards: snapshots are many and
+	// long-lived.
 	c := f.CFG()
 	a := analyzeTrees(f.Name(), c.Graph, c.Dom(), c.PostDom(), c.Cycles())
 	addUniformity(a, f)
+	f.InvalidateCFG()
 	return a
 }
 
