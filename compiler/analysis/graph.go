@@ -1,127 +1,50 @@
-// Package analysis implements the control-flow-graph analyses of passlens:
-// depth-first orders, dominator and post-dominator trees, and the cycle
-// hierarchy.
+// Package analysis implements the analyses passlens shows next to the IR:
+// the dominator, post-dominator and cycle trees printed exactly as opt-22
+// prints them, and the uniformity (divergence) analysis.
 //
-// All analyses work on Graph, a minimal CFG that is independent of the IR, and
-// are written to agree exactly with LLVM (opt-22): the same blocks are in the
-// trees, the same immediate (post)dominators are chosen, the same post-dominator
-// roots are picked for infinite loops, and the same cycles, headers and entries
-// are found. Where LLVM's result depends on traversal order (children order in
-// printed trees, cycle block order), the traversal orders of LLVM are mirrored
-// too, so that the formatters in optprint.go print byte-identical output for IR
-// parsed from text. See docs/analyses.md.
-//
-// Every traversal is iterative: graphs with 100k+ blocks and deep nesting must
-// not overflow the goroutine stack, and the algorithms are near-linear.
-//
-// The analyses expect a valid graph (see Graph.Validate) and may panic on an
-// invalid one; they never modify the graph.
+// The graph algorithms themselves (CFG, depth-first orders, Semi-NCA
+// dominator and post-dominator trees, cycles) are in compiler/graph, the one
+// CFG layer every part of the compiler uses; this package re-exports them
+// under their historical names and adds the LLVM-order printing and the
+// IR adapter (FuncGraph). See docs/analyses.md.
 package analysis
 
-import (
-	"fmt"
-	"strconv"
-)
+import "passlens/compiler/graph"
 
-// Graph is a CFG: node 0 is the entry; Succs in terminator order (order
-// matters for DFS-based results).
-//
-// Node indices are also the block layout order of the function (the order in
-// which blocks appear in the IR text). LLVM uses the layout order to pick
-// post-dominator roots inside infinite loops and, for IR parsed from text, it
-// determines the order of predecessor lists; see Preds.
-//
-// Succs[n] may contain the same successor more than once (a switch with
-// duplicate targets, or a conditional branch whose targets coincide): each
-// entry is one CFG edge, as in LLVM.
-type Graph struct {
-	// Names are the block names, used by the IR emitter and the formatters.
-	// It may be nil or shorter than Succs; missing or empty names default to
-	// "bb<N>" (see Name). A name consisting only of decimal digits denotes
-	// an unnamed block with that slot number (LLVM prints it as %N).
-	Names []string
-	// Succs[n] lists the successors of node n in terminator order: for a
-	// conditional branch the true target first, for a switch the default
-	// target first and then the cases in order.
-	Succs [][]int
-}
+// Graph is a CFG: node 0 is the entry; Succs in terminator order (see
+// graph.Graph).
+type Graph = graph.Graph
 
-// Len returns the number of nodes.
-func (g *Graph) Len() int { return len(g.Succs) }
+// DomTree is a dominator or post-dominator tree (see graph.DomTree).
+type DomTree = graph.DomTree
 
-// Name returns the name of node n, defaulting to "bb<n>" when Names does not
-// provide one.
-func (g *Graph) Name(n int) string {
-	if n < len(g.Names) && g.Names[n] != "" {
-		return g.Names[n]
-	}
-	return "bb" + strconv.Itoa(n)
-}
+// Order is a depth-first traversal from the entry (see graph.Order).
+type Order = graph.Order
 
-// NumEdges returns the number of CFG edges (duplicate edges counted).
-func (g *Graph) NumEdges() int {
-	e := 0
-	for _, s := range g.Succs {
-		e += len(s)
-	}
-	return e
-}
+// CycleInfo is the cycle hierarchy with LLVM's semantics (see
+// graph.CycleInfo).
+type CycleInfo = graph.CycleInfo
 
-// Validate reports whether g is well formed: it has at least one node, every
-// successor index is in range, and the effective names are unique.
-// Analyses assume a valid graph; they do not require that the entry has no
-// predecessors (LLVM IR does, the analyses do not).
-func (g *Graph) Validate() error {
-	n := g.Len()
-	if n == 0 {
-		return fmt.Errorf("analysis: graph has no nodes")
-	}
-	if n > 1<<30 {
-		return fmt.Errorf("analysis: graph too large (%d nodes)", n)
-	}
-	if len(g.Names) > n {
-		return fmt.Errorf("analysis: %d names for %d nodes", len(g.Names), n)
-	}
-	for u, ss := range g.Succs {
-		for _, v := range ss {
-			if v < 0 || v >= n {
-				return fmt.Errorf("analysis: edge %d->%d out of range", u, v)
-			}
-		}
-	}
-	seen := make(map[string]int, n)
-	for i := 0; i < n; i++ {
-		name := g.Name(i)
-		if j, dup := seen[name]; dup {
-			return fmt.Errorf("analysis: nodes %d and %d are both named %q", j, i, name)
-		}
-		seen[name] = i
-	}
-	return nil
-}
+// Dominators computes the dominator tree of g (see graph.Dominators).
+func Dominators(g *Graph) *DomTree { return graph.Dominators(g) }
 
-// Preds returns the predecessor lists in the order LLVM's pred_begin reports
-// them for IR parsed from text whose block layout is the node order: a
-// block's use list holds the most recently created use first, and the
-// parser creates uses in text order, so predecessors appear in decreasing
-// node index. A predecessor appears once per edge (duplicate edges give
-// duplicate entries).
-func (g *Graph) Preds() [][]int {
-	p := buildPreds(g)
-	out := make([][]int, g.Len())
-	for v := range out {
-		l := p.of(v)
-		r := make([]int, len(l))
-		for i, u := range l {
-			r[len(l)-1-i] = int(u)
-		}
-		out[v] = r
-	}
-	return out
-}
+// PostDominators computes the post-dominator tree of g with LLVM's
+// semantics (see graph.PostDominators).
+func PostDominators(g *Graph) *DomTree { return graph.PostDominators(g) }
 
-// csr is a compressed adjacency structure: the neighbours of node n are
-// list[start[n]:start[n+1]].
+// Cycles computes the cycle hierarchy of g (see graph.Cycles).
+func Cycles(g *Graph) *CycleInfo { return graph.Cycles(g) }
+
+// DepthFirst returns the depth-first traversal of g from the entry that
+// visits successors in terminator order (see graph.DepthFirst).
+func DepthFirst(g *Graph) *Order { return graph.DepthFirst(g) }
+
+// Reachable returns, for each node of g, whether it is reachable from the
+// entry.
+func Reachable(g *Graph) []bool { return graph.Reachable(g) }
+
+// csr is the compressed adjacency form the uniformity analysis iterates
+// over (see graph.CSR).
 type csr struct {
 	start []int32
 	list  []int32
@@ -129,41 +52,8 @@ type csr struct {
 
 func (a *csr) of(n int) []int32 { return a.list[a.start[n]:a.start[n+1]] }
 
-// buildSuccs copies g.Succs into a csr, preserving terminator order.
-func buildSuccs(g *Graph) csr {
-	n := g.Len()
-	a := csr{start: make([]int32, n+1), list: make([]int32, 0, g.NumEdges())}
-	for u, ss := range g.Succs {
-		for _, v := range ss {
-			a.list = append(a.list, int32(v))
-		}
-		a.start[u+1] = int32(len(a.list))
-	}
-	return a
-}
+// buildSuccs returns g's successor lists in terminator order.
+func buildSuccs(g *Graph) csr { s := graph.SuccsCSR(g); return csr{s.Start, s.List} }
 
-// buildPreds returns the predecessor lists in increasing predecessor index
-// (one entry per edge), which is the reverse of LLVM's predecessor order
-// for text-parsed IR (see Graph.Preds).
-func buildPreds(g *Graph) csr {
-	n := g.Len()
-	a := csr{start: make([]int32, n+1)}
-	for _, ss := range g.Succs {
-		for _, v := range ss {
-			a.start[v+1]++
-		}
-	}
-	for i := 0; i < n; i++ {
-		a.start[i+1] += a.start[i]
-	}
-	a.list = make([]int32, a.start[n])
-	fill := make([]int32, n)
-	copy(fill, a.start[:n])
-	for u, ss := range g.Succs {
-		for _, v := range ss {
-			a.list[fill[v]] = int32(u)
-			fill[v]++
-		}
-	}
-	return a
-}
+// buildPreds returns g's predecessor lists in increasing predecessor index.
+func buildPreds(g *Graph) csr { p := graph.PredsCSR(g); return csr{p.Start, p.List} }

@@ -7,51 +7,33 @@ import "passlens/compiler/ir"
 //
 // Node i is f.Blocks[i] (layout order, so node 0 is the entry) and its
 // successors are Block.Successors() in LLVM's order (a switch lists its
-// default target first, then one edge per case value). Every analysis in
-// this package that works on IR goes through this adapter, so they agree on
-// what a CFG edge is.
+// default target first, then one edge per case value). It is the function's
+// shared CFG (ir.Function.CFG), so the analyses, the verifier and the passes
+// agree on what a CFG edge is and share one graph while the CFG is
+// unchanged. The graph must not be modified.
 type FuncGraph struct {
 	Graph  *Graph
 	Blocks []*ir.Block
-	index  map[*ir.Block]int
+	// CFG is the function's cached CFG the graph belongs to; its Dom and
+	// PostDom trees are the ones Dominators and PostDominators would build.
+	CFG *ir.CFG
 }
 
-// NewFuncGraph builds the CFG of f. Edges to blocks that are not in f (a
+// NewFuncGraph returns the CFG of f. Edges to blocks that are not in f (a
 // malformed function) are dropped rather than reported: the verifier is the
 // place for such errors, and analyses must not panic on them.
 func NewFuncGraph(f *ir.Function) *FuncGraph {
-	fg := &FuncGraph{
-		Graph:  &Graph{Names: make([]string, len(f.Blocks)), Succs: make([][]int, len(f.Blocks))},
-		Blocks: f.Blocks,
-		index:  make(map[*ir.Block]int, len(f.Blocks)),
-	}
-	for i, b := range f.Blocks {
-		fg.index[b] = i
-		fg.Graph.Names[i] = b.Name()
-	}
-	for i, b := range f.Blocks {
-		succs := b.Successors()
-		if len(succs) == 0 {
-			continue
-		}
-		s := make([]int, 0, len(succs))
-		for _, t := range succs {
-			if j, ok := fg.index[t]; ok {
-				s = append(s, j)
-			}
-		}
-		fg.Graph.Succs[i] = s
-	}
-	return fg
+	c := f.CFG()
+	return &FuncGraph{Graph: c.Graph, Blocks: c.Blocks, CFG: c}
 }
 
 // Index returns the node index of b, or -1 if b is not a block of the
 // function.
 func (fg *FuncGraph) Index(b *ir.Block) int {
-	if i, ok := fg.index[b]; ok {
-		return i
+	if fg.CFG == nil {
+		return -1
 	}
-	return -1
+	return fg.CFG.Index(b)
 }
 
 // Block returns the block of node i.

@@ -8,6 +8,8 @@ import (
 	"passlens/compiler/analysis/analysistest"
 	"slices"
 	"testing"
+
+	"passlens/compiler/graph"
 )
 
 // arbitraryGraph draws a graph that need not be valid LLVM IR: edges into
@@ -238,7 +240,7 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 		}
 		// The reversed-order traversal used by cycles agrees with the naive
 		// LIFO formulation.
-		ro := analysis.ReversedDepthFirst(g)
+		ro := graph.DepthFirstReversed(g)
 		np := analysistest.NaivePreorder(g)
 		for v := range np {
 			if ro.PreNum[v] != np[v] {

@@ -3,6 +3,8 @@ package analysis
 import (
 	"slices"
 	"testing"
+
+	"passlens/compiler/graph"
 )
 
 func TestDepthFirstHandwritten(t *testing.T) {
@@ -23,8 +25,7 @@ func TestDepthFirstHandwritten(t *testing.T) {
 		t.Fatalf("Reachable wrong")
 	}
 	// The cycle analysis' DFS visits successors in reverse order.
-	s := buildSuccs(g)
-	if r := depthFirst(&s, g.Len(), true); !slices.Equal(r.Pre, []int{0, 2, 3, 1}) {
+	if r := graph.DepthFirstReversed(g); !slices.Equal(r.Pre, []int{0, 2, 3, 1}) {
 		t.Fatalf("reversed preorder %v", r.Pre)
 	}
 }

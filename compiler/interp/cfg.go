@@ -3,6 +3,7 @@ package interp
 import (
 	"sort"
 
+	"passlens/compiler/graph"
 	"passlens/compiler/ir"
 )
 
@@ -10,21 +11,21 @@ import (
 // (see doc.go for the rule they implement): dominators, post-dominators, the
 // cycle hierarchy, convergence regions (cycles, widened to loop constructs
 // where a loop_merge annotation says so), and a schedule number for every
-// block. It is self-contained so the interpreter does not depend on the
-// analysis package; it works on reachable blocks only.
+// block. Orders and (post-)dominator trees come from compiler/graph; the
+// cycles here are the interpreter's own (strongly connected regions with
+// headers in its DFS preorder, which the schedule numbering is defined
+// by). It works on reachable blocks only.
 
 // cfg holds per-function control-flow facts, blocks numbered in layout order.
 type cfg struct {
 	n      int
-	succ   [][]int // deduplicated successors
-	pred   [][]int // deduplicated predecessors
-	rpo    []int   // blocks in reverse post-order from the entry
-	rpoNum []int   // position in rpo, -1 if unreachable
-	pre    []int   // DFS preorder number, -1 if unreachable
-	idom   []int   // immediate dominator (entry: itself), -1 if unreachable
-	ipdom  []int   // immediate post-dominator, -1 for none (exit or no path to an exit)
-	domIn  []int   // dominator-tree DFS interval, for O(1) dominance tests
-	domOut []int
+	succ   [][]int        // deduplicated successors
+	pred   [][]int        // deduplicated predecessors
+	rpo    []int          // blocks in reverse post-order from the entry
+	rpoNum []int          // position in rpo, -1 if unreachable
+	pre    []int          // DFS preorder number, -1 if unreachable
+	dom    *graph.DomTree // dominator tree (compiler/graph)
+	ipdom  []int          // immediate post-dominator, -1 for none (exit or no path to an exit)
 
 	regions []region // regions[0] is the root: the whole function
 	inner   []int    // innermost region of each block (0 for none / unreachable)
@@ -56,192 +57,43 @@ func newCFG(f *ir.Function, bindex map[*ir.Block]int) *cfg {
 			c.pred[j] = append(c.pred[j], i)
 		}
 	}
-	c.order()
-	c.idom = computeIdom(n, 0, c.succ, c.pred)
-	c.domTree()
-	c.postDom()
+	if n > 0 {
+		// Orders, dominators and post-dominators come from the shared CFG
+		// layer; duplicate edges (removed above) do not change them.
+		g := &graph.Graph{Succs: c.succ}
+		o := graph.DepthFirst(g)
+		c.pre = o.PreNum
+		c.rpo = o.RPO()
+		c.rpoNum = make([]int, n)
+		for i := range c.rpoNum {
+			c.rpoNum[i] = -1
+		}
+		for i, b := range c.rpo {
+			c.rpoNum[b] = i
+		}
+		c.dom = graph.Dominators(g)
+		// Immediate post-dominators relative to the real exits: a virtual
+		// exit that every block without successors (ret, discard,
+		// unreachable) branches to; -1 for blocks whose immediate
+		// post-dominator is that exit, that cannot reach it, or that are
+		// unreachable.
+		pd := graph.ExitPostDominators(g)
+		c.ipdom = make([]int, n)
+		for b := range c.ipdom {
+			c.ipdom[b] = -1
+			if c.rpoNum[b] >= 0 && pd.Contains(b) && pd.IDom(b) < n {
+				c.ipdom[b] = pd.IDom(b)
+			}
+		}
+	}
 	c.buildRegions(f, bindex)
 	return c
-}
-
-// order computes DFS preorder and reverse post-order from the entry
-// (iteratively, so deep CFGs cannot overflow the stack).
-func (c *cfg) order() {
-	c.pre = make([]int, c.n)
-	c.rpoNum = make([]int, c.n)
-	for i := range c.pre {
-		c.pre[i], c.rpoNum[i] = -1, -1
-	}
-	if c.n == 0 {
-		return
-	}
-	var post []int
-	type item struct{ b, next int }
-	stack := []item{{0, 0}}
-	c.pre[0] = 0
-	npre := 1
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(c.succ[top.b]) {
-			s := c.succ[top.b][top.next]
-			top.next++
-			if c.pre[s] < 0 {
-				c.pre[s] = npre
-				npre++
-				stack = append(stack, item{s, 0})
-			}
-			continue
-		}
-		post = append(post, top.b)
-		stack = stack[:len(stack)-1]
-	}
-	for i := len(post) - 1; i >= 0; i-- {
-		c.rpoNum[post[i]] = len(c.rpo)
-		c.rpo = append(c.rpo, post[i])
-	}
-}
-
-// computeIdom is the Cooper–Harvey–Kennedy iterative dominator algorithm on
-// an integer graph. Nodes unreachable from root get -1.
-func computeIdom(n, root int, succ, pred [][]int) []int {
-	// Reverse post-order from root.
-	num := make([]int, n)
-	for i := range num {
-		num[i] = -1
-	}
-	var post []int
-	visited := make([]bool, n)
-	type item struct{ b, next int }
-	stack := []item{{root, 0}}
-	visited[root] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(succ[top.b]) {
-			s := succ[top.b][top.next]
-			top.next++
-			if !visited[s] {
-				visited[s] = true
-				stack = append(stack, item{s, 0})
-			}
-			continue
-		}
-		post = append(post, top.b)
-		stack = stack[:len(stack)-1]
-	}
-	rpo := make([]int, 0, len(post))
-	for i := len(post) - 1; i >= 0; i-- {
-		num[post[i]] = len(rpo)
-		rpo = append(rpo, post[i])
-	}
-	idom := make([]int, n)
-	for i := range idom {
-		idom[i] = -1
-	}
-	idom[root] = root
-	intersect := func(a, b int) int {
-		for a != b {
-			for num[a] > num[b] {
-				a = idom[a]
-			}
-			for num[b] > num[a] {
-				b = idom[b]
-			}
-		}
-		return a
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, b := range rpo[1:] {
-			nd := -1
-			for _, p := range pred[b] {
-				if num[p] < 0 || idom[p] < 0 {
-					continue
-				}
-				if nd < 0 {
-					nd = p
-				} else {
-					nd = intersect(p, nd)
-				}
-			}
-			if nd >= 0 && idom[b] != nd {
-				idom[b] = nd
-				changed = true
-			}
-		}
-	}
-	return idom
-}
-
-// domTree numbers the dominator tree for constant-time dominance tests.
-func (c *cfg) domTree() {
-	c.domIn = make([]int, c.n)
-	c.domOut = make([]int, c.n)
-	kids := make([][]int, c.n)
-	for b := 0; b < c.n; b++ {
-		if b != 0 && c.idom[b] >= 0 {
-			kids[c.idom[b]] = append(kids[c.idom[b]], b)
-		}
-		c.domIn[b], c.domOut[b] = -1, -1
-	}
-	if c.n == 0 {
-		return
-	}
-	t := 0
-	type item struct{ b, next int }
-	stack := []item{{0, 0}}
-	c.domIn[0] = t
-	t++
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(kids[top.b]) {
-			k := kids[top.b][top.next]
-			top.next++
-			c.domIn[k] = t
-			t++
-			stack = append(stack, item{k, 0})
-			continue
-		}
-		c.domOut[top.b] = t
-		t++
-		stack = stack[:len(stack)-1]
-	}
 }
 
 // dominates reports whether a dominates b (reflexive); false for
 // unreachable blocks.
 func (c *cfg) dominates(a, b int) bool {
-	if a < 0 || b < 0 || c.domIn[a] < 0 || c.domIn[b] < 0 {
-		return false
-	}
-	return c.domIn[a] <= c.domIn[b] && c.domOut[b] <= c.domOut[a]
-}
-
-// postDom computes immediate post-dominators with a virtual exit that every
-// block without successors (ret, discard, unreachable) branches to.
-func (c *cfg) postDom() {
-	n := c.n
-	exit := n
-	rsucc := make([][]int, n+1)
-	rpred := make([][]int, n+1)
-	for b := 0; b < n; b++ {
-		if c.rpoNum[b] < 0 {
-			continue
-		}
-		rsucc[b] = append(rsucc[b], c.pred[b]...)
-		rpred[b] = append(rpred[b], c.succ[b]...)
-		if len(c.succ[b]) == 0 {
-			rsucc[exit] = append(rsucc[exit], b)
-			rpred[b] = append(rpred[b], exit)
-		}
-	}
-	ip := computeIdom(n+1, exit, rsucc, rpred)
-	c.ipdom = make([]int, n)
-	for b := 0; b < n; b++ {
-		c.ipdom[b] = ip[b]
-		if ip[b] == exit {
-			c.ipdom[b] = -1
-		}
-	}
+	return a >= 0 && b >= 0 && c.dom.Dominates(a, b)
 }
 
 // cycles returns the cycle hierarchy (LLVM GenericCycleInfo shape): the

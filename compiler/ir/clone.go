@@ -129,7 +129,7 @@ func (c *cloner) body(f, nf *Function) {
 		if b == nil {
 			continue
 		}
-		blockSlab[i] = Block{name: b.name, Func: nf}
+		blockSlab[i] = Block{name: b.name, Func: nf, Index: i}
 		nf.Blocks[i] = &blockSlab[i]
 		blockMap[b] = &blockSlab[i]
 	}

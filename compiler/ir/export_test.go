@@ -34,3 +34,9 @@ func (c VerifierCFG) Reachable(b int32) bool { return c.v.reachable(b) }
 
 // Dominates reports whether block a dominates block b (both reachable).
 func (c VerifierCFG) Dominates(a, b int32) bool { return c.v.dominates(a, b) }
+
+// FreshCFG builds f's CFG without the cache; SameCFG compares two.
+var (
+	FreshCFG = fresh
+	SameCFG  = sameCFG
+)

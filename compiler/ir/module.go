@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Stage is a shader stage of an entry point.
@@ -50,6 +51,11 @@ type Block struct {
 	name   string
 	Instrs []*Instr
 	Func   *Function
+	// Index is the block's position in Func.Blocks, its node in the
+	// function's CFG (see Function.CFG). The layout methods of Function
+	// (NewBlock, NewBlockAfter, RemoveBlocks, SetBlocks), the parsers and
+	// Clone keep it current; Function.CFG renumbers after any other change.
+	Index int
 }
 
 func (b *Block) Name() string     { return b.name }
@@ -95,6 +101,8 @@ type Function struct {
 	Module *Module
 
 	names map[string]int // every name in use (values and blocks) -> next suffix
+
+	cfg atomic.Pointer[CFG] // cached control-flow graph, see CFG
 }
 
 func (f *Function) Name() string        { return f.name }
@@ -230,7 +238,7 @@ func (f *Function) ReserveName(n string) bool {
 
 // NewBlock appends a new block named after base.
 func (f *Function) NewBlock(base string) *Block {
-	b := &Block{name: f.UniqueName(base), Func: f}
+	b := &Block{name: f.UniqueName(base), Func: f, Index: len(f.Blocks)}
 	f.Blocks = append(f.Blocks, b)
 	return b
 }
@@ -248,7 +256,24 @@ func (f *Function) NewBlockAfter(after *Block, base string) *Block {
 	f.Blocks = append(f.Blocks, nil)
 	copy(f.Blocks[idx+1:], f.Blocks[idx:])
 	f.Blocks[idx] = b
+	f.renumber(idx)
 	return b
+}
+
+// SetBlocks replaces the block layout (a pass that reorders or drops
+// blocks; the caller fixes edges and phis) and renumbers Block.Index.
+func (f *Function) SetBlocks(blocks []*Block) {
+	f.Blocks = blocks
+	f.renumber(0)
+}
+
+// renumber sets Block.Index for the blocks from position from on.
+func (f *Function) renumber(from int) {
+	for i := from; i < len(f.Blocks); i++ {
+		if b := f.Blocks[i]; b != nil {
+			b.Index = i
+		}
+	}
 }
 
 // RemoveBlocks deletes the given blocks from the layout (the caller fixes
@@ -264,6 +289,7 @@ func (f *Function) RemoveBlocks(dead map[*Block]bool) {
 		f.Blocks[i] = nil
 	}
 	f.Blocks = out
+	f.renumber(0)
 }
 
 // Block finds a block by name.
@@ -328,17 +354,6 @@ func Resolve(repl map[Value]Value, v Value) Value {
 		x = n
 	}
 	return end
-}
-
-// Preds computes predecessor lists (one entry per CFG edge, in block order).
-func (f *Function) Preds() map[*Block][]*Block {
-	p := make(map[*Block][]*Block, len(f.Blocks))
-	for _, b := range f.Blocks {
-		for _, s := range b.Successors() {
-			p[s] = append(p[s], b)
-		}
-	}
-	return p
 }
 
 // String prints the function in the textual IR.

@@ -1057,6 +1057,7 @@ func (p *parser) parseBody(f *Function, lines int) {
 				p.where.blocks[b] = p.toks[lt].off
 			}
 			delete(p.blockRef, b)
+			b.Index = len(f.Blocks)
 			f.Blocks = append(f.Blocks, b)
 			cur = b
 			p.next() // ':'

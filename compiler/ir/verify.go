@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"passlens/compiler/graph"
 )
 
 // Problem is one verifier finding.
@@ -124,12 +126,9 @@ type verifier struct {
 	// Per-function state.
 	f        *Function
 	blockIdx map[*Block]int32
-	gen      uint64    // this function check's mark in Instr.vmark (see verifyGen)
-	preds    [][]int32 // per block index: predecessor block indices, one per edge
-	rpoNum   []int32   // per block index; -1 if unreachable
-	idom     []int32   // per block index (entry: itself; -1 unreachable)
-	pre      []int32   // dominator-tree DFS numbers
-	post     []int32
+	gen      uint64         // this function check's mark in Instr.vmark (see verifyGen)
+	preds    graph.CSR      // per block index: predecessor indices, one per edge
+	dom      *graph.DomTree // the function's dominator tree (CFG.Dom)
 }
 
 type ipos struct{ block, idx int32 }
@@ -572,7 +571,7 @@ func (v *verifier) function(f *Function) {
 		v.block(i, b)
 	}
 	v.structured()
-	v.blockIdx, v.gen, v.preds, v.rpoNum, v.idom, v.pre, v.post = nil, 0, nil, nil, nil, nil, nil
+	v.blockIdx, v.gen, v.preds, v.dom = nil, 0, graph.CSR{}, nil
 }
 
 // inFunc reports whether b is one of the function's blocks.
@@ -584,141 +583,20 @@ func (v *verifier) inFunc(b *Block) bool {
 	return ok
 }
 
-// cfg computes predecessors, reverse post-order and dominators (the
-// iterative algorithm of Cooper, Harvey and Kennedy, "A Simple, Fast
-// Dominance Algorithm"), then numbers the dominator tree so dominance
-// queries are O(1).
+// cfg takes the function's control-flow graph and dominator tree from the
+// shared CFG layer (Function.CFG, compiler/graph), so the tree the verifier
+// builds after a pass is the one the next pass and the analyses reuse.
 func (v *verifier) cfg() {
-	f := v.f
-	nb := len(f.Blocks)
-	succs := make([][]int32, nb)
-	v.preds = make([][]int32, nb)
-	for i, b := range f.Blocks {
-		if b == nil || v.blockIdx[b] != int32(i) {
-			continue
-		}
-		t := terminator(b)
-		if t == nil {
-			continue
-		}
-		for _, s := range t.Successors() {
-			if si, ok := v.blockIdx[s]; ok && s != nil {
-				succs[i] = append(succs[i], si)
-				v.preds[si] = append(v.preds[si], int32(i))
-			}
-		}
-	}
-	v.rpoNum = make([]int32, nb)
-	for i := range v.rpoNum {
-		v.rpoNum[i] = -1
-	}
-	v.idom = make([]int32, nb)
-	v.pre = make([]int32, nb)
-	v.post = make([]int32, nb)
-	if nb == 0 || f.Blocks[0] == nil || v.blockIdx[f.Blocks[0]] != 0 {
-		return
-	}
-	// Iterative DFS post-order from the entry.
-	order := make([]int32, 0, nb) // post-order
-	visited := make([]bool, nb)
-	type frame struct{ b, next int32 }
-	stack := []frame{{0, 0}}
-	visited[0] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if int(top.next) < len(succs[top.b]) {
-			s := succs[top.b][top.next]
-			top.next++
-			if !visited[s] {
-				visited[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		order = append(order, top.b)
-		stack = stack[:len(stack)-1]
-	}
-	n := len(order)
-	rpo := make([]int32, n) // rpo index -> block
-	for i, b := range order {
-		rpo[n-1-i] = b
-		v.rpoNum[b] = int32(n - 1 - i)
-	}
-	// idom in rpo numbering.
-	idom := make([]int32, n)
-	for i := range idom {
-		idom[i] = -1
-	}
-	idom[0] = 0
-	for changed := true; changed; {
-		changed = false
-		for r := 1; r < n; r++ {
-			b := rpo[r]
-			newIdom := int32(-1)
-			for _, p := range v.preds[b] {
-				pr := v.rpoNum[p]
-				if pr < 0 || idom[pr] < 0 {
-					continue
-				}
-				if newIdom < 0 {
-					newIdom = pr
-					continue
-				}
-				a, c := pr, newIdom
-				for a != c {
-					for a > c {
-						a = idom[a]
-					}
-					for c > a {
-						c = idom[c]
-					}
-				}
-				newIdom = a
-			}
-			if newIdom >= 0 && idom[r] != newIdom {
-				idom[r] = newIdom
-				changed = true
-			}
-		}
-	}
-	for i := range v.idom {
-		v.idom[i] = -1
-	}
-	children := make([][]int32, nb)
-	for r := 0; r < n; r++ {
-		b := rpo[r]
-		v.idom[b] = rpo[idom[r]]
-		if r > 0 {
-			children[v.idom[b]] = append(children[v.idom[b]], b)
-		}
-	}
-	// Number the dominator tree.
-	counter := int32(0)
-	dstack := []frame{{0, 0}}
-	v.pre[0] = counter
-	counter++
-	for len(dstack) > 0 {
-		top := &dstack[len(dstack)-1]
-		if int(top.next) < len(children[top.b]) {
-			c := children[top.b][top.next]
-			top.next++
-			v.pre[c] = counter
-			counter++
-			dstack = append(dstack, frame{c, 0})
-			continue
-		}
-		v.post[top.b] = counter
-		counter++
-		dstack = dstack[:len(dstack)-1]
-	}
+	c := v.f.CFG()
+	v.preds = c.predIdx
+	v.dom = c.Dom()
 }
 
-func (v *verifier) reachable(b int32) bool { return v.rpoNum[b] >= 0 }
+// reachable reports whether block b is reachable from the entry.
+func (v *verifier) reachable(b int32) bool { return v.dom != nil && v.dom.Contains(int(b)) }
 
 // dominates reports whether block a dominates block b (both reachable).
-func (v *verifier) dominates(a, b int32) bool {
-	return v.pre[a] <= v.pre[b] && v.post[b] <= v.post[a]
-}
+func (v *verifier) dominates(a, b int32) bool { return v.dom.Dominates(int(a), int(b)) }
 
 // ---- blocks and instructions ----
 
@@ -728,7 +606,7 @@ func (v *verifier) block(bi int, b *Block) {
 		return
 	}
 	if bi == 0 {
-		if len(v.preds[0]) > 0 {
+		if len(v.preds.Of(0)) > 0 {
 			v.blockErr(b, "the entry block must not be a branch target")
 		}
 	}
@@ -1050,7 +928,7 @@ func (v *verifier) phi(bi int, b *Block, j int, in *Instr, bad func(string, ...a
 		}
 	}
 	edges := map[int32]int{}
-	for _, p := range v.preds[bi] {
+	for _, p := range v.preds.Of(bi) {
 		edges[p]++
 	}
 	entries := map[int32]int{}
@@ -1075,7 +953,7 @@ func (v *verifier) phi(bi int, b *Block, j int, in *Instr, bad func(string, ...a
 		values[pi] = in.Args[i]
 		entries[pi]++
 	}
-	for _, p := range v.preds[bi] {
+	for _, p := range v.preds.Of(bi) {
 		n, e := entries[p], edges[p]
 		if e < 0 {
 			continue // reported already
@@ -1181,7 +1059,7 @@ func (v *verifier) structured() {
 			bad("loop header %s does not dominate its continue target %s", h.Ref(), c.Ref())
 		}
 		var backs []int32
-		for _, p := range v.preds[hIdx] {
+		for _, p := range v.preds.Of(int(hIdx)) {
 			if v.reachable(p) && v.dominates(hIdx, p) && !containsIdx(backs, p) {
 				backs = append(backs, p)
 			}

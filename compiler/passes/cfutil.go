@@ -3,6 +3,7 @@ package passes
 import (
 	"sort"
 
+	"passlens/compiler/graph"
 	"passlens/compiler/ir"
 )
 
@@ -10,10 +11,9 @@ import (
 // passes (switch-to-if, eliminate-multilevel-break, out-of-ssa, structurize,
 // sm3-lower):
 //
-//   - cfGraph/idomTree: an index-based CFG with dominators over any edge set,
-//     used for structural dominance (the CFG plus header->merge and
-//     header->continue edges, as SPIR-V defines constructs) and for
-//     post-dominance (the reversed CFG with a virtual exit);
+//   - cfGraph: an index-based CFG over any edge set, used for structural
+//     dominance (the CFG plus header->merge and header->continue edges, as
+//     SPIR-V defines constructs); the trees come from compiler/graph;
 //   - ssaUpdater and cfRepairSSA: SSA reconstruction after a pass duplicated
 //     or rerouted code (Braun et al., "Simple and Efficient Construction of
 //     Static Single Assignment Form", applied on demand like LLVM's
@@ -24,7 +24,8 @@ import (
 
 // ---- index-based CFG and dominators ----
 
-// cfGraph is a function's CFG in index form (indices are layout positions).
+// cfGraph is a function's structural CFG in index form (indices are layout
+// positions): the CFG edges plus header->merge and header->continue edges.
 type cfGraph struct {
 	f      *ir.Function
 	blocks []*ir.Block
@@ -33,12 +34,12 @@ type cfGraph struct {
 	preds  [][]int
 }
 
-// newCFGraph builds the CFG of f. With structural set, every header also
-// gets edges to its merge block and continue target, so that dominance in
+// newCFGraph builds the structural CFG of f: every header also gets edges
+// to its merge block and continue target, so that dominance in
 // the graph is SPIR-V's structural dominance: a merge block reached only
 // through breaks is still not dominated by an inner header, and constructs
 // computed from it nest.
-func newCFGraph(f *ir.Function, structural bool) *cfGraph {
+func newCFGraph(f *ir.Function) *cfGraph {
 	g := &cfGraph{f: f, blocks: f.Blocks, idx: make(map[*ir.Block]int, len(f.Blocks))}
 	for i, b := range f.Blocks {
 		g.idx[b] = i
@@ -60,7 +61,7 @@ func newCFGraph(f *ir.Function, structural bool) *cfGraph {
 		for _, s := range t.Successors() {
 			add(i, s)
 		}
-		if structural && t.MergeKind != ir.MergeNone {
+		if t.MergeKind != ir.MergeNone {
 			add(i, t.Merge)
 			if t.MergeKind == ir.MergeLoop {
 				add(i, t.Continue)
@@ -70,146 +71,11 @@ func newCFGraph(f *ir.Function, structural bool) *cfGraph {
 	return g
 }
 
-// idomTree is a dominator tree over node indices 0..n-1 (Cooper, Harvey and
-// Kennedy's iterative algorithm on reverse postorder).
-type idomTree struct {
-	idom      []int // immediate dominator; root: itself; -1 unreachable
-	pre, post []int // dominator-tree DFS interval, for O(1) queries
-	rpo       []int // reachable nodes in reverse postorder (dominators first)
-}
-
-// computeIdoms returns the dominator tree of the graph (succs, preds) from
-// root. Nodes not reachable from root have idom -1.
-func computeIdoms(root int, succs, preds [][]int) *idomTree {
-	n := len(succs)
-	t := &idomTree{idom: make([]int, n), pre: make([]int, n), post: make([]int, n)}
-	for i := range t.idom {
-		t.idom[i] = -1
-	}
-	// Iterative DFS for postorder.
-	rpoNum := make([]int, n)
-	for i := range rpoNum {
-		rpoNum[i] = -1
-	}
-	var order []int
-	visited := make([]bool, n)
-	type frame struct{ node, next int }
-	stack := []frame{{root, 0}}
-	visited[root] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(succs[top.node]) {
-			s := succs[top.node][top.next]
-			top.next++
-			if !visited[s] {
-				visited[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		order = append(order, top.node)
-		stack = stack[:len(stack)-1]
-	}
-	m := len(order)
-	rpo := make([]int, m)
-	for i, b := range order {
-		rpo[m-1-i] = b
-		rpoNum[b] = m - 1 - i
-	}
-	t.rpo = rpo
-	idom := make([]int, m) // in rpo numbering
-	for i := range idom {
-		idom[i] = -1
-	}
-	idom[0] = 0
-	for changed := true; changed; {
-		changed = false
-		for r := 1; r < m; r++ {
-			nd := -1
-			for _, p := range preds[rpo[r]] {
-				pr := rpoNum[p]
-				if pr < 0 || idom[pr] < 0 {
-					continue
-				}
-				if nd < 0 {
-					nd = pr
-					continue
-				}
-				a, c := pr, nd
-				for a != c {
-					for a > c {
-						a = idom[a]
-					}
-					for c > a {
-						c = idom[c]
-					}
-				}
-				nd = a
-			}
-			if nd >= 0 && idom[r] != nd {
-				idom[r] = nd
-				changed = true
-			}
-		}
-	}
-	children := make([][]int, n)
-	for r := 0; r < m; r++ {
-		b := rpo[r]
-		t.idom[b] = rpo[idom[r]]
-		if r > 0 {
-			children[t.idom[b]] = append(children[t.idom[b]], b)
-		}
-	}
-	counter := 0
-	dstack := []frame{{root, 0}}
-	t.pre[root] = counter
-	counter++
-	for len(dstack) > 0 {
-		top := &dstack[len(dstack)-1]
-		if top.next < len(children[top.node]) {
-			c := children[top.node][top.next]
-			top.next++
-			t.pre[c] = counter
-			counter++
-			dstack = append(dstack, frame{c, 0})
-			continue
-		}
-		t.post[top.node] = counter
-		counter++
-		dstack = dstack[:len(dstack)-1]
-	}
-	return t
-}
-
-func (t *idomTree) reachable(a int) bool { return a >= 0 && a < len(t.idom) && t.idom[a] >= 0 }
-
-// dominates reports whether a dominates b (false if either is unreachable).
-func (t *idomTree) dominates(a, b int) bool {
-	if !t.reachable(a) || !t.reachable(b) {
-		return false
-	}
-	return t.pre[a] <= t.pre[b] && t.post[b] <= t.post[a]
-}
-
-// postDominators returns the post-dominator tree of g: node len(g.blocks)
-// is a virtual exit that every block without successors (ret, discard,
-// unreachable) flows to. Blocks that cannot reach an exit are unreachable
-// in the tree.
-func postDominators(g *cfGraph) *idomTree {
-	n := len(g.blocks)
-	succs := make([][]int, n+1) // reversed graph
-	preds := make([][]int, n+1)
-	for u := 0; u < n; u++ {
-		for _, v := range g.succs[u] {
-			succs[v] = append(succs[v], u)
-			preds[u] = append(preds[u], v)
-		}
-		if len(g.succs[u]) == 0 {
-			succs[n] = append(succs[n], u)
-			preds[u] = append(preds[u], n)
-		}
-	}
-	return computeIdoms(n, succs, preds)
+// dominators returns the dominator tree of g from the entry (node 0), with
+// the shared Semi-NCA of compiler/graph. For a structural graph this is
+// SPIR-V's structural dominance.
+func (g *cfGraph) dominators() *graph.DomTree {
+	return graph.Dominators(&graph.Graph{Succs: g.succs})
 }
 
 // ---- SSA reconstruction ----
@@ -236,15 +102,19 @@ type ssaUpdater struct {
 
 // cfDistinctPreds returns each block's distinct predecessors in layout order.
 func cfDistinctPreds(f *ir.Function) map[*ir.Block][]*ir.Block {
-	out := make(map[*ir.Block][]*ir.Block, len(f.Blocks))
-	seen := map[[2]*ir.Block]bool{}
-	for _, b := range f.Blocks {
-		for _, s := range b.Successors() {
-			k := [2]*ir.Block{b, s}
-			if !seen[k] {
-				seen[k] = true
-				out[s] = append(out[s], b)
+	c := f.CFG()
+	out := make(map[*ir.Block][]*ir.Block, c.Len())
+	for _, b := range c.Blocks {
+		// One entry per edge, in layout order of the source: a source's
+		// edges are adjacent.
+		var l []*ir.Block
+		for _, p := range c.Preds(b) {
+			if len(l) == 0 || l[len(l)-1] != p {
+				l = append(l, p)
 			}
+		}
+		if l != nil {
+			out[b] = l
 		}
 	}
 	return out
@@ -594,27 +464,6 @@ func cfRemoveBlocks(f *ir.Function, dead map[*ir.Block]bool) {
 	f.RemoveBlocks(dead)
 }
 
-// cfReachable returns the blocks reachable from f's entry.
-func cfReachable(f *ir.Function) map[*ir.Block]bool {
-	seen := map[*ir.Block]bool{}
-	if len(f.Blocks) == 0 {
-		return seen
-	}
-	stack := []*ir.Block{f.Blocks[0]}
-	seen[f.Blocks[0]] = true
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, s := range b.Successors() {
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, s)
-			}
-		}
-	}
-	return seen
-}
-
 // ---- structured constructs ----
 
 // cfKind says what a structured construct is.
@@ -640,7 +489,7 @@ func (c *cfConstruct) breakable() bool { return c.kind != ckSelection }
 // cfConstructs is the construct tree of a function.
 type cfConstructs struct {
 	g        *cfGraph
-	sdom     *idomTree
+	sdom     *graph.DomTree
 	byHeader map[*ir.Block]*cfConstruct
 	list     []*cfConstruct // in layout order of headers
 	encl     []*cfConstruct // per block index: innermost construct containing it as a non-header
@@ -649,12 +498,12 @@ type cfConstructs struct {
 // analyzeCFConstructs computes the constructs of f from its merge annotations.
 // Annotations naming blocks outside f are ignored.
 func analyzeCFConstructs(f *ir.Function) *cfConstructs {
-	g := newCFGraph(f, true)
+	g := newCFGraph(f)
 	cs := &cfConstructs{g: g, byHeader: map[*ir.Block]*cfConstruct{}}
 	if len(f.Blocks) == 0 {
 		return cs
 	}
-	cs.sdom = computeIdoms(0, g.succs, g.preds)
+	cs.sdom = g.dominators()
 	for _, b := range f.Blocks {
 		t := b.Terminator()
 		if t == nil || t.MergeKind == ir.MergeNone {
@@ -684,10 +533,10 @@ func analyzeCFConstructs(f *ir.Function) *cfConstructs {
 	// visiting blocks dominators first makes this a walk up the construct
 	// nesting, not up the dominator tree.
 	cs.encl = make([]*cfConstruct, len(f.Blocks))
-	for _, i := range cs.sdom.rpo {
-		d := cs.sdom.idom[i]
+	for _, i := range graph.DepthFirst(&graph.Graph{Succs: g.succs}).RPO() {
+		d := cs.sdom.IDom(i)
 		var in *cfConstruct
-		if d != i {
+		if d >= 0 {
 			if c := cs.byHeader[g.blocks[d]]; c != nil && cs.containsIdx(c, i) {
 				in = c
 			} else {
@@ -716,7 +565,7 @@ func analyzeCFConstructs(f *ir.Function) *cfConstructs {
 
 func (cs *cfConstructs) containsIdx(c *cfConstruct, i int) bool {
 	h, m := cs.g.idx[c.header], cs.g.idx[c.merge]
-	return cs.sdom.dominates(h, i) && !cs.sdom.dominates(m, i)
+	return cs.sdom.Dominates(h, i) && !cs.sdom.Dominates(m, i)
 }
 
 // contains reports whether b belongs to construct c (its header included).
@@ -781,7 +630,7 @@ func (cs *cfConstructs) classify(b, t *ir.Block) edgeClass {
 	if !ok1 || !ok2 {
 		return edgeUnstructured
 	}
-	if cs.sdom.dominates(ti, bi) {
+	if cs.sdom.Dominates(ti, bi) {
 		// A retreating edge must be a back edge to a loop header.
 		if l := cs.byHeader[t]; l == nil || l.kind != ckLoop {
 			return edgeUnstructured

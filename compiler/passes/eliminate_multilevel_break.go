@@ -119,7 +119,7 @@ func eliminateMultilevel(f *ir.Function) (bool, error) {
 func multilevelEdges(f *ir.Function, cs *cfConstructs) []mlEdge {
 	var out []mlEdge
 	for _, b := range f.Blocks {
-		if !cs.sdom.reachable(cs.g.idx[b]) {
+		if i, ok := cs.g.idx[b]; !ok || !cs.sdom.Contains(i) {
 			continue
 		}
 		seen := map[*ir.Block]bool{}

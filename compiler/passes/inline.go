@@ -268,7 +268,7 @@ func (il *inliner) layout(orig []*ir.Block) {
 			}
 		}
 	}
-	il.f.Blocks = out
+	il.f.SetBlocks(out)
 }
 
 // maxInlinedInstrs bounds the instructions inlining may copy into one

@@ -1,6 +1,10 @@
 package passes
 
-import "passlens/compiler/ir"
+import (
+	"slices"
+
+	"passlens/compiler/ir"
+)
 
 // CFG clean-up for the simplify pass. Every rewrite keeps the structured
 // annotations (selection_merge, loop_merge) valid, because SPIR-V needs
@@ -213,7 +217,7 @@ func hasFoldableBranch(f *ir.Function) bool {
 func isReducible(dt *domTree) bool {
 	for u, b := range dt.rpo {
 		for _, s := range b.Successors() {
-			if v, ok := dt.num[s]; ok && v <= u && !dt.dominates(s, b) {
+			if v, ok := dt.number(s); ok && v <= u && !dt.dominates(s, b) {
 				return false
 			}
 		}
@@ -358,7 +362,7 @@ func (p *stubPlacer) place() {
 			out = append(out, d)
 		}
 	}
-	p.f.Blocks = out
+	p.f.SetBlocks(out)
 	p.after = nil
 }
 
@@ -436,7 +440,7 @@ func regionHasConstructsChecked(dt *domTree, header, start, merge *ir.Block, fol
 		if !dt.dominates(header, b) {
 			// Blocks not in dt are the `unreachable` stubs folds add: they
 			// hold no construct and have no successors.
-			if y, ok := dt.num[b]; ok && !stale {
+			if y, ok := dt.number(b); ok && !stale {
 				for k := len(folds) - 1; k >= 0 && folds[k] < y; k-- {
 					if !dt.dominates(header, dt.rpo[folds[k]]) {
 						stale = true
@@ -528,7 +532,6 @@ func removeUnreachable(f *ir.Function) bool {
 // reports whether it changed anything.
 func repairLoops(f *ir.Function) bool {
 	var dt *domTree
-	var preds map[*ir.Block][]*ir.Block
 	changed := false
 	for _, b := range f.Blocks {
 		t := b.Terminator()
@@ -537,13 +540,12 @@ func repairLoops(f *ir.Function) bool {
 		}
 		if dt == nil {
 			dt = newDomTree(f)
-			preds = f.Preds()
 		}
 		if !dt.reachable(b) {
 			continue
 		}
 		back := false
-		for _, p := range preds[b] {
+		for _, p := range dt.cfg.Preds(b) {
 			if dt.reachable(p) && dt.dominates(b, p) {
 				back = true
 			}
@@ -582,12 +584,18 @@ func mergeBlocks(f *ir.Function) bool {
 	if len(f.Blocks) < 2 {
 		return false
 	}
-	preds := f.Preds()
+	// Predecessor lists by CFG node, updated as blocks merge (the cached
+	// CFG's lists are shared and read-only).
+	cfg := f.CFG()
+	preds := make([][]*ir.Block, cfg.Len())
+	for i, b := range cfg.Blocks {
+		preds[i] = slices.Clone(cfg.Preds(b))
+	}
 	refs := annotationTargets(f)
 	dead := map[*ir.Block]bool{}
 	repl := map[ir.Value]ir.Value{}
 	for _, b := range f.Blocks[1:] {
-		ps := preds[b]
+		ps := preds[cfg.Index(b)]
 		if len(ps) != 1 || refs[b] || dead[b] {
 			continue
 		}
@@ -622,7 +630,11 @@ func mergeBlocks(f *ir.Function) bool {
 		b.Instrs = nil
 		for _, s := range bt.Successors() {
 			retargetPhiIncoming(s, b, p)
-			l := preds[s]
+			si := cfg.Index(s)
+			if si < 0 {
+				continue
+			}
+			l := preds[si]
 			for i := range l {
 				if l[i] == b {
 					l[i] = p

@@ -891,7 +891,7 @@ func promoteAllocas(f *ir.Function, allocas []*ir.Instr) bool {
 			}
 		}
 		for _, s := range b.Successors() {
-			si, ok := dt.num[s]
+			si, ok := dt.number(s)
 			if !ok {
 				continue
 			}
@@ -941,7 +941,7 @@ func promoteAllocas(f *ir.Function, allocas []*ir.Instr) bool {
 			}
 		}
 		for _, s := range b.Successors() {
-			if si, ok := dt.num[s]; ok {
+			if si, ok := dt.number(s); ok {
 				for _, vp := range phiAt[si] {
 					if vp.phi.Incoming(b) == nil {
 						vp.phi.AddIncoming(ir.ConstUndef(vp.phi.Type()), b)

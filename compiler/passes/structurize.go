@@ -172,10 +172,10 @@ func hasExitTarget(cs *cfConstructs, b *ir.Block) bool {
 // (for targets without a switch instruction, such as SM3).
 func dispatchFunction(f *ir.Function, ifs bool) error {
 	// Blocks no path reaches would be cases nothing selects.
-	reach := cfReachable(f)
+	cfg := f.CFG()
 	dead := map[*ir.Block]bool{}
 	for _, b := range f.Blocks {
-		if !reach[b] {
+		if !cfg.Reachable(b) {
 			dead[b] = true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"passlens/compiler/graph"
 	"passlens/compiler/ir"
 )
 
@@ -147,24 +148,24 @@ func lowerSwitches(f *ir.Function, all bool) (bool, error) {
 type swAnalysis struct {
 	f    *ir.Function
 	dt   *domTree
-	sg   *cfGraph  // structural CFG (branches plus merge annotations)
-	sdom *idomTree // structural dominators
-	pg   *cfGraph  // plain CFG and post-dominators, for unannotated switches
-	pd   *idomTree
+	sg   *cfGraph       // structural CFG (branches plus merge annotations)
+	sdom *graph.DomTree // structural dominators
+	pg   *ir.CFG        // plain CFG and post-dominators, for unannotated switches
+	pd   *graph.DomTree
 }
 
 func newSwAnalysis(f *ir.Function) *swAnalysis {
-	an := &swAnalysis{f: f, dt: newDomTree(f), sg: newCFGraph(f, true)}
-	an.sdom = computeIdoms(0, an.sg.succs, an.sg.preds)
+	an := &swAnalysis{f: f, dt: newDomTree(f), sg: newCFGraph(f)}
+	an.sdom = an.sg.dominators()
 	return an
 }
 
-// postDom returns the plain CFG and its post-dominator tree (computed on
-// first use).
-func (an *swAnalysis) postDom() (*cfGraph, *idomTree) {
+// postDom returns the function's CFG and its post-dominator tree relative
+// to the real exits (computed on first use).
+func (an *swAnalysis) postDom() (*ir.CFG, *graph.DomTree) {
 	if an.pd == nil {
-		an.pg = newCFGraph(an.f, false)
-		an.pd = postDominators(an.pg)
+		an.pg = an.f.CFG()
+		an.pd = an.pg.ExitPostDom()
 	}
 	return an.pg, an.pd
 }
@@ -212,7 +213,7 @@ type swPlan struct {
 	an     *swAnalysis
 	dt     *domTree
 	sg     *cfGraph          // structural CFG (branches plus merge annotations)
-	sdom   *idomTree         // structural dominators
+	sdom   *graph.DomTree    // structural dominators
 	union  map[*ir.Block]int // region block -> number of regions holding it
 	loop   *ir.Block         // the new loop header (set by lower)
 }
@@ -309,15 +310,15 @@ func (p *swPlan) findMerge() (m *ir.Block, ok bool) {
 		return m, true
 	}
 	g, pd := p.an.postDom()
-	hi := g.idx[p.h]
-	if !pd.reachable(hi) {
+	hi := g.Index(p.h)
+	if hi < 0 || !pd.Contains(hi) {
 		return nil, false // the switch never reaches an exit (infinite loop)
 	}
-	ip := pd.idom[hi]
-	if ip == len(g.blocks) {
+	ip := pd.IDom(hi)
+	if ip == g.Len() {
 		return nil, true
 	}
-	m = g.blocks[ip]
+	m = g.Blocks[ip]
 	return m, p.dt.dominates(p.h, m)
 }
 
@@ -404,10 +405,10 @@ func (p *swPlan) groupOf(t *ir.Block) int {
 // target of an enclosing loop, which the header may dominate.
 func (p *swPlan) inside(b *ir.Block) bool {
 	bi, ok := p.sg.idx[b]
-	if !ok || !p.sdom.dominates(p.sg.idx[p.h], bi) {
+	if !ok || !p.sdom.Dominates(p.sg.idx[p.h], bi) {
 		return false
 	}
-	return p.merge == nil || !p.sdom.dominates(p.sg.idx[p.merge], bi)
+	return p.merge == nil || !p.sdom.Dominates(p.sg.idx[p.merge], bi)
 }
 
 // collectRegion gathers the blocks of a case body: everything reachable

@@ -1,106 +1,44 @@
 package sir
 
-// cfg holds the logical CFG facts the optimizations and liveness need:
-// predecessors, a reverse postorder of the reachable blocks and immediate
-// dominators.
+import "passlens/compiler/graph"
+
+// cfg holds the logical CFG facts the optimizations need: a reverse
+// postorder of the reachable blocks and the dominator tree, both from
+// compiler/graph (the CFG layer the passlens IR uses too).
 type cfg struct {
-	preds map[*Block][]*Block
 	rpo   []*Block
-	order map[*Block]int // index in rpo; unreachable blocks are absent
-	idom  map[*Block]*Block
+	index map[*Block]int // layout position of each block
+	dom   *graph.DomTree // over layout positions; nil for an empty function
 }
 
 func buildCFG(f *Func) *cfg {
-	c := &cfg{preds: map[*Block][]*Block{}, order: map[*Block]int{}, idom: map[*Block]*Block{}}
-	for _, b := range f.Blocks {
-		for _, s := range b.Succs() {
-			c.preds[s] = append(c.preds[s], b)
-		}
-	}
+	c := &cfg{index: make(map[*Block]int, len(f.Blocks))}
 	if len(f.Blocks) == 0 {
 		return c
 	}
-	// Iterative DFS postorder (no recursion: deep CFGs must not overflow).
-	seen := map[*Block]bool{}
-	type frame struct {
-		b *Block
-		i int
+	for i, b := range f.Blocks {
+		c.index[b] = i
 	}
-	var post []*Block
-	stack := []frame{{f.Blocks[0], 0}}
-	seen[f.Blocks[0]] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		succs := top.b.Succs()
-		if top.i < len(succs) {
-			s := succs[top.i]
-			top.i++
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		post = append(post, top.b)
-		stack = stack[:len(stack)-1]
-	}
-	for i := len(post) - 1; i >= 0; i-- {
-		c.order[post[i]] = len(c.rpo)
-		c.rpo = append(c.rpo, post[i])
-	}
-	// Cooper, Harvey and Kennedy's iterative dominator algorithm.
-	entry := c.rpo[0]
-	c.idom[entry] = entry
-	for changed := true; changed; {
-		changed = false
-		for _, b := range c.rpo[1:] {
-			var nd *Block
-			for _, p := range c.preds[b] {
-				if c.idom[p] == nil {
-					continue
-				}
-				if nd == nil {
-					nd = p
-				} else {
-					nd = c.intersect(p, nd)
-				}
-			}
-			if nd != nil && c.idom[b] != nd {
-				c.idom[b] = nd
-				changed = true
+	g := &graph.Graph{Succs: make([][]int, len(f.Blocks))}
+	for i, b := range f.Blocks {
+		for _, s := range b.Succs() {
+			if j, ok := c.index[s]; ok {
+				g.Succs[i] = append(g.Succs[i], j)
 			}
 		}
 	}
+	for _, i := range graph.DepthFirst(g).RPO() {
+		c.rpo = append(c.rpo, f.Blocks[i])
+	}
+	c.dom = graph.Dominators(g)
 	return c
-}
-
-func (c *cfg) intersect(a, b *Block) *Block {
-	for a != b {
-		for c.order[a] > c.order[b] {
-			a = c.idom[a]
-		}
-		for c.order[b] > c.order[a] {
-			b = c.idom[b]
-		}
-	}
-	return a
 }
 
 // dominates reports whether block a dominates block b (both reachable).
 func (c *cfg) dominates(a, b *Block) bool {
-	if _, ok := c.order[b]; !ok {
-		return false
-	}
-	for {
-		if a == b {
-			return true
-		}
-		d := c.idom[b]
-		if d == b || d == nil {
-			return false
-		}
-		b = d
-	}
+	i, oka := c.index[a]
+	j, okb := c.index[b]
+	return oka && okb && c.dom.Dominates(i, j)
 }
 
 // pos is an instruction position.

@@ -42,11 +42,11 @@ func AnalyzeListing(w io.Writer, m *ir.Module, lst *llvm.Listing, kinds []string
 			var err error
 			switch k {
 			case "domtree":
-				err = analysis.WriteDomTree(w, f.Name(), fg.Graph, analysis.Dominators(fg.Graph))
+				err = analysis.WriteDomTree(w, f.Name(), fg.Graph, fg.CFG.Dom())
 			case "postdomtree":
-				err = analysis.WriteDomTree(w, f.Name(), fg.Graph, analysis.PostDominators(fg.Graph))
+				err = analysis.WriteDomTree(w, f.Name(), fg.Graph, fg.CFG.PostDom())
 			case "cycles":
-				err = analysis.WriteCycles(w, f.Name(), fg.Graph, analysis.Cycles(fg.Graph))
+				err = analysis.WriteCycles(w, f.Name(), fg.Graph, fg.CFG.Cycles())
 			case "uniformity":
 				err = writeUniformity(w, f, lst.Func(f))
 			}

@@ -13,25 +13,37 @@ import (
 // Analyze computes everything the explorer's trees, CFG and uniformity
 // views show for f.
 func Analyze(f *ir.Function) *tui.Analysis {
-	fg := analysis.NewFuncGraph(f)
-	a := AnalyzeCFG(f.Name(), fg.Graph)
+	if len(f.Blocks) == 0 {
+		a := AnalyzeCFG(f.Name(), &analysis.Graph{})
+		addUniformity(a, f)
+		return a
+	}
+	// The function's cached trees (shared with the verifier, the passes
+	// and the uniformity analysis). The explorer keeps only what it shows,
+	// so the cache is released afterwards: snapshots are many and
+	// long-lived.
+	c := f.CFG()
+	a := analyzeTrees(f.Name(), c.Graph, c.Dom(), c.PostDom(), c.Cycles())
 	addUniformity(a, f)
+	f.InvalidateCFG()
 	return a
 }
 
 // AnalyzeCFG computes the trees and the CFG view of a bare control-flow
 // graph (machine IR has no SSA values: no uniformity).
 func AnalyzeCFG(fn string, g *analysis.Graph) *tui.Analysis {
+	return analyzeTrees(fn, g, analysis.Dominators(g), analysis.PostDominators(g), analysis.Cycles(g))
+}
+
+// analyzeTrees builds the views of g from its trees.
+func analyzeTrees(fn string, g *analysis.Graph, dom, pdom *analysis.DomTree, ci *analysis.CycleInfo) *tui.Analysis {
 	a := &tui.Analysis{Func: fn, BackEdges: map[[2]int]bool{}}
 	for i := 0; i < g.Len(); i++ {
 		a.Blocks = append(a.Blocks, g.Name(i))
 		a.Succs = append(a.Succs, g.Succs[i])
 	}
-	dom := analysis.Dominators(g)
 	a.Dom = domTree(g, dom, dom.Root(), false)
-	pdom := analysis.PostDominators(g)
 	a.PostDom = domTree(g, pdom, pdom.Root(), true)
-	ci := analysis.Cycles(g)
 	a.Cycles = cycleTree(g, ci)
 	// Back edges: edges to a block that dominates the source (natural
 	// loops) plus edges into a cycle header from inside its cycle.

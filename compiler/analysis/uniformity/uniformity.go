@@ -147,7 +147,7 @@ func Uniformity(f *ir.Function, opts ...UniformityOption) *UniformityInfo {
 	}
 	u := &UniformityInfo{Func: f}
 	if len(f.Blocks) == 0 {
-		u.p = newUprog(f, analysis.NewFuncGraph(f))
+		u.p = newUprog(f, &analysis.FuncGraph{Graph: &analysis.Graph{}})
 		u.res = newUresult(u.p, 0)
 		for i := range f.Params {
 			if u.p.source[i] {
@@ -159,7 +159,7 @@ func Uniformity(f *ir.Function, opts ...UniformityOption) *UniformityInfo {
 	}
 	u.CFG = analysis.NewFuncGraph(f)
 	u.p = newUprog(f, u.CFG)
-	c := newCfgCtx(u.CFG.Graph)
+	c := newCfgCtx(u.CFG.Graph, u.CFG.CFG.Dom(), u.CFG.CFG.Cycles())
 	u.Dom, u.Cycles = c.dt, c.ci
 	u.Stats.Blocks = len(f.Blocks)
 	if cfg.reference != nil {

@@ -417,18 +417,17 @@ func (e *uengine) analyzeCycleExit(cy, br, x int) {
 	// preorder number, so the test is a binary search in the definition
 	// block's subtree interval.
 	dt := c.dt
-	dtIn, dtOut := dt.DFSNumbers()
 	e.exitIn = e.exitIn[:0]
 	for _, ex := range exits {
 		if dt.Contains(int(ex)) {
-			e.exitIn = append(e.exitIn, dtIn[ex])
+			e.exitIn = append(e.exitIn, dt.DFSIn(int(ex)))
 		}
 	}
 	slices.Sort(e.exitIn)
 	for _, up := range e.crossingUses()[cy] {
 		d := int(p.block[up.def])
-		i, _ := slices.BinarySearch(e.exitIn, dtIn[d])
-		if i == len(e.exitIn) || e.exitIn[i] > dtOut[d] {
+		i, _ := slices.BinarySearch(e.exitIn, dt.DFSIn(d))
+		if i == len(e.exitIn) || e.exitIn[i] > dt.DFSOut(d) {
 			continue
 		}
 		e.mark(up.user, ureason{kind: DivTemporal, val: up.def, branch: int32(br), join: int32(x), cycle: int32(cy)})

@@ -33,10 +33,10 @@ type cfgCtx struct {
 	gen   uint32
 }
 
-func newCfgCtx(g *analysis.Graph) *cfgCtx {
-	c := &cfgCtx{g: g, succ: buildSuccs(g)}
-	c.dt = analysis.Dominators(g)
-	c.ci = analysis.Cycles(g)
+// newCfgCtx builds the context of graph g, whose dominator tree and cycle
+// hierarchy are dt and ci (the function's cached ones, see ir.CFG).
+func newCfgCtx(g *analysis.Graph, dt *analysis.DomTree, ci *analysis.CycleInfo) *cfgCtx {
+	c := &cfgCtx{g: g, succ: buildSuccs(g), dt: dt, ci: ci}
 	m := c.ci.Len()
 	c.exits = make([][]int32, m)
 	c.stamp = make([]uint32, g.Len())

@@ -132,7 +132,7 @@ func (fl *fnLowerer) finish(end hlsl.Pos) {
 			blocks = append(blocks, b)
 		}
 	}
-	fl.f.Blocks = blocks
+	fl.f.SetBlocks(blocks)
 }
 
 // fixLoops turns loops whose continue target is unreachable (the body

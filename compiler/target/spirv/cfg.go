@@ -74,9 +74,9 @@ func blockErr(f *ir.Function, b *ir.Block, format string, args ...any) *Error {
 func analyzeCFG(f *ir.Function) (*cfgInfo, error) {
 	fg := analysis.NewFuncGraph(f)
 	g := fg.Graph
-	dfs := analysis.DepthFirst(g)
-	dom := analysis.Dominators(g)
-	pdom := analysis.PostDominators(g)
+	dfs := fg.CFG.Order()
+	dom := fg.CFG.Dom()
+	pdom := fg.CFG.PostDom()
 	c := &cfgInfo{reach: map[*ir.Block]bool{}, dead: map[*ir.Block]deadKind{}, contOf: map[*ir.Block]*ir.Block{},
 		selMerge: map[*ir.Block]*ir.Block{}, preds: map[*ir.Block][]*ir.Block{}}
 	rpo := dfs.RPO()

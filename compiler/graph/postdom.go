@@ -1,4 +1,4 @@
-package analysis
+package graph
 
 import "slices"
 
@@ -37,7 +37,7 @@ func PostDominators(g *Graph) *DomTree {
 		}
 	}
 	if len(vert) != n+1 {
-		panic("analysis: post-dominator roots do not cover the graph")
+		panic("graph: post-dominator roots do not cover the graph")
 	}
 
 	// Search-graph predecessors of x (reverse CFG plus exit->root edges):
@@ -195,4 +195,39 @@ func postDomRoots(n int, succs, preds *csr) []int {
 		}
 	}
 	return roots
+}
+
+// ExitPostDominators computes the post-dominator tree of g relative to its
+// real exits only: the virtual exit (node g.Len(), the root) has an edge from
+// every block without successors (ret, discard, unreachable), and blocks
+// from which no such block is reachable (infinite loops) are not in the
+// tree. Unlike PostDominators there are no fake roots, so a block's
+// immediate post-dominator only considers paths that leave the function;
+// the control-flow passes and the interpreter's scheduler need exactly that
+// ("where do all exiting paths meet again").
+//
+// Roots returns the exits in block order. Children are in the preorder of
+// the construction DFS, which visits the exits in block order and then
+// predecessors in increasing block index.
+func ExitPostDominators(g *Graph) *DomTree {
+	n := g.Len()
+	preds := buildPreds(g)
+	var exits []int
+	for u, ss := range g.Succs {
+		if len(ss) == 0 {
+			exits = append(exits, u)
+		}
+	}
+	// The reverse graph plus the virtual exit n, whose successors are the
+	// exits.
+	rev := csr{start: make([]int32, n+2), list: make([]int32, 0, len(preds.list)+len(exits))}
+	for v := 0; v < n; v++ {
+		rev.list = append(rev.list, preds.of(v)...)
+		rev.start[v+1] = int32(len(rev.list))
+	}
+	for _, e := range exits {
+		rev.list = append(rev.list, int32(e))
+	}
+	rev.start[n+1] = int32(len(rev.list))
+	return dominatorsFrom(true, n+1, &rev, int32(n), exits)
 }

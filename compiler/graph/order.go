@@ -1,4 +1,4 @@
-package analysis
+package graph
 
 // Order is a depth-first traversal of the nodes reachable from the entry
 // (node 0). Unreachable nodes have PreNum/PostNum -1 and appear in neither
@@ -25,6 +25,14 @@ type Order struct {
 func DepthFirst(g *Graph) *Order {
 	s := buildSuccs(g)
 	return depthFirst(&s, g.Len(), false)
+}
+
+// DepthFirstReversed returns the depth-first traversal of g from the entry
+// that visits successors in reverse terminator order: the traversal of
+// LLVM's cycle analysis, whose DFS pushes all successors on a LIFO stack.
+func DepthFirstReversed(g *Graph) *Order {
+	s := buildSuccs(g)
+	return depthFirst(&s, g.Len(), true)
 }
 
 // RPO returns the reachable nodes in reverse postorder.

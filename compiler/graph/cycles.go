@@ -1,4 +1,4 @@
-package analysis
+package graph
 
 // CycleInfo is the cycle hierarchy of a Graph with the semantics of LLVM's
 // GenericCycleInfo (llvm/ADT/GenericCycleImpl.h): a cycle generalises a

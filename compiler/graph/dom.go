@@ -1,4 +1,4 @@
-package analysis
+package graph
 
 // DomTree is a dominator tree (Dominators) or post-dominator tree
 // (PostDominators) of a Graph.
@@ -35,24 +35,30 @@ type DomTree struct {
 // order matches opt's printed tree. Nodes unreachable from the entry are not
 // in the tree.
 func Dominators(g *Graph) *DomTree {
-	n := g.Len()
 	succs := buildSuccs(g)
+	return dominatorsFrom(false, g.Len(), &succs, 0, []int{0})
+}
+
+// dominatorsFrom computes the dominator tree of the graph adj (n nodes)
+// rooted at root; nodes unreachable from root are not in the tree. post and
+// roots are recorded in the tree as they are.
+func dominatorsFrom(post bool, n int, adj *csr, root int32, roots []int) *DomTree {
 	num := make([]int32, n)
 	for i := range num {
 		num[i] = -1
 	}
 	var vert, parent []int32
-	vert, parent = numberDFS(&succs, num, vert, parent, 0, 0)
+	vert, parent = numberDFS(adj, num, vert, parent, root, 0)
 	m := len(vert)
 
 	// Predecessors of each visited vertex in DFS-number space; edges from
 	// unreachable nodes are ignored.
 	ps := csr{start: make([]int32, m+1)}
-	for u, ss := range g.Succs {
+	for u := 0; u < n; u++ {
 		if num[u] < 0 {
 			continue
 		}
-		for _, v := range ss {
+		for _, v := range adj.of(u) {
 			ps.start[num[v]+1]++
 		}
 	}
@@ -62,19 +68,23 @@ func Dominators(g *Graph) *DomTree {
 	ps.list = make([]int32, ps.start[m])
 	fill := make([]int32, m)
 	copy(fill, ps.start[:m])
-	for u, ss := range g.Succs {
+	for u := 0; u < n; u++ {
 		nu := num[u]
 		if nu < 0 {
 			continue
 		}
-		for _, v := range ss {
+		for _, v := range adj.of(u) {
 			nv := num[v]
 			ps.list[fill[nv]] = nu
 			fill[nv]++
 		}
 	}
 	idom := semiNCA(parent, &ps)
-	return newDomTree(false, n, n, []int{0}, vert, idom)
+	nodes := n
+	if post {
+		nodes = n - 1 // the virtual exit is the last node
+	}
+	return newDomTree(post, nodes, n, roots, vert, idom)
 }
 
 // numberDFS numbers the vertices reachable from root by an iterative DFS
@@ -331,3 +341,12 @@ func (t *DomTree) Preorder() []int { return t.order }
 
 // Len returns the number of nodes in the tree (including a virtual exit).
 func (t *DomTree) Len() int { return len(t.order) }
+
+// DFSIn and DFSOut return the entry and exit numbers of n in a depth-first
+// walk of the tree (-1 if n is not in the tree): a dominates b iff
+// DFSIn(a) <= DFSIn(b) and DFSOut(b) <= DFSOut(a). Clients that answer many
+// "is dominated by one of these" queries sort by them.
+func (t *DomTree) DFSIn(n int) int32 { return t.in[n] }
+
+// DFSOut: see DFSIn.
+func (t *DomTree) DFSOut(n int) int32 { return t.out[n] }
