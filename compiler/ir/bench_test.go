@@ -16,7 +16,7 @@ var (
 // bigModule is a random module of at least 100k instructions.
 func bigModule(tb testing.TB) (*ir.Module, []byte) {
 	bigOnce.Do(func() {
-		bigMod = irtest.RandomModule(7, irtest.RandomOptions{Funcs: 12, Blocks: 750, Instrs: 12, Unstructured: true})
+		bigMod = irtest.RandomModule(7, irtest.RandomOptions{Funcs: 12, Blocks: 950, Instrs: 12, Unstructured: true})
 		bigText = []byte(bigMod.String())
 	})
 	n := 0
