@@ -26,9 +26,9 @@ type fn struct {
 	defs   map[string]*inst // result id -> its SPIR-V instruction
 	b      *ir.Block
 	// merge annotation waiting for the block's terminator
-	mergeKind      ir.MergeKind
-	merge, cont    *ir.Block
-	phiFix         []phiFix
+	mergeKind   ir.MergeKind
+	merge, cont *ir.Block
+	phiFix      []phiFix
 	allocas     []*ir.Instr
 	allocaInits []*ir.Instr
 }

@@ -37,6 +37,10 @@ func (fe *fn) extInst(in *inst, res *ir.Instr) error {
 		}
 		return fe.opaque(in, res)
 	}
+	switch in.args[1].s {
+	case "UnpackHalf2x16", "PackHalf2x16":
+		return fe.half(in, res)
+	}
 	name, ok := glslIntrinsics[in.args[1].s]
 	if !ok {
 		return fe.opaque(in, res)
@@ -54,6 +58,42 @@ func (fe *fn) extInst(in *inst, res *ir.Instr) error {
 		return fe.opaque(in, res)
 	}
 	fe.setIntr(res, name, a...)
+	return nil
+}
+
+// half maps UnpackHalf2x16 (a u32 to two floats, low half first) and
+// PackHalf2x16 to the IR's per-component f16tof32 / f32tof16.
+func (fe *fn) half(in *inst, res *ir.Instr) error {
+	if len(in.args) < 3 || res == nil {
+		return fe.opaque(in, res)
+	}
+	x, err := fe.value(in.args[2])
+	if err != nil {
+		return err
+	}
+	if in.args[1].s == "UnpackHalf2x16" {
+		if res.Type() != ir.Vec(ir.F32, 2) || !x.Type().IsIntegral() {
+			return fe.opaque(in, res)
+		}
+		x = fe.coerce(x, ir.U32)
+		lo := fe.intr("f16tof32", ir.F32, x)
+		hi := fe.intr("f16tof32", ir.F32, fe.emit(ir.OpLShr, ir.U32, x, ir.ConstInt(ir.U32, 16)))
+		res.Op, res.Args = ir.OpConstruct, []ir.Value{lo, hi}
+		fe.put(res)
+		return nil
+	}
+	if x.Type() != ir.Vec(ir.F32, 2) || !res.Type().IsIntegral() {
+		return fe.opaque(in, res)
+	}
+	part := func(i int) ir.Value {
+		e := fe.emit(ir.OpExtractValue, ir.F32, x)
+		e.Idx = []int{i}
+		return fe.coerce(fe.intr("f32tof16", ir.U32, e), res.Type())
+	}
+	lo, hi := part(0), part(1)
+	sh := fe.emit(ir.OpShl, res.Type(), hi, ir.ConstInt(res.Type(), 16))
+	res.Op, res.Args = ir.OpOr, []ir.Value{lo, sh}
+	fe.put(res)
 	return nil
 }
 

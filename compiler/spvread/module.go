@@ -517,6 +517,9 @@ func (r *reader) variable(in *inst) error {
 		if g.Semantic == "" {
 			g.Semantic = d.args[0].s
 		}
+		if d.args[0].s == "FragDepth" {
+			g.Semantic = r.depthSemantic()
+		}
 	} else if d, ok := r.hasDec(in.res, "Location"); ok && len(d.args) > 0 && space == ir.SpaceOutput && r.fragment {
 		g.Semantic = "SV_Target" + d.args[0].s
 	}
@@ -533,6 +536,23 @@ func (r *reader) variable(in *inst) error {
 	r.m.AddGlobal(g)
 	r.globals[in.res] = gv
 	return nil
+}
+
+// depthSemantic names FragDepth by the module's depth execution mode
+// (DepthGreater is SV_DepthGreaterEqual, DepthLess SV_DepthLessEqual).
+func (r *reader) depthSemantic() string {
+	for i := range r.insts {
+		in := &r.insts[i]
+		if in.op == "OpExecutionMode" && len(in.args) > 1 {
+			switch in.args[1].s {
+			case "DepthGreater":
+				return "SV_DepthGreaterEqual"
+			case "DepthLess":
+				return "SV_DepthLessEqual"
+			}
+		}
+	}
+	return "SV_Depth"
 }
 
 func a0(in *inst) string { return in.args[0].s }
