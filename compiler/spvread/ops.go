@@ -135,6 +135,27 @@ func (fe *fn) inst(in *inst) error {
 		m := fe.emit(ir.OpFMul, t, a[1], fl)
 		res.Op, res.Args = ir.OpFSub, []ir.Value{a[0], m}
 		fe.put(res)
+	case "OpSMod":
+		// srem, then the divisor added when the remainder is non-zero
+		// and its sign differs from the divisor's.
+		a, err := fe.values(in.args[:2])
+		if err != nil {
+			return err
+		}
+		t := res.Type()
+		x, y := fe.coerce(a[0], t), fe.coerce(a[1], t)
+		bt := ir.BoolOf(t)
+		zero := retype(ir.ConstZero(t), t)
+		rem := fe.emit(ir.OpSRem, t, x, y)
+		nz := fe.emit(ir.OpICmp, bt, rem, zero)
+		nz.Pred = ir.PredNE
+		sx := fe.emit(ir.OpXor, t, rem, y)
+		neg := fe.emit(ir.OpICmp, bt, sx, zero)
+		neg.Pred = ir.PredSLT
+		fix := fe.emit(ir.OpAnd, bt, nz, neg)
+		sum := fe.emit(ir.OpAdd, t, rem, y)
+		res.Op, res.Args = ir.OpSelect, []ir.Value{fix, sum, rem}
+		fe.put(res)
 	case "OpCompositeConstruct":
 		return fe.construct(in, res)
 	case "OpCompositeExtract", "OpCompositeInsert":
