@@ -87,7 +87,7 @@ func (r *reader) declareFunc(from, to int) error {
 	}
 	name := r.name(in.res)
 	e := r.entries[in.res]
-	if _, named := r.names[in.res]; !named && e != nil {
+	if _, named := r.names[in.res]; !named && e != nil && !r.idNames {
 		name = e.name
 	}
 	for k := 1; r.m.Func(name) != nil; k++ {

@@ -40,9 +40,10 @@ type fnType struct {
 }
 
 type reader struct {
-	file  string
-	insts []inst
-	m     *ir.Module
+	file    string
+	insts   []inst
+	m       *ir.Module
+	idNames bool // Options.IDNames
 
 	names       map[string]string
 	memberNames map[string]map[int]string
@@ -189,8 +190,12 @@ func (r *reader) execMode(in *inst) error {
 	return nil
 }
 
-// name returns the OpName of id, else the id itself.
+// name returns the OpName of id, else the id itself (always the id
+// with Options.IDNames).
 func (r *reader) name(id string) string {
+	if r.idNames {
+		return id
+	}
 	if n, ok := r.names[id]; ok && n != "" {
 		return n
 	}
@@ -336,7 +341,10 @@ func (r *reader) declare(in *inst) error {
 			}
 			fields = append(fields, ir.Field{Name: n, Type: ft})
 		}
-		base := r.name(in.res)
+		base := in.res
+		if on := r.names[in.res]; on != "" {
+			base = on
+		}
 		n := base
 		for k := 1; r.structNames[n]; k++ {
 			n = base + "." + strconv.Itoa(k)
@@ -497,6 +505,9 @@ func (r *reader) variable(in *inst) error {
 		gv.unwrapped, gv.wrapper, vt = true, vt, vt.Fields[0].Type
 	}
 	name := r.name(in.res)
+	if on := r.names[in.res]; on == "" && !r.idNames && pt.Elem.Kind == ir.KStruct {
+		name = pt.Elem.Name // an anonymous block instance: its block's name
+	}
 	if r.m.Global(name) != nil {
 		name = name + "." + in.res
 	}

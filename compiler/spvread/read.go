@@ -29,9 +29,23 @@ import (
 	"passlens/internal/guard"
 )
 
+// Options configure a read.
+type Options struct {
+	// IDNames names values, blocks and functions by their SPIR-V ids
+	// (the assembly's %names) instead of their OpName, so that the IR's
+	// names are the ones a reader of the assembly sees: the pass-dump
+	// driver's trees, uniformity overlay and lanes then name the lines of
+	// the step's SPIR-V text.
+	IDNames bool
+}
+
 // Read reads a module in either form: binary when data starts with the
-// SPIR-V magic number, assembly otherwise.
-func Read(file string, data []byte) (m *ir.Module, err error) {
+// SPIR-V magic number, assembly otherwise. Values are named by their
+// OpName where they have one.
+func Read(file string, data []byte) (*ir.Module, error) { return ReadWith(file, data, Options{}) }
+
+// ReadWith is Read with options.
+func ReadWith(file string, data []byte, opts Options) (m *ir.Module, err error) {
 	defer guard.Recover(&err, "the SPIR-V reader")
 	var insts []inst
 	if IsBinary(data) {
@@ -42,7 +56,7 @@ func Read(file string, data []byte) (m *ir.Module, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{file: file, insts: insts}
+	r := &reader{file: file, insts: insts, idNames: opts.IDNames}
 	m, err = r.build()
 	if le, ok := err.(*locErr); ok {
 		return nil, located(file, strings.Split(string(data), "\n"), le)
