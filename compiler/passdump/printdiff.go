@@ -26,9 +26,10 @@ import (
 //
 // RebuildDiff turns such a log into the -print-changed log it stands for
 // — every changed step printing its functions in full — which the indexer
-// then reads like any other log. A function a module pass deleted (its
-// new body is empty) becomes an "IR Deleted After" line; a function a
-// module pass added cannot be named from the diff and is left out.
+// then reads like any other log. A module or CGSCC pass's step is the
+// whole module (the At Start text with every function's current text); a
+// function it emptied is left out (deleted); a function it added cannot
+// be named from the diff and is left out too.
 
 // IsDiffLog reports whether the start of a log (head) is a
 // -print-changed=diff log: a change banner whose body starts with a diff
@@ -58,9 +59,11 @@ func IsDiffLog(head []byte) bool {
 // diffFunc is one function of the rebuilt module: its header lines (the
 // "; Function Attrs:" comment and the define line) and its body lines.
 type diffFunc struct {
-	name string
-	head []string
-	body []string
+	name       string
+	head       []string
+	body       []string
+	start, end int  // the function's lines in the At Start module (end exclusive)
+	deleted    bool // a module pass emptied it
 }
 
 // RebuildDiff rewrites a -print-changed=diff log as a full -print-changed
@@ -77,6 +80,7 @@ func RebuildDiff(r io.Reader) ([]byte, error) {
 	}
 	var out strings.Builder
 	var funcs []*diffFunc
+	var start []string // the At Start module's lines
 	emit := func(s string) { out.WriteString(s); out.WriteByte('\n') }
 	emitFunc := func(f *diffFunc) {
 		for _, h := range f.head {
@@ -118,7 +122,7 @@ func RebuildDiff(r io.Reader) ([]byte, error) {
 			for _, b := range body {
 				emit(b)
 			}
-			funcs = readFuncs(body)
+			start, funcs = body, readFuncs(body)
 		case h.kind != hAfter || h.legacy || len(body) == 0:
 			emit(l)
 			for _, b := range body {
@@ -147,28 +151,48 @@ func RebuildDiff(r io.Reader) ([]byte, error) {
 				emitFunc(f)
 				break
 			}
-			var deleted []string
-			keep := funcs[:0:0]
+			var live []*diffFunc
+			for _, f := range funcs {
+				if !f.deleted {
+					live = append(live, f)
+				}
+			}
 			for k, p := range parts {
-				if k >= len(funcs) {
+				if k >= len(live) {
 					break // a function the pass added: not named by the diff
 				}
-				f := funcs[k]
-				nb := applyDiff(p)
-				if len(nb) == 0 {
-					deleted = append(deleted, f.name)
-					continue
+				if nb := applyDiff(p); len(nb) > 0 {
+					live[k].body = nb
+				} else {
+					live[k].deleted = true
 				}
-				f.body = nb
-				keep = append(keep, f)
-				emitFunc(f)
 			}
-			if len(parts) < len(funcs) {
-				keep = append(keep, funcs[len(parts):]...)
+			if start != nil {
+				// The whole module: the At Start text with every
+				// function's current text (deleted ones left out).
+				for k := 0; k < len(start); {
+					f := funcAt(funcs, k)
+					if f == nil {
+						emit(start[k])
+						k++
+						continue
+					}
+					if !f.deleted {
+						emitFunc(f)
+					}
+					k = f.end
+				}
+				break
 			}
-			funcs = keep
-			for _, d := range deleted {
-				emit("*** IR Deleted After " + h.pass + " on " + d + " ***")
+			for _, f := range live {
+				if !f.deleted {
+					emitFunc(f)
+				}
+			}
+			for _, f := range live {
+				if f.deleted {
+					emit("*** IR Deleted After " + h.pass + " on " + f.name + " ***")
+				}
 			}
 		}
 		i = j
@@ -227,16 +251,28 @@ func readFuncs(lines []string) []*diffFunc {
 		if !strings.HasPrefix(l, "define ") {
 			continue
 		}
-		f := &diffFunc{name: funcName(l)}
+		f := &diffFunc{name: funcName(l), start: k}
 		if k > 0 && strings.HasPrefix(lines[k-1], "; Function Attrs:") {
 			f.head = append(f.head, lines[k-1])
+			f.start = k - 1
 		}
 		f.head = append(f.head, l)
 		k++
 		for ; k < len(lines) && lines[k] != "}"; k++ {
 			f.body = append(f.body, lines[k])
 		}
+		f.end = k + 1
 		out = append(out, f)
 	}
 	return out
+}
+
+// funcAt returns the function whose At Start text begins at line k.
+func funcAt(funcs []*diffFunc, k int) *diffFunc {
+	for _, f := range funcs {
+		if f.start == k {
+			return f
+		}
+	}
+	return nil
 }

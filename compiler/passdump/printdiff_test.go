@@ -147,3 +147,75 @@ func TestOptPrintChangedDiff(t *testing.T) {
 		})
 	}
 }
+
+// TestRebuildDiffModule: a module pass's per-function diffs apply to the
+// module's functions in order; an emptied function is deleted; blank
+// lines left by a renamed block collapse.
+func TestRebuildDiffModule(t *testing.T) {
+	log := `*** IR Dump At Start ***
+; ModuleID = 'm'
+
+define i32 @a(i32 %x) {
+  %y = add i32 %x, 1
+  ret i32 %y
+}
+
+define internal i32 @b() {
+entry:
+  ret i32 0
+}
+*** IR Dump After GlobalDCEPass on [module] omitted because no change ***
+*** IR Dump After SomeModulePass on [module] ***
+
+*** IR for function [module] ***
+ 
+-  %y = add i32 %x, 1
+-  ret i32 %y
++  br label %next
+ 
+-old:
+-  ret i32 0
+ 
++next:
++  ret i32 %x
+
+*** IR for function [module] ***
+ 
+-entry:
+-  ret i32 0
+
+*** IR Dump After InstCombinePass on a ***
+ 
+   br label %next
+ 
+ next:
+-  ret i32 %x
++  ret i32 7
+`
+	if !IsDiffLog([]byte(log)) {
+		t.Fatal("not recognised as a diff log")
+	}
+	l, err := Parse("d.log", []byte(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Steps) != 4 {
+		t.Fatalf("%d steps", len(l.Steps))
+	}
+	want := []string{"", "", "  br label %next\n\nnext:\n  ret i32 %x", "  br label %next\n\nnext:\n  ret i32 7"}
+	for i, w := range want {
+		if w == "" {
+			continue
+		}
+		got, _ := l.FuncText(i, "a")
+		if body(got) != w {
+			t.Errorf("step %d @a:\n%s\nwant\n%s", i, body(got), w)
+		}
+		if fs := l.Functions(i); len(fs) != 1 || fs[0] != "a" {
+			t.Errorf("step %d: functions %v, want [a] (@b deleted)", i, fs)
+		}
+	}
+	if IsDiffLog([]byte("*** IR Dump After P on f ***\ndefine void @f() {\n  ret void\n}\n")) {
+		t.Error("a full -print-changed log taken for a diff log")
+	}
+}
