@@ -40,6 +40,7 @@ func TestErrors(t *testing.T) {
 		{header + "%main = OpFunction %void None %fnty\n%l = OpLabel\n%l2 = OpLabel\nOpReturn\nOpFunctionEnd\n",
 			"x.spvasm:12:1: error: block l has no terminator before label %l2"},
 		{"%a = OpTypeArray %uint %uint_1\n", "x.spvasm:1:18: error: %uint is not a type"},
+		{header + "%v = OpIAdd %uint %uint_1 %uint_1\n", "x.spvasm:10:1: error: OpIAdd outside a function\n%v = OpIAdd %uint %uint_1 %uint_1\n^"},
 	} {
 		_, err := spvread.Read("x.spvasm", []byte(c.src))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

@@ -431,8 +431,21 @@ func (r *reader) declare(in *inst) error {
 	case "OpVariable":
 		return r.variable(in)
 	default:
-		if strings.HasPrefix(in.op, "OpType") && in.res != "" {
+		switch {
+		case in.res == "":
+		case strings.HasPrefix(in.op, "OpType"):
 			r.types[in.res] = opaqueType(in.op)
+		case strings.HasPrefix(in.op, "OpConstant") || strings.HasPrefix(in.op, "OpSpecConstant"):
+			// A constant kind the reader does not know: undefined.
+			t, err := r.typeOf(in)
+			if err != nil {
+				return err
+			}
+			r.consts[in.res] = ir.ConstUndef(t)
+		case in.op == "OpExtInstImport" || in.op == "OpString" || in.op == "OpDecorationGroup" ||
+			strings.HasPrefix(in.op, "OpUnknown"):
+		default:
+			return r.errAt(in.pos, "%s outside a function", in.op)
 		}
 	}
 	return nil
