@@ -24,6 +24,7 @@ type fn struct {
 	params map[string]*ir.Param
 	blocks map[string]*ir.Block
 	defs   map[string]*inst // result id -> its SPIR-V instruction
+	undefs map[string]*ir.Const
 	b      *ir.Block
 	// merge annotation waiting for the block's terminator
 	mergeKind   ir.MergeKind
@@ -116,7 +117,7 @@ func (r *reader) declareFunc(from, to int) error {
 func (r *reader) body(from, to int) error {
 	f := r.funcs[r.insts[from].res]
 	fe := &fn{r: r, f: f, vals: map[string]*ir.Instr{}, params: map[string]*ir.Param{},
-		blocks: map[string]*ir.Block{}, defs: map[string]*inst{}}
+		blocks: map[string]*ir.Block{}, defs: map[string]*inst{}, undefs: map[string]*ir.Const{}}
 	k := from + 1
 	for p := 0; k < to && r.insts[k].op == "OpFunctionParameter"; k++ {
 		fe.params[r.insts[k].res] = f.Params[p]
@@ -140,7 +141,16 @@ func (r *reader) body(from, to int) error {
 		if _, dup := fe.vals[in.res]; dup {
 			return r.errAt(in.pos, "%%%s defined twice", in.res)
 		}
-		if in.op == "OpUndef" || in.op == "OpExtInst" && r.extSets[in.args[0].s] != "GLSL.std.450" && r.types[in.typ] == ir.Void {
+		if in.op == "OpUndef" {
+			// An undefined value of the function: a constant.
+			t, ok := r.types[in.typ]
+			if !ok {
+				return r.errAt(in.pos, "result type %%%s of OpUndef is not a type", in.typ)
+			}
+			fe.undefs[in.res] = ir.ConstUndef(t)
+			continue
+		}
+		if in.op == "OpExtInst" && len(in.args) > 0 && r.extSets[in.args[0].s] != "GLSL.std.450" && r.types[in.typ] == ir.Void {
 			continue
 		}
 		t, ok := r.types[in.typ]
@@ -218,23 +228,10 @@ func (fe *fn) value(o operand) (ir.Value, error) {
 	if g, ok := fe.r.globals[o.s]; ok && g.g != nil {
 		return g.g, nil
 	}
-	if in := fe.undef(o.s); in != nil {
-		return in, nil
+	if c, ok := fe.undefs[o.s]; ok {
+		return c, nil
 	}
 	return nil, fe.r.errAt(o.pos, "%%%s is not a value", o.s)
-}
-
-// undef returns an OpUndef of the function as a constant.
-func (fe *fn) undef(id string) ir.Value {
-	for i := range fe.r.insts {
-		in := &fe.r.insts[i]
-		if in.res == id && in.op == "OpUndef" {
-			if t, ok := fe.r.types[in.typ]; ok {
-				return ir.ConstUndef(t)
-			}
-		}
-	}
-	return nil
 }
 
 func (fe *fn) block(o operand) (*ir.Block, error) {

@@ -51,7 +51,7 @@ type reader struct {
 	memberDecs  map[string]map[int][]dec
 	types       map[string]*ir.Type
 	fnTypes     map[string]fnType
-	ptrClass    map[string]string // pointer type id -> storage class
+	pointee     map[string]string // pointer type id -> pointee type id
 	consts      map[string]*ir.Const
 	globals     map[string]*gvar
 	funcs       map[string]*ir.Function
@@ -83,7 +83,7 @@ func (r *reader) build() (*ir.Module, error) {
 	r.memberDecs = map[string]map[int][]dec{}
 	r.types = map[string]*ir.Type{}
 	r.fnTypes = map[string]fnType{}
-	r.ptrClass = map[string]string{}
+	r.pointee = map[string]string{}
 	r.consts = map[string]*ir.Const{}
 	r.globals = map[string]*gvar{}
 	r.funcs = map[string]*ir.Function{}
@@ -362,7 +362,7 @@ func (r *reader) declare(in *inst) error {
 			// A forward pointer (OpTypeForwardPointer): opaque.
 			el = opaqueType("TypeForwardPointer")
 		}
-		r.ptrClass[in.res] = a[0].s
+		r.pointee[in.res] = a[1].s
 		r.types[in.res] = ir.Ptr(spaceOf(a[0].s), el)
 	case "OpTypeFunction":
 		if err := r.need(in, 1); err != nil {
@@ -582,15 +582,7 @@ func (r *reader) depthSemantic() string {
 func a0(in *inst) string { return in.args[0].s }
 
 // pointeeID finds the pointee type id of pointer type id p.
-func (r *reader) pointeeID(p string) string {
-	for i := range r.insts {
-		in := &r.insts[i]
-		if in.op == "OpTypePointer" && in.res == p && len(in.args) > 1 {
-			return in.args[1].s
-		}
-	}
-	return ""
-}
+func (r *reader) pointeeID(p string) string { return r.pointee[p] }
 
 // scalarConst reads an OpConstant literal of type t.
 func (r *reader) scalarConst(t *ir.Type, o operand) (*ir.Const, error) {
