@@ -156,6 +156,8 @@ func (fe *fn) inst(in *inst) error {
 		sum := fe.emit(ir.OpAdd, t, rem, y)
 		res.Op, res.Args = ir.OpSelect, []ir.Value{fix, sum, rem}
 		fe.put(res)
+	case "OpBitFieldUExtract", "OpBitFieldSExtract", "OpBitFieldInsert":
+		return fe.bitField(in, res)
 	case "OpCompositeConstruct":
 		return fe.construct(in, res)
 	case "OpCompositeExtract", "OpCompositeInsert":
@@ -647,5 +649,71 @@ func (fe *fn) terminator(in *inst) error {
 		fe.mergeKind, fe.merge, fe.cont = ir.MergeNone, nil, nil
 	}
 	fe.put(t)
+	return nil
+}
+
+// bitField expands OpBitFieldUExtract / SExtract / Insert into shifts and
+// masks (count 0 gives 0, and leaves Insert's base unchanged):
+//
+//	mask    = count == 0 ? 0 : ~0 >> (W - count)
+//	UExtract = (base >> offset) & mask
+//	SExtract = count == 0 ? 0 : (base << (W - offset - count)) >>s (W - count)
+//	Insert   = (base & ~(mask << offset)) | ((insert << offset) & (mask << offset))
+func (fe *fn) bitField(in *inst, res *ir.Instr) error {
+	n := 3
+	if in.op == "OpBitFieldInsert" {
+		n = 4
+	}
+	if err := fe.r.need(in, n); err != nil {
+		return err
+	}
+	a, err := fe.values(in.args[:n])
+	if err != nil {
+		return err
+	}
+	t := res.Type()
+	st := t.Scalar()
+	if !st.IsIntegral() {
+		return fe.opaque(in, res)
+	}
+	// Offset and count are scalars: convert to the base's scalar type
+	// and splat over a vector.
+	widen := func(v ir.Value) ir.Value {
+		v = fe.coerce(v, st)
+		if v.Type() != st {
+			return nil
+		}
+		if t.Kind == ir.KVector {
+			return fe.splat(v, t)
+		}
+		return v
+	}
+	off, cnt := widen(a[n-2]), widen(a[n-1])
+	if off == nil || cnt == nil {
+		return fe.opaque(in, res)
+	}
+	c := func(v int64) ir.Value { return ir.ConstInt(t, v) }
+	bt := ir.BoolOf(t)
+	zeroCnt := fe.emit(ir.OpICmp, bt, cnt, c(0))
+	zeroCnt.Pred = ir.PredEQ
+	w := c(int64(st.Bits))
+	ones := c(-1)
+	mask := fe.emit(ir.OpSelect, t, zeroCnt, c(0), fe.emit(ir.OpLShr, t, ones, fe.emit(ir.OpSub, t, w, cnt)))
+	base := fe.coerce(a[0], t)
+	switch in.op {
+	case "OpBitFieldUExtract":
+		res.Op, res.Args = ir.OpAnd, []ir.Value{fe.emit(ir.OpLShr, t, base, off), mask}
+	case "OpBitFieldSExtract":
+		up := fe.emit(ir.OpShl, t, base, fe.emit(ir.OpSub, t, fe.emit(ir.OpSub, t, w, off), cnt))
+		down := fe.emit(ir.OpAShr, t, up, fe.emit(ir.OpSub, t, w, cnt))
+		res.Op, res.Args = ir.OpSelect, []ir.Value{zeroCnt, c(0), down}
+	default:
+		ins := fe.coerce(a[1], t)
+		m := fe.emit(ir.OpShl, t, mask, off)
+		keep := fe.emit(ir.OpAnd, t, base, fe.emit(ir.OpXor, t, m, ones))
+		put := fe.emit(ir.OpAnd, t, fe.emit(ir.OpShl, t, ins, off), m)
+		res.Op, res.Args = ir.OpOr, []ir.Value{keep, put}
+	}
+	fe.put(res)
 	return nil
 }

@@ -19,5 +19,7 @@ void main() {
     ivec2 q = ivec2(v.xy * 3.0);
     uvec4 bits = uvec4(bitCount(u), findMSB(u), bitfieldReverse(u) >> 24, uint(any(greaterThan(v, vec4(3.0)))));
     res[i] = v + vec4(q.x, q.y, 0.0, 0.0);
-    data[i] = bits.x + bits.y * 16u + bits.z * 256u + bits.w * 65536u + u;
+    uint fields = bitfieldExtract(u * 2654435761u, 3, 5) + uint(bitfieldExtract(int(u) - 20, 2, 6)) * 64u
+        + bitfieldInsert(u, 5u, 4, 3) * 4096u + bitfieldExtract(u, int(i), 0);
+    data[i] = bits.x + bits.y * 16u + bits.z * 256u + bits.w * 65536u + u + fields;
 }
