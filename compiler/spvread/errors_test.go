@@ -113,6 +113,11 @@ OpFunctionEnd
 	if op == nil || len(op.Args) != 2 || op.Args[0].Name() != "x" {
 		t.Fatalf("opaque %%y: %v\n%s", op, m)
 	}
+	// Text input: each instruction has its line and column, for the
+	// source pane.
+	if op.Loc != (ir.Loc{Line: 18, Col: 1}) {
+		t.Errorf("%%y at %v, want line 18 column 1", op.Loc)
+	}
 	g := analysis.NewFuncGraph(f)
 	if len(g.Graph.Names) != 3 || analysis.Dominators(g.Graph).IDom(2) != 0 {
 		t.Fatalf("CFG %v", g.Graph)

@@ -26,6 +26,10 @@ type fn struct {
 	defs   map[string]*inst // result id -> its SPIR-V instruction
 	undefs map[string]*ir.Const
 	b      *ir.Block
+	// loc is the line and column of the instruction being translated
+	// (text input): every instruction made for it gets it, so that the
+	// source pane maps IR values to the assembly's lines.
+	loc ir.Loc
 	// merge annotation waiting for the block's terminator
 	mergeKind   ir.MergeKind
 	merge, cont *ir.Block
@@ -181,6 +185,7 @@ func (r *reader) body(from, to int) error {
 			}
 			return r.errAt(in.pos, "%s after the terminator of block %s", in.op, fe.b.Name())
 		}
+		fe.loc = ir.Loc{Line: int32(in.pos.Line), Col: int32(in.pos.Col)}
 		if err := fe.inst(in); err != nil {
 			return err
 		}
@@ -204,7 +209,7 @@ func (r *reader) body(from, to int) error {
 		pred := pf.phi.PhiBlocks[pf.i]
 		term := pred.Instrs[len(pred.Instrs)-1]
 		pred.Instrs = pred.Instrs[:len(pred.Instrs)-1]
-		fe.b = pred
+		fe.b, fe.loc = pred, pf.phi.Loc
 		pf.phi.Args[pf.i] = fe.coerce(pf.phi.Args[pf.i], pf.phi.Type())
 		pred.Instrs = append(pred.Instrs, term)
 	}
@@ -247,6 +252,7 @@ func (fe *fn) emit(op ir.Op, t *ir.Type, args ...ir.Value) *ir.Instr {
 	in := ir.NewInstr(fe.f, op, t, "")
 	in.Args = args
 	in.Block = fe.b
+	in.Loc = fe.loc
 	fe.b.Instrs = append(fe.b.Instrs, in)
 	return in
 }
@@ -254,6 +260,7 @@ func (fe *fn) emit(op ir.Op, t *ir.Type, args ...ir.Value) *ir.Instr {
 // put appends a placeholder, now filled in, to the current block.
 func (fe *fn) put(in *ir.Instr) {
 	in.Block = fe.b
+	in.Loc = fe.loc
 	fe.b.Instrs = append(fe.b.Instrs, in)
 }
 

@@ -416,7 +416,7 @@ func (fe *fn) timesScalar(in *inst, res *ir.Instr) error {
 }
 
 func (fe *fn) localVar(in *inst, res *ir.Instr) error {
-	res.Op = ir.OpAlloca
+	res.Op, res.Loc = ir.OpAlloca, fe.loc
 	fe.allocas = append(fe.allocas, res)
 	if len(in.args) > 1 {
 		v, err := fe.value(in.args[1])
@@ -424,7 +424,7 @@ func (fe *fn) localVar(in *inst, res *ir.Instr) error {
 			return err
 		}
 		st := ir.NewInstr(fe.f, ir.OpStore, ir.Void, "")
-		st.Args = []ir.Value{v, res}
+		st.Args, st.Loc = []ir.Value{v, res}, fe.loc
 		fe.allocaInits = append(fe.allocaInits, st)
 	}
 	return nil
@@ -554,7 +554,7 @@ func (fe *fn) phi(in *inst, res *ir.Instr) error {
 	}
 	// Phis lead their block.
 	n := fe.b.FirstNonPhi()
-	res.Block = fe.b
+	res.Block, res.Loc = fe.b, fe.loc
 	fe.b.Instrs = append(fe.b.Instrs, nil)
 	copy(fe.b.Instrs[n+1:], fe.b.Instrs[n:])
 	fe.b.Instrs[n] = res
