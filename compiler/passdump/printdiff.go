@@ -20,7 +20,7 @@ import (
 // keeps the define line it had at start.
 //
 // =diff-quiet prints no At Start module: a function gets a made-up
-// "define void @f() {" line (after a comment saying so) the first time a
+// "define void @f() {" line (with a comment saying so) the first time a
 // diff names it, so its text, diffs and CFG are right and an analysis
 // that needs the parameters says the import failed.
 //
@@ -143,8 +143,7 @@ func RebuildDiff(r io.Reader) ([]byte, error) {
 					// =diff-quiet prints no At Start module: the define
 					// line is nowhere in the log.
 					f = &diffFunc{name: name, head: []string{
-						"; -print-changed=diff-quiet prints no define line for @" + name + ": this one is made up",
-						"define void @" + name + "() {"}}
+						"define void @" + name + "() { ; made up: -print-changed=diff-quiet prints no define line"}}
 					funcs = append(funcs, f)
 				}
 				f.body = applyDiff(body)
