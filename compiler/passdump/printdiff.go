@@ -156,15 +156,25 @@ func RebuildDiff(r io.Reader) ([]byte, error) {
 					live = append(live, f)
 				}
 			}
-			for k, p := range parts {
+			// Sections beyond the live functions are functions the pass
+			// added (all lines added): they have no name in the diff and
+			// are skipped, wherever they are.
+			extra := len(parts) - len(live)
+			k := 0
+			for _, p := range parts {
+				if extra > 0 && allAdded(p) {
+					extra--
+					continue
+				}
 				if k >= len(live) {
-					break // a function the pass added: not named by the diff
+					break
 				}
 				if nb := applyDiff(p); len(nb) > 0 {
 					live[k].body = nb
 				} else {
 					live[k].deleted = true
 				}
+				k++
 			}
 			if start != nil {
 				// The whole module: the At Start text with every
@@ -213,6 +223,22 @@ func splitPerFunction(body []string) [][]string {
 		}
 	}
 	return parts
+}
+
+// allAdded reports a diff whose every non-blank line is added: a function
+// that did not exist before.
+func allAdded(d []string) bool {
+	added := false
+	for _, l := range d {
+		switch {
+		case l == "" || l == " " || l == "+":
+		case l[0] == '+':
+			added = true
+		default:
+			return false
+		}
+	}
+	return added
 }
 
 // applyDiff returns the new body of a diff: its kept and added lines,

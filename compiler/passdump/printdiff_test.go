@@ -153,8 +153,9 @@ func TestOptPrintChangedDiff(t *testing.T) {
 }
 
 // TestRebuildDiffModule: a module pass's per-function diffs apply to the
-// module's functions in order; an emptied function is deleted; blank
-// lines left by a renamed block collapse.
+// module's functions in order, skipping a function the pass added; an
+// emptied function is deleted; blank lines left by a renamed block
+// collapse.
 func TestRebuildDiffModule(t *testing.T) {
 	log := `*** IR Dump At Start ***
 ; ModuleID = 'm'
@@ -182,6 +183,10 @@ entry:
  
 +next:
 +  ret i32 %x
+
+*** IR for function [module] ***
+ 
++  ret void
 
 *** IR for function [module] ***
  
