@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"passlens/compiler/analysis"
 	"passlens/compiler/hlsl"
@@ -209,7 +210,8 @@ func treesOf(m *ir.Module) string {
 func TestRoundTrip(t *testing.T) {
 	testtool.Require(t, "spirv-dis", "spirv-tools")
 	mods := corpus(t)
-	var assembled, ran, treesEqual int
+	var assembled, ran, treesEqual, readWords int
+	var readTime time.Duration
 	for _, cm := range mods {
 		if err := spirvPipeline(cm.m); err != nil {
 			continue
@@ -220,7 +222,10 @@ func TestRoundTrip(t *testing.T) {
 		}
 		assembled++
 		bin := spirv.Bytes(words)
+		t0 := time.Now()
 		fromBin, err := spvread.Read(cm.name+".spvasm", bin)
+		readTime += time.Since(t0)
+		readWords += len(words)
 		if err != nil {
 			t.Errorf("%s: binary: %v", cm.name, err)
 			continue
@@ -271,7 +276,8 @@ func TestRoundTrip(t *testing.T) {
 		}
 		ran++
 	}
-	t.Logf("%d modules assembled; trees equal on %d; %d run with equal results", assembled, treesEqual, ran)
+	t.Logf("%d modules assembled; trees equal on %d; %d run with equal results; binaries read at %.1f M words/s",
+		assembled, treesEqual, ran, float64(readWords)/readTime.Seconds()/1e6)
 	if assembled < 20 {
 		t.Errorf("only %d modules assembled", assembled)
 	}
