@@ -82,6 +82,8 @@ func (p *sourcePane) setSource(msg sourceMsg) {
 		lexer = lexers.Get("hlsl")
 	case "ll":
 		lexer = lexers.Get("llvm")
+	case "spvasm":
+		lexer = themes.SPIRVAsm
 	}
 	p.valueLines, p.note, p.mapFor = msg.valueLines, msg.note, nil
 	p.codePane.setLines(msg.lines, lexer)

@@ -1,6 +1,7 @@
 // Package load turns a user's input — a file path or an embedded sample
 // name — into an IR module, choosing the frontend by extension: .hlsl
-// (compiler/hlsl), .pir (compiler/ir parser) or .ll (compiler/llvm). Every
+// (compiler/hlsl), .pir (compiler/ir parser), .ll (compiler/llvm) or
+// .spv/.spvasm (compiler/spvread; also recognised by content). Every
 // failure is an error whose text carries file:line:col and a caret where
 // one applies, ready to print.
 package load
@@ -16,6 +17,7 @@ import (
 	"passlens/compiler/hlsl"
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
+	"passlens/compiler/spvread"
 	"passlens/internal/limits"
 	"passlens/internal/termsafe"
 	"passlens/samples"
@@ -35,7 +37,7 @@ type Options struct {
 type Source struct {
 	Name string // as the user gave it (a path or samples/NAME)
 	Path string // file name used in diagnostics
-	Kind string // "hlsl", "pir" or "ll"
+	Kind string // "hlsl", "pir", "ll", "spvasm" (SPIR-V assembly) or "spv" (binary SPIR-V)
 	Text []byte
 	// Input is the interpreter input shipped with an embedded sample
 	// (samples/NAME.json), nil otherwise.
@@ -87,10 +89,19 @@ func kindOf(path string, data []byte) (string, error) {
 		return "pir", nil
 	case ".ll":
 		return "ll", nil
+	case ".spv":
+		return "spv", nil
+	case ".spvasm":
+		return "spvasm", nil
+	}
+	if spvread.IsBinary(data) {
+		return "spv", nil
 	}
 	// Sniff: LLVM IR has define/declare/target lines; passlens IR starts
 	// with module/define/@ lines too, but uses `condbr` and `ptr<`.
 	switch {
+	case spvread.LooksLikeAssembly(data):
+		return "spvasm", nil
 	case bytes.Contains(data, []byte("condbr")) || bytes.HasPrefix(bytes.TrimSpace(data), []byte("module ")):
 		return "pir", nil
 	case bytes.Contains(data, []byte("define ")) && bytes.Contains(data, []byte("label %")):
@@ -98,7 +109,7 @@ func kindOf(path string, data []byte) (string, error) {
 	case bytes.Contains(data, []byte("numthreads")) || bytes.Contains(data, []byte("SV_")):
 		return "hlsl", nil
 	}
-	return "", fmt.Errorf("%s: unknown input kind (use a .hlsl, .pir or .ll file)", path)
+	return "", fmt.Errorf("%s: unknown input kind (use a .hlsl, .pir, .ll, .spv or .spvasm file)", path)
 }
 
 // Module runs the frontend for src.
@@ -121,6 +132,12 @@ func Module(src *Source, opts Options) (*ir.Module, error) {
 			return nil, errors.New(termsafe.Escape(err.Error()))
 		}
 		src.Listing = lst
+		return m, nil
+	case "spv", "spvasm":
+		m, err := spvread.Read(src.Path, src.Text)
+		if err != nil {
+			return nil, errors.New(termsafe.Escape(err.Error()))
+		}
 		return m, nil
 	case "hlsl":
 		return compileHLSL(src, opts)

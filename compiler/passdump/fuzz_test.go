@@ -20,6 +20,7 @@ func FuzzSplit(f *testing.F) {
 		"*** IR Dump After inline ***\nmodule \"a\"\n\ndefine void @main() compute {\nentry:\n  ret\n}\n*** SIR Dump After sir-lower ***\nmov r0, r1\n",
 		"*** IR Deleted After GlobalDCEPass on g ***\n; *** IR Dump After X on (f, g) ***\ndefine void @g() {\n}\n",
 		"*** IR Dump After DummyCGSCCPass (DummyCGSCCPass) ***; Function Attrs: x\ndefine void @f() {\n}\n",
+		"*** IR Dump At Start ***\n; ModuleID = 'm'\ndefine i32 @a(i32 %x) {\n  ret i32 %x\n}\n*** IR Dump After P on [module] ***\n\n*** IR for function [module] ***\n \n-  ret i32 %x\n+  ret i32 0\n\n*** IR Dump After Q on a ***\n \n-  ret i32 0\n+  ret i32 1\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -221,8 +221,19 @@ func (l *Log) Size() int64 { return l.size }
 // ErrNotDump is returned when a file contains no pass-dump banner.
 var ErrNotDump = errors.New("no pass-dump banner (*** IR Dump After …, ; IR before pass …) found")
 
-// Index scans r once and builds the step list.
+// Index scans r once and builds the step list. A -print-changed=diff log
+// (IsDiffLog) is first rebuilt in memory into the full log it stands for
+// (RebuildDiff).
 func Index(name string, r io.ReaderAt, size int64) (*Log, error) {
+	head := make([]byte, min(size, 1<<20))
+	n, _ := r.ReadAt(head, 0)
+	if IsDiffLog(head[:n]) {
+		full, err := RebuildDiff(io.NewSectionReader(r, 0, size))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		r, size = bytes.NewReader(full), int64(len(full))
+	}
 	l := &Log{Name: name, r: r, size: size}
 	l.segs = append(l.segs, seg{lit: "\n", hash: 1})
 	ix := newIndexer(l)

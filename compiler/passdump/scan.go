@@ -362,6 +362,11 @@ func (ix *indexer) isModule() bool {
 }
 
 func (ix *indexer) isLoop() bool {
+	if strings.HasPrefix(ix.first, "define ") || strings.HasPrefix(ix.first, "; Function Attrs:") {
+		// A whole function under a loop banner: a -print-changed=diff
+		// loop step as RebuildDiff writes it.
+		return false
+	}
 	if _, ok := loopFunc(ix.cur.scope); ok {
 		return true
 	}

@@ -9,6 +9,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/compiler/passdump"
+	"passlens/compiler/spvread"
 	"passlens/internal/headless"
 	"passlens/internal/textdiff"
 )
@@ -215,6 +216,8 @@ func (d *dumpReplay) module() (*ir.Module, error) {
 		m, err = llvm.Import(name, []byte(text))
 	case passdump.LangPIR:
 		m, err = ir.ParseModule(name, []byte(text))
+	case passdump.LangSPIRV:
+		m, err = spvread.ReadWith(name, []byte(text), spvread.Options{IDNames: true})
 	default:
 		return nil, fmt.Errorf("unavailable: %s steps have no analyses", s.Lang)
 	}

@@ -98,10 +98,14 @@ func (d *Driver) Reload() (bool, error) {
 	return true, nil
 }
 
-// SourceText is the loaded file's text and kind (hlsl, ll or pir).
+// SourceText is the loaded file's text and kind (hlsl, ll, pir or
+// spvasm); a binary SPIR-V module has no text to show.
 func (d *Driver) SourceText() (string, string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.src.Kind == "spv" {
+		return fmt.Sprintf("; %s is a binary SPIR-V module (%d words): the IR pane shows it as read;\n; spirv-dis %s shows its assembly", d.src.Name, len(d.src.Text)/4, d.src.Name), "spvasm"
+	}
 	return string(d.src.Text), d.src.Kind
 }
 

@@ -15,13 +15,15 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
 	"passlens/compiler/passdump"
+	"passlens/compiler/spvread"
 	"passlens/tui"
 )
 
 // DumpDriver is a tui.Driver over a pass log (compiler/passdump): the
 // steps are the log's dumps, loaded lazily (tui.StepLoader), and analyses
 // import the step's text (LLVM IR through compiler/llvm, passlens IR
-// through its parser, machine IR and SPIR-V as a bare CFG). A step whose text does not
+// through its parser, SPIR-V through compiler/spvread, machine IR as a
+// bare CFG). A step whose text does not
 // import still shows as text with diffs; its analyses report why.
 //
 // With a Runner (passlens --run) the log is produced by running a compiler,
@@ -326,22 +328,26 @@ func (d *DumpDriver) module(l *passdump.Log, i int) (*ir.Module, error) {
 	var m *ir.Module
 	var err error
 	switch st.Lang {
-	case passdump.LangLLVM, passdump.LangPIR:
+	case passdump.LangLLVM, passdump.LangPIR, passdump.LangSPIRV:
 		text, _, terr := l.Text(i)
 		if terr != nil {
 			return nil, terr
 		}
 		name := fmt.Sprintf("%s:step%d", l.Name, i)
-		if st.Lang == passdump.LangLLVM {
+		switch st.Lang {
+		case passdump.LangLLVM:
 			m, err = llvm.Import(name, []byte(text))
-		} else {
+		case passdump.LangSPIRV:
+			// Named by their ids, so the analyses name the step's lines.
+			m, err = spvread.ReadWith(name, []byte(text), spvread.Options{IDNames: true})
+		default:
 			m, err = ir.ParseModule(name, []byte(text))
 		}
 		if err != nil {
 			err = fmt.Errorf("unavailable: %v", strings.TrimSpace(err.Error()))
 		}
 	default:
-		if st.Lang == passdump.LangMIR || st.Lang == passdump.LangSPIRV {
+		if st.Lang == passdump.LangMIR {
 			err = fmt.Errorf("unavailable: %s steps have trees and a CFG but no SSA analyses or runs (no reader into passlens IR)", langName(st.Lang))
 		} else {
 			err = fmt.Errorf("unavailable: %s steps show text and diffs only", langName(st.Lang))
@@ -379,10 +385,14 @@ func (d *DumpDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn 
 	switch l.Steps[step].Lang {
 	case passdump.LangMIR:
 		return cfgAnalysis(l, step, fn, passdump.MIRCFG)
-	case passdump.LangSPIRV:
-		return cfgAnalysis(l, step, fn, passdump.SPIRVCFG)
 	}
 	m, err := d.module(l, step)
+	if err != nil && l.Steps[step].Lang == passdump.LangSPIRV {
+		// SPIR-V the reader refuses still has its CFG.
+		if a, cerr := cfgAnalysis(l, step, fn, passdump.SPIRVCFG); cerr == nil {
+			return a, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +404,7 @@ func (d *DumpDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn 
 	return nil, fmt.Errorf("no function %q in this step", fn)
 }
 
-// cfgAnalysis gives machine-IR and SPIR-V steps trees and a CFG read from
+// cfgAnalysis gives machine-IR steps trees and a CFG read from
 // their branches (no SSA analyses: no uniformity).
 func cfgAnalysis(l *passdump.Log, step int, fn string, read func(string) (*passdump.CFG, error)) (*tui.Analysis, error) {
 	if fn == "" {
@@ -422,8 +432,8 @@ func cfgAnalysis(l *passdump.Log, step int, fn string, read func(string) (*passd
 	return AnalyzeCFG(fn, g), nil
 }
 
-// Run interprets a step's module on one dispatch (LLVM and passlens IR
-// steps that import).
+// Run interprets a step's module on one dispatch (LLVM, passlens IR and
+// SPIR-V steps that import).
 func (d *DumpDriver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (*tui.LanesResult, error) {
 	l, err := d.log(c)
 	if err != nil {

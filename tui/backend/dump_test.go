@@ -201,8 +201,10 @@ func TestDumpDriverReload(t *testing.T) {
 	}
 }
 
-// TestDumpDriverSPIRV: spirv-opt steps get trees and a CFG from their
-// branches; uniformity and runs are unavailable.
+// TestDumpDriverSPIRV: spirv-opt steps are read into passlens IR
+// (compiler/spvread): every step has trees, a CFG and a uniformity overlay
+// whose values are the step's SPIR-V ids (so the overlay names lines of
+// the step's text), and runs in the lanes pane.
 func TestDumpDriverSPIRV(t *testing.T) {
 	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
 	spvopt := testtool.Require(t, "spirv-opt", "spirv-tools")
@@ -229,7 +231,27 @@ func TestDumpDriverSPIRV(t *testing.T) {
 	if a.Func != "main" || len(a.Blocks) < 3 || a.Dom == nil || a.Cycles == nil || len(a.BackEdges) == 0 {
 		t.Fatalf("analysis of the input step: %+v", a)
 	}
-	if _, err := d.Run(context.Background(), c, 0, tui.RunOptions{}); err == nil || !strings.HasPrefix(err.Error(), "unavailable: ") {
-		t.Fatalf("run on SPIR-V: %v", err)
+	for i := range c.Steps {
+		a, err := d.Analyze(context.Background(), c, i, "main")
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if err := d.LoadStep(c, i); err != nil {
+			t.Fatal(err)
+		}
+		// The loop's exit depends on a uniform count, its if on the
+		// divergent input color: some value is divergent, and every
+		// divergent value is defined on a line of the step's text.
+		if len(a.Divergent) == 0 {
+			t.Errorf("step %d: no divergent value", i)
+		}
+		for v := range a.Divergent {
+			if !strings.Contains(c.Steps[i].Text, v+" = ") && !strings.Contains(c.Steps[i].Text, v+" = OpLabel") {
+				t.Errorf("step %d: divergent %s is not defined in the step's text", i, v)
+			}
+		}
+		if _, err := d.Run(context.Background(), c, i, tui.RunOptions{Policy: "maximal", WaveSize: 4}); err != nil {
+			t.Errorf("step %d: run: %v", i, err)
+		}
 	}
 }
