@@ -32,7 +32,12 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			r := w.dst(fr, ic.res, l)
-			if _, c := mem.resolve(w.arg(fr, &ic.args[0], l)[0], len(r)); c != nil {
+			p := w.arg(fr, &ic.args[0], l)[0]
+			if o, _ := mem.resolve(p, 0); o != nil && o.bytes {
+				loadBytes(mem, p, in.Type(), r)
+				continue
+			}
+			if _, c := mem.resolve(p, len(r)); c != nil {
 				copy(r, c)
 			} else {
 				clear(r)
@@ -127,6 +132,26 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 		}
 	}
 	return nil
+}
+
+// loadBytes loads a value of type t from an object of one cell per byte:
+// each scalar leaf from its bytes, little-endian, leaves packed in order;
+// bytes past the end read zero.
+func loadBytes(mem *memory, p uint64, t *ir.Type, r []uint64) {
+	off := 0
+	for i, lt := range leafTypes(t, 0, nil) {
+		n := max(1, (bitsOf(lt)+7)/8)
+		var v uint64
+		if _, c := mem.resolve(mkPtr(ptrObj(p), ptrOff(p)+off), n); c != nil {
+			for k := n - 1; k >= 0; k-- {
+				v = v<<8 | c[k]&0xFF
+			}
+		}
+		if i < len(r) {
+			r[i] = v & widthMask(bitsOf(lt))
+		}
+		off += n
+	}
 }
 
 // byteFill repeats a byte over a cell of n bits (bool: byte != 0).

@@ -24,6 +24,10 @@ func elemOf(t *ir.Type) (*ir.Type, int, bool) {
 // resources creates storage and uniform objects from the input.
 func (mc *machine) resources(in *Input, invocations int) error {
 	used := make([]bool, len(in.Buffers))
+	for i := range in.Buffers {
+		// Buffers for an entry point's parameters are kernelArgs's.
+		used[i] = isArgBuffer(mc.entry, &in.Buffers[i])
+	}
 	for gi, g := range mc.globals {
 		switch g.Space {
 		case ir.SpaceStorage:

@@ -17,7 +17,7 @@ import (
 
 func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 	in := ic.in
-	name := in.Intr.Name
+	name := ic.name
 	if n, ok := amdgpuArgs[name]; ok && len(ic.args) < n {
 		return fmt.Errorf("%w: %s needs %d operands, has %d", ErrMalformed, name, n, len(ic.args))
 	}
@@ -239,6 +239,21 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 		} else {
 			reduce(0, ua.max)
 		}
+	case "llvm.amdgcn.wave.reduce.min", "llvm.amdgcn.wave.reduce.max":
+		sa := arith{ir.KInt, at.b}
+		if name == "llvm.amdgcn.wave.reduce.min" {
+			reduce(widthMask(at.b)>>1, sa.min)
+		} else {
+			reduce(1<<uint(at.b-1), sa.max)
+		}
+	case "llvm.amdgcn.wave.reduce.add":
+		reduce(0, bitOp(ir.OpAdd))
+	case "llvm.amdgcn.wave.reduce.and":
+		reduce(widthMask(at.b), bitOp(ir.OpAnd))
+	case "llvm.amdgcn.wave.reduce.or":
+		reduce(0, bitOp(ir.OpOr))
+	case "llvm.amdgcn.wave.reduce.xor":
+		reduce(0, bitOp(ir.OpXor))
 	case "llvm.amdgcn.writelane":
 		// writelane(value, lane, old): old everywhere except in lane `lane`.
 		it := ic.args[1].typ
@@ -252,7 +267,7 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 			}
 		})
 	default:
-		return fmt.Errorf("%w: intrinsic %s", ErrUnsupported, name)
+		return fmt.Errorf("%w: intrinsic %s", ErrUnsupported, in.Intr.Name)
 	}
 	return nil
 }
@@ -263,7 +278,9 @@ var amdgpuArgs = map[string]int{
 	"llvm.amdgcn.readfirstlane": 1, "llvm.amdgcn.readlane": 2, "llvm.amdgcn.ballot": 1,
 	"llvm.amdgcn.icmp": 3, "llvm.amdgcn.fcmp": 3, "llvm.amdgcn.wave.reduce.umin": 1,
 	"llvm.amdgcn.wave.reduce.umax": 1, "llvm.amdgcn.writelane": 3, "llvm.amdgcn.mbcnt.lo": 2,
-	"llvm.amdgcn.mbcnt.hi": 2,
+	"llvm.amdgcn.mbcnt.hi": 2, "llvm.amdgcn.wave.reduce.min": 1, "llvm.amdgcn.wave.reduce.max": 1,
+	"llvm.amdgcn.wave.reduce.add": 1, "llvm.amdgcn.wave.reduce.and": 1, "llvm.amdgcn.wave.reduce.or": 1,
+	"llvm.amdgcn.wave.reduce.xor": 1,
 }
 
 func isBarrier(it *ir.Intrinsic) bool { return it.Attrs.Has(ir.AttrBarrier) }

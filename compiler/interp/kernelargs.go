@@ -1,0 +1,177 @@
+package interp
+
+import (
+	"fmt"
+	"strconv"
+
+	"passlens/compiler/ir"
+)
+
+// This file feeds the parameters of an entry point that has them: LLVM
+// kernels (amdgpu_kernel, spir_kernel, amdgpu_cs functions imported by
+// compiler/llvm) take their buffers and scalars as arguments rather than
+// as globals. A pointer parameter to storage or uniform memory is a buffer
+// of its own, created once per run like a storage global and bound from
+// Input.Buffers by BufferInput.Arg (the parameter's index) or Name (the
+// parameter's name); any other parameter is a scalar (or vector) from
+// Input.Args by name or index. Every lane receives the same values.
+
+// argBuffer is a buffer created for a pointer parameter.
+type argBuffer struct {
+	param int
+	ptr   uint64
+	elem  *ir.Type
+}
+
+// kernelArgs creates the parameters' values: one run of cells per
+// parameter, the same for every lane.
+func (mc *machine) kernelArgs(f *ir.Function, in *Input, invocations int) ([][]uint64, error) {
+	vals := make([][]uint64, len(f.Params))
+	used := make([]bool, len(in.Buffers))
+	for i := range in.Buffers {
+		// Buffers for globals were matched by resources.
+		used[i] = !isArgBuffer(f, &in.Buffers[i])
+	}
+	usedArg := map[string]bool{}
+	for pi, p := range f.Params {
+		t := p.Type()
+		if t.Kind != ir.KPointer {
+			v, key, err := argValue(p, in.Args)
+			if err != nil {
+				return nil, &Error{Func: f.Name(), Err: ErrInput, Msg: err.Error()}
+			}
+			usedArg[key] = key != ""
+			vals[pi] = v
+			continue
+		}
+		switch t.Space {
+		case ir.SpaceStorage, ir.SpaceUniform:
+		default:
+			return nil, &Error{Func: f.Name(), Err: ErrUnsupported,
+				Msg: fmt.Sprintf("parameter %s points to %s memory; only global (storage) and constant (uniform) buffers can be passed to a kernel", p.Ref(), t.Space)}
+		}
+		var bi *BufferInput
+		for i := range in.Buffers {
+			b := &in.Buffers[i]
+			if !used[i] && (b.Arg != nil && *b.Arg == pi || b.Arg == nil && b.Name == p.Name()) {
+				bi, used[i] = b, true
+				break
+			}
+		}
+		p, err := mc.argBuffer(f, pi, t.Elem, bi, invocations)
+		if err != nil {
+			return nil, err
+		}
+		vals[pi] = []uint64{p}
+	}
+	for i, u := range used {
+		if !u {
+			b := in.Buffers[i]
+			who := fmt.Sprintf("%q", b.Name)
+			if b.Arg != nil {
+				who = fmt.Sprintf("for argument %d", *b.Arg)
+			}
+			return nil, inputErr("buffer %s matches no storage global and no pointer parameter of @%s", who, f.Name())
+		}
+	}
+	for key := range in.Args {
+		if !usedArg[key] {
+			return nil, inputErr("args: %q names no scalar parameter of @%s", key, f.Name())
+		}
+	}
+	return vals, nil
+}
+
+// isArgBuffer reports whether buffer input b is for a parameter of entry
+// point f rather than a storage global: it gives Arg, or its Name is a
+// parameter's name.
+func isArgBuffer(f *ir.Function, b *BufferInput) bool {
+	if b.Arg != nil {
+		return true
+	}
+	if b.Name == "" {
+		return false
+	}
+	for _, p := range f.Params {
+		if p.Name() == b.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// argValue finds a scalar parameter's value in args by name, else by
+// index; without one it is zero. key is the args key used.
+func argValue(p *ir.Param, args map[string]any) ([]uint64, string, error) {
+	key := p.Name()
+	v, ok := args[key]
+	if !ok {
+		key = strconv.Itoa(p.Index)
+		v, ok = args[key]
+	}
+	if !ok {
+		return make([]uint64, slots(p.Type())), "", nil
+	}
+	cells, err := fromValue(v, p.Type(), "args "+key)
+	return cells, key, err
+}
+
+// argBuffer allocates the buffer of pointer parameter pi, whose pointee is
+// t ([? x T] for a kernel's global pointer; a plain T is a buffer of T
+// elements too), filled from bi.
+func (mc *machine) argBuffer(f *ir.Function, pi int, t *ir.Type, bi *BufferInput, invocations int) (uint64, error) {
+	p := f.Params[pi]
+	what := "argument " + p.Ref()
+	elem, count, runtime := elemOf(t)
+	if t.Kind != ir.KArray {
+		elem, count, runtime = t, 1, true
+	}
+	if hasRuntimeArray(elem) {
+		return 0, &Error{Func: f.Name(), Err: ErrUnsupported, Msg: fmt.Sprintf("%s: a runtime-sized array inside %s", what, elem)}
+	}
+	if bi != nil && bi.Type != "" && bi.Type != elem.String() {
+		return 0, inputErr("%s: input says element type %s, the module has %s", what, bi.Type, elem)
+	}
+	if runtime {
+		count = max(DefaultBufferCount, invocations)
+		if bi != nil {
+			switch {
+			case bi.Count > 0:
+				count = bi.Count
+			case len(bi.Data) > 0:
+				count = len(bi.Data)
+				if allScalars(bi.Data) && slots(elem) > 1 && len(bi.Data)%slots(elem) == 0 {
+					count = len(bi.Data) / slots(elem)
+				}
+			}
+		}
+		if count > maxInvocations*4 {
+			return 0, inputErr("%s: %d elements is too many", what, count)
+		}
+	} else if bi != nil && bi.Count > 0 && bi.Count != count {
+		return 0, inputErr("%s has %d elements, input says %d", what, count, bi.Count)
+	}
+	at := ir.Array(elem, -1)
+	ptr := mc.mem.allocCells(count*slots(elem), at, p.Type().Space, p.Ref())
+	o := mc.mem.objs[ptrObj(ptr)]
+	o.ro = p.Type().Space == ir.SpaceUniform
+	if bi != nil && len(bi.Data) > 0 {
+		if err := fillBuffer(o.cells, elem, count, slots(elem), bi.Data, what); err != nil {
+			return 0, &Error{Msg: err.Error(), Err: ErrInput}
+		}
+	}
+	mc.argBufs = append(mc.argBufs, argBuffer{param: pi, ptr: ptr, elem: elem})
+	return ptr, nil
+}
+
+// collectArgBuffers copies the parameters' buffers into the result, after
+// the storage globals.
+func (mc *machine) collectArgBuffers(f *ir.Function) {
+	for _, ab := range mc.argBufs {
+		o := mc.mem.objs[ptrObj(ab.ptr)]
+		mc.result.Buffers = append(mc.result.Buffers, Buffer{
+			Name: f.Params[ab.param].Name(), IsArg: true, Arg: ab.param, Elem: ab.elem,
+			Count: len(o.cells) / max(1, slots(ab.elem)), Cells: append([]uint64(nil), o.cells...),
+		})
+	}
+}

@@ -1,0 +1,295 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"passlens/compiler/ir"
+)
+
+// This file executes calls of OpenCL C built-in functions that a kernel
+// compiled without a device library leaves as declarations
+// (`clang -x cl -target amdgcn-amd-amdhsa -nogpulib` calls
+// @_Z13get_global_idj for get_global_id(uint)): the work-item functions,
+// barriers and fences, and the cl_khr_subgroups collectives, whose
+// sub-group is the wave. A call of any other function without a body is
+// an ErrUnsupported error naming it.
+
+// clBuiltin is a recognized OpenCL built-in: its name and the Itanium
+// codes of its parameters ("j" for uint, "i" for int, "f" for float).
+type clBuiltin struct {
+	name   string
+	params string
+}
+
+// demangleCL reads an Itanium-mangled OpenCL built-in name: _Z, the name's
+// length and the name, then the parameter codes.
+func demangleCL(s string) (clBuiltin, bool) {
+	if len(s) < 4 || s[:2] != "_Z" {
+		return clBuiltin{}, false
+	}
+	i := 2
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, err := strconv.Atoi(s[2:i])
+	if err != nil || n <= 0 || i+n > len(s) {
+		return clBuiltin{}, false
+	}
+	return clBuiltin{name: s[i : i+n], params: s[i+n:]}, true
+}
+
+// clSyncBarriers are the built-ins that synchronize the work-group.
+var clSyncBarriers = map[string]bool{"barrier": true, "work_group_barrier": true}
+
+// clNoOps order memory only (memory is coherent here) or synchronize a
+// sub-group, which a wave's lanes do by running together.
+var clNoOps = map[string]bool{"mem_fence": true, "read_mem_fence": true, "write_mem_fence": true,
+	"atomic_work_item_fence": true, "sub_group_barrier": true}
+
+// isCLSyncBarrier reports whether in calls a synchronizing OpenCL barrier.
+func isCLSyncBarrier(in *ir.Instr) bool {
+	if in.Op != ir.OpCall || in.Callee == nil || !in.Callee.IsDeclaration() {
+		return false
+	}
+	b, ok := demangleCL(in.Callee.Name())
+	return ok && clSyncBarriers[b.name]
+}
+
+// builtinCall executes a call of a declaration for the lanes of mask.
+func (w *wave) builtinCall(fr *frame, ic *icode, mask uint64) error {
+	callee := ic.in.Callee
+	b, ok := demangleCL(callee.Name())
+	if !ok || !w.clWorkItem(fr, ic, mask, b) && !w.clSubGroup(fr, ic, mask, b) && !clNoOps[b.name] {
+		return fmt.Errorf("%w: call of @%s, a function without a body (only OpenCL work-item, barrier and sub-group built-ins run; link the definition or inline it)", ErrUnsupported, ir.QuoteName(callee.Name()))
+	}
+	if clNoOps[b.name] || len(b.name) > 10 && b.name[:10] == "sub_group_" {
+		w.traceOp(fr, ic, mask)
+	}
+	return nil
+}
+
+// clWorkItem computes the work-item functions; false when b is not one.
+func (w *wave) clWorkItem(fr *frame, ic *icode, mask uint64, b clBuiltin) bool {
+	mc := w.mc
+	nt, d := mc.numThreads, mc.dispatch
+	// dim reads the dimension operand; out-of-range dimensions give def.
+	dim := func(l int) (int, bool) {
+		if len(ic.args) == 0 {
+			return 0, false
+		}
+		v := w.arg(fr, &ic.args[0], l)[0] & 0xFFFFFFFF
+		return int(v), v < 3
+	}
+	var f func(l int, inv *invocation) uint64
+	switch b.name {
+	case "get_global_id", "get_local_id", "get_group_id", "get_global_offset":
+		f = func(l int, inv *invocation) uint64 {
+			k, ok := dim(l)
+			if !ok {
+				return 0
+			}
+			switch b.name {
+			case "get_global_id":
+				return uint64(inv.dispatch[k])
+			case "get_local_id":
+				return uint64(inv.groupThread[k])
+			case "get_group_id":
+				return uint64(inv.group[k])
+			}
+			return 0
+		}
+	case "get_local_size", "get_enqueued_local_size", "get_global_size", "get_num_groups":
+		f = func(l int, inv *invocation) uint64 {
+			k, ok := dim(l)
+			if !ok {
+				return 1
+			}
+			switch b.name {
+			case "get_global_size":
+				return uint64(nt[k] * d[k])
+			case "get_num_groups":
+				return uint64(d[k])
+			}
+			return uint64(nt[k])
+		}
+	case "get_work_dim":
+		f = func(int, *invocation) uint64 {
+			switch {
+			case nt[2] > 1 || d[2] > 1:
+				return 3
+			case nt[1] > 1 || d[1] > 1:
+				return 2
+			}
+			return 1
+		}
+	case "get_global_linear_id":
+		f = func(_ int, inv *invocation) uint64 {
+			gx, gy := nt[0]*d[0], nt[1]*d[1]
+			g := inv.dispatch
+			return uint64((g[2]*gy+g[1])*gx + g[0])
+		}
+	case "get_local_linear_id":
+		f = func(_ int, inv *invocation) uint64 { return uint64(inv.groupIndex) }
+	case "get_sub_group_size":
+		// The last wave of a group may be partly filled.
+		f = func(_ int, inv *invocation) uint64 {
+			per := nt[0] * nt[1] * nt[2]
+			return uint64(min(w.size, per-inv.wave*w.size))
+		}
+	case "get_max_sub_group_size":
+		f = func(int, *invocation) uint64 { return uint64(w.size) }
+	case "get_num_sub_groups", "get_enqueued_num_sub_groups":
+		f = func(int, *invocation) uint64 { return uint64((nt[0]*nt[1]*nt[2] + w.size - 1) / w.size) }
+	case "get_sub_group_id":
+		f = func(_ int, inv *invocation) uint64 { return uint64(inv.wave) }
+	case "get_sub_group_local_id":
+		f = func(_ int, inv *invocation) uint64 { return uint64(inv.lane) }
+	default:
+		return false
+	}
+	if ic.res < 0 {
+		return true
+	}
+	rb := bitsOf(ic.in.Type())
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		if inv := w.inv[l]; inv != nil {
+			w.dst(fr, ic.res, l)[0] = f(l, inv) & widthMask(rb)
+		}
+	}
+	return true
+}
+
+// clArith is the arithmetic of an Itanium parameter code: signed and
+// unsigned integers of 8 to 64 bits, half, float and double.
+func (w *wave) clArith(code string, t *ir.Type) arith {
+	a := w.fenv().arith(t)
+	switch code {
+	case "c", "a", "s", "i", "l", "x":
+		a.k = ir.KInt
+	case "h", "t", "j", "m", "y":
+		a.k = ir.KUint
+	}
+	return a
+}
+
+// clSubGroup computes the cl_khr_subgroups collectives over the wave's
+// active lanes, in ascending lane order; false when b is not one.
+func (w *wave) clSubGroup(fr *frame, ic *icode, mask uint64, b clBuiltin) bool {
+	var op string
+	var scan, inclusive bool
+	switch b.name {
+	case "sub_group_reduce_add", "sub_group_reduce_min", "sub_group_reduce_max":
+		op = b.name[len("sub_group_reduce_"):]
+	case "sub_group_scan_inclusive_add", "sub_group_scan_inclusive_min", "sub_group_scan_inclusive_max":
+		op, scan, inclusive = b.name[len("sub_group_scan_inclusive_"):], true, true
+	case "sub_group_scan_exclusive_add", "sub_group_scan_exclusive_min", "sub_group_scan_exclusive_max":
+		op, scan = b.name[len("sub_group_scan_exclusive_"):], true
+	case "sub_group_broadcast", "sub_group_any", "sub_group_all":
+	default:
+		return false
+	}
+	if ic.res < 0 || len(ic.args) == 0 {
+		return true
+	}
+	code := b.params
+	if len(code) > 0 {
+		code = code[:1]
+	}
+	a := w.clArith(code, ic.args[0].typ)
+	val := func(l int) uint64 { return w.arg(fr, &ic.args[0], l)[0] }
+	set := func(l int, v uint64) { w.dst(fr, ic.res, l)[0] = v }
+	switch b.name {
+	case "sub_group_broadcast":
+		// The source lane is uniform; an inactive or out-of-range lane gives 0.
+		var v uint64
+		if len(ic.args) > 1 {
+			src := int(w.arg(fr, &ic.args[1], bits.TrailingZeros64(mask))[0] & 0xFFFFFFFF)
+			if src < w.size && mask&(1<<uint(src)) != 0 {
+				v = val(src)
+			}
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			set(bits.TrailingZeros64(m), v)
+		}
+		return true
+	case "sub_group_any", "sub_group_all":
+		any, all := false, true
+		for m := mask; m != 0; m &= m - 1 {
+			nz := val(bits.TrailingZeros64(m))&widthMask(a.b) != 0
+			any, all = any || nz, all && nz
+		}
+		r := b2u(any)
+		if b.name == "sub_group_all" {
+			r = b2u(all)
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			set(bits.TrailingZeros64(m), r)
+		}
+		return true
+	}
+	var combine func(x, y uint64) uint64
+	var id uint64
+	switch op {
+	case "add":
+		combine, id = a.add, 0
+	case "min":
+		combine = a.min
+		switch a.k {
+		case ir.KFloat:
+			id = a.from(math.Inf(1))
+		case ir.KInt:
+			id = widthMask(a.b) >> 1
+		default:
+			id = widthMask(a.b)
+		}
+	case "max":
+		combine = a.max
+		switch a.k {
+		case ir.KFloat:
+			id = a.from(math.Inf(-1))
+		case ir.KInt:
+			id = 1 << uint(a.b-1)
+		default:
+			id = 0
+		}
+	}
+	acc, started := id, false
+	total := func() uint64 {
+		for m := mask; m != 0; m &= m - 1 {
+			v := val(bits.TrailingZeros64(m))
+			if !started {
+				acc, started = v, true
+			} else {
+				acc = combine(acc, v)
+			}
+		}
+		return acc
+	}
+	if !scan {
+		r := total()
+		for m := mask; m != 0; m &= m - 1 {
+			set(bits.TrailingZeros64(m), r)
+		}
+		return true
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		v := val(l)
+		if !inclusive {
+			set(l, acc)
+		}
+		if !started {
+			acc, started = v, true
+		} else {
+			acc = combine(acc, v)
+		}
+		if inclusive {
+			set(l, acc)
+		}
+	}
+	return true
+}
