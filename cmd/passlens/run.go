@@ -99,11 +99,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 }
 
 // interpFailure locates an interpreter error in the user's file: at the
-// instruction's source position when it has one (HLSL input), else at the
+// instruction's source position when it has one (HLSL and LLVM input), else at the
 // file.
 func interpFailure(src *load.Source, err error) error {
 	var ie *interp.Error
-	if errors.As(err, &ie) && ie.Loc.Line > 0 && src.Kind == "hlsl" {
+	if errors.As(err, &ie) && ie.Loc.Line > 0 && (src.Kind == "hlsl" || src.Kind == "ll") {
 		text := strings.Replace(err.Error(), fmt.Sprintf(" (line %d:%d)", ie.Loc.Line, ie.Loc.Col), "", 1)
 		return fmt.Errorf("%s:%d:%d: %s", src.Path, ie.Loc.Line, ie.Loc.Col, text)
 	}

@@ -38,9 +38,9 @@ type machine struct {
 	numThreads [3]int
 	dispatch   [3]int
 	argBufs    []argBuffer // buffers of pointer parameters (kernelargs.go)
+	localArgs  []localArg  // local-memory pointer parameters, fresh per group
 	// dispatchPtr and implicitPtr are the byte objects that
-	// llvm.amdgcn.dispatch.ptr and implicitarg.ptr return (llvmintr.go),
-	// created on first use.
+	// llvm.amdgcn.dispatch.ptr and implicitarg.ptr return (llvmintr.go).
 	dispatchPtr, implicitPtr uint64
 }
 

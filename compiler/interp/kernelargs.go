@@ -44,12 +44,6 @@ func (mc *machine) kernelArgs(f *ir.Function, in *Input, invocations int) ([][]u
 			vals[pi] = v
 			continue
 		}
-		switch t.Space {
-		case ir.SpaceStorage, ir.SpaceUniform:
-		default:
-			return nil, &Error{Func: f.Name(), Err: ErrUnsupported,
-				Msg: fmt.Sprintf("parameter %s points to %s memory; only global (storage) and constant (uniform) buffers can be passed to a kernel", p.Ref(), t.Space)}
-		}
 		var bi *BufferInput
 		for i := range in.Buffers {
 			b := &in.Buffers[i]
@@ -57,6 +51,19 @@ func (mc *machine) kernelArgs(f *ir.Function, in *Input, invocations int) ([][]u
 				bi, used[i] = b, true
 				break
 			}
+		}
+		if t.Space == ir.SpaceGroupshared {
+			// A __local pointer: fresh zeroed memory in every group.
+			la, err := mc.localArg(f, pi, t.Elem, bi)
+			if err != nil {
+				return nil, err
+			}
+			mc.localArgs = append(mc.localArgs, la)
+			continue
+		}
+		if t.Space != ir.SpaceStorage && t.Space != ir.SpaceUniform {
+			return nil, &Error{Func: f.Name(), Err: ErrUnsupported,
+				Msg: fmt.Sprintf("parameter %s points to %s memory; only global (storage), constant (uniform) and local (groupshared) buffers can be passed to a kernel", p.Ref(), t.Space)}
 		}
 		p, err := mc.argBuffer(f, pi, t.Elem, bi, invocations)
 		if err != nil {
@@ -129,6 +136,14 @@ func (mc *machine) argBuffer(f *ir.Function, pi int, t *ir.Type, bi *BufferInput
 	if hasRuntimeArray(elem) {
 		return 0, &Error{Func: f.Name(), Err: ErrUnsupported, Msg: fmt.Sprintf("%s: a runtime-sized array inside %s", what, elem)}
 	}
+	if elem == ir.I8 && bi != nil && bi.Type != "" {
+		// The importer types a pointer nothing loads, stores or indexes
+		// through as i8 (an OpenCL atomic built-in's operand): the input
+		// names the element type.
+		if st, ok := ir.ParseScalarType(bi.Type); ok {
+			elem = st
+		}
+	}
 	if bi != nil && bi.Type != "" && bi.Type != elem.String() {
 		return 0, inputErr("%s: input says element type %s, the module has %s", what, bi.Type, elem)
 	}
@@ -174,4 +189,53 @@ func (mc *machine) collectArgBuffers(f *ir.Function) {
 			Count: len(o.cells) / max(1, slots(ab.elem)), Cells: append([]uint64(nil), o.cells...),
 		})
 	}
+}
+
+// localArg is a pointer parameter to local (groupshared) memory: every
+// group gets count zeroed elements.
+type localArg struct {
+	param int
+	elem  *ir.Type
+	count int
+}
+
+// localArg sizes the local memory of pointer parameter pi: the input's
+// count, else max(DefaultBufferCount, threads per group).
+func (mc *machine) localArg(f *ir.Function, pi int, t *ir.Type, bi *BufferInput) (localArg, error) {
+	elem := t
+	if t.Kind == ir.KArray && t.Len < 0 {
+		elem = t.Elem
+	}
+	if hasRuntimeArray(elem) {
+		return localArg{}, &Error{Func: f.Name(), Err: ErrUnsupported, Msg: fmt.Sprintf("argument %s: a runtime-sized array inside %s", f.Params[pi].Ref(), elem)}
+	}
+	nt := mc.numThreads
+	count := max(DefaultBufferCount, nt[0]*nt[1]*nt[2])
+	if bi != nil {
+		if len(bi.Data) > 0 {
+			return localArg{}, inputErr("argument %s is local memory: give its count, not data", f.Params[pi].Ref())
+		}
+		if bi.Count > 0 {
+			count = bi.Count
+		}
+	}
+	if count > maxInvocations {
+		return localArg{}, inputErr("argument %s: %d elements is too many", f.Params[pi].Ref(), count)
+	}
+	return localArg{param: pi, elem: elem, count: count}, nil
+}
+
+// groupArgs returns the arguments of one group: args with a fresh object
+// for every local-memory parameter (allocated after the group's memory
+// mark, so it dies with the group).
+func (mc *machine) groupArgs(f *ir.Function, args [][]uint64) [][]uint64 {
+	if len(mc.localArgs) == 0 {
+		return args
+	}
+	out := append([][]uint64(nil), args...)
+	for _, la := range mc.localArgs {
+		p := mc.mem.allocCells(la.count*slots(la.elem), ir.Array(la.elem, -1), ir.SpaceGroupshared, f.Params[la.param].Ref())
+		out[la.param] = []uint64{p}
+	}
+	return out
 }

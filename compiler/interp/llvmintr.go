@@ -188,9 +188,9 @@ func (w *wave) llvmIntrinsic(fr *frame, ic *icode, mask uint64, name string) (bo
 	var p uint64
 	switch name {
 	case "llvm.amdgcn.dispatch.ptr":
-		p = w.mc.packet(&w.mc.dispatchPtr, 64, w.mc.dispatchPacket)
+		p = w.mc.dispatchPtr
 	case "llvm.amdgcn.implicitarg.ptr":
-		p = w.mc.packet(&w.mc.implicitPtr, 256, w.mc.implicitArgs)
+		p = w.mc.implicitPtr
 	case "llvm.amdgcn.wavefrontsize":
 		for m := mask; m != 0; m &= m - 1 {
 			w.dst(fr, ic.res, bits.TrailingZeros64(m))[0] = uint64(w.size)
@@ -208,21 +208,18 @@ func (w *wave) llvmIntrinsic(fr *frame, ic *icode, mask uint64, name string) (bo
 	return true, nil
 }
 
-// packet returns the run's read-only byte object *at, creating it of n
-// bytes filled by fill on first use.
-func (mc *machine) packet(at *uint64, n int, fill func(b []byte)) uint64 {
-	if *at == 0 {
-		b := make([]byte, n)
-		fill(b)
-		p := mc.mem.allocCells(n, ir.Array(ir.I8, -1), ir.SpaceUniform, "dispatch packet")
-		o := mc.mem.objs[ptrObj(p)]
-		o.ro, o.bytes = true, true
-		for i, c := range b {
-			o.cells[i] = uint64(c)
-		}
-		*at = p
+// packet creates a read-only byte object of n bytes filled by fill (the
+// dispatch packet, the hidden arguments).
+func (mc *machine) packet(n int, fill func(b []byte)) uint64 {
+	b := make([]byte, n)
+	fill(b)
+	p := mc.mem.allocCells(n, ir.Array(ir.I8, -1), ir.SpaceUniform, "dispatch packet")
+	o := mc.mem.objs[ptrObj(p)]
+	o.ro, o.bytes = true, true
+	for i, c := range b {
+		o.cells[i] = uint64(c)
 	}
-	return *at
+	return p
 }
 
 func put16(b []byte, off int, v int) { b[off], b[off+1] = byte(v), byte(v>>8) }

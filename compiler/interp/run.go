@@ -100,6 +100,12 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	if err != nil {
 		return nil, err
 	}
+	if entry.Entry.Stage == ir.StageCompute {
+		// The AMDGPU dispatch packet and hidden arguments live for the
+		// whole run (objects made while a group runs die with it).
+		mc.dispatchPtr = mc.packet(64, mc.dispatchPacket)
+		mc.implicitPtr = mc.packet(256, mc.implicitArgs)
+	}
 	sh, err := mc.newShading(entry, in)
 	if err != nil {
 		return nil, err
@@ -317,6 +323,7 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading, 
 	mark := mc.mem.mark()
 	defer mc.mem.truncate(mark)
 	mc.groupID = wg.id
+	gargs := mc.groupArgs(fi.fn, args)
 	for gi, g := range mc.globals {
 		if g.Space == ir.SpaceGroupshared {
 			p := mc.mem.alloc(g.ValType, 0, g.Space, "@"+g.Name())
@@ -368,7 +375,7 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading, 
 			}
 		}
 		fr := w.newFrame(fi, w.present)
-		for i, v := range args {
+		for i, v := range gargs {
 			for l := range w.inv {
 				if w.inv[l] != nil {
 					copy(w.dst(fr, fi.params[i], l), v)
