@@ -182,8 +182,11 @@ func (w *wave) llvmIntrinsic(fr *frame, ic *icode, mask uint64, name string) (bo
 	if llvmNoOps[name] {
 		return true, nil
 	}
-	if strings.HasPrefix(name, "llvm.opaque.") {
-		return true, fmt.Errorf("%w: `%s` stands for an LLVM instruction passlens IR does not model (imported as an opaque operation: docs/llvm-bridge.md); it cannot run", ErrUnsupported, strings.TrimPrefix(name, "llvm.opaque."))
+	if op, ok := strings.CutPrefix(ic.in.Intr.Name, "llvm.opaque."); ok {
+		// The importer's stand-in for an LLVM construct passlens IR does
+		// not model: its name is the construct plus a divergence tag.
+		op = strings.TrimSuffix(strings.TrimSuffix(op, ".divergent"), ".uniform")
+		return true, fmt.Errorf("%w: this is LLVM `%s`, which passlens IR does not model (imported as an opaque operation, see docs/llvm-bridge.md); it can be analysed but not run", ErrUnsupported, op)
 	}
 	var p uint64
 	switch name {

@@ -58,8 +58,19 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 	case ir.OpAccess:
 		bt := ic.args[0].typ.Elem
 		idx := make([]int64, len(ic.args)-1)
+		byteChain := len(idx) == 1 && bt.Kind == ir.KArray && bt.Len < 0 && bt.Elem.IsScalar() && bitsOf(bt.Elem) == 8
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
+			if byteChain {
+				p, done, err := byteAccess(mem, w.arg(fr, &ic.args[0], l)[0], &ic.args[1], w.arg(fr, &ic.args[1], l)[0])
+				if err != nil {
+					return err
+				}
+				if done {
+					w.dst(fr, ic.res, l)[0] = p
+					continue
+				}
+			}
 			for i := range idx {
 				a := &ic.args[i+1]
 				v, ok := index(w.arg(fr, a, l)[0], a.typ)
@@ -132,6 +143,36 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 		}
 	}
 	return nil
+}
+
+// byteAccess applies a byte offset (LLVM's `getelementptr i8`, imported
+// as an access into [? x i8]) to a pointer into an object whose cells
+// are wider than a byte (a buffer of i32, an array of floats): the offset
+// moves the pointer by whole cells, negative offsets included (LLVM
+// pointer arithmetic), and an offset into the middle of a cell is
+// ErrUnsupported. done is false for objects of bytes, which the ordinary
+// access handles.
+func byteAccess(mem *memory, base uint64, a *operand, v uint64) (p uint64, done bool, err error) {
+	o, _ := mem.resolve(base, 0)
+	if o == nil {
+		return 0, true, nil
+	}
+	cb := o.cellBytes()
+	if cb <= 1 {
+		return 0, false, nil
+	}
+	off := sext(v, bitsOf(a.typ))
+	if a.typ.Kind == ir.KUint {
+		off = int64(v & widthMask(bitsOf(a.typ)))
+	}
+	if off%int64(cb) != 0 {
+		return 0, true, fmt.Errorf("%w: byte offset %d into %s %s, whose elements are %d bytes: the interpreter addresses whole elements", ErrUnsupported, off, o.space, o.name, cb)
+	}
+	cell := int64(ptrOff(base)) + off/int64(cb)
+	if cell < 0 || cell > int64(len(o.cells)) {
+		return 0, true, nil
+	}
+	return mkPtr(ptrObj(base), int(cell)), true, nil
 }
 
 // loadBytes loads a value of type t from an object of one cell per byte:

@@ -117,6 +117,9 @@ func (mc *machine) resources(in *Input, invocations int) error {
 				}
 				who = fmt.Sprintf("binding %d set %d", *b.Binding, set)
 			}
+			if len(mc.entry.Params) > 0 {
+				return inputErr("buffer %q matches no storage global and no pointer parameter of @%s (name a global, or give a parameter's name or arg index)", who, mc.entry.Name())
+			}
 			return inputErr("buffer %q matches no storage global of the module", who)
 		}
 	}
