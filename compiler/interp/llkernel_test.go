@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -14,6 +15,7 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/llvm"
+	"passlens/compiler/pipeline"
 	"passlens/internal/testtool"
 )
 
@@ -106,10 +108,10 @@ func clKernels() []*clKernel {
 			}},
 		{file: "compact64", flags: []string{"-mwavefrontsize64"}, local: [3]int{64, 1, 1}, groups: [3]int{4, 1, 1},
 			bufs: []clBuf{{arg: 0, data: in}, {arg: 1, data: make([]int32, n)}, {arg: 2, data: make([]int32, n)}},
-			ref: func(w int, k *clKernel) map[int][]int32 { return compactRef(w, k.bufs[0].data, false) }},
+			ref:  func(w int, k *clKernel) map[int][]int32 { return compactRef(w, k.bufs[0].data, false) }},
 		{file: "compact32", local: [3]int{64, 1, 1}, groups: [3]int{4, 1, 1}, waves: []int{32},
 			bufs: []clBuf{{arg: 0, data: in}, {arg: 1, data: make([]int32, n)}, {arg: 2, data: make([]int32, n)}},
-			ref: func(w int, k *clKernel) map[int][]int32 { return compactRef(w, k.bufs[0].data, true) }},
+			ref:  func(w int, k *clKernel) map[int][]int32 { return compactRef(w, k.bufs[0].data, true) }},
 		{file: "branchy", local: [3]int{64, 1, 1}, groups: [3]int{4, 1, 1}, host: true,
 			bufs: []clBuf{{arg: 0, data: in}, {arg: 1, data: make([]int32, n)}},
 			ref: func(_ int, k *clKernel) map[int][]int32 {
@@ -278,6 +280,7 @@ func TestOpenCLKernelsRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			noteCoverage(m)
 			waves := k.waves
 			if waves == nil {
 				waves = []int{32, 64}
@@ -295,6 +298,33 @@ func TestOpenCLKernelsRun(t *testing.T) {
 						first = got
 					}
 				}
+			}
+			// Every snapshot of the explorer's default (spirv) pipeline
+			// keeps the kernel's results: the lanes pane runs them.
+			sp, err := pipeline.Default("spirv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pm, err := llvm.Import(k.file+".ll", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := pipeline.Run(context.Background(), pm, sp, pipeline.Options{Target: "spirv", VerifyEach: true})
+			if res.Err != nil {
+				t.Fatalf("spirv pipeline: %v", res.Err)
+			}
+			for _, s := range res.Snapshots {
+				sm, err := s.FreshModule()
+				if err != nil {
+					t.Fatalf("after %s: %v", s.Pass, err)
+				}
+				noteCoverage(sm)
+				w := waves[0]
+				r, err := Run(sm, k.input(), Options{Entry: k.file, WaveSize: w})
+				if err != nil {
+					t.Fatalf("after %s: wave %d: %v", s.Pass, w, err)
+				}
+				compareBuffers(t, fmt.Sprintf("after %s, wave %d vs Go reference", s.Pass, w), argBuffers(t, r), k.ref(w, k))
 			}
 			if k.host {
 				host := runOnHost(t, k, path)
@@ -399,6 +429,7 @@ declare i32 @helper(i32)
 	if err != nil {
 		t.Fatal(err)
 	}
+	noteCoverage(m)
 	for _, c := range []struct {
 		entry string
 		in    *Input

@@ -474,7 +474,11 @@ func FormatLanes(r *interp.Result) []string {
 		}
 	}
 	for _, b := range r.Buffers {
-		out = append(out, "", fmt.Sprintf("buffer @%s (%d × %s):", b.Name, b.Count, b.Elem))
+		if b.IsArg {
+			out = append(out, "", fmt.Sprintf("argument %%%s (%d × %s):", ir.QuoteName(b.Name), b.Count, b.Elem))
+		} else {
+			out = append(out, "", fmt.Sprintf("buffer @%s (%d × %s):", b.Name, b.Count, b.Elem))
+		}
 		n := min(b.Count, 64)
 		var vals []string
 		for i := 0; i < n; i++ {
