@@ -1,0 +1,99 @@
+package tui_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"passlens/compiler/load"
+	"passlens/internal/testtool"
+	"passlens/themes"
+	"passlens/tui"
+	"passlens/tui/backend"
+)
+
+// TestLanesRunLLVMKernel opens an OpenCL kernel that clang-22 compiles for
+// amdgcn at test time, loads an input with its argument buffers, and runs
+// it in the lanes pane: the wave operations (ballot.i64) and the argument
+// buffer with the positions that ballot and mbcnt compute must show.
+func TestLanesRunLLVMKernel(t *testing.T) {
+	testtool.Require(t, "clang-22", "clang-22")
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	cl := filepath.Join(dir, "compact.cl")
+	if err := os.WriteFile(cl, []byte(`
+__kernel void compact(__global const int *in, __global int *pos) {
+  size_t i = get_global_id(0);
+  int keep = in[i] > 0;
+  ulong b = __builtin_amdgcn_ballot_w64(keep);
+  uint p = __builtin_amdgcn_mbcnt_hi((uint)(b >> 32), __builtin_amdgcn_mbcnt_lo((uint)b, 0u));
+  pos[i] = keep ? (int)p : -1;
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ll := filepath.Join(dir, "compact.ll")
+	if out, err := exec.Command("clang-22", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-nogpulib",
+		"-mcpu=gfx1100", "-mwavefrontsize64", "-O2", "-S", "-emit-llvm", cl, "-o", ll).CombinedOutput(); err != nil {
+		t.Fatalf("clang-22: %v\n%s", err, out)
+	}
+	// in[i] is -1 where i%3 == 1: kept lanes are numbered 0, 1, 2, … in
+	// lane order within their wave.
+	var data []string
+	for i := 0; i < 64; i++ {
+		if i%3 == 1 {
+			data = append(data, "-1")
+		} else {
+			data = append(data, "1")
+		}
+	}
+	in := filepath.Join(dir, "in.json")
+	if err := os.WriteFile(in, []byte(`{"workgroup_size": [64, 1, 1], "buffers": [{"arg": 0, "data": [`+strings.Join(data, ", ")+`]}, {"arg": 1, "count": 64}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The run is background work: the screen is taken after a pause and
+	// retaken with a longer one while the pane has not shown the run yet,
+	// so a slow machine changes the run time, not the result.
+	var s string
+	for pause := 500 * time.Millisecond; ; pause *= 2 {
+		m, src, err := load.File(ll, load.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		drv := backend.New(src, m)
+		if err := drv.SetInput(in); err != nil {
+			t.Fatal(err)
+		}
+		tm := teatest.NewTestModel(t, tui.New(drv, tui.Options{Target: "spirv", Theme: themes.NoColorTheme()}),
+			teatest.WithInitialTermSize(160, 48),
+			teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+		waitScreen(t, tm, "@compact")
+		keys(tm, "5", "r")
+		time.Sleep(pause)
+		s = finalScreen(t, tm)
+		if strings.Contains(s, "argument %1 (64 × i32)") && !strings.Contains(s, "(esc cancels)") {
+			break
+		}
+		if pause > 30*time.Second {
+			t.Fatalf("the lanes pane did not show the run after a %v pause:\n%s", pause, s)
+		}
+	}
+	for _, want := range []string{
+		"entry compact, wave size 32",
+		"[  0] 0  -1  1  2  -1  3  4  -1",
+		// Lane 0 of the second wave (thread 32, 32%3 == 2) is kept and
+		// counts from 0 again.
+		"[ 32] 0  1  -1  2  3  -1  4  5",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("lanes pane does not show %q:\n%s", want, s)
+		}
+	}
+}
