@@ -121,6 +121,15 @@ func clKernels() []*clKernel {
 				}
 				return map[int][]int32{1: out}
 			}},
+		{file: "clmath", local: [3]int{64, 1, 1}, groups: [3]int{4, 1, 1}, host: true,
+			bufs: []clBuf{{arg: 0, data: in}, {arg: 1, data: make([]int32, n)}},
+			ref: func(_ int, k *clKernel) map[int][]int32 {
+				out := make([]int32, n)
+				for i, v := range k.bufs[0].data {
+					out[i] = clmathRef(v)
+				}
+				return map[int][]int32{1: out}
+			}},
 		{file: "grid2d", local: [3]int{8, 4, 1}, groups: [3]int{3, 2, 1}, host: true,
 			bufs: []clBuf{{arg: 0, data: make([]int32, 24*8)}},
 			ref:  func(_ int, k *clKernel) map[int][]int32 { return map[int][]int32{0: grid2dRef(k, false)} }},
@@ -191,6 +200,26 @@ func branchyRef(v int32) int32 {
 	m := max(acc, v)
 	r := bits.RotateLeft32(uint32(m), 5)
 	return int32(r ^ uint32(min(v, 50)))
+}
+
+// clmathRef is clmath.cl in Go.
+func clmathRef(v int32) int32 {
+	u := uint32(v) * 2654435761
+	acc := uint32(min(max(v, -10), 10))
+	acc += uint32(max(v, 3)) * 7
+	acc += min(u, 1000)
+	if v < 0 {
+		acc += uint32(-v)
+	} else {
+		acc += uint32(v)
+	}
+	acc += uint32(bits.OnesCount32(u) + bits.LeadingZeros32(u>>(v&15)))
+	acc ^= bits.RotateLeft32(u, 7)
+	acc += uint32(uint64(u) * 3000000000 >> 32)
+	acc += uint32(int32(int64(v) * 100000000 >> 32))
+	acc += uint32(v*3 + 5)
+	acc += uint32(int32(min(int64(v)+2147483600, 2147483647)))
+	return int32(acc)
 }
 
 // grid2dRef is grid2d.cl (amd false) or amd2d.cl (amd true) in Go.

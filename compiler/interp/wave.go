@@ -254,6 +254,17 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 		reduce(0, bitOp(ir.OpOr))
 	case "llvm.amdgcn.wave.reduce.xor":
 		reduce(0, bitOp(ir.OpXor))
+	case "llvm.amdgcn.ds.bpermute":
+		// ds_bpermute(addr, data): lane l reads data from lane
+		// (addr >> 2) mod the wave size; an inactive source lane gives 0.
+		forLanes(func(l int, r []uint64) {
+			src := int(arg(0, l)[0]>>2) & (w.size - 1)
+			if mask&(1<<uint(src)) == 0 {
+				clear(r)
+				return
+			}
+			copy(r, arg(1, src))
+		})
 	case "llvm.amdgcn.writelane":
 		// writelane(value, lane, old): old everywhere except in lane `lane`.
 		it := ic.args[1].typ
@@ -280,7 +291,7 @@ var amdgpuArgs = map[string]int{
 	"llvm.amdgcn.wave.reduce.umax": 1, "llvm.amdgcn.writelane": 3, "llvm.amdgcn.mbcnt.lo": 2,
 	"llvm.amdgcn.mbcnt.hi": 2, "llvm.amdgcn.wave.reduce.min": 1, "llvm.amdgcn.wave.reduce.max": 1,
 	"llvm.amdgcn.wave.reduce.add": 1, "llvm.amdgcn.wave.reduce.and": 1, "llvm.amdgcn.wave.reduce.or": 1,
-	"llvm.amdgcn.wave.reduce.xor": 1,
+	"llvm.amdgcn.wave.reduce.xor": 1, "llvm.amdgcn.ds.bpermute": 2,
 }
 
 func isBarrier(it *ir.Intrinsic) bool { return it.Attrs.Has(ir.AttrBarrier) }

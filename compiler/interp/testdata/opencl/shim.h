@@ -28,3 +28,16 @@ static int atomic_max(volatile int *p, int v) { int o = *p; *p = o > v ? o : v; 
 static int atomic_min(volatile int *p, int v) { int o = *p; *p = o < v ? o : v; return o; }
 static int atomic_inc(volatile int *p) { int o = *p; *p = o + 1; return o; }
 static int atomic_xor(volatile int *p, int v) { int o = *p; *p = o ^ v; return o; }
+/* OpenCL integer built-ins (clmath.cl), overloaded as in OpenCL C. */
+#define OV __attribute__((overloadable))
+static int OV clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+static int OV max(int a, int b) { return a > b ? a : b; }
+static uint OV min(uint a, uint b) { return a < b ? a : b; }
+static uint OV abs(int x) { return x < 0 ? -(uint)x : (uint)x; }
+static uint OV popcount(uint x) { return (uint)__builtin_popcount(x); }
+static uint OV clz(uint x) { return x ? (uint)__builtin_clz(x) : 32u; }
+static uint OV rotate(uint x, uint s) { s &= 31u; return s ? (x << s) | (x >> (32u - s)) : x; }
+static uint OV mul_hi(uint a, uint b) { return (uint)(((unsigned long)a * b) >> 32); }
+static int OV mul_hi(int a, int b) { return (int)(((long)a * b) >> 32); }
+static int OV mad24(int a, int b, int c) { return a * b + c; }
+static int OV add_sat(int a, int b) { long s = (long)a + b; return s > 2147483647L ? 2147483647 : s < -2147483648L ? (int)-2147483648L : (int)s; }
