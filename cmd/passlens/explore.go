@@ -35,7 +35,10 @@ no file, on samples/` + samples.Default + `.
 Flags:
   --target T      spirv, dxil or sm3 (default spirv)
   --passes SPEC   pipeline instead of the target's default, e.g. inline,sroa,simplify
-  --entry NAME    HLSL entry point (default main)
+  --entry NAME    HLSL entry point (default main); the kernel the lanes pane runs
+                  when an .ll module has several
+  --input FILE    interpreter input for the lanes pane (JSON, docs/run.md; key i
+                  loads another)
   -D NAME[=VAL]   HLSL macro (repeatable)
   -I DIR          HLSL include directory (repeatable)
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
@@ -68,6 +71,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	replayFile := fs.String("replay", "", "")
 	dumpFile := fs.String("dump", "", "")
 	runCmd := fs.String("run", "", "")
+	input := fs.String("input", "", "")
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
@@ -136,6 +140,11 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		bd := backend.New(src, m)
 		bd.Entry = *entry
 		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
+		if *input != "" {
+			if err := bd.SetInput(*input); err != nil {
+				return fmt.Errorf("passlens: %v", err)
+			}
+		}
 		drv = bd
 	} else {
 		*tgt = "log"
