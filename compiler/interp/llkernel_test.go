@@ -130,6 +130,26 @@ func clKernels() []*clKernel {
 				}
 				return map[int][]int32{1: out}
 			}},
+		{file: "lanes", local: [3]int{64, 1, 1}, groups: [3]int{4, 1, 1},
+			bufs: []clBuf{{arg: 0, data: in}, {arg: 1, data: make([]int32, n)}, {arg: 2, data: make([]int32, n)},
+				{arg: 3, data: make([]int32, n)}, {arg: 4, data: make([]int32, n)}},
+			ref: func(w int, k *clKernel) map[int][]int32 {
+				in := k.bufs[0].data
+				out := map[int][]int32{1: make([]int32, n), 2: make([]int32, n), 3: make([]int32, n), 4: make([]int32, n)}
+				for i := range in {
+					l := i % 64 % w
+					base := i - l
+					out[1][i] = in[base+(l^1)]
+					out[2][i] = in[base+(l&^3)+3-(l&3)]
+					out[3][i] = in[base+(min(l, 32)+5)&31]
+					other := l
+					if w == 64 {
+						other = l ^ 32
+					}
+					out[4][i] = in[base+other]
+				}
+				return out
+			}},
 		{file: "grid2d", local: [3]int{8, 4, 1}, groups: [3]int{3, 2, 1}, host: true,
 			bufs: []clBuf{{arg: 0, data: make([]int32, 24*8)}},
 			ref:  func(_ int, k *clKernel) map[int][]int32 { return map[int][]int32{0: grid2dRef(k, false)} }},

@@ -265,6 +265,41 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 			}
 			copy(r, arg(1, src))
 		})
+	case "llvm.amdgcn.ds.swizzle":
+		// ds_swizzle(data, offset): offset bit 15 set is quad mode (lane
+		// i of each quad reads lane offset>>(2*i) & 3 of it); otherwise
+		// bit-mask mode within groups of 32 lanes: the source is
+		// ((i & and) | or) ^ xor, with and, or, xor the offset's bits 0-4,
+		// 5-9 and 10-14. An inactive source lane gives 0.
+		off := arg(1, first)[0] & 0xFFFF
+		forLanes(func(l int, r []uint64) {
+			var src int
+			if off&0x8000 != 0 {
+				src = l&^3 | int(off>>(2*uint(l&3)))&3
+			} else {
+				and, or, xor := int(off&0x1F), int(off>>5&0x1F), int(off>>10&0x1F)
+				src = l&^31 | ((l&31)&and|or)^xor
+			}
+			if src >= w.size || mask&(1<<uint(src)) == 0 {
+				clear(r)
+				return
+			}
+			copy(r, arg(0, src))
+		})
+	case "llvm.amdgcn.permlane64":
+		// Lane i reads lane i^32 (the other half of a wave of 64); in a
+		// smaller wave every lane reads itself. An inactive source gives 0.
+		forLanes(func(l int, r []uint64) {
+			src := l
+			if w.size == 64 {
+				src = l ^ 32
+			}
+			if mask&(1<<uint(src)) == 0 {
+				clear(r)
+				return
+			}
+			copy(r, arg(0, src))
+		})
 	case "llvm.amdgcn.writelane":
 		// writelane(value, lane, old): old everywhere except in lane `lane`.
 		it := ic.args[1].typ
@@ -291,7 +326,8 @@ var amdgpuArgs = map[string]int{
 	"llvm.amdgcn.wave.reduce.umax": 1, "llvm.amdgcn.writelane": 3, "llvm.amdgcn.mbcnt.lo": 2,
 	"llvm.amdgcn.mbcnt.hi": 2, "llvm.amdgcn.wave.reduce.min": 1, "llvm.amdgcn.wave.reduce.max": 1,
 	"llvm.amdgcn.wave.reduce.add": 1, "llvm.amdgcn.wave.reduce.and": 1, "llvm.amdgcn.wave.reduce.or": 1,
-	"llvm.amdgcn.wave.reduce.xor": 1, "llvm.amdgcn.ds.bpermute": 2,
+	"llvm.amdgcn.wave.reduce.xor": 1, "llvm.amdgcn.ds.bpermute": 2, "llvm.amdgcn.ds.swizzle": 2,
+	"llvm.amdgcn.permlane64": 1,
 }
 
 func isBarrier(it *ir.Intrinsic) bool { return it.Attrs.Has(ir.AttrBarrier) }
