@@ -278,7 +278,7 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 				src = l&^3 | int(off>>(2*uint(l&3)))&3
 			} else {
 				and, or, xor := int(off&0x1F), int(off>>5&0x1F), int(off>>10&0x1F)
-				src = l&^31 | ((l&31)&and|or)^xor
+				src = l&^31 | ((l&31)&and | or) ^ xor
 			}
 			if src >= w.size || mask&(1<<uint(src)) == 0 {
 				clear(r)
