@@ -505,3 +505,42 @@ declare i32 @helper(i32)
 		}
 	}
 }
+
+// TestOpenCLCorpusRunsOrRefuses runs every kernel of the LLVM reader's
+// OpenCL corpus (../llvm/testdata/opencl, clang-22 -O2 at test time) with
+// the default input: each runs, or stops with an ErrUnsupported error
+// located in its .ll file — never another error, never a panic. The count
+// that runs is the figure docs/run.md gives.
+func TestOpenCLCorpusRunsOrRefuses(t *testing.T) {
+	testtool.Require(t, "clang-22", "clang-22")
+	files, err := filepath.Glob(filepath.Join("..", "llvm", "testdata", "opencl", "*.cl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	ran, refused := 0, 0
+	for _, f := range files {
+		src := compileCL(t, f, nil)
+		m, err := llvm.Import(filepath.Base(f)+".ll", src)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		noteCoverage(m)
+		for _, e := range m.EntryPoints() {
+			_, err := Run(m, nil, Options{Entry: e.Name()})
+			var ie *Error
+			switch {
+			case err == nil:
+				ran++
+			case errors.Is(err, ErrUnsupported) && errors.As(err, &ie) && ie.Loc.Line > 0 && ie.Instr != "":
+				refused++
+				t.Logf("%s @%s: %v", filepath.Base(f), e.Name(), err)
+			default:
+				t.Errorf("%s @%s: %v", filepath.Base(f), e.Name(), err)
+			}
+		}
+	}
+	t.Logf("%d kernels run, %d refused with a located error", ran, refused)
+	if ran < 38 {
+		t.Errorf("%d kernels run, docs/run.md says 38", ran)
+	}
+}

@@ -72,7 +72,7 @@ func (w *wave) builtinCall(fr *frame, ic *icode, mask uint64) error {
 		}
 	}
 	if !ok || !w.clWorkItem(fr, ic, mask, b) && !w.clSubGroup(fr, ic, mask, b) && !clNoOps[b.name] {
-		return fmt.Errorf("%w: call of @%s, a function without a body (only OpenCL work-item, barrier and sub-group built-ins run; link the definition or inline it)", ErrUnsupported, ir.QuoteName(callee.Name()))
+		return fmt.Errorf("%w: call of @%s, a function without a body (of the OpenCL built-ins only those docs/run.md lists run; link the definition or inline it)", ErrUnsupported, ir.QuoteName(callee.Name()))
 	}
 	if clNoOps[b.name] || len(b.name) > 10 && b.name[:10] == "sub_group_" {
 		w.traceOp(fr, ic, mask)
