@@ -30,6 +30,7 @@ import (
 // clKernel is one test kernel and its launch.
 type clKernel struct {
 	file   string // testdata/opencl/FILE.cl; the kernel has the same name
+	name   string // the subtest's name, when not file
 	flags  []string
 	local  [3]int
 	groups [3]int
@@ -154,6 +155,11 @@ func clKernels() []*clKernel {
 			bufs: []clBuf{{arg: 0, data: make([]int32, 24*8)}},
 			ref:  func(_ int, k *clKernel) map[int][]int32 { return map[int][]int32{0: grid2dRef(k, false)} }},
 		{file: "amd2d", local: [3]int{8, 4, 1}, groups: [3]int{3, 2, 1}, host: true,
+			bufs: []clBuf{{arg: 0, data: make([]int32, 24*8)}},
+			ref:  func(_ int, k *clKernel) map[int][]int32 { return map[int][]int32{0: grid2dRef(k, true)} }},
+		// Code object v4: the work-group size comes from the dispatch
+		// packet (offsets 4 and 6) instead of the hidden arguments.
+		{file: "amd2d", name: "amd2d-cov4", flags: []string{"-mcode-object-version=4"}, local: [3]int{8, 4, 1}, groups: [3]int{3, 2, 1},
 			bufs: []clBuf{{arg: 0, data: make([]int32, 24*8)}},
 			ref:  func(_ int, k *clKernel) map[int][]int32 { return map[int][]int32{0: grid2dRef(k, true)} }},
 	}
@@ -322,7 +328,11 @@ func compareBuffers(t *testing.T, what string, got, want map[int][]int32) {
 func TestOpenCLKernelsRun(t *testing.T) {
 	testtool.Require(t, "clang-22", "clang-22")
 	for _, k := range clKernels() {
-		t.Run(k.file, func(t *testing.T) {
+		name := k.name
+		if name == "" {
+			name = k.file
+		}
+		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", "opencl", k.file+".cl")
 			src := compileCL(t, path, k.flags)
 			m, err := llvm.Import(k.file+".ll", src)
@@ -542,5 +552,66 @@ func TestOpenCLCorpusRunsOrRefuses(t *testing.T) {
 	t.Logf("%d kernels run, %d refused with a located error", ran, refused)
 	if ran < 38 {
 		t.Errorf("%d kernels run, docs/run.md says 38", ran)
+	}
+}
+
+// TestDispatchPacketFields loads every field of the dispatch packet and
+// the hidden arguments that the interpreter fills, at the offsets of the
+// HSA hsa_kernel_dispatch_packet_t and of the AMDGPU code object v5
+// hidden arguments, with the widths clang and the device libraries load
+// them with.
+func TestDispatchPacketFields(t *testing.T) {
+	type field struct {
+		implicit bool
+		off      int
+		width    int
+	}
+	fields := []field{
+		{false, 2, 16}, {false, 4, 16}, {false, 6, 16}, {false, 8, 16}, {false, 12, 32}, {false, 16, 32}, {false, 20, 32},
+		{true, 0, 32}, {true, 4, 32}, {true, 8, 32}, {true, 12, 16}, {true, 14, 16}, {true, 16, 16},
+		{true, 18, 16}, {true, 40, 64}, {true, 48, 64}, {true, 64, 16},
+	}
+	var body strings.Builder
+	for i, f := range fields {
+		base := "%d"
+		if f.implicit {
+			base = "%ia"
+		}
+		fmt.Fprintf(&body, "  %%g%d = getelementptr i8, ptr addrspace(4) %s, i64 %d\n", i, base, f.off)
+		fmt.Fprintf(&body, "  %%v%d = load i%d, ptr addrspace(4) %%g%d\n", i, f.width, i)
+		if f.width != 64 {
+			fmt.Fprintf(&body, "  %%w%d = zext i%d %%v%d to i64\n", i, f.width, i)
+		} else {
+			fmt.Fprintf(&body, "  %%w%d = add i64 %%v%d, 0\n", i, i)
+		}
+		fmt.Fprintf(&body, "  %%p%d = getelementptr i64, ptr addrspace(1) %%out, i32 %d\n", i, i)
+		fmt.Fprintf(&body, "  store i64 %%w%d, ptr addrspace(1) %%p%d\n", i, i)
+	}
+	src := "define amdgpu_kernel void @k(ptr addrspace(1) %out) {\nentry:\n" +
+		"  %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n  %ia = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n" +
+		body.String() + "  ret void\n}\ndeclare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\ndeclare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n"
+	m, err := llvm.Import("packet.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noteCoverage(m)
+	arg := 0
+	in := &Input{Dispatch: [3]int{3, 4, 1}, WorkgroupSize: [3]int{8, 2, 1}, Buffers: []BufferInput{{Arg: &arg, Count: len(fields)}}}
+	r, err := Run(m, in, Options{WaveSize: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// setup = 2 dimensions; workgroup_size 8, 2, 1; grid_size 24, 8, 1;
+	// block_count 3, 4, 1; group_size 8, 2, 1; remainder 0; global
+	// offsets 0; grid_dims 2.
+	want := []uint64{2, 8, 2, 1, 24, 8, 1, 3, 4, 1, 8, 2, 1, 0, 0, 0, 2}
+	b := r.Buffers[len(r.Buffers)-1]
+	if !b.IsArg || b.Count != len(want) {
+		t.Fatalf("buffer %+v", b)
+	}
+	for i, w := range want {
+		if got := b.Element(i)[0]; got != w {
+			t.Errorf("field %+v: got %d, want %d", fields[i], got, w)
+		}
 	}
 }
