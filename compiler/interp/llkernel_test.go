@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"os"
 	"os/exec"
@@ -612,6 +613,51 @@ func TestDispatchPacketFields(t *testing.T) {
 	for i, w := range want {
 		if got := b.Element(i)[0]; got != w {
 			t.Errorf("field %+v: got %d, want %d", fields[i], got, w)
+		}
+	}
+}
+
+// TestStructByteOffsets runs structs.cl, whose fields of mixed widths
+// clang addresses with byte offsets, against a Go computation.
+func TestStructByteOffsets(t *testing.T) {
+	testtool.Require(t, "clang-22", "clang-22")
+	src := compileCL(t, filepath.Join("testdata", "opencl", "structs.cl"), nil)
+	m, err := llvm.Import("structs.ll", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noteCoverage(m)
+	const n = 64
+	type rec struct {
+		c int8
+		i int32
+		s int16
+		f float32
+	}
+	in := make([]rec, n)
+	var data []any
+	for k := range in {
+		in[k] = rec{int8(k%7 - 3), int32(k*3 - 50), int16(k*11 - 300), float32(k)*1.5 - 20}
+		data = append(data, int64(in[k].c), int64(in[k].i), int64(in[k].s), float64(in[k].f))
+	}
+	a0, a1 := 0, 1
+	input := &Input{WorkgroupSize: [3]int{n, 1, 1}, Buffers: []BufferInput{{Arg: &a0, Data: data}, {Arg: &a1, Count: n}}}
+	for _, w := range []int{32, 64} {
+		r, err := Run(m, input, Options{WaveSize: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := r.Buffers[len(r.Buffers)-1]
+		if !out.IsArg || out.Arg != 1 || out.Count != n {
+			t.Fatalf("output buffer %+v", out)
+		}
+		for k, x := range in {
+			want := rec{x.c + 1, int32(x.c)*1000000 + x.i*100 + int32(x.s) + int32(x.f), x.s * 2, x.f * 0.5}
+			e := out.Element(k)
+			got := rec{int8(e[0]), int32(e[1]), int16(e[2]), math.Float32frombits(uint32(e[3]))}
+			if got != want {
+				t.Fatalf("wave %d: record %d: got %+v, want %+v", w, k, got, want)
+			}
 		}
 	}
 }

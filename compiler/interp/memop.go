@@ -145,36 +145,6 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 	return nil
 }
 
-// byteAccess applies a byte offset (LLVM's `getelementptr i8`, imported
-// as an access into [? x i8]) to a pointer into an object whose cells
-// are wider than a byte (a buffer of i32, an array of floats): the offset
-// moves the pointer by whole cells, negative offsets included (LLVM
-// pointer arithmetic), and an offset into the middle of a cell is
-// ErrUnsupported. done is false for objects of bytes, which the ordinary
-// access handles.
-func byteAccess(mem *memory, base uint64, a *operand, v uint64) (p uint64, done bool, err error) {
-	o, _ := mem.resolve(base, 0)
-	if o == nil {
-		return 0, true, nil
-	}
-	cb := o.cellBytes()
-	if cb <= 1 {
-		return 0, false, nil
-	}
-	off := sext(v, bitsOf(a.typ))
-	if a.typ.Kind == ir.KUint {
-		off = int64(v & widthMask(bitsOf(a.typ)))
-	}
-	if off%int64(cb) != 0 {
-		return 0, true, fmt.Errorf("%w: byte offset %d into %s %s, whose elements are %d bytes: the interpreter addresses whole elements", ErrUnsupported, off, o.space, o.name, cb)
-	}
-	cell := int64(ptrOff(base)) + off/int64(cb)
-	if cell < 0 || cell > int64(len(o.cells)) {
-		return 0, true, nil
-	}
-	return mkPtr(ptrObj(base), int(cell)), true, nil
-}
-
 // loadBytes loads a value of type t from an object of one cell per byte:
 // each scalar leaf from its bytes, little-endian, leaves packed in order;
 // bytes past the end read zero.

@@ -32,38 +32,6 @@ type object struct {
 	// bytes marks an object of one cell per byte (the AMDGPU dispatch
 	// packet): a load of a wider scalar reads its bytes little-endian.
 	bytes bool
-	// cb caches cellBytes (0: not computed yet).
-	cb int
-}
-
-// cellBytes is the size in bytes of every cell of the object when all its
-// cells hold scalars of one width of at least a byte (a buffer of i32, an
-// array of <4 x f32>), else 1: byte offsets into it can then be turned into
-// cell offsets (byteAccess).
-func (o *object) cellBytes() int {
-	if o.cb != 0 {
-		return o.cb
-	}
-	o.cb = 1
-	if o.bytes || o.typ == nil {
-		return o.cb
-	}
-	t := o.typ
-	for t.Kind == ir.KArray {
-		t = t.Elem
-	}
-	width := 0
-	for _, lt := range leafTypes(t, 0, nil) {
-		b := bitsOf(lt)
-		if width != 0 && b != width || b < 8 || b%8 != 0 {
-			return o.cb
-		}
-		width = b
-	}
-	if width > 0 {
-		o.cb = width / 8
-	}
-	return o.cb
 }
 
 // memory owns all objects of a run.
