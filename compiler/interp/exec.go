@@ -84,19 +84,23 @@ type frame struct {
 func (w *wave) fenv() fenv { return fenv{ftz: w.mc.opts.Denorm == DenormFTZ} }
 
 type wave struct {
-	mc       *machine
-	index    int
-	size     int
-	inv      []*invocation // per lane; nil for lanes without an invocation
-	present  uint64
-	killed   uint64 // discarded lanes
-	exited   uint64 // lanes that returned from the entry point
-	gptr     [][]uint64
-	frames   []*frame
-	done     bool
-	barrier  *ir.Instr // the barrier the wave waits at, if any
-	entryRet []uint64  // the entry point's return values (size*width)
-	zero     []uint64
+	mc      *machine
+	index   int
+	size    int
+	inv     []*invocation // per lane; nil for lanes without an invocation
+	present uint64
+	killed  uint64 // discarded lanes
+	exited  uint64 // lanes that returned from the entry point
+	gptr    [][]uint64
+	frames  []*frame
+	done    bool
+	barrier *ir.Instr // the barrier the wave waits at, if any
+	// collCode and collFrame are the OpenCL work-group function the wave
+	// waits at (with barrier), computed by machine.groupCollective.
+	collCode  *icode
+	collFrame *frame
+	entryRet  []uint64 // the entry point's return values (size*width)
+	zero      []uint64
 }
 
 func lanesOf(mask uint64) []int {
@@ -345,11 +349,16 @@ func (w *wave) execBlock(fr *frame) (stop bool, err error) {
 		case ir.OpCall:
 			if in.Callee != nil && in.Callee.IsDeclaration() {
 				// OpenCL built-ins left as declarations (opencl.go).
-				if isCLSyncBarrier(in) {
+				if coll := isCLGroupCollective(in); coll || isCLSyncBarrier(in) {
 					if err := w.checkBarrier(fr, g); err != nil {
 						return false, w.errAt(fr, ic, g.mask, err)
 					}
-					w.traceOp(fr, ic, g.mask)
+					if coll {
+						// Computed by runGroup once every wave is here.
+						w.collCode, w.collFrame = ic, fr
+					} else {
+						w.traceOp(fr, ic, g.mask)
+					}
 					fr.pc++
 					w.barrier = in
 					return true, nil

@@ -414,6 +414,9 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading, 
 					Msg: fmt.Sprintf("wave %d waits at `%s` but wave %d finished without reaching it", at.index, ir.InstrString(at.barrier), w.index)}
 			}
 		}
+		if err := mc.groupCollective(waves); err != nil {
+			return err
+		}
 		for _, w := range waves {
 			w.barrier = nil
 		}
