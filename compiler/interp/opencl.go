@@ -12,8 +12,8 @@ import (
 // compiled without a device library leaves as declarations
 // (`clang -x cl -target amdgcn-amd-amdhsa -nogpulib` calls
 // @_Z13get_global_idj for get_global_id(uint)): here the work-item
-// functions, barriers and fences; the cl_khr_subgroups collectives, whose
-// sub-group is the wave (opencl_subgroup.go); the atomics
+// functions, barriers and fences; the sub-group collectives, whose
+// sub-group is the wave, and the work-group functions (opencl_subgroup.go); the atomics
 // (opencl_atomic.go); the integer and math functions (opencl_math.go). A
 // call of any other function without a body is an ErrUnsupported error
 // naming it.
