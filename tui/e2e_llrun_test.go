@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"passlens/compiler/load"
+	"passlens/compiler/passdump"
 	"passlens/internal/testtool"
 	"passlens/themes"
 	"passlens/tui"
@@ -26,8 +27,54 @@ import (
 func TestLanesRunLLVMKernel(t *testing.T) {
 	testtool.Require(t, "clang-22", "clang-22")
 	t.Setenv("HOME", t.TempDir())
+	cl, in := compactKernel(t)
+	ll := filepath.Join(filepath.Dir(cl), "compact.ll")
+	clang(t, cl, "-S", "-emit-llvm", "-o", ll)
+	checkLanes(t, func() tui.Driver {
+		m, src, err := load.File(ll, load.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		drv := backend.New(src, m)
+		if err := drv.SetInput(in); err != nil {
+			t.Fatal(err)
+		}
+		return drv
+	})
+}
+
+// TestLanesRunLLVMKernelPassLog does the same on the last step of clang's
+// own -print-after-all log of the kernel (the explorer opens a log at its
+// last step).
+func TestLanesRunLLVMKernelPassLog(t *testing.T) {
+	testtool.Require(t, "clang-22", "clang-22")
+	t.Setenv("HOME", t.TempDir())
+	cl, in := compactKernel(t)
+	log := filepath.Join(filepath.Dir(cl), "compact.log")
+	out := clang(t, cl, "-S", "-emit-llvm", "-o", os.DevNull, "-mllvm", "-print-after-all")
+	if err := os.WriteFile(log, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkLanes(t, func() tui.Driver {
+		l, err := passdump.Open(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		drv := backend.NewDumpDriver(l)
+		if err := drv.SetInput(in); err != nil {
+			t.Fatal(err)
+		}
+		return drv
+	})
+}
+
+// compactKernel writes an OpenCL kernel that numbers the kept elements of
+// each wave with ballot (i64) and mbcnt, and an input for it: in[i] is -1
+// where i%3 == 1, 1 elsewhere.
+func compactKernel(t *testing.T) (cl, input string) {
+	t.Helper()
 	dir := t.TempDir()
-	cl := filepath.Join(dir, "compact.cl")
+	cl = filepath.Join(dir, "compact.cl")
 	if err := os.WriteFile(cl, []byte(`
 __kernel void compact(__global const int *in, __global int *pos) {
   size_t i = get_global_id(0);
@@ -39,13 +86,6 @@ __kernel void compact(__global const int *in, __global int *pos) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ll := filepath.Join(dir, "compact.ll")
-	if out, err := exec.Command("clang-22", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-nogpulib",
-		"-mcpu=gfx1100", "-mwavefrontsize64", "-O2", "-S", "-emit-llvm", cl, "-o", ll).CombinedOutput(); err != nil {
-		t.Fatalf("clang-22: %v\n%s", err, out)
-	}
-	// in[i] is -1 where i%3 == 1: kept lanes are numbered 0, 1, 2, … in
-	// lane order within their wave.
 	var data []string
 	for i := 0; i < 64; i++ {
 		if i%3 == 1 {
@@ -54,27 +94,40 @@ __kernel void compact(__global const int *in, __global int *pos) {
 			data = append(data, "1")
 		}
 	}
-	in := filepath.Join(dir, "in.json")
-	if err := os.WriteFile(in, []byte(`{"workgroup_size": [64, 1, 1], "buffers": [{"arg": 0, "data": [`+strings.Join(data, ", ")+`]}, {"arg": 1, "count": 64}]}`), 0o644); err != nil {
+	input = filepath.Join(dir, "in.json")
+	if err := os.WriteFile(input, []byte(`{"workgroup_size": [64, 1, 1], "buffers": [{"arg": 0, "data": [`+strings.Join(data, ", ")+`]}, {"arg": 1, "count": 64}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The run is background work: the screen is taken after a pause and
-	// retaken with a longer one while the pane has not shown the run yet,
-	// so a slow machine changes the run time, not the result.
+	return cl, input
+}
+
+// clang compiles cl for amdgcn (wave64 features, -O2) with extra
+// arguments and returns its standard error.
+func clang(t *testing.T, cl string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("clang-22", append([]string{"-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-nogpulib",
+		"-mcpu=gfx1100", "-mwavefrontsize64", "-O2", cl}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("clang-22: %v\n%s", err, stderr.String())
+	}
+	return []byte(stderr.String())
+}
+
+// checkLanes opens the explorer on the driver, runs the lanes pane (5, r)
+// and checks the wave operation and the positions ballot and mbcnt give.
+// The run is background work: the screen is taken after a pause and
+// retaken with a longer one while the pane has not shown the run yet, so a
+// slow machine changes the run time, not the result.
+func checkLanes(t *testing.T, newDriver func() tui.Driver) {
+	t.Helper()
 	var s string
 	for pause := 500 * time.Millisecond; ; pause *= 2 {
-		m, src, err := load.File(ll, load.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		drv := backend.New(src, m)
-		if err := drv.SetInput(in); err != nil {
-			t.Fatal(err)
-		}
-		tm := teatest.NewTestModel(t, tui.New(drv, tui.Options{Target: "spirv", Theme: themes.NoColorTheme()}),
+		tm := teatest.NewTestModel(t, tui.New(newDriver(), tui.Options{Target: "spirv", Theme: themes.NoColorTheme()}),
 			teatest.WithInitialTermSize(160, 48),
 			teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-		waitScreen(t, tm, "@compact")
+		waitScreen(t, tm, "compact")
 		keys(tm, "5", "r")
 		time.Sleep(pause)
 		s = finalScreen(t, tm)
@@ -87,6 +140,7 @@ __kernel void compact(__global const int *in, __global int *pos) {
 	}
 	for _, want := range []string{
 		"entry compact, wave size 32",
+		"llvm.amdgcn.ballot.i64",
 		"[  0] 0  -1  1  2  -1  3  4  -1",
 		// Lane 0 of the second wave (thread 32, 32%3 == 2) is kept and
 		// counts from 0 again.

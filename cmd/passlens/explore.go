@@ -140,14 +140,22 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		bd := backend.New(src, m)
 		bd.Entry = *entry
 		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
-		if *input != "" {
-			if err := bd.SetInput(*input); err != nil {
-				return fmt.Errorf("passlens: %v", err)
-			}
-		}
 		drv = bd
 	} else {
 		*tgt = "log"
+		if dd, ok := drv.(*backend.DumpDriver); ok && *entry != "" {
+			dd.Entry = *entry // the kernel the lanes pane runs on the log's steps
+		}
+	}
+	if *input != "" {
+		// The lanes pane's input, for a module or a log's steps.
+		si, ok := drv.(interface{ SetInput(string) error })
+		if !ok {
+			return &usageError{c, "--input: this explorer source does not run the interpreter"}
+		}
+		if err := si.SetInput(*input); err != nil {
+			return fmt.Errorf("passlens: %v", err)
+		}
 	}
 	cfg, err := tui.LoadConfig(tui.ConfigPath())
 	if err != nil {
