@@ -60,9 +60,6 @@ func testInput(n int) []int32 {
 }
 
 func (k *clKernel) threads() int { return k.local[0] * k.local[1] * k.local[2] }
-func (k *clKernel) total() int {
-	return k.threads() * k.groups[0] * k.groups[1] * k.groups[2]
-}
 
 func compileCL(t *testing.T, path string, flags []string) []byte {
 	t.Helper()
