@@ -186,6 +186,11 @@ func (w *wave) llvmIntrinsic(fr *frame, ic *icode, mask uint64, name string) (bo
 		// The importer's stand-in for an LLVM construct passlens IR does
 		// not model: its name is the construct plus a divergence tag.
 		op = strings.TrimSuffix(strings.TrimSuffix(op, ".divergent"), ".uniform")
+		if kind, ok := strings.CutPrefix(op, "atomicrmw."); ok {
+			if done, err := w.opaqueAtomic(fr, ic, mask, kind); done {
+				return true, err
+			}
+		}
 		return true, fmt.Errorf("%w: this is LLVM `%s`, which passlens IR does not model (imported as an opaque operation, see docs/llvm-bridge.md); it can be analysed but not run", ErrUnsupported, op)
 	}
 	var p uint64
@@ -326,4 +331,112 @@ func satInt(x, y uint64, b int, isSigned, sub bool) uint64 {
 		return uint64(hi) & m
 	}
 	return uint64(max(lo, min(hi, r))) & m
+}
+
+// opaqueAtomic runs an atomicrmw the importer kept as opaque
+// (llvm.opaque.atomicrmw.OP: float operations, sub, nand, the wrapping
+// ones, and integer ones on types passlens's atomics do not take) on a
+// scalar, lane by lane in ascending order, returning the old value; done
+// is false for operations or types it does not know.
+func (w *wave) opaqueAtomic(fr *frame, ic *icode, mask uint64, kind string) (done bool, err error) {
+	if len(ic.args) != 2 || ic.res < 0 || ic.args[0].typ.Kind != ir.KPointer {
+		return false, nil
+	}
+	t := ic.args[1].typ
+	if !t.IsScalar() || ic.in.Type() != t {
+		return false, nil
+	}
+	a := w.fenv().arith(t)
+	m := widthMask(bitsOf(t))
+	var f func(old, v uint64) uint64
+	switch kind {
+	case "fadd":
+		f = a.add
+	case "fsub":
+		f = a.sub
+	case "fmax":
+		f = a.max
+	case "fmin":
+		f = a.min
+	case "fmaximum", "fminimum":
+		f = func(old, v uint64) uint64 { return ieeeMinMax(old, v, a, kind == "fmaximum") }
+	case "xchg":
+		f = func(_, v uint64) uint64 { return v }
+	case "add", "sub", "and", "or", "xor", "nand", "max", "min", "umax", "umin":
+		b := bitsOf(t)
+		f = func(old, v uint64) uint64 {
+			switch kind {
+			case "add":
+				return (old + v) & m
+			case "sub":
+				return (old - v) & m
+			case "and":
+				return old & v & m
+			case "or":
+				return (old | v) & m
+			case "xor":
+				return (old ^ v) & m
+			case "nand":
+				return ^(old & v) & m
+			case "max":
+				return signed(arith{ir.KInt, b}).max(old, v) & m
+			case "min":
+				return signed(arith{ir.KInt, b}).min(old, v) & m
+			case "umax":
+				return max(old&m, v&m)
+			}
+			return min(old&m, v&m)
+		}
+	case "uinc_wrap":
+		f = func(old, v uint64) uint64 {
+			if old&m >= v&m {
+				return 0
+			}
+			return (old + 1) & m
+		}
+	case "udec_wrap":
+		f = func(old, v uint64) uint64 {
+			if old&m == 0 || old&m > v&m {
+				return v & m
+			}
+			return (old - 1) & m
+		}
+	case "usub_cond":
+		f = func(old, v uint64) uint64 {
+			if old&m >= v&m {
+				return (old - v) & m
+			}
+			return old & m
+		}
+	case "usub_sat":
+		f = func(old, v uint64) uint64 {
+			if old&m >= v&m {
+				return (old - v) & m
+			}
+			return 0
+		}
+	default:
+		return false, nil
+	}
+	if a.isFloat() != (kind[0] == 'f') && kind != "xchg" {
+		return false, nil
+	}
+	mem := w.mc.mem
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros64(mm)
+		o, c := mem.resolve(w.arg(fr, &ic.args[0], l)[0], 1)
+		if o != nil && o.ro {
+			return true, fmt.Errorf("%w: atomicrmw %s on read-only %s %s", ErrReadOnly, kind, o.space, o.name)
+		}
+		r := w.dst(fr, ic.res, l)
+		if c == nil {
+			r[0] = 0
+			continue
+		}
+		old := c[0]
+		c[0] = f(old, w.arg(fr, &ic.args[1], l)[0])
+		r[0] = old
+	}
+	w.traceOp(fr, ic, mask)
+	return true, nil
 }

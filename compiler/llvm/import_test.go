@@ -163,7 +163,7 @@ func TestImportOpaque(t *testing.T) {
 		{"inline asm", "define i32 @f(i32 %a) {\n  %v = call i32 asm \"\", \"=v,v\"(i32 %a)\n  %s = call i32 asm \"\", \"=s\"()\n  %r = add i32 %v, %s\n  ret i32 %r\n}\n",
 			"define i32 @f(i32 %a) {\n0:\n  %v = intr i32 llvm.opaque.asm.divergent(i32 %a)\n  %s = intr i32 llvm.opaque.asm.uniform()\n  %r = add i32 %v, %s\n  ret i32 %r\n}\n"},
 		{"float atomic", "define float @f(ptr addrspace(1) %p) {\n  %x = atomicrmw fadd ptr addrspace(1) %p, float 1.0 syncscope(\"agent\") monotonic, align 4\n  ret float %x\n}\n",
-			"define f32 @f(ptr<storage, f32> %p) {\n0:\n  %x = intr f32 llvm.opaque.atomicrmw.divergent(ptr<storage, f32> %p, f32 1.0)\n  ret f32 %x\n}\n"},
+			"define f32 @f(ptr<storage, f32> %p) {\n0:\n  %x = intr f32 llvm.opaque.atomicrmw.fadd.divergent(ptr<storage, f32> %p, f32 1.0)\n  ret f32 %x\n}\n"},
 		{"constant expression", "@g = addrspace(3) global i32 0\ndefine i32 @f() {\n  %x = add i32 1, ptrtoint (ptr addrspace(3) @g to i32)\n  ret i32 %x\n}\n",
 			"define i32 @f() {\n0:\n  %const.ptrtoint = intr i32 llvm.opaque.ptrtoint(ptr<groupshared, i32> @g)\n  %x = add i32 1, %const.ptrtoint\n  ret i32 %x\n}\n"},
 		{"wide vectors and bool conversions", "define float @f(<8 x i32> %v, i1 %b) {\n  %e = extractelement <8 x i32> %v, i32 7\n  %c = uitofp i1 %b to float\n  ret float %c\n}\n",
