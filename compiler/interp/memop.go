@@ -33,11 +33,12 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			l := bits.TrailingZeros64(m)
 			r := w.dst(fr, ic.res, l)
 			p := w.arg(fr, &ic.args[0], l)[0]
-			if o, _ := mem.resolve(p, 0); o != nil && o.bytes {
+			o, c := mem.resolve(p, len(r))
+			if o != nil && o.bytes {
 				loadBytes(mem, p, in.Type(), r)
 				continue
 			}
-			if _, c := mem.resolve(p, len(r)); c != nil {
+			if c != nil {
 				copy(r, c)
 			} else {
 				clear(r)
