@@ -151,3 +151,58 @@ func checkLanes(t *testing.T, newDriver func() tui.Driver) {
 		}
 	}
 }
+
+// TestLanesRunShownKernel opens a module with two kernels and no chosen
+// entry point: the lanes pane runs the kernel the function filter shows.
+func TestLanesRunShownKernel(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	ll := filepath.Join(t.TempDir(), "two.ll")
+	if err := os.WriteFile(ll, []byte(`define amdgpu_kernel void @first(ptr addrspace(1) %out) {
+entry:
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %x
+  store i32 1, ptr addrspace(1) %p
+  ret void
+}
+define amdgpu_kernel void @second(ptr addrspace(1) %out) !reqd_work_group_size !0 {
+entry:
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  %b = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %v = add i32 %b, %x
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %x
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.ballot.i32(i1)
+!0 = !{i32 4, i32 1, i32 1}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var s string
+	for pause := 500 * time.Millisecond; ; pause *= 2 {
+		m, src, err := load.File(ll, load.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := teatest.NewTestModel(t, tui.New(backend.New(src, m), tui.Options{Target: "spirv", Theme: themes.NoColorTheme()}),
+			teatest.WithInitialTermSize(160, 48),
+			teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+		waitScreen(t, tm, "@second")
+		keys(tm, "f")
+		typeText(tm, "second")
+		keys(tm, "enter", "5", "r")
+		time.Sleep(pause)
+		s = finalScreen(t, tm)
+		if strings.Contains(s, "entry second") && !strings.Contains(s, "(esc cancels)") {
+			break
+		}
+		if pause > 30*time.Second {
+			t.Fatalf("the lanes pane did not run @second after a %v pause:\n%s", pause, s)
+		}
+	}
+	// Four work-items (its !reqd_work_group_size), ballot 0b1111 = 15.
+	if !strings.Contains(s, "argument %out (64 × i32)") || !strings.Contains(s, "[  0] 15  16  17  18  0  0  0  0") {
+		t.Errorf("lanes pane:\n%s", s)
+	}
+}
