@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 
 	"passlens/compiler/ir"
@@ -81,7 +82,12 @@ func (mc *machine) kernelArgs(f *ir.Function, in *Input, invocations int) ([][]u
 			return nil, inputErr("buffer %s matches no storage global and no pointer parameter of @%s", who, f.Name())
 		}
 	}
+	keys := make([]string, 0, len(in.Args))
 	for key := range in.Args {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys) // the first unknown key, whatever the map order
+	for _, key := range keys {
 		if !usedArg[key] {
 			return nil, inputErr("args: %q names no scalar parameter of @%s", key, f.Name())
 		}
