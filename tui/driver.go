@@ -119,6 +119,10 @@ type RunOptions struct {
 	WaveSize int
 	Policy   string
 	Input    string // path of an input JSON file ("" for defaults)
+	// Function is the function the explorer shows (the function filter,
+	// else the one under the cursor): when no entry point was chosen and
+	// it is one (a kernel of an .ll module with several), the run uses it.
+	Function string
 }
 
 // LanesResult is what the lanes pane shows.

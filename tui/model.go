@@ -858,7 +858,7 @@ func (m *Model) runLanes() tea.Cmd {
 	m.pendingRun = false
 	ctx := m.startJob("run")
 	drv, c, step := m.drv, m.comp, m.step
-	opts := RunOptions{WaveSize: m.waveSize, Policy: m.policyName()}
+	opts := RunOptions{WaveSize: m.waveSize, Policy: m.policyName(), Function: m.analysisFunc()}
 	m.rec.Run(m.waveSize, opts.Policy)
 	m.view = ViewLanes
 	m.focusList = false

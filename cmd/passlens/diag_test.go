@@ -156,3 +156,52 @@ func TestReplayBackEndErrorLocated(t *testing.T) {
 		t.Errorf("export wrote a file although the back end failed")
 	}
 }
+
+// `passlens run` on an LLVM kernel: arguments from the input, the
+// work-group size from the flag, and an operation that cannot run (inline
+// asm, imported as opaque) reported at its line and column in the .ll file.
+func TestRunLLVMKernel(t *testing.T) {
+	dir := t.TempDir()
+	ll := filepath.Join(dir, "k.ll")
+	os.WriteFile(ll, []byte(`define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) {
+entry:
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  %c = call i64 @llvm.ctpop.i64(i64 %b)
+  %c32 = trunc i64 %c to i32
+  %v = mul i32 %c32, %n
+  %y = add i32 %v, %x
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %x
+  store i32 %y, ptr addrspace(1) %p
+  ret void
+}
+define amdgpu_kernel void @asm(ptr addrspace(1) %out) {
+entry:
+  %a = call i32 asm sideeffect "v_mov_b32 $0, 1", "=v"()
+  store i32 %a, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare i64 @llvm.ctpop.i64(i64)
+`), 0o644)
+	in := filepath.Join(dir, "in.json")
+	os.WriteFile(in, []byte(`{"buffers": [{"arg": 0, "count": 4}], "args": {"n": 10}}`), 0o644)
+	code, stdout, stderr := run("run", ll, "--entry", "k", "--input", in, "--workgroup-size", "4", "--wave", "4")
+	if code != 0 || !strings.Contains(stdout, `"arg": 0`) || !strings.Contains(stdout, `"data": [40, 41, 42, 43]`) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	code, _, stderr = run("run", ll, "--entry", "asm")
+	m := locLineRE.FindStringSubmatch(strings.TrimSpace(stderr))
+	if code != 1 || m == nil || m[1] != ll || !strings.Contains(m[4], "LLVM `asm`") || !strings.Contains(m[4], "not run") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	if at := sourceAt(t, ll, line, col); !strings.HasPrefix(at, "call i32 asm") {
+		t.Errorf("%d:%d is %q, want the asm call", line, col, at)
+	}
+	if code, _, stderr := run("run", ll, "--workgroup-size", "2000"); code != 2 || !strings.Contains(stderr, "--workgroup-size 2000") {
+		t.Errorf("bad --workgroup-size: exit %d, stderr %q", code, stderr)
+	}
+}

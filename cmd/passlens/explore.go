@@ -35,7 +35,10 @@ no file, on samples/` + samples.Default + `.
 Flags:
   --target T      spirv, dxil or sm3 (default spirv)
   --passes SPEC   pipeline instead of the target's default, e.g. inline,sroa,simplify
-  --entry NAME    HLSL entry point (default main)
+  --entry NAME    HLSL entry point (default main); the kernel the lanes pane runs
+                  when an .ll module has several
+  --input FILE    interpreter input for the lanes pane (JSON, docs/run.md; key i
+                  loads another)
   -D NAME[=VAL]   HLSL macro (repeatable)
   -I DIR          HLSL include directory (repeatable)
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
@@ -68,6 +71,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	replayFile := fs.String("replay", "", "")
 	dumpFile := fs.String("dump", "", "")
 	runCmd := fs.String("run", "", "")
+	input := fs.String("input", "", "")
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
@@ -139,6 +143,19 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		drv = bd
 	} else {
 		*tgt = "log"
+		if dd, ok := drv.(*backend.DumpDriver); ok && *entry != "" {
+			dd.Entry = *entry // the kernel the lanes pane runs on the log's steps
+		}
+	}
+	if *input != "" {
+		// The lanes pane's input, for a module or a log's steps.
+		si, ok := drv.(interface{ SetInput(string) error })
+		if !ok {
+			return &usageError{c, "--input: this explorer source does not run the interpreter"}
+		}
+		if err := si.SetInput(*input); err != nil {
+			return fmt.Errorf("passlens: %v", err)
+		}
 	}
 	cfg, err := tui.LoadConfig(tui.ConfigPath())
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"passlens/compiler/interp"
@@ -24,7 +25,11 @@ Runs FILE's entry point on simulated waves and prints buffers, render-target
 pixels and per-lane outputs as JSON (format: docs/run.md).
 
   --entry E        entry point (default: the only one)
-  --input in.json  buffers, uniforms, dispatch size, pixels (default: zero-filled buffers, one group)
+  --input in.json  buffers, uniforms, dispatch size, pixels, kernel arguments
+                   (default: zero-filled buffers, one group)
+  --workgroup-size X[,Y[,Z]]
+                   compute work-group size, overriding numthreads and the input's
+                   workgroup_size (LLVM kernels: default !reqd_work_group_size, else 64)
   --wave N         lanes per wave, 4..64 (default 32)
   --policy P       reconvergence policy: maximal or switch-separate (default maximal)
   --denorm D       float32 denormals: ftz (flushed, D3D's rule; default) or preserve
@@ -49,6 +54,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	tgt := fs.String("target", "pir", "")
 	after := fs.String("after", "", "")
 	trace := fs.Bool("trace", false, "")
+	wgs := fs.String("workgroup-size", "", "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -81,6 +87,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("passlens: %v", err)
 		}
 	}
+	if *wgs != "" {
+		size, err := parseSize3(*wgs)
+		if err != nil {
+			return &usageError{c, "--workgroup-size " + *wgs + ": " + err.Error()}
+		}
+		if in == nil {
+			in = &interp.Input{}
+		}
+		in.WorkgroupSize = size
+	}
 	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
 	if err != nil {
 		return err
@@ -99,13 +115,34 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 }
 
 // interpFailure locates an interpreter error in the user's file: at the
-// instruction's source position when it has one (HLSL input), else at the
+// instruction's source position when it has one (HLSL and LLVM input), else at the
 // file.
 func interpFailure(src *load.Source, err error) error {
 	var ie *interp.Error
-	if errors.As(err, &ie) && ie.Loc.Line > 0 && src.Kind == "hlsl" {
+	if errors.As(err, &ie) && ie.Loc.Line > 0 && (src.Kind == "hlsl" || src.Kind == "ll") {
 		text := strings.Replace(err.Error(), fmt.Sprintf(" (line %d:%d)", ie.Loc.Line, ie.Loc.Col), "", 1)
 		return fmt.Errorf("%s:%d:%d: %s", src.Path, ie.Loc.Line, ie.Loc.Col, text)
 	}
 	return fmt.Errorf("%s: %v", src.Path, err)
+}
+
+// parseSize3 reads "X", "X,Y" or "X,Y,Z" (each 1 to 1024; missing ones
+// are 1).
+func parseSize3(s string) ([3]int, error) {
+	out := [3]int{1, 1, 1}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return out, fmt.Errorf("give at most three sizes")
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 1024 {
+			return out, fmt.Errorf("%q is not a size from 1 to 1024", p)
+		}
+		out[i] = n
+	}
+	if out[0]*out[1]*out[2] > 1024 {
+		return out, fmt.Errorf("more than 1024 threads")
+	}
+	return out, nil
 }

@@ -48,9 +48,10 @@ type icode struct {
 	res   int // result slot, -1 if none
 	w     int // result cells
 	succ  []int
-	cases []int // switch: target block of each case group
-	preds []int // phi: incoming block of each argument
-	sw    int   // switch: index into funcInfo.switches
+	cases []int  // switch: target block of each case group
+	preds []int  // phi: incoming block of each argument
+	sw    int    // switch: index into funcInfo.switches
+	name  string // intrinsic: its name without LLVM overload suffixes (llvmBase)
 }
 
 // switchInfo says where the lanes of a switch are kept apart under the
@@ -156,6 +157,9 @@ func (mc *machine) operand(fi *funcInfo, b *ir.Block, in *ir.Instr, v ir.Value) 
 func (mc *machine) compileInstr(fi *funcInfo, b *ir.Block, in *ir.Instr) (*icode, error) {
 	f := fi.fn
 	ic := &icode{in: in, res: -1}
+	if in.Intr != nil {
+		ic.name = llvmBase(in.Intr.Name)
+	}
 	if in.HasResult() {
 		ic.res = fi.slot[in]
 		ic.w = fi.width[ic.res]

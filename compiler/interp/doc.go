@@ -16,6 +16,13 @@
 // shaders one per vertex, in waves of N in that order. See docs/run.md for
 // inputs, outputs and defaults.
 //
+// LLVM kernels (compute entry points with parameters, imported from .ll
+// by compiler/llvm) get their pointer arguments as buffers and their
+// scalars from Input.Args (kernelargs.go); the AMDGPU dispatch packet and
+// hidden arguments are byte objects (llvmintr.go); LLVM intrinsics are
+// looked up without their overload suffixes (llvmintr.go, wave.go); OpenCL
+// built-ins left as declarations run by their demangled names (opencl*.go).
+//
 // # Reconvergence
 //
 // Within a wave, lanes that take different branches form lane groups. The

@@ -18,6 +18,7 @@ import (
 // machine is the state of one Run.
 type machine struct {
 	mod      *ir.Module
+	entry    *ir.Function
 	opts     Options
 	ctx      context.Context
 	mem      *memory
@@ -31,6 +32,16 @@ type machine struct {
 	swInst   uint64 // source of switch instance ids
 	result   *Result
 	groupID  [3]int
+	// numThreads is the work-group size of a compute run, dispatch the
+	// number of groups (for the OpenCL work-item functions and the AMDGPU
+	// dispatch packet).
+	numThreads [3]int
+	dispatch   [3]int
+	argBufs    []argBuffer // buffers of pointer parameters (kernelargs.go)
+	localArgs  []localArg  // local-memory pointer parameters, fresh per group
+	// dispatchPtr and implicitPtr are the byte objects that
+	// llvm.amdgcn.dispatch.ptr and implicitarg.ptr return (llvmintr.go).
+	dispatchPtr, implicitPtr uint64
 }
 
 // group is a set of lanes executing together. Its context says which
@@ -73,19 +84,23 @@ type frame struct {
 func (w *wave) fenv() fenv { return fenv{ftz: w.mc.opts.Denorm == DenormFTZ} }
 
 type wave struct {
-	mc       *machine
-	index    int
-	size     int
-	inv      []*invocation // per lane; nil for lanes without an invocation
-	present  uint64
-	killed   uint64 // discarded lanes
-	exited   uint64 // lanes that returned from the entry point
-	gptr     [][]uint64
-	frames   []*frame
-	done     bool
-	barrier  *ir.Instr // the barrier the wave waits at, if any
-	entryRet []uint64  // the entry point's return values (size*width)
-	zero     []uint64
+	mc      *machine
+	index   int
+	size    int
+	inv     []*invocation // per lane; nil for lanes without an invocation
+	present uint64
+	killed  uint64 // discarded lanes
+	exited  uint64 // lanes that returned from the entry point
+	gptr    [][]uint64
+	frames  []*frame
+	done    bool
+	barrier *ir.Instr // the barrier the wave waits at, if any
+	// collCode and collFrame are the OpenCL work-group function the wave
+	// waits at (with barrier), computed by machine.groupCollective.
+	collCode  *icode
+	collFrame *frame
+	entryRet  []uint64 // the entry point's return values (size*width)
+	zero      []uint64
 }
 
 func lanesOf(mask uint64) []int {
@@ -332,6 +347,28 @@ func (w *wave) execBlock(fr *frame) (stop bool, err error) {
 		in := ic.in
 		switch in.Op {
 		case ir.OpCall:
+			if in.Callee != nil && in.Callee.IsDeclaration() {
+				// OpenCL built-ins left as declarations (opencl.go).
+				if coll := isCLGroupCollective(in); coll || isCLSyncBarrier(in) {
+					if err := w.checkBarrier(fr, g); err != nil {
+						return false, w.errAt(fr, ic, g.mask, err)
+					}
+					if coll {
+						// Computed by runGroup once every wave is here.
+						w.collCode, w.collFrame = ic, fr
+					} else {
+						w.traceOp(fr, ic, g.mask)
+					}
+					fr.pc++
+					w.barrier = in
+					return true, nil
+				}
+				if err := w.builtinCall(fr, ic, g.mask); err != nil {
+					return false, w.errAt(fr, ic, g.mask, err)
+				}
+				fr.pc++
+				continue
+			}
 			if len(w.frames) >= maxCallDepth {
 				return false, w.errAt(fr, ic, g.mask, fmt.Errorf("%w: call depth exceeds %d (recursion?)", ErrUnsupported, maxCallDepth))
 			}
@@ -592,6 +629,21 @@ func (w *wave) whereAre(mask uint64) string {
 	return "are elsewhere: " + strings.Join(parts, "; ")
 }
 
+// opName is the name a wave operation is traced under: the intrinsic's,
+// or the demangled name of an OpenCL built-in.
+func opName(in *ir.Instr) string {
+	if in.Intr != nil {
+		return in.Intr.Name
+	}
+	if in.Callee != nil {
+		if b, ok := demangleCL(in.Callee.Name()); ok {
+			return b.name
+		}
+		return in.Callee.Name()
+	}
+	return in.Op.String()
+}
+
 // traceOp records a wave operation for Result.WaveOps.
 func (w *wave) traceOp(fr *frame, ic *icode, mask uint64) {
 	if !w.mc.opts.Trace {
@@ -608,7 +660,7 @@ func (w *wave) traceOp(fr *frame, ic *icode, mask uint64) {
 		Func:  fr.fi.fn.Name(),
 		Block: fr.fi.fn.Blocks[fr.cur.block].Name(),
 		Instr: ic.in,
-		Name:  ic.in.Intr.Name,
+		Name:  opName(ic.in),
 		Mask:  mask,
 		Type:  ic.in.Type(),
 	}

@@ -42,13 +42,24 @@ type Input struct {
 	// vertex; the vertex count is len(Vertices) unless VertexCount is set.
 	Vertices    []map[string]any `json:"vertices,omitempty"`
 	VertexCount int              `json:"vertex_count,omitempty"`
+	// WorkgroupSize overrides the compute entry point's numthreads (an
+	// LLVM kernel's work-group size: get_local_size); zero components keep
+	// the module's.
+	WorkgroupSize [3]int `json:"workgroup_size,omitzero"`
+	// Args gives the scalar arguments of an entry point with parameters
+	// (LLVM kernels), keyed by parameter name or index ("n" or "1");
+	// pointer arguments are buffers (BufferInput.Arg or Name).
+	Args map[string]any `json:"args,omitempty"`
 }
 
 // BufferInput fills one storage buffer, found by Name or by (Set, Binding).
 type BufferInput struct {
-	Name    string `json:"name,omitempty"`
-	Set     *int   `json:"set,omitempty"`
-	Binding *int   `json:"binding,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Arg binds the buffer to the entry point's pointer parameter of this
+	// index (LLVM kernels; Name may give the parameter's name instead).
+	Arg     *int `json:"arg,omitempty"`
+	Set     *int `json:"set,omitempty"`
+	Binding *int `json:"binding,omitempty"`
 	// Type, if set, must equal the element type as the IR prints it (e.g.
 	// "u32", "<4 x f32>"): a check that the data means what the writer
 	// thinks.
@@ -131,11 +142,19 @@ func ParseInputFile(name string, data []byte) (*Input, error) {
 // check refuses values the JSON decoder accepts but a run cannot mean.
 func (in *Input) check(data []byte) error {
 	var probe struct {
-		Dispatch []json.RawMessage `json:"dispatch"`
+		Dispatch      []json.RawMessage `json:"dispatch"`
+		WorkgroupSize []json.RawMessage `json:"workgroup_size"`
 	}
-	if json.Unmarshal(data, &probe) == nil && len(probe.Dispatch) > 3 { // the decoder drops the rest
-		line, col := lineCol(data, keyOffset(data, `"dispatch"`))
-		return fmt.Errorf("%d:%d: dispatch has %d sizes; give x, y and z", line, col, len(probe.Dispatch))
+	if json.Unmarshal(data, &probe) == nil {
+		for _, f := range []struct {
+			key string
+			n   int
+		}{{"dispatch", len(probe.Dispatch)}, {"workgroup_size", len(probe.WorkgroupSize)}} {
+			if f.n > 3 { // the decoder drops the rest
+				line, col := lineCol(data, keyOffset(data, `"`+f.key+`"`))
+				return fmt.Errorf("%d:%d: %s has %d sizes; give x, y and z", line, col, f.key, f.n)
+			}
+		}
 	}
 	if err := in.checkValues(); err != nil {
 		return fmt.Errorf(" %v", err)
@@ -156,6 +175,16 @@ func (in *Input) checkValues() error {
 		}
 		if b.Tail < 0 {
 			return fmt.Errorf("buffers[%d].tail = %d is negative", i, b.Tail)
+		}
+	}
+	for i, n := range in.WorkgroupSize {
+		if n < 0 || n > 1024 {
+			return fmt.Errorf("workgroup_size[%d] = %d: each size must be 0 (the module's) to 1024", i, n)
+		}
+	}
+	for i, b := range in.Buffers {
+		if b.Arg != nil && *b.Arg < 0 {
+			return fmt.Errorf("buffers[%d].arg = %d is negative", i, *b.Arg)
 		}
 	}
 	if in.VertexCount < 0 {

@@ -176,7 +176,7 @@ func b2f(b bool) float64 {
 
 // intrinsic executes an intrinsic call for the lanes of mask.
 func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
-	name := ic.in.Intr.Name
+	name := ic.name
 	if name == "sm3.rep" {
 		// sm3-lower's loop marker: it annotates the loop for the SM3 back
 		// end and has no effect when executed.
@@ -187,6 +187,12 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	}
 	if f, ok := elementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
+	}
+	if f, ok := llvmElementwise[name]; ok {
+		return w.elementwise(fr, ic, mask, f)
+	}
+	if ok, err := w.llvmIntrinsic(fr, ic, mask, name); ok {
+		return err
 	}
 	if f, ok := wholeValue[name]; ok {
 		at := make([]*ir.Type, len(ic.args))
@@ -210,7 +216,7 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 
 func (w *wave) elementwise(fr *frame, ic *icode, mask uint64, f ewFn) error {
 	if ic.res < 0 || len(ic.args) == 0 {
-		return fmt.Errorf("%w: %s needs operands and a result", ErrMalformed, ic.in.Intr.Name)
+		return fmt.Errorf("%w: %s needs operands and a result", ErrMalformed, ic.name)
 	}
 	env := w.fenv()
 	at := env.arith(ic.args[0].typ)

@@ -123,8 +123,12 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		bf := &r.Buffers[i]
 		bo := newObj(b)
 		bo.str("name", bf.Name)
-		bo.num("set", bf.Set)
-		bo.num("binding", bf.Binding)
+		if bf.IsArg {
+			bo.num("arg", bf.Arg)
+		} else {
+			bo.num("set", bf.Set)
+			bo.num("binding", bf.Binding)
+		}
 		bo.str("type", bf.Elem.String())
 		bo.num("count", bf.Count)
 		if bf.Tail > 0 {

@@ -32,7 +32,13 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			r := w.dst(fr, ic.res, l)
-			if _, c := mem.resolve(w.arg(fr, &ic.args[0], l)[0], len(r)); c != nil {
+			p := w.arg(fr, &ic.args[0], l)[0]
+			o, c := mem.resolve(p, len(r))
+			if o != nil && o.bytes {
+				loadBytes(mem, p, in.Type(), r)
+				continue
+			}
+			if c != nil {
 				copy(r, c)
 			} else {
 				clear(r)
@@ -53,8 +59,19 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 	case ir.OpAccess:
 		bt := ic.args[0].typ.Elem
 		idx := make([]int64, len(ic.args)-1)
+		byteChain := len(idx) == 1 && bt.Kind == ir.KArray && bt.Len < 0 && bt.Elem.IsScalar() && bitsOf(bt.Elem) == 8
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
+			if byteChain {
+				p, done, err := byteAccess(mem, w.arg(fr, &ic.args[0], l)[0], &ic.args[1], w.arg(fr, &ic.args[1], l)[0])
+				if err != nil {
+					return err
+				}
+				if done {
+					w.dst(fr, ic.res, l)[0] = p
+					continue
+				}
+			}
 			for i := range idx {
 				a := &ic.args[i+1]
 				v, ok := index(w.arg(fr, a, l)[0], a.typ)
@@ -127,6 +144,26 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 		}
 	}
 	return nil
+}
+
+// loadBytes loads a value of type t from an object of one cell per byte:
+// each scalar leaf from its bytes, little-endian, leaves packed in order;
+// bytes past the end read zero.
+func loadBytes(mem *memory, p uint64, t *ir.Type, r []uint64) {
+	off := 0
+	for i, lt := range leafTypes(t, 0, nil) {
+		n := max(1, (bitsOf(lt)+7)/8)
+		var v uint64
+		if _, c := mem.resolve(mkPtr(ptrObj(p), ptrOff(p)+off), n); c != nil {
+			for k := n - 1; k >= 0; k-- {
+				v = v<<8 | c[k]&0xFF
+			}
+		}
+		if i < len(r) {
+			r[i] = v & widthMask(bitsOf(lt))
+		}
+		off += n
+	}
 }
 
 // byteFill repeats a byte over a cell of n bits (bool: byte != 0).

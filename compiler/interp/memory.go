@@ -29,6 +29,9 @@ type object struct {
 	space ir.AddrSpace
 	name  string // global name or alloca name, for messages
 	ro    bool   // stores are errors (uniform, read-only storage)
+	// bytes marks an object of one cell per byte (the AMDGPU dispatch
+	// packet): a load of a wider scalar reads its bytes little-endian.
+	bytes bool
 }
 
 // memory owns all objects of a run.

@@ -24,6 +24,10 @@ func elemOf(t *ir.Type) (*ir.Type, int, bool) {
 // resources creates storage and uniform objects from the input.
 func (mc *machine) resources(in *Input, invocations int) error {
 	used := make([]bool, len(in.Buffers))
+	for i := range in.Buffers {
+		// Buffers for an entry point's parameters are kernelArgs's.
+		used[i] = isArgBuffer(mc.entry, &in.Buffers[i])
+	}
 	for gi, g := range mc.globals {
 		switch g.Space {
 		case ir.SpaceStorage:
@@ -112,6 +116,9 @@ func (mc *machine) resources(in *Input, invocations int) error {
 					set = *b.Set
 				}
 				who = fmt.Sprintf("binding %d set %d", *b.Binding, set)
+			}
+			if len(mc.entry.Params) > 0 {
+				return inputErr("buffer %q matches no storage global and no pointer parameter of @%s (name a global, or give a parameter's name or arg index)", who, mc.entry.Name())
 			}
 			return inputErr("buffer %q matches no storage global of the module", who)
 		}

@@ -33,7 +33,11 @@ type Result struct {
 // type is a struct ending in a runtime-sized array (ByteAddressBuffer-like)
 // is one element whose trailing array has Tail elements.
 type Buffer struct {
-	Name    string
+	Name string
+	// IsArg marks the buffer of the entry point's pointer parameter Arg
+	// (LLVM kernels); Set and Binding are then meaningless.
+	IsArg   bool
+	Arg     int
 	Set     int
 	Binding int
 	Elem    *ir.Type

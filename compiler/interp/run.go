@@ -67,12 +67,12 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	if err != nil {
 		return nil, err
 	}
-	if len(entry.Params) > 0 {
+	if len(entry.Params) > 0 && entry.Entry.Stage != ir.StageCompute {
 		return nil, &Error{Func: entry.Name(), Err: ErrUnsupported,
 			Msg: "entry point parameters cannot be fed: stage inputs must be input globals with semantics"}
 	}
 	mc := &machine{
-		mod: m, opts: opts, ctx: ctx, mem: newMemory(), funcs: map[*ir.Function]*funcInfo{},
+		mod: m, entry: entry, opts: opts, ctx: ctx, mem: newMemory(), funcs: map[*ir.Function]*funcInfo{},
 		gindex: map[*ir.Global]int{}, maxSteps: int64(opts.MaxSteps),
 		result: &Result{Entry: entry.Name(), Stage: entry.Entry.Stage, WaveSize: opts.WaveSize, Policy: opts.Policy},
 	}
@@ -96,16 +96,27 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	if err := mc.resources(in, total); err != nil {
 		return nil, err
 	}
+	args, err := mc.kernelArgs(entry, in, total)
+	if err != nil {
+		return nil, err
+	}
+	if entry.Entry.Stage == ir.StageCompute {
+		// The AMDGPU dispatch packet and hidden arguments live for the
+		// whole run (objects made while a group runs die with it).
+		mc.dispatchPtr = mc.packet(64, mc.dispatchPacket)
+		mc.implicitPtr = mc.packet(256, mc.implicitArgs)
+	}
 	sh, err := mc.newShading(entry, in)
 	if err != nil {
 		return nil, err
 	}
 	for _, g := range groups {
-		if err := mc.runGroup(fi, g, in, sh); err != nil {
+		if err := mc.runGroup(fi, g, in, sh, args); err != nil {
 			return nil, err
 		}
 	}
 	mc.collectBuffers()
+	mc.collectArgBuffers(entry)
 	mc.result.Steps = mc.steps
 	return mc.result, nil
 }
@@ -168,6 +179,12 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 	switch f.Entry.Stage {
 	case ir.StageCompute:
 		nt := f.Entry.NumThreads
+		for i, n := range in.WorkgroupSize {
+			if n > 0 {
+				nt[i] = n
+			}
+		}
+		mc.numThreads = nt
 		for _, n := range nt {
 			if n <= 0 || n > 1024 {
 				return nil, &Error{Func: f.Name(), Err: ErrInput, Msg: fmt.Sprintf("numthreads(%d, %d, %d) is invalid", nt[0], nt[1], nt[2])}
@@ -185,6 +202,7 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 				d[i] = 1
 			}
 		}
+		mc.dispatch = d
 		per := nt[0] * nt[1] * nt[2]
 		for i := range d {
 			if d[i] > MaxDispatch {
@@ -301,10 +319,11 @@ func (mc *machine) waveStateCells(fi *funcInfo, n int) int {
 // runGroup runs one workgroup: its waves run in turn, each until it
 // finishes or reaches a barrier; when every wave waits at the same barrier
 // they all continue. Per-group memory is freed afterwards.
-func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading) error {
+func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading, args [][]uint64) error {
 	mark := mc.mem.mark()
 	defer mc.mem.truncate(mark)
 	mc.groupID = wg.id
+	gargs := mc.groupArgs(fi.fn, args)
 	for gi, g := range mc.globals {
 		if g.Space == ir.SpaceGroupshared {
 			p := mc.mem.alloc(g.ValType, 0, g.Space, "@"+g.Name())
@@ -355,7 +374,15 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading) 
 				}
 			}
 		}
-		w.frames = []*frame{w.newFrame(fi, w.present)}
+		fr := w.newFrame(fi, w.present)
+		for i, v := range gargs {
+			for l := range w.inv {
+				if w.inv[l] != nil {
+					copy(w.dst(fr, fi.params[i], l), v)
+				}
+			}
+		}
+		w.frames = []*frame{fr}
 		waves = append(waves, w)
 	}
 	for {
@@ -386,6 +413,9 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading) 
 				return &Error{Func: fi.fn.Name(), Group: wg.id, Err: ErrDivergentBarrier,
 					Msg: fmt.Sprintf("wave %d waits at `%s` but wave %d finished without reaching it", at.index, ir.InstrString(at.barrier), w.index)}
 			}
+		}
+		if err := mc.groupCollective(waves); err != nil {
+			return err
 		}
 		for _, w := range waves {
 			w.barrier = nil

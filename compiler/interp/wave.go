@@ -17,7 +17,7 @@ import (
 
 func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 	in := ic.in
-	name := in.Intr.Name
+	name := ic.name
 	if n, ok := amdgpuArgs[name]; ok && len(ic.args) < n {
 		return fmt.Errorf("%w: %s needs %d operands, has %d", ErrMalformed, name, n, len(ic.args))
 	}
@@ -239,6 +239,67 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 		} else {
 			reduce(0, ua.max)
 		}
+	case "llvm.amdgcn.wave.reduce.min", "llvm.amdgcn.wave.reduce.max":
+		sa := arith{ir.KInt, at.b}
+		if name == "llvm.amdgcn.wave.reduce.min" {
+			reduce(widthMask(at.b)>>1, sa.min)
+		} else {
+			reduce(1<<uint(at.b-1), sa.max)
+		}
+	case "llvm.amdgcn.wave.reduce.add":
+		reduce(0, bitOp(ir.OpAdd))
+	case "llvm.amdgcn.wave.reduce.and":
+		reduce(widthMask(at.b), bitOp(ir.OpAnd))
+	case "llvm.amdgcn.wave.reduce.or":
+		reduce(0, bitOp(ir.OpOr))
+	case "llvm.amdgcn.wave.reduce.xor":
+		reduce(0, bitOp(ir.OpXor))
+	case "llvm.amdgcn.ds.bpermute":
+		// ds_bpermute(addr, data): lane l reads data from lane
+		// (addr >> 2) mod the wave size; an inactive source lane gives 0.
+		forLanes(func(l int, r []uint64) {
+			src := int(arg(0, l)[0]>>2) & (w.size - 1)
+			if mask&(1<<uint(src)) == 0 {
+				clear(r)
+				return
+			}
+			copy(r, arg(1, src))
+		})
+	case "llvm.amdgcn.ds.swizzle":
+		// ds_swizzle(data, offset): offset bit 15 set is quad mode (lane
+		// i of each quad reads lane offset>>(2*i) & 3 of it); otherwise
+		// bit-mask mode within groups of 32 lanes: the source is
+		// ((i & and) | or) ^ xor, with and, or, xor the offset's bits 0-4,
+		// 5-9 and 10-14. An inactive source lane gives 0.
+		off := arg(1, first)[0] & 0xFFFF
+		forLanes(func(l int, r []uint64) {
+			var src int
+			if off&0x8000 != 0 {
+				src = l&^3 | int(off>>(2*uint(l&3)))&3
+			} else {
+				and, or, xor := int(off&0x1F), int(off>>5&0x1F), int(off>>10&0x1F)
+				src = l&^31 | ((l&31)&and | or) ^ xor
+			}
+			if src >= w.size || mask&(1<<uint(src)) == 0 {
+				clear(r)
+				return
+			}
+			copy(r, arg(0, src))
+		})
+	case "llvm.amdgcn.permlane64":
+		// Lane i reads lane i^32 (the other half of a wave of 64); in a
+		// smaller wave every lane reads itself. An inactive source gives 0.
+		forLanes(func(l int, r []uint64) {
+			src := l
+			if w.size == 64 {
+				src = l ^ 32
+			}
+			if mask&(1<<uint(src)) == 0 {
+				clear(r)
+				return
+			}
+			copy(r, arg(0, src))
+		})
 	case "llvm.amdgcn.writelane":
 		// writelane(value, lane, old): old everywhere except in lane `lane`.
 		it := ic.args[1].typ
@@ -252,7 +313,7 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 			}
 		})
 	default:
-		return fmt.Errorf("%w: intrinsic %s", ErrUnsupported, name)
+		return fmt.Errorf("%w: intrinsic %s", ErrUnsupported, in.Intr.Name)
 	}
 	return nil
 }
@@ -263,7 +324,10 @@ var amdgpuArgs = map[string]int{
 	"llvm.amdgcn.readfirstlane": 1, "llvm.amdgcn.readlane": 2, "llvm.amdgcn.ballot": 1,
 	"llvm.amdgcn.icmp": 3, "llvm.amdgcn.fcmp": 3, "llvm.amdgcn.wave.reduce.umin": 1,
 	"llvm.amdgcn.wave.reduce.umax": 1, "llvm.amdgcn.writelane": 3, "llvm.amdgcn.mbcnt.lo": 2,
-	"llvm.amdgcn.mbcnt.hi": 2,
+	"llvm.amdgcn.mbcnt.hi": 2, "llvm.amdgcn.wave.reduce.min": 1, "llvm.amdgcn.wave.reduce.max": 1,
+	"llvm.amdgcn.wave.reduce.add": 1, "llvm.amdgcn.wave.reduce.and": 1, "llvm.amdgcn.wave.reduce.or": 1,
+	"llvm.amdgcn.wave.reduce.xor": 1, "llvm.amdgcn.ds.bpermute": 2, "llvm.amdgcn.ds.swizzle": 2,
+	"llvm.amdgcn.permlane64": 1,
 }
 
 func isBarrier(it *ir.Intrinsic) bool { return it.Attrs.Has(ir.AttrBarrier) }

@@ -20,7 +20,10 @@ import (
 // Names are kept: %x becomes %x, numbered values and blocks (%0, the
 // implicit entry block) keep their number as their name. Argument
 // uniformity follows AMDGPU (ArgIsUniform) and is stored in
-// ir.Param.Uniform; the calling convention itself is not kept.
+// ir.Param.Uniform; the calling convention itself is not kept, except that
+// amdgpu_kernel, spir_kernel and amdgpu_cs definitions become compute entry
+// points (numthreads from !reqd_work_group_size, else
+// DefaultWorkGroupSize).
 func Import(filename string, src []byte) (*ir.Module, error) {
 	return importModule(filename, src, nil)
 }
@@ -59,6 +62,16 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 	}
 	return lw.m, nil
 }
+
+// computeCCs are the calling conventions of compute entry points: their
+// functions become ir.StageCompute entry points, so `passlens run` and the
+// explorer's lanes pane execute them (docs/run.md, "LLVM kernels").
+var computeCCs = map[string]bool{"amdgpu_kernel": true, "spir_kernel": true, "amdgpu_cs": true}
+
+// DefaultWorkGroupSize is the numthreads of an imported kernel without
+// !reqd_work_group_size metadata; the run input's workgroup_size overrides
+// it.
+var DefaultWorkGroupSize = [3]int{64, 1, 1}
 
 // importedDoc starts the Doc of intrinsics the importer registers for LLVM
 // functions, so the exporter can tell them from passlens's own.
@@ -347,6 +360,12 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 	f := lw.m.NewFunction(fa.name, ret, paramNames, types)
 	for i, p := range fa.params {
 		f.Params[i].Uniform = ArgIsUniform(fa.cc, p.attrs["inreg"])
+	}
+	if !fa.isDecl && computeCCs[fa.cc] {
+		f.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: DefaultWorkGroupSize}
+		if fa.workGroupSize != ([3]int{}) {
+			f.Entry.NumThreads = fa.workGroupSize
+		}
 	}
 	lw.funcs[fa.name] = f
 	fi.f = f

@@ -149,10 +149,15 @@ func (bl *bodyLowerer) opaqueClass(in *instAST) Divergence {
 }
 
 // opaqueKey names the opaque intrinsic of an instruction: its opcode
-// ("asm" for inline asm calls).
+// ("asm" for inline asm calls, "atomicrmw.OP" for atomicrmw).
 func opaqueKey(in *instAST) string {
 	if in.op == "call" && in.c().asm != nil {
 		return "asm"
+	}
+	if in.op == "atomicrmw" && in.atomicOp != "" {
+		// The operation names the semantics (atomicrmw.fadd), so that the
+		// interpreter can run it (compiler/interp, docs/run.md).
+		return "atomicrmw." + in.atomicOp
 	}
 	return in.op
 }

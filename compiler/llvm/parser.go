@@ -31,6 +31,61 @@ type modAST struct {
 	toks       []token // the module's tokens (for slotMaps)
 }
 
+// mdInts reads metadata node !id as a tuple of integers (`!{i32 64, i32 1,
+// i32 1}`) from the module's tokens; ok is false when there is no such
+// definition or it holds anything else.
+func mdInts(toks []token, defs map[string]int, id string) (vals []int64, ok bool) {
+	i, found := defs[id]
+	if !found {
+		return nil, false
+	}
+	at := func(k int) token {
+		if k < len(toks) {
+			return toks[k]
+		}
+		return token{kind: tEOF}
+	}
+	// !id = !{ ... } (possibly "distinct !{").
+	i++
+	if t := at(i); t.kind != tPunct || t.text != "=" {
+		return nil, false
+	}
+	i++
+	if t := at(i); t.kind == tIdent && t.text == "distinct" {
+		i++
+	}
+	if t := at(i); t.kind != tMeta || t.text != "" {
+		return nil, false
+	}
+	i++
+	if t := at(i); t.kind != tPunct || t.text != "{" {
+		return nil, false
+	}
+	i++
+	for {
+		t := at(i)
+		if t.kind == tPunct && t.text == "}" {
+			return vals, true
+		}
+		if t.kind != tIdent || !strings.HasPrefix(t.text, "i") {
+			return nil, false
+		}
+		n := at(i + 1)
+		if n.kind != tInt {
+			return nil, false
+		}
+		v, err := strconv.ParseInt(n.text, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		vals = append(vals, v)
+		i += 2
+		if t := at(i); t.kind == tPunct && t.text == "," {
+			i++
+		}
+	}
+}
+
 type globalAST struct {
 	tok      token
 	name     string
@@ -52,6 +107,10 @@ type funcAST struct {
 	isDecl  bool
 	blocks  []*blockAST
 	varargs bool
+	// workGroupSize is the function's !reqd_work_group_size (x, y, z),
+	// or zero when it has none.
+	workGroupSize [3]int
+	reqdWG        string // the node id of !reqd_work_group_size, until resolved
 }
 
 type paramAST struct {
@@ -278,6 +337,7 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		return nil, &Error{File: file, Line: int(lerr.line), Col: int(lerr.col), Msg: lerr.msg}
 	}
 	p := &parser{file: file, toks: toks}
+	mdDefs := map[string]int{}
 	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}, toks: toks}
 	for p.tok().kind != tEOF {
 		t := p.tok()
@@ -303,7 +363,9 @@ func parseModule(file string, src []byte) (*modAST, error) {
 			}
 			m.funcs = append(m.funcs, f)
 		case t.kind == tMeta:
-			// Metadata definitions (!0 = !{...}, !llvm.module.flags = ...).
+			// Metadata definitions (!0 = !{...}, !llvm.module.flags = ...):
+			// skipped, their positions kept for !reqd_work_group_size.
+			mdDefs[t.text] = p.pos
 			p.pos++
 			for !p.atTopLevelStart() {
 				p.pos++
@@ -326,6 +388,15 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		default:
 			return nil, p.errAt(t, "expected a top-level entity (define, declare, a global, a type or attributes), found %s", t)
 		}
+	}
+	for _, f := range m.funcs {
+		if f.reqdWG == "" {
+			continue
+		}
+		if v, ok := mdInts(toks, mdDefs, f.reqdWG); ok && len(v) == 3 && v[0] > 0 && v[1] > 0 && v[2] > 0 && v[0]*v[1]*v[2] <= 1024 {
+			f.workGroupSize = [3]int{int(v[0]), int(v[1]), int(v[2])}
+		}
+		f.reqdWG = ""
 	}
 	return m, nil
 }
@@ -668,9 +739,12 @@ retType:
 			p.pos += 3
 			continue
 		case t.kind == tMeta && !f.isDecl:
-			// !dbg !12 attachments.
+			// !dbg !12 attachments (the work-group size is kept).
 			p.pos++
 			if p.tok().kind == tMeta {
+				if t.text == "reqd_work_group_size" {
+					f.reqdWG = p.tok().text
+				}
 				p.pos++
 			}
 			continue

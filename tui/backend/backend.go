@@ -412,13 +412,26 @@ func (d *Driver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOp
 	if err != nil {
 		return nil, err
 	}
-	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: d.Entry, WaveSize: o.WaveSize, Policy: pol, MaxSteps: d.MaxRunSteps, Trace: true})
+	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: runEntry(m, d.Entry, o.Function), WaveSize: o.WaveSize, Policy: pol, MaxSteps: d.MaxRunSteps, Trace: true})
 	if err != nil {
 		return nil, err
 	}
 	var js strings.Builder
 	r.WriteJSON(&js)
 	return &tui.LanesResult{Lines: FormatLanes(r), JSON: js.String()}, nil
+}
+
+// runEntry is the entry point a run uses: the chosen one, else the
+// function the explorer shows when it is an entry point (one kernel of an
+// .ll module with several), else "" (the module's only one).
+func runEntry(m *ir.Module, chosen, shown string) string {
+	if chosen != "" {
+		return chosen
+	}
+	if f := m.Func(shown); f != nil && f.Entry != nil {
+		return shown
+	}
+	return ""
 }
 
 // TargetCode emits the final snapshot's code for the compile's target.
@@ -478,7 +491,11 @@ func FormatLanes(r *interp.Result) []string {
 		}
 	}
 	for _, b := range r.Buffers {
-		out = append(out, "", fmt.Sprintf("buffer @%s (%d × %s):", b.Name, b.Count, b.Elem))
+		if b.IsArg {
+			out = append(out, "", fmt.Sprintf("argument %%%s (%d × %s):", ir.QuoteName(b.Name), b.Count, b.Elem))
+		} else {
+			out = append(out, "", fmt.Sprintf("buffer @%s (%d × %s):", b.Name, b.Count, b.Elem))
+		}
 		n := min(b.Count, 64)
 		var vals []string
 		for i := 0; i < n; i++ {

@@ -452,7 +452,7 @@ func (d *DumpDriver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.R
 	if err != nil {
 		return nil, err
 	}
-	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: d.Entry, WaveSize: o.WaveSize, Policy: pol, Trace: true})
+	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: runEntry(m, d.Entry, o.Function), WaveSize: o.WaveSize, Policy: pol, Trace: true})
 	if err != nil {
 		return nil, err
 	}
