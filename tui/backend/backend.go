@@ -30,6 +30,12 @@ type Driver struct {
 	Entry string
 	// MaxRunSteps caps interpreter work per run (0: the interpreter default).
 	MaxRunSteps int
+	// NoAllocStats turns off the per-pass allocation figures. Measuring
+	// them reads runtime.MemStats, which stops the world twice per pass;
+	// in the SSH server, while another session's huge compile keeps the
+	// collector busy, that made a small compile 20-30× slower
+	// (tui/serve's TestHeavyCompileIsolation), so the server sets it.
+	NoAllocStats bool
 	// Input is the interpreter input (nil: defaults).
 	Input *interp.Input
 	// LoadOptions are the options the module was loaded with (Reload
@@ -202,7 +208,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	mod := d.mod
 	d.mu.Unlock()
 	work := ir.CloneModule(mod)
-	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
+	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: !d.NoAllocStats})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
 	}

@@ -72,6 +72,7 @@ func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
 	}
 	drv = backend.New(src, m)
 	drv.MaxRunSteps = s.cfg.MaxRunSteps
+	drv.NoAllocStats = true // no stop-the-world per pass (backend.Driver.NoAllocStats)
 	return drv, nil
 }
 
