@@ -35,6 +35,9 @@ Flags:
   --max-sessions N       concurrent sessions (default ` + fmt.Sprint(serve.DefaultMaxSessions) + `)
   --idle-timeout D       close idle connections after D (default ` + serve.DefaultIdleTimeout.String() + `)
   --max-run-steps N      interpreter steps per run in a session (default ` + fmt.Sprint(serve.DefaultMaxRunSteps) + `)
+  --session-memory MIB   memory cap per session in MiB: a load or compile that
+                         grows the heap more is stopped, older compiles are
+                         released first (default ` + fmt.Sprint(serve.DefaultSessionMemory>>20) + `)
 SIGINT or SIGTERM tells every session and shuts down.
 `,
 		run: runServe,
@@ -52,6 +55,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "")
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "")
 	fs.IntVar(&cfg.MaxRunSteps, "max-run-steps", serve.DefaultMaxRunSteps, "")
+	sessionMiB := fs.Int64("session-memory", serve.DefaultSessionMemory>>20, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -59,9 +63,10 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return &usageError{c, "serve takes no arguments"}
 	}
-	if cfg.MaxSessions < 1 || cfg.MaxRunSteps < 1 || cfg.IdleTimeout <= 0 {
-		return &usageError{c, "--max-sessions, --max-run-steps and --idle-timeout must be positive"}
+	if cfg.MaxSessions < 1 || cfg.MaxRunSteps < 1 || cfg.IdleTimeout <= 0 || *sessionMiB < 1 || *sessionMiB > 1<<20 {
+		return &usageError{c, "--max-sessions, --max-run-steps, --session-memory and --idle-timeout must be positive"}
 	}
+	cfg.SessionMemory = *sessionMiB << 20
 	cfg.Log = stderr
 	srv, err := serve.New(cfg)
 	if err != nil {

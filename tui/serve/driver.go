@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"sync"
 
 	"passlens/internal/guard"
 	"passlens/tui"
@@ -17,6 +18,10 @@ type safeDriver struct {
 	s    *Server
 	ls   *liveSession
 	size int // source bytes of the module, for the compile budget
+
+	mu        sync.Mutex    // guards kept and keptBytes
+	kept      []keptCompile // compiles the driver keeps, oldest first (memory.go)
+	keptBytes int64
 }
 
 // onPanic is what a driver call does with a panic (deferred through
@@ -42,6 +47,12 @@ func (d *safeDriver) Compile(ctx context.Context, target string, p []tui.PassSlo
 		return err
 	})
 	if err != nil {
+		if k, ok := d.Driver.(keeper); ok && c != nil {
+			k.Release(c) // stopped after the driver kept it (memory cap)
+		}
+		return nil, err
+	}
+	if err := d.account(c); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -47,6 +47,7 @@ type Config struct {
 	IdleTimeout        time.Duration
 	MaxRunSteps        int           // interpreter steps per run (DefaultMaxRunSteps if 0)
 	CompileTimeout     time.Duration // one compile of one session (DefaultCompileTimeout if 0)
+	SessionMemory      int64         // memory cap per session in bytes (DefaultSessionMemory if 0; memory.go)
 	Log                io.Writer     // structured log lines (os.Stderr if nil)
 }
 
@@ -90,6 +91,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.CompileTimeout <= 0 {
 		cfg.CompileTimeout = DefaultCompileTimeout
+	}
+	if cfg.SessionMemory <= 0 {
+		cfg.SessionMemory = DefaultSessionMemory
 	}
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
