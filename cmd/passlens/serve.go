@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,6 +39,11 @@ Flags:
   --session-memory MIB   memory cap per session in MiB: a load or compile that
                          grows the heap more is stopped, older compiles are
                          released first (default ` + fmt.Sprint(serve.DefaultSessionMemory>>20) + `)
+  --allow-tool LIST      external tools sessions may run on modules of --modules,
+                         comma-separated (opt, llc, spirv-opt, any version
+                         suffix; e.g. opt-22,spirv-opt): options limited to
+                         pass lists and target flags, run under the compile
+                         budget, the session memory cap and nice (default: none)
 SIGINT or SIGTERM tells every session and shuts down.
 `,
 		run: runServe,
@@ -56,6 +62,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "")
 	fs.IntVar(&cfg.MaxRunSteps, "max-run-steps", serve.DefaultMaxRunSteps, "")
 	sessionMiB := fs.Int64("session-memory", serve.DefaultSessionMemory>>20, "")
+	allowTools := fs.String("allow-tool", "", "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -67,6 +74,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		return &usageError{c, "--max-sessions, --max-run-steps, --session-memory and --idle-timeout must be positive"}
 	}
 	cfg.SessionMemory = *sessionMiB << 20
+	if *allowTools != "" {
+		cfg.AllowTools = strings.Split(*allowTools, ",")
+	}
 	cfg.Log = stderr
 	srv, err := serve.New(cfg)
 	if err != nil {

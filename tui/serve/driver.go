@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"passlens/internal/guard"
@@ -72,4 +73,42 @@ func (d *safeDriver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.R
 func (d *safeDriver) TargetCode(ctx context.Context, c *tui.Compiled) (text, lang string, err error) {
 	defer guard.Handle("target code", d.onPanic(&err))
 	return d.Driver.TargetCode(ctx, c)
+}
+
+// SetInput is refused: the interpreter input of a session comes with the
+// module (a sample's bundled input); a session never names server files.
+func (d *safeDriver) SetInput(string) error {
+	return errors.New("the server reads no files for a session: the interpreter uses the module's bundled input")
+}
+
+// safeLogDriver is safeDriver for a pass log (a tool run, tools.go): the
+// explorer loads the log's steps lazily through it.
+type safeLogDriver struct {
+	*safeDriver
+	log interface {
+		tui.StepLoader
+		tui.FuncStepper
+	}
+}
+
+func (d *safeLogDriver) LoadStep(c *tui.Compiled, i int) (err error) {
+	defer guard.Handle("loading a step", d.onPanic(&err))
+	return d.log.LoadStep(c, i)
+}
+
+func (d *safeLogDriver) StepChangedFunc(c *tui.Compiled, i int, fn string) (changed bool) {
+	defer guard.Handle("step filter", d.onPanic(nil))
+	return d.log.StepChangedFunc(c, i, fn)
+}
+
+// wrapDriver is the session's budgeted, panic-confined driver for drv.
+func wrapDriver(s *Server, ls *liveSession, drv tui.Driver, size int) tui.Driver {
+	sd := &safeDriver{Driver: drv, s: s, ls: ls, size: size}
+	if l, ok := drv.(interface {
+		tui.StepLoader
+		tui.FuncStepper
+	}); ok {
+		return &safeLogDriver{safeDriver: sd, log: l}
+	}
+	return sd
 }
