@@ -42,11 +42,13 @@ if command -v tmux > /dev/null; then
   sock=passlens-bench-$$
   tm() { tmux -L "$sock" "$@"; }
   trap 'tm kill-server 2>/dev/null || true' EXIT
+  # Count the steps first: indexing the log in another process while the
+  # explorer starts would take the CPU the first frame is measured on.
+  steps=$("$out/passlens" dump "$log" --steps | wc -l)
+  last=$((steps - 1))
   t0=$(date +%s%N)
   tm new-session -d -s b -x 120 -y 40 "exec env NO_COLOR=1 XDG_CONFIG_HOME=/nonexistent $out/passlens $log"
   pid=$(tm list-panes -t b -F '#{pane_pid}')
-  steps=$("$out/passlens" dump "$log" --steps | wc -l)
-  last=$((steps - 1))
   # First frame: the first screen showing a step (the log's first part,
   # drawn while the rest is indexed); then the whole log (its last step).
   until tm capture-pane -p -t b 2>/dev/null | grep -q "step [0-9]*/[0-9]*"; do

@@ -23,8 +23,9 @@ type Progressive struct {
 }
 
 // DefaultFirstPart is how much of a log Progressive indexes before the
-// first frame: ~60 ms of CPU; logs up to twice this size are indexed whole.
-const DefaultFirstPart = 32 << 20
+// first frame: ~15 ms of CPU (a loaded machine multiplies it); logs up to
+// twice this size are indexed whole.
+const DefaultFirstPart = 8 << 20
 
 // maxCutSearch bounds the search for a banner after the first part (a log
 // whose dumps are larger than this is indexed whole first).

@@ -170,8 +170,19 @@ func TestHeavyCompileIsolation(t *testing.T) {
 	if len(heavyKeys) < 20 {
 		t.Fatalf("the heavy compile ended after %v, %d keys: too short to measure", heavyWall, len(heavyKeys))
 	}
-	if !heavy.waitFor("define", 2*time.Minute, func() error { return nil }) && !strings.Contains(heavy.out.String(), "budget") {
-		t.Errorf("the heavy session shows neither its module nor a budget error")
+	// The heavy session ends in its module or in a budget message (time
+	// or memory, depending on the machine's load), never in a crash.
+	outcome := ""
+	for end := time.Now().Add(2 * time.Minute); outcome == "" && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		out := squash(heavy.out.String())
+		for _, w := range []string{"define", "budget", "memorylimit"} {
+			if strings.Contains(out, w) {
+				outcome = w
+			}
+		}
+	}
+	if outcome == "" {
+		t.Errorf("the heavy session shows neither its module nor a budget message")
 	}
 
 	measure("alone again", &aloneKeys, &aloneComp, count(120, &aloneKeys))
