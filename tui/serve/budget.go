@@ -57,3 +57,21 @@ func (s *Server) compileBudget(ctx context.Context, size int, compile func(conte
 	}
 	return err
 }
+
+// heavyJob runs job (an analysis, an interpreter run, target code) in the
+// heavy slot when size calls for it, under the memory watchdog: a job
+// whose live-heap growth passed the session cap is reported as stopped
+// (its result is dropped; these jobs cannot be stopped half-way).
+func (s *Server) heavyJob(ctx context.Context, size int, what string, job func() error) error {
+	release, err := s.heavySlot(ctx, size)
+	if err != nil {
+		return err
+	}
+	defer release()
+	var jerr error
+	grown, over := s.heavyWatch(size, nil, func() { jerr = job() })
+	if over {
+		return s.memoryError(what, grown)
+	}
+	return jerr
+}

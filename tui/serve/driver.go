@@ -59,20 +59,45 @@ func (d *safeDriver) Compile(ctx context.Context, target string, p []tui.PassSlo
 	return c, nil
 }
 
+// Analyze, Run and TargetCode of a large module take the heavy slot too:
+// two sessions analysing 4 MiB modules run one after the other, and the
+// memory watchdog watches them (they cannot be stopped half-way, so a job
+// over the cap is reported after it ends and its result dropped).
 func (d *safeDriver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn string) (a *tui.Analysis, err error) {
 	defer guard.Handle("analyze", d.onPanic(&err))
-	return d.Driver.Analyze(ctx, c, step, fn)
+	err = d.s.heavyJob(ctx, d.size, "analysis", func() error {
+		a, err = d.Driver.Analyze(ctx, c, step, fn)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 func (d *safeDriver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (r *tui.LanesResult, err error) {
 	defer guard.Handle("run", d.onPanic(&err))
 	o.Input = ""
-	return d.Driver.Run(ctx, c, step, o)
+	err = d.s.heavyJob(ctx, d.size, "run", func() error {
+		r, err = d.Driver.Run(ctx, c, step, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func (d *safeDriver) TargetCode(ctx context.Context, c *tui.Compiled) (text, lang string, err error) {
 	defer guard.Handle("target code", d.onPanic(&err))
-	return d.Driver.TargetCode(ctx, c)
+	err = d.s.heavyJob(ctx, d.size, "target code", func() error {
+		text, lang, err = d.Driver.TargetCode(ctx, c)
+		return err
+	})
+	if err != nil {
+		return "", "", err
+	}
+	return text, lang, nil
 }
 
 // SetInput is refused: the interpreter input of a session comes with the

@@ -133,3 +133,33 @@ func TestSessionMemoryCapOnKeptCompiles(t *testing.T) {
 		t.Fatal("a refused compile returned steps")
 	}
 }
+
+// Analyses of a large module take the heavy slot: while another session
+// holds it, one waits (here until its context ends); a small module's
+// analysis never waits.
+func TestHeavyAnalysisWaitsForTheSlot(t *testing.T) {
+	ts := startServer(t, nil, nil)
+	drv, err := ts.srv.openModule(moduleRef{sample: "wave-switch-42-ir"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := &safeDriver{Driver: drv, s: ts.srv, ls: &liveSession{info: &sessionInfo{}}, size: drv.SourceBytes()}
+	c, err := small.Compile(context.Background(), "spirv", drv.DefaultPipeline("spirv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := ts.srv.heavySlot(context.Background(), heavyModuleSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := small.Analyze(ctx, c, 1, "main"); err != nil {
+		t.Fatalf("a small module's analysis: %v", err)
+	}
+	big := &safeDriver{Driver: drv, s: ts.srv, ls: small.ls, size: heavyModuleSize}
+	if _, err := big.Analyze(ctx, c, 1, "main"); err == nil {
+		t.Fatal("a large module's analysis ran while another held the heavy slot")
+	}
+}
