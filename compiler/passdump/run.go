@@ -28,9 +28,11 @@ type Command struct {
 	// error after printing dumps (the steps before it are kept).
 	Failure string
 	// Wrapper, when set, is a command prefix the tool runs under (the SSH
-	// server's prlimit and nice), and Dir the directory it runs in.
+	// server's prlimit and nice), Dir the directory it runs in and Env its
+	// environment (nil: the caller's).
 	Wrapper []string
 	Dir     string
+	Env     []string
 
 	mu       sync.Mutex
 	pipeline []string
@@ -327,6 +329,7 @@ func (c *Command) command(ctx context.Context, tool string, args []string) *exec
 	full := append(append(append([]string{}, c.Wrapper...), tool), args...)
 	cmd := exec.CommandContext(ctx, full[0], full[1:]...)
 	cmd.Dir = c.Dir
+	cmd.Env = c.Env
 	return cmd
 }
 

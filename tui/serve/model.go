@@ -244,7 +244,7 @@ func (m *sessionModel) open(ref moduleRef) tea.Cmd {
 // of its run (the explorer's first Compile runs it, under the session's
 // compile budget).
 func (m *sessionModel) runTool(line string) tea.Cmd {
-	cmd, err := m.s.toolCommand(line)
+	cmd, err := m.s.toolCommand(m.ls, line)
 	if err != nil {
 		m.status, m.isErr = err.Error(), true
 		return nil

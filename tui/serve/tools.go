@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -25,7 +26,9 @@ import (
 //     optimisation levels and target selection only;
 //   - the one file operand is a module of the modules directory, resolved
 //     as the picker resolves paths (no absolute paths, no `..`, no
-//     symlinks out), passed relative to the directory the tool runs in;
+//     symlinks out) and copied into a fresh directory the tool runs in,
+//     with no PATH (passes that write files or start programs, dot-* and
+//     view-*, are refused as well);
 //   - the server adds `-o /dev/null` (output goes nowhere) and runs the
 //     tool under prlimit (address space = the session memory cap, CPU
 //     seconds = the compile budget, its log file at most toolLogLimit) and
@@ -135,10 +138,14 @@ func (s *Server) allowedTools() []string {
 	return out
 }
 
-// toolCommand checks a command line typed in a session and returns the
-// command to run, with the server's output flag, working directory and
-// limits. Every refusal says what was refused and why.
-func (s *Server) toolCommand(line string) (*passdump.Command, error) {
+// toolCommand checks a command line typed in session ls and returns the
+// command to run, with the server's output flag, working directory,
+// environment and limits. Every refusal says what was refused and why.
+// The tool runs in a fresh directory holding only a copy of the module
+// (removed when the session ends), with no PATH: passes that write files
+// into the working directory or start programs (dot-*, view-*) are
+// refused, and would find nothing to write over or run.
+func (s *Server) toolCommand(ls *liveSession, line string) (*passdump.Command, error) {
 	if len(s.tools) == 0 {
 		return nil, fmt.Errorf("this server runs no external tools (the operator can allow some with --allow-tool)")
 	}
@@ -154,16 +161,15 @@ func (s *Server) toolCommand(line string) (*passdump.Command, error) {
 	if !ok || strings.HasPrefix(name, " ") {
 		return nil, fmt.Errorf("%s is not allowed on this server (allowed: %s)", name, strings.Join(s.allowedTools(), ", "))
 	}
-	root, err := modulesRoot(s.cfg.ModulesDir)
-	if err != nil {
-		return nil, err
-	}
 	argv := []string{path}
-	input := ""
+	input, operand := "", -1
 	for _, a := range c.Argv[1:] {
 		if strings.HasPrefix(a, "-") {
 			if !toolOptionAllowed(c.Tool, a) {
 				return nil, fmt.Errorf("%s: option %s is not allowed here (sessions may give pass lists, optimisation levels and target options; nothing that names a file or loads code)", name, a)
+			}
+			if _, p, ok := strings.Cut(a, "passes="); ok && (strings.Contains(p, "dot-") || strings.Contains(p, "view-")) {
+				return nil, fmt.Errorf("%s: passes that write files or start programs (dot-*, view-*) are not allowed here", name)
 			}
 			argv = append(argv, a)
 			continue
@@ -178,22 +184,34 @@ func (s *Server) toolCommand(line string) (*passdump.Command, error) {
 		if !hasExt(real, toolInputs[c.Tool]) {
 			return nil, fmt.Errorf("%s: %s reads %s modules", a, name, strings.Join(toolInputs[c.Tool], ", "))
 		}
-		rel, err := filepath.Rel(root, real)
-		if err != nil {
-			return nil, fmt.Errorf("%s: cannot resolve the module path", a)
-		}
-		if strings.HasPrefix(rel, "-") {
-			rel = "." + string(filepath.Separator) + rel // never read as an option
-		}
-		input = a
-		argv = append(argv, rel)
+		input, operand = a, len(argv)
+		argv = append(argv, real)
 	}
 	if input == "" {
 		return nil, fmt.Errorf("%s: name a module of the modules directory", name)
 	}
+	// The run directory: a copy of the module under its own base name.
+	data, err := s.readModuleFile(input)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "passlens-tool-*")
+	if err != nil {
+		return nil, fmt.Errorf("cannot prepare the tool's directory: %v", err)
+	}
+	ls.atEnd(func() { os.RemoveAll(dir) })
+	base := filepath.Base(filepath.FromSlash(input))
+	if strings.HasPrefix(base, "-") {
+		base = "_" + base // never read as an option
+	}
+	if err := os.WriteFile(filepath.Join(dir, base), data, 0o600); err != nil {
+		return nil, fmt.Errorf("cannot prepare the tool's directory: %v", err)
+	}
+	argv[operand] = base
 	argv = append(argv, "-o", "/dev/null")
 	c.Argv = argv
-	c.Dir = root
+	c.Dir = dir
+	c.Env = []string{"PATH=", "HOME=" + dir, "TMPDIR=" + dir, "LC_ALL=C"}
 	secs := max(1, int(s.cfg.CompileTimeout.Seconds()+0.999))
 	c.Wrapper = []string{s.tools[" prlimit"],
 		fmt.Sprintf("--as=%d", s.cfg.SessionMemory),
@@ -236,20 +254,4 @@ func hasExt(p string, exts []string) bool {
 		}
 	}
 	return false
-}
-
-// modulesRoot is the symlink-free absolute modules directory.
-func modulesRoot(dir string) (string, error) {
-	if dir == "" {
-		return "", fmt.Errorf("no modules directory is configured (start the server with --modules DIR)")
-	}
-	root, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("modules directory: %v", err)
-	}
-	root, err = filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", fmt.Errorf("modules directory: %v", err)
-	}
-	return root, nil
 }

@@ -59,6 +59,7 @@ func toolServer(t *testing.T, tweak func(*Config), hook func(*Server)) *testServ
 // reason, before anything runs.
 func TestToolCommandRefusals(t *testing.T) {
 	ts := toolServer(t, nil, nil)
+	ls := &liveSession{info: &sessionInfo{}}
 	for _, c := range []struct{ line, want string }{
 		{"clang-22 -O2 k.ll", "clang-22 is not allowed on this server"},
 		{"bash -c id", "only opt-22 may run here"},
@@ -74,19 +75,33 @@ func TestToolCommandRefusals(t *testing.T) {
 		{"opt-22 -O2 k.ll k.ll", "one module only"},
 		{"opt-22 -O2", "name a module of the modules directory"},
 		{"opt-22 -passes=../x k.ll", "is not allowed"},
+		{"opt-22 -passes=dot-cfg k.ll", "passes that write files or start programs"},
+		{"opt-22 -passes=function(view-cfg) k.ll", "passes that write files or start programs"},
 	} {
-		_, err := ts.srv.toolCommand(c.line)
+		_, err := ts.srv.toolCommand(ls, c.line)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v (want %q)", c.line, err, c.want)
 		}
 	}
-	cmd, err := ts.srv.toolCommand("opt-22 -O2 -mtriple=amdgcn-- k.ll")
+	cmd, err := ts.srv.toolCommand(ls, "opt-22 -O2 -mtriple=amdgcn-- k.ll")
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv := strings.Join(cmd.Argv, " ")
 	if !strings.HasSuffix(argv, " -O2 -mtriple=amdgcn-- k.ll -o /dev/null") || !filepath.IsAbs(cmd.Argv[0]) {
 		t.Errorf("argv %q", argv)
+	}
+	if cmd.Dir == "" || cmd.Dir == ts.dir {
+		t.Errorf("the tool runs in %q, not a directory of its own", cmd.Dir)
+	} else if got, err := os.ReadFile(filepath.Join(cmd.Dir, "k.ll")); err != nil || string(got) != toolModule {
+		t.Errorf("the run directory lacks the module's copy: %v", err)
+	}
+	if strings.Join(cmd.Env, " ") != "PATH= HOME="+cmd.Dir+" TMPDIR="+cmd.Dir+" LC_ALL=C" {
+		t.Errorf("env %q", cmd.Env)
+	}
+	ls.end()
+	if _, err := os.Stat(cmd.Dir); !os.IsNotExist(err) {
+		t.Errorf("the run directory outlived the session: %v", err)
 	}
 	if w := strings.Join(cmd.Wrapper, " "); !strings.Contains(w, "--as=") || !strings.Contains(w, "--cpu=30") || !strings.Contains(w, "--fsize=") || !strings.Contains(w, "nice -n 10") {
 		t.Errorf("wrapper %q", w)
