@@ -46,17 +46,24 @@ type Progressive interface {
 	WaitComplete(ctx context.Context) error
 }
 
+// isPartial reports whether c is the first part of a Progressive driver's
+// input.
+func (m *Model) isPartial(c *Compiled) bool {
+	p, ok := m.drv.(Progressive)
+	return ok && p.Partial(c)
+}
+
 // completeMsg says a Progressive driver has its whole input.
 type completeMsg struct{ err error }
 
 // awaitComplete starts waiting for the rest of a partial compile.
 func (m *Model) awaitComplete(c *Compiled) tea.Cmd {
-	p, ok := m.drv.(Progressive)
-	if !ok || !p.Partial(c) {
+	if !m.isPartial(c) {
 		m.partial = false
 		return nil
 	}
 	m.partial = true
+	p := m.drv.(Progressive)
 	// Not a cancellable job: esc would leave the list partial for good.
 	return func() tea.Msg { return completeMsg{p.WaitComplete(context.Background())} }
 }

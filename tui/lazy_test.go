@@ -176,3 +176,20 @@ func TestProgressiveStepsGrow(t *testing.T) {
 		}
 	}
 }
+
+// A replay given at start waits for the whole step list: its goto may name
+// a step past the first part.
+func TestProgressiveReplayWaitsForTheWhole(t *testing.T) {
+	p := newProgFake()
+	m := New(p, Options{Target: "log", Theme: themes.NoColorTheme(), Replay: "goto c\n", ReplayName: "r.passlens"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, next := m.Update(m.compile()())
+	if m.step != 2 {
+		t.Fatalf("replayed on the first part: step %d", m.step)
+	}
+	close(p.ready)
+	drive(t, m, next)
+	if m.step != 3 || m.comp.Steps[m.step].Pass != "c" {
+		t.Fatalf("after the whole list: step %d", m.step)
+	}
+}

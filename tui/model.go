@@ -350,7 +350,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.setStatus(fmt.Sprintf("pass %s failed: %s", s.Pass, firstLine(s.Err)), true)
 			}
 		}
-		if m.opts.Replay != "" {
+		if m.opts.Replay != "" && !m.isPartial(msg.c) {
+			// (A replay waits for the whole of a progressively loaded log:
+			// its goto may name a step past the first part.)
 			script, name := m.opts.Replay, m.opts.ReplayName
 			m.opts.Replay = ""
 			return m, m.playScript(name, script)
