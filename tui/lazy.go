@@ -1,6 +1,11 @@
 package tui
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
 
 // Optional Driver extensions for pass logs (tui/backend's DumpDriver). A
 // log of hundreds of MB cannot keep every step's text in memory, and its
@@ -28,6 +33,48 @@ type FuncStepper interface {
 // name has that form's extension, the text otherwise.
 type BinaryTarget interface {
 	TargetBinary(c *Compiled) (data []byte, ext string, err error)
+}
+
+// Progressive is implemented by drivers whose Compile may return only the
+// first part of a long input (a pass log of hundreds of MB) while the rest
+// is indexed in the background: the explorer draws the first part at once,
+// waits with WaitComplete off the UI goroutine, then compiles again and
+// swaps in the whole step list, keeping the place (or going to the new
+// last step when the user was on the last one).
+type Progressive interface {
+	Partial(c *Compiled) bool
+	WaitComplete(ctx context.Context) error
+}
+
+// isPartial reports whether c is the first part of a Progressive driver's
+// input.
+func (m *Model) isPartial(c *Compiled) bool {
+	p, ok := m.drv.(Progressive)
+	return ok && p.Partial(c)
+}
+
+// completeMsg says a Progressive driver has its whole input.
+type completeMsg struct{ err error }
+
+// awaitComplete starts waiting for the rest of a partial compile.
+func (m *Model) awaitComplete(c *Compiled) tea.Cmd {
+	if !m.isPartial(c) {
+		m.partial = false
+		return nil
+	}
+	m.partial = true
+	p := m.drv.(Progressive)
+	// Not a cancellable job: esc would leave the list partial for good.
+	return func() tea.Msg { return completeMsg{p.WaitComplete(context.Background())} }
+}
+
+// onComplete recompiles once the whole input is there.
+func (m *Model) onComplete(msg completeMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus("indexing: "+msg.err.Error(), true)
+		return nil
+	}
+	return m.compile()
 }
 
 // loadStep makes sure step i has its text (StepLoader drivers).

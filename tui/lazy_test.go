@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"passlens/themes"
 )
 
 // lazyDriver is the fake driver with steps whose text comes through
@@ -90,5 +93,103 @@ func TestUnavailableAnalysis(t *testing.T) {
 	m.Update(analysisMsg{key: "9/x", err: errors.New("context canceled")})
 	if _, ok := m.analyses.get("9/x"); ok {
 		t.Fatal("cancelled analysis kept")
+	}
+}
+
+// progFake is a Progressive driver: its Compile returns the first three
+// steps until ready is closed, all six after.
+type progFake struct {
+	*fakeDriver
+	ready   chan struct{}
+	partial map[*Compiled]bool
+}
+
+func newProgFake() *progFake {
+	f := newFake()
+	f.steps = nil
+	for i, p := range []string{"input", "a", "b", "c", "d", "e"} {
+		st := Step{Pass: p, Status: StepChanged, Text: fakeInput + strings.Repeat(";\n", i)}
+		if i == 0 {
+			st.Status = StepInput
+		}
+		f.steps = append(f.steps, st)
+	}
+	return &progFake{fakeDriver: f, ready: make(chan struct{}), partial: map[*Compiled]bool{}}
+}
+
+func (p *progFake) Compile(ctx context.Context, target string, _ []PassSlot) (*Compiled, error) {
+	steps := p.steps
+	partial := false
+	select {
+	case <-p.ready:
+	default:
+		steps, partial = steps[:3], true
+	}
+	c := &Compiled{Source: "fake.log", Target: target, Steps: append([]Step(nil), steps...)}
+	p.partial[c] = partial
+	return c, nil
+}
+
+func (p *progFake) Partial(c *Compiled) bool { return p.partial[c] }
+
+func (p *progFake) WaitComplete(ctx context.Context) error {
+	select {
+	case <-p.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// A Progressive driver's first part is drawn at once; when the rest is
+// indexed, the explorer swaps in the whole step list: on the new last step
+// if the user was on the first part's last step, else on the same step.
+func TestProgressiveStepsGrow(t *testing.T) {
+	for _, moved := range []bool{false, true} {
+		p := newProgFake()
+		m := New(p, Options{Target: "log", Theme: themes.NoColorTheme()})
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		_, next := m.Update(m.compile()())
+		if len(m.comp.Steps) != 3 || m.step != 2 || !m.partial {
+			t.Fatalf("first part: %d steps, step %d, partial %v", len(m.comp.Steps), m.step, m.partial)
+		}
+		if !strings.Contains(screen(m), "indexing the rest in the background (3 steps so far)") {
+			t.Fatalf("no indexing status:\n%s", screen(m))
+		}
+		if moved {
+			press(t, m, "left") // to step 1, "a"
+		}
+		close(p.ready)
+		drive(t, m, next)
+		if len(m.comp.Steps) != 6 || m.partial {
+			t.Fatalf("after indexing: %d steps, partial %v", len(m.comp.Steps), m.partial)
+		}
+		want := 5
+		if moved {
+			want = 1
+		}
+		if m.step != want {
+			t.Errorf("moved=%v: on step %d after the swap, want %d", moved, m.step, want)
+		}
+		if !strings.Contains(screen(m), "all 6 steps indexed") {
+			t.Errorf("no completion status:\n%s", screen(m))
+		}
+	}
+}
+
+// A replay given at start waits for the whole step list: its goto may name
+// a step past the first part.
+func TestProgressiveReplayWaitsForTheWhole(t *testing.T) {
+	p := newProgFake()
+	m := New(p, Options{Target: "log", Theme: themes.NoColorTheme(), Replay: "goto c\n", ReplayName: "r.passlens"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, next := m.Update(m.compile()())
+	if m.step != 2 {
+		t.Fatalf("replayed on the first part: step %d", m.step)
+	}
+	close(p.ready)
+	drive(t, m, next)
+	if m.step != 3 || m.comp.Steps[m.step].Pass != "c" {
+		t.Fatalf("after the whole list: step %d", m.step)
 	}
 }

@@ -140,8 +140,11 @@ type Model struct {
 
 	pendingRun bool // r pressed while compiling
 	compileGen int
-	waveSize   int
-	policy     int
+	// partial: the step list is the first part of an input still being
+	// indexed (Progressive drivers, lazy.go).
+	partial  bool
+	waveSize int
+	policy   int
 
 	busy      map[string]context.CancelFunc
 	spin      spinner.Model
@@ -328,7 +331,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		keep := ""
-		if m.curStep() != nil {
+		if m.curStep() != nil && !(m.partial && m.step == len(m.comp.Steps)-1) {
 			keep = replay.StepRef(m.step, m.passNames())
 		}
 		m.comp = msg.c
@@ -347,12 +350,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.setStatus(fmt.Sprintf("pass %s failed: %s", s.Pass, firstLine(s.Err)), true)
 			}
 		}
-		if m.opts.Replay != "" {
+		if m.opts.Replay != "" && !m.isPartial(msg.c) {
+			// (A replay waits for the whole of a progressively loaded log:
+			// its goto may name a step past the first part.)
 			script, name := m.opts.Replay, m.opts.ReplayName
 			m.opts.Replay = ""
 			return m, m.playScript(name, script)
 		}
-		cmds := []tea.Cmd{m.showStep()}
+		wasPartial := m.partial
+		cmds := []tea.Cmd{m.showStep(), m.awaitComplete(msg.c)}
+		switch {
+		case m.partial:
+			m.setStatus(fmt.Sprintf("indexing the rest in the background (%d steps so far)", len(m.comp.Steps)), false)
+		case wasPartial:
+			m.setStatus(fmt.Sprintf("all %d steps indexed", len(m.comp.Steps)), false)
+		}
 		if m.pendingRun {
 			cmds = append(cmds, m.runLanes())
 		}
@@ -415,6 +427,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case dotReadyMsg:
 		delete(m.busy, "dot")
 		return m, m.writeFile(msg.path, msg.text, false)
+	case completeMsg:
+		return m, m.onComplete(msg)
 	case reloadMsg:
 		delete(m.busy, "reload")
 		switch {

@@ -198,11 +198,17 @@ func dumpDriver(arg, dumpFlag, runFlag string) (tui.Driver, error) {
 			return nil, nil
 		}
 	}
-	l, err := passdump.Open(arg)
+	// The explorer draws the log's first part while the rest is indexed
+	// (a 500 MB log takes about a second of CPU to index).
+	p, err := passdump.OpenProgressive(arg, passdump.DefaultFirstPart)
 	if err != nil {
 		return nil, fmt.Errorf("passlens: %v", err)
 	}
-	return backend.NewDumpDriver(l), nil
+	d, err := backend.NewProgressiveDumpDriver(p, arg)
+	if err != nil {
+		return nil, fmt.Errorf("passlens: %v", err)
+	}
+	return d, nil
 }
 
 // timeDump measures what the explorer does with a log: the index (already

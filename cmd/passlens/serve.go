@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,6 +36,14 @@ Flags:
   --max-sessions N       concurrent sessions (default ` + fmt.Sprint(serve.DefaultMaxSessions) + `)
   --idle-timeout D       close idle connections after D (default ` + serve.DefaultIdleTimeout.String() + `)
   --max-run-steps N      interpreter steps per run in a session (default ` + fmt.Sprint(serve.DefaultMaxRunSteps) + `)
+  --session-memory MIB   memory cap per session in MiB: a load or compile that
+                         grows the heap more is stopped, older compiles are
+                         released first (default ` + fmt.Sprint(serve.DefaultSessionMemory>>20) + `)
+  --allow-tool LIST      external tools sessions may run on modules of --modules,
+                         comma-separated (opt, llc, spirv-opt, any version
+                         suffix; e.g. opt-22,spirv-opt): options limited to
+                         pass lists and target flags, run under the compile
+                         budget, the session memory cap and nice (default: none)
 SIGINT or SIGTERM tells every session and shuts down.
 `,
 		run: runServe,
@@ -52,6 +61,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "")
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "")
 	fs.IntVar(&cfg.MaxRunSteps, "max-run-steps", serve.DefaultMaxRunSteps, "")
+	sessionMiB := fs.Int64("session-memory", serve.DefaultSessionMemory>>20, "")
+	allowTools := fs.String("allow-tool", "", "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -59,8 +70,12 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return &usageError{c, "serve takes no arguments"}
 	}
-	if cfg.MaxSessions < 1 || cfg.MaxRunSteps < 1 || cfg.IdleTimeout <= 0 {
-		return &usageError{c, "--max-sessions, --max-run-steps and --idle-timeout must be positive"}
+	if cfg.MaxSessions < 1 || cfg.MaxRunSteps < 1 || cfg.IdleTimeout <= 0 || *sessionMiB < 1 || *sessionMiB > 1<<20 {
+		return &usageError{c, "--max-sessions, --max-run-steps, --session-memory and --idle-timeout must be positive"}
+	}
+	cfg.SessionMemory = *sessionMiB << 20
+	if *allowTools != "" {
+		cfg.AllowTools = strings.Split(*allowTools, ",")
 	}
 	cfg.Log = stderr
 	srv, err := serve.New(cfg)

@@ -15,7 +15,6 @@ type bodyLowerer struct {
 	f      *ir.Function
 	blocks map[string]*ir.Block
 	vals   map[string]ir.Value
-	pre    map[*instAST]*ir.Instr
 	bd     *ir.Builder
 	cur    *ir.Block
 	casts  map[castKey]ir.Value // pointer casts already made in a block
@@ -45,7 +44,7 @@ type phiFixup struct {
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: make(map[string]*ir.Block, len(fi.blocks)),
-		vals: make(map[string]ir.Value, len(fi.names)+len(fi.f.Params)), pre: make(map[*instAST]*ir.Instr, len(fi.names)), casts: map[castKey]ir.Value{},
+		vals: make(map[string]ir.Value, len(fi.names)+len(fi.f.Params)), casts: map[castKey]ir.Value{},
 		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
@@ -82,7 +81,7 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 				return lw.errAt(at, "redefinition of '%%%s'", name)
 			}
 			it.Loc = ir.Loc{Line: int32(in.tok.line), Col: int32(in.tok.col)}
-			bl.pre[in] = it
+			in.pre = it
 			bl.vals[name] = it
 		}
 	}
@@ -102,10 +101,9 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 				return err
 			}
 			if fl != nil {
-				bk.add(in, bl.pre[in], bl.cur.Instrs[n:])
+				bk.add(in, in.pre, bl.cur.Instrs[n:])
 			}
 			last = in.tok
-			delete(bl.pre, in)
 			b.instrs[j] = nil
 		}
 		if fl != nil {
@@ -340,7 +338,7 @@ var (
 
 // emit finishes an instruction: the pre-created result or a new void one.
 func (bl *bodyLowerer) emit(in *instAST, op ir.Op) *ir.Instr {
-	it := bl.pre[in]
+	it := in.pre
 	if it == nil {
 		it = ir.NewInstr(bl.f, op, ir.Void, "")
 		it.Loc = ir.Loc{Line: int32(in.tok.line), Col: int32(in.tok.col)}
@@ -389,7 +387,7 @@ func (bl *bodyLowerer) instr(in *instAST) error {
 	// Lower natively; whatever passlens IR cannot represent becomes an
 	// opaque operation (opaque.go). Only errors in the input itself
 	// (undefined names) stop the import.
-	it := bl.pre[in]
+	it := in.pre
 	var saved ir.Instr
 	if it != nil {
 		saved = *it

@@ -231,7 +231,7 @@ func (bl *bodyLowerer) opaqueTerminator(in *instAST, succs []token) error {
 		return err
 	}
 	base := "dest"
-	if it := bl.pre[in]; it != nil {
+	if it := in.pre; it != nil {
 		it.Op = ir.OpIntrinsic
 		it.Intr = opaqueIntr(opaqueKey(in), AlwaysUniform)
 		it.Args = args

@@ -27,6 +27,12 @@ type Command struct {
 	// Failure is the tool's message when its last run exited with an
 	// error after printing dumps (the steps before it are kept).
 	Failure string
+	// Wrapper, when set, is a command prefix the tool runs under (the SSH
+	// server's prlimit and nice), Dir the directory it runs in and Env its
+	// environment (nil: the caller's).
+	Wrapper []string
+	Dir     string
+	Env     []string
 
 	mu       sync.Mutex
 	pipeline []string
@@ -146,7 +152,7 @@ func (c *Command) Pipeline() []string {
 		for _, a := range c.Argv[1:] {
 			if isOptLevel(a) {
 				args := append(append([]string{}, c.Argv[1:]...), "-print-pipeline-passes", "-disable-output")
-				out, err := exec.Command(c.Argv[0], args...).Output()
+				out, err := c.command(context.Background(), c.Argv[0], args).Output()
 				if err != nil {
 					c.plErr = err
 					return nil
@@ -272,6 +278,9 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 	// it in the same file (the descriptor's offset is shared).
 	var from int64 // where the tool's own output starts
 	if in := c.inputIR(argv); in != "" {
+		if c.Dir != "" && !filepath.IsAbs(in) {
+			in = filepath.Join(c.Dir, in)
+		}
 		data, err := os.ReadFile(in)
 		if err == nil && len(data) > 0 {
 			f.WriteString("*** IR Dump At Start ***\n")
@@ -283,7 +292,7 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 		from, _ = f.Seek(0, io.SeekCurrent)
 	}
 	args := append(append([]string{}, argv[1:]...), c.printArgs()...)
-	cmd := exec.CommandContext(ctx, argv[0], args...)
+	cmd := c.command(ctx, argv[0], args)
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, f
 	runErr := cmd.Run()
@@ -312,6 +321,16 @@ func (c *Command) run(ctx context.Context, argv []string) (*Log, error) {
 	}
 	l.closer = f
 	return l, nil
+}
+
+// command is the exec.Cmd that runs tool with args, under the Wrapper
+// and in Dir when they are set.
+func (c *Command) command(ctx context.Context, tool string, args []string) *exec.Cmd {
+	full := append(append(append([]string{}, c.Wrapper...), tool), args...)
+	cmd := exec.CommandContext(ctx, full[0], full[1:]...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	return cmd
 }
 
 // inputIR returns the textual IR input of an opt or llc command ("" if

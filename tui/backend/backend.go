@@ -30,6 +30,12 @@ type Driver struct {
 	Entry string
 	// MaxRunSteps caps interpreter work per run (0: the interpreter default).
 	MaxRunSteps int
+	// NoAllocStats turns off the per-pass allocation figures. Measuring
+	// them reads runtime.MemStats, which stops the world twice per pass;
+	// in the SSH server, while another session's huge compile keeps the
+	// collector busy, that made a small compile 20-30× slower
+	// (tui/serve's TestHeavyCompileIsolation), so the server sets it.
+	NoAllocStats bool
 	// Input is the interpreter input (nil: defaults).
 	Input *interp.Input
 	// LoadOptions are the options the module was loaded with (Reload
@@ -206,7 +212,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	mod := d.mod
 	d.mu.Unlock()
 	work := ir.CloneModule(mod)
-	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: true})
+	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: !d.NoAllocStats})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
 	}
@@ -243,6 +249,60 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	}
 	d.mu.Unlock()
 	return c, nil
+}
+
+// KeptBytes estimates the memory the driver and c keep for one compile:
+// the text of every distinct snapshot part (parts shared between
+// snapshots count once), a string header per line of every step, the
+// back end's output. Modules a snapshot parsed for the explorer are not
+// counted (analyses parse one function privately; runs parse a private
+// copy and drop it). The SSH server's per-session memory cap is accounted
+// with it. 0 if c is not kept.
+func (d *Driver) KeptBytes(c *tui.Compiled) int64 {
+	d.mu.Lock()
+	k := d.results[c]
+	d.mu.Unlock()
+	if k == nil {
+		return 0
+	}
+	const lineHeader = 16 // a string header in Step.Lines
+	var n int64
+	seen := map[*pipeline.Part]bool{}
+	part := func(p *pipeline.Part) {
+		if p != nil && !seen[p] {
+			seen[p] = true
+			n += int64(len(p.Text))
+		}
+	}
+	for _, s := range k.res.Snapshots {
+		part(s.Header)
+		for _, f := range s.Funcs {
+			part(f)
+		}
+	}
+	for _, st := range c.Steps {
+		n += int64(len(st.Lines))*lineHeader + int64(len(st.Text))
+	}
+	if k.out != nil {
+		n += int64(len(k.out.Text) + len(k.out.Binary))
+	}
+	return n
+}
+
+// Release drops what the driver keeps of c (snapshots, parsed modules,
+// back-end output): later Analyze, Run and TargetCode calls on c fail with
+// "no such snapshot". The SSH server releases a session's older compiles
+// when the session is over its memory cap.
+func (d *Driver) Release(c *tui.Compiled) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.results, c)
+	for i, o := range d.order {
+		if o == c {
+			d.order = append(d.order[:i], d.order[i+1:]...)
+			break
+		}
+	}
 }
 
 // StageSteps turns a back end's intermediate forms (SIR for SM3) into

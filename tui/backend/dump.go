@@ -39,6 +39,10 @@ type DumpDriver struct {
 	path   string    // the static log's file ("" for standard input)
 	stamp  time.Time // its modification time when indexed
 	runner *passdump.Command
+	// prog, while not nil, is the whole log being indexed in the
+	// background; static is its first part until then.
+	prog    *passdump.Progressive
+	partial map[*tui.Compiled]bool // compiles of the first part only
 
 	mu     sync.Mutex
 	logs   map[*tui.Compiled]*passdump.Log
@@ -66,11 +70,80 @@ func NewDumpDriver(l *passdump.Log) *DumpDriver {
 	return d
 }
 
+// NewProgressiveDumpDriver returns a driver over a log that is still being
+// indexed: compiles show its first part (tui.Progressive) until the whole
+// log is ready.
+func NewProgressiveDumpDriver(p *passdump.Progressive, path string) (*DumpDriver, error) {
+	first := p.First
+	if first == nil {
+		// Small log, or no banner in its first part: wait for the whole.
+		l, err := p.Wait(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		return NewDumpDriver(l), nil
+	}
+	d := NewDumpDriver(first)
+	d.prog = p
+	d.partial = map[*tui.Compiled]bool{}
+	if st, err := os.Stat(path); err == nil && path != "-" {
+		d.path, d.stamp = path, st.ModTime()
+	}
+	return d, nil
+}
+
+// Partial reports whether c shows only the first part of a log still
+// being indexed (tui.Progressive).
+func (d *DumpDriver) Partial(c *tui.Compiled) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.partial[c]
+}
+
+// WaitComplete blocks until the whole log is indexed (tui.Progressive);
+// the next Compile then shows all of it.
+func (d *DumpDriver) WaitComplete(ctx context.Context) error {
+	d.mu.Lock()
+	p := d.prog
+	d.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	_, err := p.Wait(ctx)
+	return err
+}
+
+// takeWhole swaps the whole log in for its first part once it is indexed.
+// It returns an error when indexing the whole log failed.
+func (d *DumpDriver) takeWhole() error {
+	d.mu.Lock()
+	p := d.prog
+	d.mu.Unlock()
+	if p == nil || !p.Done() {
+		return nil
+	}
+	l, err := p.Wait(context.Background())
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.prog = nil
+	if err != nil {
+		return err
+	}
+	d.static = l
+	return nil
+}
+
 // reload re-indexes the static log when its file changed since it was
 // indexed (R in the explorer after the compiler wrote a new log).
 func (d *DumpDriver) reload() error {
 	if d.path == "" {
 		return nil
+	}
+	d.mu.Lock()
+	indexing := d.prog != nil
+	d.mu.Unlock()
+	if indexing {
+		return nil // the first index is still being built
 	}
 	st, err := os.Stat(d.path)
 	if err != nil || st.ModTime().Equal(d.stamp) {
@@ -137,11 +210,15 @@ func (d *DumpDriver) SetInput(path string) error {
 // (with the enabled passes of pipeline), in the caller's goroutine, and
 // cancels it with ctx.
 func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassSlot) (*tui.Compiled, error) {
+	if err := d.takeWhole(); err != nil {
+		return nil, err
+	}
 	if err := d.reload(); err != nil {
 		return nil, err
 	}
 	d.mu.Lock()
 	l := d.static
+	partial := d.prog != nil
 	d.mu.Unlock()
 	if d.runner != nil {
 		var passes []string
@@ -172,6 +249,9 @@ func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassS
 	}
 	d.mu.Lock()
 	d.logs[c] = l
+	if partial {
+		d.partial[c] = true
+	}
 	d.order = append(d.order, c)
 	if len(d.order) > keepCompiles {
 		old := d.order[0]
@@ -180,6 +260,7 @@ func (d *DumpDriver) Compile(ctx context.Context, _ string, pipeline []tui.PassS
 		}
 		delete(d.logs, old)
 		delete(d.loaded, old)
+		delete(d.partial, old)
 		d.order = d.order[1:]
 	}
 	d.mu.Unlock()

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"passlens/bench/dumpgen"
 	"passlens/compiler/passdump"
 	"passlens/internal/testtool"
 	"passlens/tui"
@@ -252,6 +254,54 @@ func TestDumpDriverSPIRV(t *testing.T) {
 		}
 		if _, err := d.Run(context.Background(), c, i, tui.RunOptions{Policy: "maximal", WaveSize: 4}); err != nil {
 			t.Errorf("step %d: run: %v", i, err)
+		}
+	}
+}
+
+// A progressively opened log compiles to its first part (Partial), then,
+// once WaitComplete returns, to the whole log; the first part's steps are
+// the whole log's first steps.
+func TestProgressiveDumpDriver(t *testing.T) {
+	var buf bytes.Buffer
+	if err := dumpgen.Write(&buf, dumpgen.Options{Size: 1, Funcs: 6, FuncPass: 8, LoopPass: 2, ModPasses: 2}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "x.log")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := passdump.OpenProgressive(p, int64(buf.Len())/4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewProgressiveDumpDriver(pr, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err := d.Compile(ctx, "log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WaitComplete(ctx); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := d.Compile(ctx, "log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Partial(first) || d.Partial(whole) || len(first.Steps) >= len(whole.Steps) {
+		t.Fatalf("first part %d steps (partial %v), whole %d (partial %v)", len(first.Steps), d.Partial(first), len(whole.Steps), d.Partial(whole))
+	}
+	for i := range first.Steps {
+		if err := d.LoadStep(first, i); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.LoadStep(whole, i); err != nil {
+			t.Fatal(err)
+		}
+		if first.Steps[i].Pass != whole.Steps[i].Pass || first.Steps[i].Text != whole.Steps[i].Text {
+			t.Fatalf("step %d differs between the first part and the whole log", i)
 		}
 	}
 }

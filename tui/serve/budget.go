@@ -36,18 +36,42 @@ func (s *Server) heavySlot(ctx context.Context, size int) (func(), error) {
 }
 
 // compileBudget runs compile under the session's compile budget: a
-// deadline of cfg.CompileTimeout and, for large modules, the heavy slot.
+// deadline of cfg.CompileTimeout and, for large modules, the heavy slot
+// and the memory watchdog (memory.go).
 func (s *Server) compileBudget(ctx context.Context, size int, compile func(context.Context) error) error {
 	release, err := s.heavySlot(ctx, size)
 	if err != nil {
 		return err
 	}
 	defer release()
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.CompileTimeout)
+	mctx, cancelMem := context.WithCancelCause(ctx)
+	defer cancelMem(nil)
+	cctx, cancel := context.WithTimeout(mctx, s.cfg.CompileTimeout)
 	defer cancel()
-	err = compile(cctx)
+	grown, over := s.heavyWatch(size, cancelMem, func() { err = compile(cctx) })
+	if over {
+		return s.memoryError("compile", grown)
+	}
 	if err != nil && ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("compile stopped after %v: over the server's time budget per compile", s.cfg.CompileTimeout)
 	}
 	return err
+}
+
+// heavyJob runs job (an analysis, an interpreter run, target code) in the
+// heavy slot when size calls for it, under the memory watchdog: a job
+// whose live-heap growth passed the session cap is reported as stopped
+// (its result is dropped; these jobs cannot be stopped half-way).
+func (s *Server) heavyJob(ctx context.Context, size int, what string, job func() error) error {
+	release, err := s.heavySlot(ctx, size)
+	if err != nil {
+		return err
+	}
+	defer release()
+	var jerr error
+	grown, over := s.heavyWatch(size, nil, func() { jerr = job() })
+	if over {
+		return s.memoryError(what, grown)
+	}
+	return jerr
 }

@@ -66,6 +66,27 @@ func (a *atomicProgram) send(msg tea.Msg) {
 type liveSession struct {
 	info *sessionInfo
 	prog atomicProgram
+
+	mu      sync.Mutex
+	cleanup []func() // run when the session ends (tool run directories)
+}
+
+// atEnd registers f to run when the session ends.
+func (ls *liveSession) atEnd(f func()) {
+	ls.mu.Lock()
+	ls.cleanup = append(ls.cleanup, f)
+	ls.mu.Unlock()
+}
+
+// end runs the registered cleanups once.
+func (ls *liveSession) end() {
+	ls.mu.Lock()
+	fs := ls.cleanup
+	ls.cleanup = nil
+	ls.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }
 
 func fingerprint(k ssh.PublicKey) string {
@@ -164,6 +185,7 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 		pty, _, _ := sess.Pty()
 		s.log.Info("session start", "session", info.id, "user", info.user, "remote", info.remote, "key", info.fingerprint,
 			"term", pty.Term, "size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height))
+		defer ls.end()
 		defer func() {
 			// Tell the user first: Shutdown closes the connections as soon
 			// as the last session is deregistered.

@@ -31,9 +31,10 @@ type pickerItem struct {
 
 // loadedMsg carries the result of opening a module.
 type loadedMsg struct {
-	ref moduleRef
-	drv *backend.Driver
-	err error
+	ref  moduleRef
+	drv  tui.Driver
+	size int // source bytes (the compile budget's heavy-slot size)
+	err  error
 }
 
 // sessionModel is the root model of one SSH session: a module picker
@@ -54,6 +55,7 @@ type sessionModel struct {
 	isErr   bool
 	loading string
 	typing  bool
+	tool    bool // the prompt takes a tool command line (tools.go)
 	input   textinput.Model
 
 	exp     *tui.Model
@@ -150,7 +152,7 @@ func (m *sessionModel) updatePicker(msg tea.Msg) tea.Cmd {
 			m.status, m.isErr = msg.err.Error(), true
 			return nil
 		}
-		return m.openExplorer(msg.drv)
+		return m.openExplorer(msg.drv, msg.size)
 	case tea.KeyPressMsg:
 		if m.loading != "" {
 			if msg.String() == "ctrl+c" {
@@ -166,6 +168,9 @@ func (m *sessionModel) updatePicker(msg tea.Msg) tea.Cmd {
 				val := strings.TrimSpace(m.input.Value())
 				if val == "" {
 					return nil
+				}
+				if m.tool {
+					return m.runTool(val)
 				}
 				return m.open(moduleRef{path: val})
 			case "esc":
@@ -194,8 +199,25 @@ func (m *sessionModel) updatePicker(msg tea.Msg) tea.Cmd {
 			if m.sel >= 0 && m.sel < len(m.items) {
 				return m.open(m.items[m.sel].ref)
 			}
+		case "t":
+			tools := m.s.allowedTools()
+			if len(tools) == 0 {
+				m.status, m.isErr = "this server runs no external tools", true
+				return nil
+			}
+			m.typing, m.tool = true, true
+			m.input.Prompt = "run (" + strings.Join(tools, ", ") + "): "
+			val := tools[0] + " "
+			if m.sel >= 0 && m.sel < len(m.items) && m.items[m.sel].ref.path != "" {
+				val += m.items[m.sel].ref.path
+			}
+			m.input.SetValue(val)
+			m.input.CursorEnd()
+			m.status, m.isErr = "", false
+			return m.input.Focus()
 		case "o", "/":
-			m.typing = true
+			m.typing, m.tool = true, false
+			m.input.Prompt = "module path: "
 			m.input.SetValue("")
 			m.status, m.isErr = "", false
 			return m.input.Focus()
@@ -211,14 +233,32 @@ func (m *sessionModel) open(ref moduleRef) tea.Cmd {
 	s := m.s
 	return func() tea.Msg {
 		drv, err := s.openModule(ref)
-		return loadedMsg{ref: ref, drv: drv, err: err}
+		if err != nil {
+			return loadedMsg{ref: ref, err: err}
+		}
+		return loadedMsg{ref: ref, drv: drv, size: drv.SourceBytes()}
+	}
+}
+
+// runTool checks a tool command line and opens the explorer on the log
+// of its run (the explorer's first Compile runs it, under the session's
+// compile budget).
+func (m *sessionModel) runTool(line string) tea.Cmd {
+	cmd, err := m.s.toolCommand(m.ls, line)
+	if err != nil {
+		m.status, m.isErr = err.Error(), true
+		return nil
+	}
+	m.s.log.Info("tool command", "session", m.ls.info.id, "argv", strings.Join(cmd.Argv, " "))
+	return func() tea.Msg {
+		return loadedMsg{ref: moduleRef{path: line}, drv: backend.NewRunDriver(cmd)}
 	}
 }
 
 // openExplorer hands the session over to a new explorer on drv.
-func (m *sessionModel) openExplorer(drv *backend.Driver) tea.Cmd {
+func (m *sessionModel) openExplorer(drv tui.Driver, size int) tea.Cmd {
 	m.s.log.Info("module opened", "session", m.ls.info.id, "module", drv.Source())
-	m.exp = tui.New(&safeDriver{Driver: drv, s: m.s, ls: m.ls, size: drv.SourceBytes()}, tui.Options{Theme: m.theme, Exports: m.export})
+	m.exp = tui.New(wrapDriver(m.s, m.ls, drv, size), tui.Options{Theme: m.theme, Exports: m.export})
 	cmds := []tea.Cmd{m.exp.Init()}
 	if m.w > 0 {
 		_, c := m.exp.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
@@ -235,7 +275,7 @@ func (m *sessionModel) pickerView() string {
 	w := max(m.w, 20)
 	var b strings.Builder
 	b.WriteString(title.Render(PickerTitle) + "\n")
-	b.WriteString(dim.Render(truncate("↑/↓ move · enter open · o type a path in the modules directory · q quit", w)) + "\n\n")
+	b.WriteString(dim.Render(truncate(m.helpLine(), w)) + "\n\n")
 	rows := max(1, m.h-6)
 	if m.sel < m.off {
 		m.off = m.sel
@@ -265,6 +305,14 @@ func (m *sessionModel) pickerView() string {
 		b.WriteString(dim.Render(truncate(m.status, w)))
 	}
 	return b.String()
+}
+
+// helpLine is the picker's key help; `t` only when tools are allowed.
+func (m *sessionModel) helpLine() string {
+	if len(m.s.allowedTools()) > 0 {
+		return "↑/↓ move · enter open · o type a path in the modules directory · t run a tool · q quit"
+	}
+	return "↑/↓ move · enter open · o type a path in the modules directory · q quit"
 }
 
 // truncate cuts s to w columns. It also escapes control bytes: module

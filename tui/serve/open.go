@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/internal/guard"
 	"passlens/internal/termsafe"
@@ -66,12 +67,20 @@ func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
 	}
 	release, _ := s.heavySlot(context.Background(), len(src.Text))
 	defer release()
-	m, err := load.Module(src, load.Options{ReadFile: s.readInclude})
+	var m *ir.Module
+	grown, over := s.heavyWatch(len(src.Text), nil, func() {
+		m, err = load.Module(src, load.Options{ReadFile: s.readInclude})
+	})
+	if over {
+		// The frontend cannot be stopped half-way; its module is dropped.
+		return nil, s.memoryError("loading "+ref.String(), grown)
+	}
 	if err != nil {
 		return nil, err
 	}
 	drv = backend.New(src, m)
 	drv.MaxRunSteps = s.cfg.MaxRunSteps
+	drv.NoAllocStats = true // no stop-the-world per pass (backend.Driver.NoAllocStats)
 	return drv, nil
 }
 

@@ -47,6 +47,8 @@ type Config struct {
 	IdleTimeout        time.Duration
 	MaxRunSteps        int           // interpreter steps per run (DefaultMaxRunSteps if 0)
 	CompileTimeout     time.Duration // one compile of one session (DefaultCompileTimeout if 0)
+	SessionMemory      int64         // memory cap per session in bytes (DefaultSessionMemory if 0; memory.go)
+	AllowTools         []string      // external tools sessions may run (none if empty; tools.go)
 	Log                io.Writer     // structured log lines (os.Stderr if nil)
 }
 
@@ -64,7 +66,11 @@ type Server struct {
 	listeners []net.Listener // listeners passed to Serve, closed by Shutdown
 	drained   chan struct{}  // closed when closing and no session is left
 	nextID    atomic.Int64
-	heavy     chan struct{} // the heavy-work slot (budget.go)
+	heavy     chan struct{}     // the heavy-work slot (budget.go)
+	tools     map[string]string // allowed tool name → path (tools.go)
+
+	// testToolLogLimit, when set, replaces toolLogLimit.
+	testToolLogLimit int64
 
 	// testHook, when set, runs at the start of every explorer session (tests
 	// inject panics with it).
@@ -91,6 +97,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.CompileTimeout <= 0 {
 		cfg.CompileTimeout = DefaultCompileTimeout
 	}
+	if cfg.SessionMemory <= 0 {
+		cfg.SessionMemory = DefaultSessionMemory
+	}
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
@@ -103,6 +112,11 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("--modules %s: not a directory", cfg.ModulesDir)
 		}
 	}
+	tools, err := resolveTools(cfg.AllowTools)
+	if err != nil {
+		return nil, err
+	}
+	s.tools = tools
 	akeys := cfg.AuthorizedKeysPath
 	if akeys == "" {
 		p, err := DefaultAuthorizedKeysPath()
