@@ -79,8 +79,11 @@ func keyLatency(tm *loadTerm, key string) (time.Duration, error) {
 //
 // PASSLENS_ISOLATION_LOG=1 prints the figures recorded in BENCHMARKS.md.
 func TestHeavyCompileIsolation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test skipped in -short mode")
+	// A ratio of latencies is a measurement, not a pass/fail property on a
+	// shared CI machine: the load test runs when asked (bench/ssh-isolation.sh)
+	// and its numbers are kept in BENCHMARKS.md.
+	if os.Getenv("PASSLENS_LOADTEST") == "" {
+		t.Skip("load test: set PASSLENS_LOADTEST=1 (bench/ssh-isolation.sh)")
 	}
 	ts := startServer(t, nil, nil)
 	if err := os.WriteFile(filepath.Join(ts.dir, "slow.hlsl"), []byte(slowModule()), 0o644); err != nil {
