@@ -34,6 +34,10 @@ type checker struct {
 	pragmaSeen      bool
 	// unsizedCalls are calls passing arrays to unsized array parameters.
 	unsizedCalls []*Call
+	// globalUses records, per function, the uses of global variables and
+	// cbuffer members, for the checks that concern only what an entry
+	// point uses (entry_limits.go).
+	globalUses map[*FuncDecl][]*Ident
 }
 
 // scope is one level of names: variables and types.
@@ -49,7 +53,7 @@ type typeSym struct {
 
 func newChecker(rep *reporter, opts *Options, prog *Program) *checker {
 	c := &checker{rep: rep, opts: opts, prog: prog, funcs: map[string][]*FuncDecl{}, calls: map[*FuncDecl][]*Call{}, intrinsicCalls: map[*FuncDecl][]*Call{},
-		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}}
+		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}, globalUses: map[*FuncDecl][]*Ident{}}
 	c.rowMajor = opts.RowMajor
 	c.push()
 	c.globals = &CBuffer{Name: "$Globals", Implicit: true}

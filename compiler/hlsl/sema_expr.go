@@ -98,6 +98,9 @@ func (c *checker) checkIdent(e *Ident) Expr {
 	v.Used = true
 	e.Var = v
 	e.T = v.Type
+	if (v.Kind == VarGlobal || v.Kind == VarBufferField) && c.curFunc != nil {
+		c.globalUses[c.curFunc] = append(c.globalUses[c.curFunc], e)
+	}
 	return e
 }
 
@@ -219,7 +222,11 @@ func (c *checker) checkBinary(e *Binary) Expr {
 	e.Y = buildConversion(e.Y, opT)
 	if (e.Op == OpDiv || e.Op == OpRem) && opT.IsIntegral() {
 		if k, ok := constEval(e.Y); ok && k.Int == 0 && opT.IsScalar() {
-			c.warnf(e.Y, "division by zero is undefined")
+			what := "division" // clang's warn_remainder_division_by_zero
+			if e.Op == OpRem {
+				what = "remainder"
+			}
+			c.warnf(e.Y, "%s by zero is undefined", what)
 		}
 	}
 	if (e.Op == OpShl || e.Op == OpShr) && opT.IsIntegral() && opT.IsScalar() {

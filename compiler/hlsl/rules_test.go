@@ -1,0 +1,205 @@
+package hlsl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestRules checks the rules of docs/hlsl-rules.md, each with valid and
+// invalid variants written from DXC's semantic analysis and the HLSL
+// specification drafts (the sources are cited per rule in the doc), not
+// from the conformance data. A valid variant must compile without errors
+// (and without warnings unless it names one); an invalid one must report
+// the named diagnostic at the named line:col.
+//
+// In a case, "@" marks where the diagnostic must be (it is removed from
+// the source before compiling); want is "error: text" or "warning: text"
+// (a substring of the message), or "" for a valid variant.
+type ruleCase struct {
+	rule string // the rule's id in docs/hlsl-rules.md
+	src  string
+	want string
+}
+
+// rcs wraps statements in a compute entry point.
+func rcs(body string) string {
+	return "RWStructuredBuffer<float4> Out;\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) {\n" + body + "\n}\n"
+}
+
+var ruleCases = []ruleCase{
+	// --- Overload resolution: ranks of implicit conversion sequences.
+	// conv.exact: an exact match beats a conversion.
+	{"over.rank", "struct A { int a; };\nA f(int x) { A r = { x }; return r; }\nfloat f(float x) { return x; }\n" + rcs("A r = f(2); Out[0] = r.a;"), ""},
+	{"over.rank", "struct A { int a; };\nA f(int x) { A r = { x }; return r; }\nfloat f(float x) { return x; }\n" + rcs("A r = @f(2.0f); Out[0] = r.a;"), "error: "},
+	// A splat (Extension) beats a conversion.
+	{"over.rank", "struct A { int a; };\nA f(float2 x) { A r = { 1 }; return r; }\nfloat f(int x) { return x; }\n" + rcs("float v = id.x; A r = f(v); Out[0] = r.a;"), ""},
+	// A conversion beats a truncation.
+	{"over.rank", "struct A { int a; };\nA f(int3 x) { A r = { x.x }; return r; }\nfloat f(float2 x) { return x.x; }\n" + rcs("float3 v = id; A r = f(v); Out[0] = r.a;"), ""},
+	// A truncation beats a conversion truncation.
+	{"over.rank", "struct A { int a; };\nA f(float2 x) { A r = { 1 }; return r; }\nfloat f(int2 x) { return x.x; }\n" + rcs("float3 v = id; A r = f(@v); Out[0] = r.a;"), "warning: implicit truncation of vector type"},
+	// A signed/unsigned change beats a conversion between kinds.
+	{"over.rank", "struct A { int a; };\nA f(int x) { A r = { x }; return r; }\nfloat f(float x) { return x; }\n" + rcs("uint u = id.x; A r = f(u); Out[0] = r.a;"), ""},
+	// Scores add up over the arguments, each flag outweighing any number
+	// of the flags below it: a cast from the argument's kind (uint to
+	// float) weighs more than a signed/unsigned change and a cast to the
+	// parameter's kind (uint to int, float to int) together.
+	{"over.rank", "struct A { int a; };\nfloat f(float x, float y) { return x; }\nA f(int x, int y) { A r = { 1 }; return r; }\n" + rcs("uint u = id.x; float v = id.y; A r = f(u, v); Out[0] = r.a;"), ""},
+	// Two candidates of the same rank: ambiguous.
+	{"over.ambiguous", "float f(int x) { return x; }\nfloat f(float x) { return x; }\n" + rcs("bool b = id.x; Out[0] = @f(b);"), "error: call to 'f' is ambiguous"},
+	{"over.ambiguous", "float f(float x) { return x; }\nfloat f(float1 x) { return x; }\n" + rcs("float v = id.x; Out[0] = @f(v);"), "error: call to 'f' is ambiguous"},
+	{"over.ambiguous", "float f(float4 x) { return x.x; }\nfloat f(float2x2 x) { return x._11; }\n" + rcs("float4 v = id.xyzx; Out[0] = @f(v);"), "error: call to 'f' is ambiguous"},
+	{"over.ambiguous", "float f(float2 x) { return x.x; }\nfloat f(float x) { return x; }\n" + rcs("float4 v = id.xyzx; Out[0] = @f(v);"), "error: call to 'f' is ambiguous"},
+	{"over.ambiguous", "float f(int x, float y) { return x; }\nfloat f(float x, int y) { return x; }\n" + rcs("float v = id.x; Out[0] = @f(v, v);"), "error: call to 'f' is ambiguous"},
+	// Default arguments that make two candidates viable.
+	{"over.ambiguous", "float f(int x = 1) { return x; }\nfloat f(float y = 2.0f) { return y; }\n" + rcs("Out[0] = f(1) + f(3.0f) + @f();"), "error: call to 'f' is ambiguous"},
+	// No viable candidate: too many arguments, or no conversion.
+	{"over.viable", "float f(float x) { return x; }\n" + rcs("Out[0] = @f(1, 2);"), "error: no matching function for call to 'f'"},
+	{"over.viable", "struct S { float x; };\nfloat f(float x) { return x; }\n" + rcs("S s = { 1 }; Out[0] = @f(s);"), "error: no matching function for call to 'f'"},
+
+	// --- Implicit conversions.
+	{"conv.splat", rcs("float4 v = 1; float4 w = float1(2); float2x2 m = 3; Out[0] = v + w + m[0].xyxy;"), ""},
+	{"conv.trunc", rcs("float4 v = id.xyzx; float2 t = @v; Out[0] = t.xyxy;"), "warning: implicit truncation of vector type"},
+	{"conv.trunc", rcs("float3x3 m = 1; float2x2 t = @m; Out[0] = t[0].xyxy;"), "warning: implicit truncation of vector type"},
+	{"conv.trunc", rcs("float4 v = id.xyzx; float s = @v; Out[0] = s;"), "warning: implicit truncation of vector type"},
+	{"conv.extend", rcs("float2 v = id.xy; float4 w = @v; Out[0] = w;"), "error: cannot implicitly convert from 'float2' to 'float4'"},
+	{"conv.extend", rcs("float2x2 m = 1; float3x3 w = @m; Out[0] = w[0].xyzx;"), "error: cannot implicitly convert from 'float2x2' to 'float3x3'"},
+	{"conv.struct", "struct S { float x; };\n" + rcs("S s = { 1 }; float f = @s; Out[0] = f;"), "error: cannot implicitly convert from 'S' to 'float'"},
+	{"conv.matvec", rcs("float2x2 m = 1; float4 v = m; float2x2 n = v; Out[0] = v + n[1].xyxy;"), ""},
+
+	// --- Initializer lists flatten their elements.
+	{"init.flatten", rcs("float4 v = { 1, float2(2, 3), 4 }; Out[0] = v;"), ""},
+	{"init.flatten", "struct S { float2 a; int b; };\n" + rcs("S s = { float3(1, 2, 3) }; S t = { 1, 2, 3 }; Out[0] = s.a.xyxy + t.b;"), ""},
+	{"init.flatten", rcs("int a[] = { 1, 2, 3 }; float2x2 m = { float2(1, 2), 3, 4 }; Out[0] = a[2] + m[1].xyxy;"), ""},
+	{"init.count", rcs("float4 v = @{ 1, 2, 3 }; Out[0] = v;"), "error: too few initializers in list for type 'float4' (expected 4 but was 3)"},
+	{"init.count", rcs("float2 v = @{ 1, 2, 3 }; Out[0] = v.xyxy;"), "error: too many initializers in list for type 'float2' (expected 2 but was 3)"},
+	{"init.count", rcs("int a[2] = @{ 1, 2, 3 }; Out[0] = a[0];"), "error: too many initializers in list for type 'int [2]'"},
+	{"init.count", rcs("Out[0] = @float4(1, 2);"), "error: too few elements in vector initialization (expected 4 elements, have 2)"},
+	{"init.empty", rcs("float4 v = @{}; Out[0] = v;"), "error: "},
+
+	// --- out and inout arguments.
+	{"param.out", "void f(out float x) { x = 1; }\nvoid g(inout float2 x) { x += 1; }\n" + rcs("float4 v = 0; f(v.y); g(v.zw); int i; f(i); Out[0] = v + i;"), ""},
+	{"param.out", "void f(out float x) { x = 1; }\n" + rcs("f(@1.0); Out[0] = 0;"), "error: "},
+	{"param.out", "void f(out float x) { x = 1; }\nstatic const float c = 1;\n" + rcs("f(@c); Out[0] = c;"), "error: "},
+	{"param.out", "void f(out float2 x) { x = 1; }\n" + rcs("float4 v = 0; f(@v.xx); Out[0] = v;"), "error: "},
+	{"param.out", "void f(out float x) { x = 1; }\n" + rcs("float4 v = 0; f((@v.x + 1)); Out[0] = v;"), "error: "},
+
+	// --- Control flow conditions and switch.
+	{"stmt.cond", rcs("float4 v = id.xyzx; if (@v) Out[0] = 1;"), "error: if condition must be a scalar, not 'float4'"},
+	{"stmt.cond", rcs("float2 v = id.xy; while (@v) { Out[0] = 1; break; }"), "error: while condition must be a scalar, not 'float2'"},
+	{"stmt.switch", rcs("switch (id.x) { case 1: Out[0] = 1; break; case @1: break; }"), "error: duplicate case value '1'"},
+	{"stmt.switch", rcs("switch (id.x) { default: break; @default: break; }"), "error: multiple default labels"},
+	{"stmt.switch", rcs("float f = id.x; switch (@f) { case 1: break; }"), "error: "},
+	{"stmt.switch", rcs("uint k = 2; switch (id.x) { case @k: break; }"), "error: "},
+	{"stmt.switch", rcs("switch (id.x) { case 1: case 2 + 1: Out[0] = 1; default: break; }"), ""},
+
+	// --- Loop and branch attributes.
+	{"attr.loop", rcs("[unroll] for (int i = 0; i < 4; i++) Out[i] = i;\n[unroll(2)] for (int j = 0; j < 4; j++) Out[j] = j;\n[loop] while (id.x > 9) { Out[0] = 1; }\n[fastopt] do { Out[1] = 1; } while (id.x > 9);\n[allow_uav_condition] for (uint k = 0; k < id.x; k++) Out[k] = 2;"), ""},
+	{"attr.loop", rcs("@[loop] if (id.x) Out[0] = 1;"), "warning: attribute 'loop' ignored: it applies to loop statements"},
+	{"attr.loop", rcs("@[unroll] if (id.x) Out[0] = 1;"), "warning: attribute 'unroll' ignored: it applies to loop statements"},
+	{"attr.branch", rcs("[branch] if (id.x) Out[0] = 1; [flatten] if (id.y) Out[1] = 1; [forcecase] switch (id.x) { default: break; } [call] switch (id.y) { default: break; }"), ""},
+	{"attr.branch", rcs("@[branch] for (int i = 0; i < 2; i++) Out[i] = i;"), "warning: attribute 'branch' ignored: it applies to if statements"},
+	{"attr.branch", rcs("@[forcecase] if (id.x) Out[0] = 1;"), "warning: attribute 'forcecase' ignored: it applies to switch statements"},
+	{"attr.loop", rcs("@[unroll] [loop] for (int i = 0; i < 2; i++) Out[i] = i;"), "error: attribute 'unroll' conflicts with attribute 'loop'"},
+
+	// --- Storage classes and qualifiers.
+	{"decl.global-const", "float g;\n" + rcs("@g = 1; Out[0] = g;"), "error: "},
+	{"decl.global-const", "static float g;\n" + rcs("g = 1; Out[0] = g;"), ""},
+	{"decl.const", rcs("const float c = 1; @c = 2; Out[0] = c;"), "error: "},
+	{"decl.modifier", rcs("groupshared float @g; Out[0] = g;"), "error: local variables cannot be declared 'uniform', 'extern', 'shared' or 'groupshared'"},
+	{"decl.modifier", rcs("uniform float @u = 1; Out[0] = u;"), "error: local variables cannot be declared 'uniform', 'extern', 'shared' or 'groupshared'"},
+	{"decl.modifier", "in float @g;\n" + rcs("Out[0] = g;"), "error: 'in'/'out' are only allowed on parameters"},
+	{"decl.groupshared", "groupshared float g[8192];\n" + rcs("g[id.x] = 1; Out[0] = g[0];"), ""},
+	{"decl.groupshared", "groupshared float g[8193];\n" + rcs("@g[id.x] = 1; Out[0] = g[0];"), "error: entry point 'main' uses 32772 bytes of groupshared memory with 'g'; at most 32768 are allowed"},
+
+	// --- Literals.
+	{"lex.literal", rcs("float a = 1.0; float b = 1.5h; float c = 1.5f; uint d = 0xFFFFFFFF; uint e = 10u; int f = 0x7fffffff; int g = 017; Out[0] = a + b + c + d + e + f + g;"), ""},
+	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: "},
+
+	// --- Constant division by zero.
+	{"expr.div0", rcs("int x = 1 / @0; Out[0] = x;"), "warning: division by zero is undefined"},
+	{"expr.div0", rcs("int x = 1 % @0; Out[0] = x;"), "warning: remainder by zero is undefined"},
+
+	// --- Entry points.
+	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n[numthreads(1024, 1, 1)] void main() { Out[0] = 1; }\n", ""},
+	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n[numthreads(@1025, 1, 1)] void main() { Out[0] = 1; }\n", "error: numthreads x dimension must be between 1 and 1024 (is 1025)"},
+	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n[numthreads(32, 32, 2)] void main() { Out[0] = 1; }\n", "error: "},
+	{"entry.semantic", "float4 main(float4 p) : SV_Target { return p; }\n", "error: "},
+	{"entry.semantic", "float4 main(float4 p : TEXCOORD0) { return p; }\n", "error: "},
+	{"entry.semantic", "float4 main(float4 p : TEXCOORD0, float4 q : @TEXCOORD0) : SV_Target { return p + q; }\n", "error: input semantic 'TEXCOORD0' is used more than once"},
+	{"entry.sysvalue", "float4 main(uint3 id : SV_DispatchThreadID) : SV_Target { return id.x; }\n", "error: "},
+	{"entry.sysvalue", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main(float4 p : SV_Position) { Out[0] = p.x; }\n", "error: "},
+	{"entry.return", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] float main() : SV_Target { return 1; }\n", "error: "},
+
+	// Only what the entry point uses is checked, as DXC's validator sees it.
+	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nRWStructuredBuffer<float> B : register(u0);\n[numthreads(1, 1, 1)] void main() { A[0] = 1; }\n", ""},
+	{"reg.overlap", "RWStructuredBuffer<float> A[4] : register(u0);\nRWStructuredBuffer<float> B : @register(u3);\n[numthreads(1, 1, 1)] void main() { A[1][0] = 1; B[0] = 2; }\n", "error: resource 'B' at register u3 in space 0 overlaps resource 'A' at u0 (size 4)"},
+	{"reg.overlap", "cbuffer C : register(b1) { float k; }\ncbuffer D : @register(b1) { float j; }\nRWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main() { Out[0] = k + j; }\n", "error: resource 'D' at register b1 in space 0 overlaps resource 'C' at b1 (size 1)"},
+	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nStructuredBuffer<float> B : register(t0);\n[numthreads(1, 1, 1)] void main() { A[0] = B[0]; }\n", ""},
+	{"decl.groupshared", "groupshared float g[8193];\nRWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main() { Out[0] = 1; }\n", ""},
+	{"decl.groupshared", "groupshared float4 a[1024];\ngroupshared float4 b[1024];\nRWStructuredBuffer<float> Out;\nvoid f(uint i) { b[i] = 1; }\n[numthreads(1, 1, 1)] void main(uint i : SV_GroupIndex) { a[i] = 1; f(i); Out[0] = a[0].x + b[1].x; }\n", ""},
+	{"decl.groupshared", "groupshared float4 a[1024];\ngroupshared float4 b[1024];\ngroupshared float c;\nRWStructuredBuffer<float> Out;\nvoid f(uint i) { b[i] = 1; }\n[numthreads(1, 1, 1)] void main(uint i : SV_GroupIndex) { a[i] = 1; f(i); c = 1; Out[0] = a[0].x + @b[1].x + c; }\n", "error: entry point 'main' uses 32772 bytes of groupshared memory with 'b'"},
+	{"entry.semantic", "float4 main(float4 p[2] : TEXCOORD0, float4 q : @TEXCOORD1) : SV_Target { return p[0] + q; }\n", "error: input semantic 'TEXCOORD1' is used more than once"},
+	{"entry.semantic", "struct O { float4 a : SV_Target0; float4 b : @SV_Target0; };\nO main() { O o = (O)0; return o; }\n", "error: output semantic 'SV_Target0' is used more than once"},
+	{"entry.semantic", "void main(float4 p : TEXCOORD0, inout float4 q : TEXCOORD1, out float4 o : SV_Position) { o = p + q; }\n", ""},
+	{"entry.semantic", "RWStructuredBuffer<uint> Out;\n[numthreads(1, 1, 1)] void main(uint3 a : SV_DispatchThreadID, uint3 b : @SV_DispatchThreadID) { Out[0] = a.x + b.x; }\n", "error: input semantic 'SV_DispatchThreadID' is used more than once"},
+	// Semantic cascading: a struct's members take consecutive indices, an
+	// array member one per element.
+	{"entry.semantic", "struct A { float a; float b[4]; float2 c; };\nfloat4 main(A s : CASCADE, float x : CASCADE6) : SV_Position { return float4(s.a, s.b[3], s.c) + x; }\n", ""},
+	{"entry.semantic", "struct A { float a; float b[4]; float2 c; };\nfloat4 main(A s : CASCADE, float x : @CASCADE5) : SV_Position { return float4(s.a, s.b[3], s.c) + x; }\n", "error: input semantic 'CASCADE5' is used more than once"},
+	// --- Register bindings.
+	{"reg.class", "RWStructuredBuffer<float> Out : register(u0);\nStructuredBuffer<float> In : register(t0, space1);\ncbuffer C : register(b3) { float k; }\nfloat g : register(c5);\n[numthreads(1, 1, 1)] void main() { Out[0] = In[0] + k + g; }\n", ""},
+	{"reg.class", "RWStructuredBuffer<float> Out : @register(t0);\n[numthreads(1, 1, 1)] void main() { Out[0] = 1; }\n", "error: invalid register class 't' for 'RWStructuredBuffer<float>': expected 'u'"},
+	{"reg.class", "StructuredBuffer<float> In : @register(u0);\nRWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main() { Out[0] = In[0]; }\n", "error: invalid register class 'u' for 'StructuredBuffer<float>': expected 't'"},
+	{"reg.class", "cbuffer C : @register(t0) { float k; }\nRWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main() { Out[0] = k; }\n", "error: invalid register class 't' for constant buffer: expected 'b'"},
+	{"reg.syntax", "RWStructuredBuffer<float> Out : register(@x0);\n[numthreads(1, 1, 1)] void main() { Out[0] = 1; }\n", "error: invalid register 'x0': expected b, t, u, s or c and a number"},
+	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nRWStructuredBuffer<float> B : @register(u0);\n[numthreads(1, 1, 1)] void main() { A[0] = 1; B[0] = 2; }\n", "error: resource 'B' at register u0 in space 0 overlaps resource 'A' at u0 (size 1)"},
+	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nRWStructuredBuffer<float> B : register(u0, space1);\n[numthreads(1, 1, 1)] void main() { A[0] = 1; B[0] = 2; }\n", ""},
+
+	// --- Intrinsics.
+	{"intr.overload", rcs("Out[0] = sin(1) + abs(-2) + dot(float3(1, 2, 3), id) + max(id.x, 2u) + lerp(0, 1, 0.5);"), ""},
+	{"intr.overload", rcs("Out[0] = @sin(1, 2);"), "error: too many arguments to function call 'sin', expected 1, have 2"},
+	{"intr.overload", "struct S { float x; };\n" + rcs("S s = { 1 }; Out[0] = abs(@s);"), "error: no matching intrinsic overload for 'abs': argument of type 'S' is not a scalar, vector or matrix"},
+}
+
+// cut returns src without its "@" marker and the marker's line and
+// column (0, 0 when there is none).
+func cut(src string) (string, int, int) {
+	i := strings.IndexByte(src, '@')
+	if i < 0 {
+		return src, 0, 0
+	}
+	line := 1 + strings.Count(src[:i], "\n")
+	col := i - strings.LastIndexByte(src[:i], '\n')
+	return src[:i] + src[i+1:], line, col
+}
+
+func TestRules(t *testing.T) {
+	rules := map[string]int{}
+	for i, c := range ruleCases {
+		src, line, col := cut(c.src)
+		name := fmt.Sprintf("%s#%d", c.rule, i)
+		rules[c.rule]++
+		prog, diags := compile(t, src, Options{})
+		if c.want == "" {
+			for _, d := range diags {
+				t.Errorf("%s: valid variant reports %s: %s\n%s", name, d.Pos, d.Message, src)
+			}
+			continue
+		}
+		sev, text, _ := strings.Cut(c.want, ": ")
+		found := false
+		for _, d := range diags {
+			if d.Severity.String() == sev && strings.Contains(d.Message, text) && (line == 0 || d.Pos.Line == line && d.Pos.Col == col) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: want %q at %d:%d, got:\n%s\n%s", name, c.want, line, col, render(prog, diags), src)
+		}
+		if line == 0 && sev == "error" && !diags.HasErrors() {
+			t.Errorf("%s: invalid variant accepted", name)
+		}
+	}
+	t.Logf("%d rules, %d cases", len(rules), len(ruleCases))
+}
