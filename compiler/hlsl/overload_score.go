@@ -55,10 +55,11 @@ func conversionScore(from, to *Type, literal bool) uint64 {
 	side := func(a, b Kind, intFlag, castFlag int) {
 		switch {
 		case a == b:
+		case literal && b == r && a != KindBool && (a == KindFloat) == (r == KindFloat):
+			// A literal takes any type of its family without cost
+			// (IsCast/IsIntCast exempt LITERAL_INT and LITERAL_FLOAT).
 		case isIntKind(a) && isIntKind(b):
 			s += scoreFlag(intFlag)
-		case literal && b == r && a != KindBool && (a == KindFloat) == (r == KindFloat):
-			// A literal takes the type of its family without cost.
 		default:
 			s += scoreFlag(castFlag)
 		}

@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,7 @@ var ruleCases = []ruleCase{
 	// --- Overload resolution: ranks of implicit conversion sequences.
 	// conv.exact: an exact match beats a conversion.
 	{"over.rank", "struct A { int a; };\nA f(int x) { A r = { x }; return r; }\nfloat f(float x) { return x; }\n" + rcs("A r = f(2); Out[0] = r.a;"), ""},
-	{"over.rank", "struct A { int a; };\nA f(int x) { A r = { x }; return r; }\nfloat f(float x) { return x; }\n" + rcs("A r = @f(2.0f); Out[0] = r.a;"), "error: "},
+	{"over.rank", "struct A { int a; };\nA f(int x) { A r = { x }; return r; }\nfloat f(float x) { return x; }\n" + rcs("A r = @f(2.0f); Out[0] = r.a;"), "error: cannot implicitly convert from 'float' to 'A' in initialization"},
 	// A splat (Extension) beats a conversion.
 	{"over.rank", "struct A { int a; };\nA f(float2 x) { A r = { 1 }; return r; }\nfloat f(int x) { return x; }\n" + rcs("float v = id.x; A r = f(v); Out[0] = r.a;"), ""},
 	// A conversion beats a truncation.
@@ -51,6 +52,11 @@ var ruleCases = []ruleCase{
 	{"over.ambiguous", "float f(float4 x) { return x.x; }\nfloat f(float2x2 x) { return x._11; }\n" + rcs("float4 v = id.xyzx; Out[0] = @f(v);"), "error: call to 'f' is ambiguous"},
 	{"over.ambiguous", "float f(float2 x) { return x.x; }\nfloat f(float x) { return x; }\n" + rcs("float4 v = id.xyzx; Out[0] = @f(v);"), "error: call to 'f' is ambiguous"},
 	{"over.ambiguous", "float f(int x, float y) { return x; }\nfloat f(float x, int y) { return x; }\n" + rcs("float v = id.x; Out[0] = @f(v, v);"), "error: call to 'f' is ambiguous"},
+	// An untyped literal converts to every type of its family for free:
+	// int and uint tie for 20, float wins for 1.5 (DXC's
+	// tools/clang/test/SemaHLSL/literals.hlsl, overload1).
+	{"over.ambiguous", "float f(int x) { return x; }\nfloat f(uint x) { return x; }\nfloat f(float x) { return x; }\n" + rcs("Out[0] = @f(20);"), "error: call to 'f' is ambiguous"},
+	{"over.rank", "struct A { int a; };\nfloat f(int x) { return x; }\nfloat f(uint x) { return x; }\nA f(float x) { A r = { 1 }; return r; }\n" + rcs("A r = f(1.5); float s = f(20u) + f(-2 + id.x); Out[0] = r.a + s;"), ""},
 	// Default arguments that make two candidates viable.
 	{"over.ambiguous", "float f(int x = 1) { return x; }\nfloat f(float y = 2.0f) { return y; }\n" + rcs("Out[0] = f(1) + f(3.0f) + @f();"), "error: call to 'f' is ambiguous"},
 	// No viable candidate: too many arguments, or no conversion.
@@ -75,22 +81,22 @@ var ruleCases = []ruleCase{
 	{"init.count", rcs("float2 v = @{ 1, 2, 3 }; Out[0] = v.xyxy;"), "error: too many initializers in list for type 'float2' (expected 2 but was 3)"},
 	{"init.count", rcs("int a[2] = @{ 1, 2, 3 }; Out[0] = a[0];"), "error: too many initializers in list for type 'int [2]'"},
 	{"init.count", rcs("Out[0] = @float4(1, 2);"), "error: too few elements in vector initialization (expected 4 elements, have 2)"},
-	{"init.empty", rcs("float4 v = @{}; Out[0] = v;"), "error: "},
+	{"init.empty", rcs("float4 v = @{}; Out[0] = v;"), "error: too few initializers in list for type 'float4' (expected 4 but was 0)"},
 
 	// --- out and inout arguments.
 	{"param.out", "void f(out float x) { x = 1; }\nvoid g(inout float2 x) { x += 1; }\n" + rcs("float4 v = 0; f(v.y); g(v.zw); int i; f(i); Out[0] = v + i;"), ""},
-	{"param.out", "void f(out float x) { x = 1; }\n" + rcs("f(@1.0); Out[0] = 0;"), "error: "},
-	{"param.out", "void f(out float x) { x = 1; }\nstatic const float c = 1;\n" + rcs("f(@c); Out[0] = c;"), "error: "},
-	{"param.out", "void f(out float2 x) { x = 1; }\n" + rcs("float4 v = 0; f(@v.xx); Out[0] = v;"), "error: "},
-	{"param.out", "void f(out float x) { x = 1; }\n" + rcs("float4 v = 0; f((@v.x + 1)); Out[0] = v;"), "error: "},
+	{"param.out", "void f(out float x) { x = 1; }\n" + rcs("f(@1.0); Out[0] = 0;"), "error: expression is not assignable"},
+	{"param.out", "void f(out float x) { x = 1; }\nstatic const float c = 1;\n" + rcs("f(@c); Out[0] = c;"), "error: cannot assign to variable 'c' with const-qualified type 'const float'"},
+	{"param.out", "void f(out float2 x) { x = 1; }\n" + rcs("float4 v = 0; f(@v.xx); Out[0] = v;"), "error: invalid write mask 'xx': vector is not assignable (contains duplicate components)"},
+	{"param.out", "void f(out float x) { x = 1; }\n" + rcs("float4 v = 0; f((@v.x + 1)); Out[0] = v;"), "error: expression is not assignable"},
 
 	// --- Control flow conditions and switch.
 	{"stmt.cond", rcs("float4 v = id.xyzx; if (@v) Out[0] = 1;"), "error: if condition must be a scalar, not 'float4'"},
 	{"stmt.cond", rcs("float2 v = id.xy; while (@v) { Out[0] = 1; break; }"), "error: while condition must be a scalar, not 'float2'"},
 	{"stmt.switch", rcs("switch (id.x) { case 1: Out[0] = 1; break; case @1: break; }"), "error: duplicate case value '1'"},
 	{"stmt.switch", rcs("switch (id.x) { default: break; @default: break; }"), "error: multiple default labels"},
-	{"stmt.switch", rcs("float f = id.x; switch (@f) { case 1: break; }"), "error: "},
-	{"stmt.switch", rcs("uint k = 2; switch (id.x) { case @k: break; }"), "error: "},
+	{"stmt.switch", rcs("float f = id.x; switch (@f) { case 1: break; }"), "error: statement requires expression of integer type ('float' invalid)"},
+	{"stmt.switch", rcs("uint k = 2; switch (id.x) { case @k: break; }"), "error: case value is not a constant expression"},
 	{"stmt.switch", rcs("switch (id.x) { case 1: case 2 + 1: Out[0] = 1; default: break; }"), ""},
 
 	// --- Loop and branch attributes.
@@ -103,9 +109,9 @@ var ruleCases = []ruleCase{
 	{"attr.loop", rcs("@[unroll] [loop] for (int i = 0; i < 2; i++) Out[i] = i;"), "error: attribute 'unroll' conflicts with attribute 'loop'"},
 
 	// --- Storage classes and qualifiers.
-	{"decl.global-const", "float g;\n" + rcs("@g = 1; Out[0] = g;"), "error: "},
+	{"decl.global-const", "float g;\n" + rcs("@g = 1; Out[0] = g;"), "error: cannot assign to uniform variable 'g': uniforms are read-only"},
 	{"decl.global-const", "static float g;\n" + rcs("g = 1; Out[0] = g;"), ""},
-	{"decl.const", rcs("const float c = 1; @c = 2; Out[0] = c;"), "error: "},
+	{"decl.const", rcs("const float c = 1; @c = 2; Out[0] = c;"), "error: cannot assign to variable 'c' with const-qualified type 'const float'"},
 	{"decl.modifier", rcs("groupshared float @g; Out[0] = g;"), "error: local variables cannot be declared 'uniform', 'extern', 'shared' or 'groupshared'"},
 	{"decl.modifier", rcs("uniform float @u = 1; Out[0] = u;"), "error: local variables cannot be declared 'uniform', 'extern', 'shared' or 'groupshared'"},
 	{"decl.modifier", "in float @g;\n" + rcs("Out[0] = g;"), "error: 'in'/'out' are only allowed on parameters"},
@@ -114,7 +120,7 @@ var ruleCases = []ruleCase{
 
 	// --- Literals.
 	{"lex.literal", rcs("float a = 1.0; float b = 1.5h; float c = 1.5f; uint d = 0xFFFFFFFF; uint e = 10u; int f = 0x7fffffff; int g = 017; Out[0] = a + b + c + d + e + f + g;"), ""},
-	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: "},
+	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: invalid floating point constant '1.5x'"},
 
 	// --- Constant division by zero.
 	{"expr.div0", rcs("int x = 1 / @0; Out[0] = x;"), "warning: division by zero is undefined"},
@@ -123,13 +129,13 @@ var ruleCases = []ruleCase{
 	// --- Entry points.
 	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n[numthreads(1024, 1, 1)] void main() { Out[0] = 1; }\n", ""},
 	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n[numthreads(@1025, 1, 1)] void main() { Out[0] = 1; }\n", "error: numthreads x dimension must be between 1 and 1024 (is 1025)"},
-	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n[numthreads(32, 32, 2)] void main() { Out[0] = 1; }\n", "error: "},
-	{"entry.semantic", "float4 main(float4 p) : SV_Target { return p; }\n", "error: "},
-	{"entry.semantic", "float4 main(float4 p : TEXCOORD0) { return p; }\n", "error: "},
+	{"entry.numthreads", "RWStructuredBuffer<float> Out;\n@[numthreads(32, 32, 2)] void main() { Out[0] = 1; }\n", "error: numthreads total thread count 2048 exceeds 1024"},
+	{"entry.semantic", "float4 main(float4 @p) : SV_Target { return p; }\n", "error: missing semantic for entry point input 'p'"},
+	{"entry.semantic", "float4 @main(float4 p : SV_Position) { return p; }\n", "error: missing semantic for entry point output return value"},
 	{"entry.semantic", "float4 main(float4 p : TEXCOORD0, float4 q : @TEXCOORD0) : SV_Target { return p + q; }\n", "error: input semantic 'TEXCOORD0' is used more than once"},
-	{"entry.sysvalue", "float4 main(uint3 id : SV_DispatchThreadID) : SV_Target { return id.x; }\n", "error: "},
-	{"entry.sysvalue", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main(float4 p : SV_Position) { Out[0] = p.x; }\n", "error: "},
-	{"entry.return", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] float main() : SV_Target { return 1; }\n", "error: "},
+	{"entry.sysvalue", "float4 main(uint3 id : @SV_DispatchThreadID) : SV_Target { return id.x; }\n", "error: invalid semantic 'SV_DispatchThreadID' for pixel shader input"},
+	{"entry.sysvalue", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main(float4 p : @SV_Position) { Out[0] = p.x; }\n", "error: invalid semantic 'SV_Position' for compute shader input"},
+	{"entry.return", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] float @main() : SV_Target { return 1; }\n", "error: compute entry point 'main' must return void"},
 
 	// Only what the entry point uses is checked, as DXC's validator sees it.
 	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nRWStructuredBuffer<float> B : register(u0);\n[numthreads(1, 1, 1)] void main() { A[0] = 1; }\n", ""},
@@ -147,17 +153,55 @@ var ruleCases = []ruleCase{
 	// array member one per element.
 	{"entry.semantic", "struct A { float a; float b[4]; float2 c; };\nfloat4 main(A s : CASCADE, float x : CASCADE6) : SV_Position { return float4(s.a, s.b[3], s.c) + x; }\n", ""},
 	{"entry.semantic", "struct A { float a; float b[4]; float2 c; };\nfloat4 main(A s : CASCADE, float x : @CASCADE5) : SV_Position { return float4(s.a, s.b[3], s.c) + x; }\n", "error: input semantic 'CASCADE5' is used more than once"},
+
+	// --- Types: template defaults and unsigned spellings.
+	{"type.template", rcs("vector v = 1; vector<int> a = 2; vector<uint, 2> b = 3; matrix m = 4; matrix<int> c = 5; matrix<int, 2> d = 6; matrix<float, 2, 3> e = 7; Out[0] = v + a.w + b.y + m._44 + c._44 + d._24 + e._23;"), ""},
+	{"type.template", rcs("@vector<int, 2, 3> v = 1; Out[0] = v.x;"), "error: too many template arguments for 'vector'"},
+	{"type.template", rcs("vector<int, @5> v = 1; Out[0] = v.x;"), "error: vector dimension must be between 1 and 4 (is 5)"},
+	{"type.unsigned", rcs("unsigned a = 1; unsigned int b = 2; unsigned int2 c = 3; unsigned int2x3 d = 4; unsigned dword e = 5; Out[0] = a + b + c.y + d._23 + e;"), ""},
+	{"type.unsigned", "int f(uint2 x) { return 1; }\nfloat f(int2 x) { return 0; }\n" + rcs("unsigned int2 u = 1; int r = f(u); Out[0] = r;"), ""},
+	{"lex.reserved", rcs("@signed int a = 1; Out[0] = a;"), "error: 'signed' is a reserved keyword in HLSL"},
+
+	// --- Return paths: constant conditions are folded as clang's CFG does.
+	{"stmt.return", "int f(int x) { if (true) return x; }\nint g(int x) { if (0) { } else { return x; } }\nint h(int x) { while (1) { if (x) return 1; } }\nstatic const bool k = true;\nint j(int x) { if (k) return 2; }\n" + rcs("Out[0] = f(1) + g(2) + h(3) + j(4);"), ""},
+	{"stmt.return", "int f(int x) { if (x) return 1; @}\n" + rcs("Out[0] = f(1);"), "error: not all control paths of 'f' return a value"},
+	{"stmt.return", "int f(int x) { if (false) return 1; @}\n" + rcs("Out[0] = f(1);"), "error: not all control paths of 'f' return a value"},
+
+	// --- const locals without an initializer (default initialization is a
+	// no-op in DXC's HLSL initialization).
+	{"decl.const", rcs("const float c; static const int k; Out[0] = 1;"), ""},
+
+	// --- Swizzles and indices.
+	{"expr.swizzle", rcs("float4 v = 1; v.xz = 2; v.w = v.y; float4x4 m = 1; m._m00_m11 = 3; Out[0] = v + m._11;"), ""},
+	{"expr.swizzle", rcs("float4 v = 1; @v.xx = 2; Out[0] = v;"), "error: invalid write mask 'xx': vector is not assignable (contains duplicate components)"},
+	{"expr.swizzle", rcs("float4 v = 1; Out[0] = @v.xyrg;"), "error: invalid swizzle 'xyrg': cannot mix xyzw and rgba components"},
+	{"expr.swizzle", rcs("float4 v = 1; Out[0] = @v.xyzwx;"), "error: swizzle 'xyzwx' has more than 4 components"},
+	{"expr.swizzle", rcs("float4x4 m = 1; Out[0] = @m._55;"), "error: matrix swizzle '_55' is out of bounds for 'float4x4'"},
+	{"expr.index", rcs("int a[2] = { 1, 2 }; Out[0] = a[@2];"), "error: array index 2 is out of bounds (the array has 2 elements)"},
+	{"expr.index", rcs("float4 v = 1; Out[0] = v[@4];"), "error: index 4 is out of bounds for 'float4'"},
+	{"expr.array-op", rcs("int a[2] = { 1, 2 }; int b[2] = { 1, 2 }; Out[0] = @a == b;"), "error: invalid operands to binary expression ('int [2]' and 'int [2]')"},
+	{"expr.bool-op", rcs("bool b = true; @b++; Out[0] = b;"), "error: operator '++' cannot be applied to type 'bool'"},
+	{"expr.shift", rcs("Out[0] = 1 << @40;"), "warning: shift count 40 is not less than the width of 'int' (32 bits); only its low 5 bits are used (8)"},
+
 	// --- Register bindings.
 	{"reg.class", "RWStructuredBuffer<float> Out : register(u0);\nStructuredBuffer<float> In : register(t0, space1);\ncbuffer C : register(b3) { float k; }\nfloat g : register(c5);\n[numthreads(1, 1, 1)] void main() { Out[0] = In[0] + k + g; }\n", ""},
 	{"reg.class", "RWStructuredBuffer<float> Out : @register(t0);\n[numthreads(1, 1, 1)] void main() { Out[0] = 1; }\n", "error: invalid register class 't' for 'RWStructuredBuffer<float>': expected 'u'"},
 	{"reg.class", "StructuredBuffer<float> In : @register(u0);\nRWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main() { Out[0] = In[0]; }\n", "error: invalid register class 'u' for 'StructuredBuffer<float>': expected 't'"},
 	{"reg.class", "cbuffer C : @register(t0) { float k; }\nRWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main() { Out[0] = k; }\n", "error: invalid register class 't' for constant buffer: expected 'b'"},
 	{"reg.syntax", "RWStructuredBuffer<float> Out : register(@x0);\n[numthreads(1, 1, 1)] void main() { Out[0] = 1; }\n", "error: invalid register 'x0': expected b, t, u, s or c and a number"},
+	{"reg.syntax", "float g : register(@c);\nfloat4 main() : SV_Target { return g; }\n", "error: invalid register 'c': expected 'c' and a number from 0 to 4294967295"},
+	{"reg.syntax", "RWStructuredBuffer<float> Out : register(u0, @space);\n[numthreads(1, 1, 1)] void main() { Out[0] = 1; }\n", "error: invalid register space 'space': expected 'space' and a number from 0 to 4294967295"},
+	{"reg.syntax", "float4 a : register(c2[-1]);\nfloat4 b : register(c0[1 + 2]);\nfloat4 main() : SV_Target { return a + b; }\n", ""},
 	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nRWStructuredBuffer<float> B : @register(u0);\n[numthreads(1, 1, 1)] void main() { A[0] = 1; B[0] = 2; }\n", "error: resource 'B' at register u0 in space 0 overlaps resource 'A' at u0 (size 1)"},
 	{"reg.overlap", "RWStructuredBuffer<float> A : register(u0);\nRWStructuredBuffer<float> B : register(u0, space1);\n[numthreads(1, 1, 1)] void main() { A[0] = 1; B[0] = 2; }\n", ""},
 
 	// --- Intrinsics.
 	{"intr.overload", rcs("Out[0] = sin(1) + abs(-2) + dot(float3(1, 2, 3), id) + max(id.x, 2u) + lerp(0, 1, 0.5);"), ""},
+	// A vector given for a scalar template parameter is truncated, and
+	// arguments sharing a dimension template take the smallest one, both
+	// with the truncation warning (DXC's MatchArguments).
+	{"intr.overload", "RWStructuredBuffer<uint> U;\n[numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { U[0] = WaveActiveCountBits(@id.xy > 1); }\n", "warning: implicit truncation of vector type"},
+	{"intr.overload", rcs("Out[0] = dot(float3(1, 2, 3), @float4(1, 2, 3, 4));"), "warning: implicit truncation of vector type"},
 	{"intr.overload", rcs("Out[0] = @sin(1, 2);"), "error: too many arguments to function call 'sin', expected 1, have 2"},
 	{"intr.overload", "struct S { float x; };\n" + rcs("S s = { 1 }; Out[0] = abs(@s);"), "error: no matching intrinsic overload for 'abs': argument of type 'S' is not a scalar, vector or matrix"},
 }
@@ -200,6 +244,32 @@ func TestRules(t *testing.T) {
 		if line == 0 && sev == "error" && !diags.HasErrors() {
 			t.Errorf("%s: invalid variant accepted", name)
 		}
+		if sev == "warning" && diags.HasErrors() {
+			t.Errorf("%s: variant valid with a warning reports errors:\n%s", name, render(prog, diags))
+		}
 	}
 	t.Logf("%d rules, %d cases", len(rules), len(ruleCases))
+	// docs/hlsl-rules.md describes every rule the table tests, and the
+	// table tests every rule the doc lists ("### id" headings).
+	doc, err := os.ReadFile("../../docs/hlsl-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, l := range strings.Split(string(doc), "\n") {
+		if id, ok := strings.CutPrefix(l, "### "); ok {
+			id, _, _ = strings.Cut(id, " ")
+			documented[strings.Trim(id, "`")] = true
+		}
+	}
+	for r := range rules {
+		if !documented[r] {
+			t.Errorf("rule %s is tested but not in docs/hlsl-rules.md", r)
+		}
+	}
+	for r := range documented {
+		if rules[r] == 0 {
+			t.Errorf("rule %s is in docs/hlsl-rules.md but has no case", r)
+		}
+	}
 }

@@ -130,9 +130,11 @@ func (c *checker) checkDeclStmt(d *DeclStmt) {
 				v.Type = c.sizeFromInit(v, v.Type)
 			}
 			c.foldVarConst(v)
-		} else if v.Mods&ModConst != 0 {
-			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "default initialization of an object of const type 'const %s'", v.Type)
 		}
+		// A const local without an initializer is accepted: DXC's HLSL
+		// initialization (InitializeInitSequenceForHLSL) makes default
+		// initialization a no-op and never reaches C++'s
+		// err_default_init_const (docs/hlsl-rules.md, decl.const).
 		if v.Type.Kind == KindArray && v.Type.Len < 0 {
 			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
 			v.Type = TypeError
@@ -332,6 +334,15 @@ func terminates(s Stmt) bool {
 	case *Block:
 		return stmtsTerminate(s.Stmts)
 	case *IfStmt:
+		// A constant condition takes one branch only, as clang's CFG
+		// prunes the other for its fall-off check (DXC makes "control may
+		// reach end of non-void function" an error).
+		if k, ok := constEval(s.Cond); ok && s.Cond.Type() != nil {
+			if k.truth() {
+				return terminates(s.Then)
+			}
+			return s.Else != nil && terminates(s.Else)
+		}
 		return s.Else != nil && terminates(s.Then) && terminates(s.Else)
 	case *WhileStmt:
 		return alwaysTrue(s.Cond) && !breaksOut(s.Body)
