@@ -118,6 +118,13 @@ var ruleCases = []ruleCase{
 	{"decl.groupshared", "groupshared float g[8192];\n" + rcs("g[id.x] = 1; Out[0] = g[0];"), ""},
 	{"decl.groupshared", "groupshared float g[8193];\n" + rcs("@g[id.x] = 1; Out[0] = g[0];"), "error: entry point 'main' uses 32772 bytes of groupshared memory with 'g'; at most 32768 are allowed"},
 
+	// --- Interpolation modifiers.
+	{"decl.interp", "struct V { nointerpolation float4 a : A; linear centroid float4 b : B; noperspective float4 c : C; float4 p : SV_Position; };\nfloat4 main(V v, sample float4 d : D) : SV_Target { return v.a + v.b + v.c + d; }\n", ""},
+	{"decl.interp", "float4 main(nointerpolation linear float4 @x : TEXCOORD0) : SV_Target { return x; }\n", "error: 'nointerpolation' and 'linear' cannot be used together for a parameter"},
+	{"decl.interp", "struct V { nointerpolation centroid float4 @a : A; };\nfloat4 main(V v) : SV_Target { return v.a; }\n", "error: 'nointerpolation' and 'centroid' cannot be used together for a field"},
+	{"decl.interp", "nointerpolation float4 @g;\nfloat4 main() : SV_Target { return g; }\n", "error: 'nointerpolation' is not a valid modifier for a global variable"},
+	{"decl.interp", rcs("linear float @l = 1; Out[0] = l;"), "error: 'linear' is not a valid modifier for a local variable"},
+	{"decl.interp", "float4 main(centroid sample float4 @x : TEXCOORD0) : SV_Target { return x; }\n", "warning: 'centroid' will be overridden by 'sample' for parameter 'x'"},
 	// --- Literals.
 	{"lex.literal", rcs("float a = 1.0; float b = 1.5h; float c = 1.5f; uint d = 0xFFFFFFFF; uint e = 10u; int f = 0x7fffffff; int g = 017; Out[0] = a + b + c + d + e + f + g;"), ""},
 	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: invalid floating point constant '1.5x'"},

@@ -216,6 +216,7 @@ func (c *checker) checkStruct(sd *StructDecl) {
 	seen := map[string]*Field{}
 	for _, f := range sd.Fields {
 		f.Type = c.resolveSpec(f.Spec, f.Dims)
+		c.checkInterpMods(f.Mods, f.P, f.Name, "field")
 		if f.Type.Kind == KindArray && f.Type.Len < 0 {
 			c.errorf(f, "struct member '%s' must have an explicit array size", f.Name)
 			f.Type = TypeError
@@ -336,6 +337,12 @@ func (c *checker) checkStorage(v *VarDecl) {
 	m := v.Mods
 	bad := func(what string) {
 		c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "%s", what)
+	}
+	switch v.Kind {
+	case VarGlobal:
+		c.checkInterpMods(m, v.NamePos, v.Name, "global variable")
+	case VarLocal:
+		c.checkInterpMods(m, v.NamePos, v.Name, "local variable")
 	}
 	switch v.Kind {
 	case VarGlobal:

@@ -27,6 +27,7 @@ func (c *checker) checkFunc(f *FuncDecl) {
 		if p.Mods&(ModStatic|ModGroupshared|ModExtern) != 0 {
 			c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "invalid storage class for parameter '%s'", p.Name)
 		}
+		c.checkInterpMods(p.Mods, p.NamePos, p.Name, "parameter")
 		if p.Init != nil {
 			p.Init = c.checkInitializer(p.Init, p.Type)
 		}
