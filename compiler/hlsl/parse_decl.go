@@ -516,8 +516,10 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 	reg := regs[0]
 	text := spell(reg)
 	at, end := reg[0].pos, reg[len(reg)-1].end()
-	if strings.IndexByte("btuscBTUSC", text[0]) < 0 {
-		p.rep.errorf(at, end, "invalid register '%s': expected b, t, u, s or c and a number", text)
+	// DXC's ParseRegisterNumberForHLSL: the class is one of b, c, i, s, t,
+	// u, and "it's valid to omit the register number" (register 0).
+	if strings.IndexByte("bcistuBCISTU", text[0]) < 0 {
+		p.rep.errorf(at, end, "invalid register '%s': expected b, t, u, s, c or i and a number", text)
 		return false
 	}
 	r.Class = text[0] | 0x20
@@ -534,6 +536,9 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 		}
 	}
 	n, ok := registerNumber(num)
+	if num == "" {
+		n, ok = 0, true
+	}
 	if !ok {
 		p.rep.errorf(at, end, "invalid register '%s': expected '%c' and a number from 0 to %d", text, text[0], uint32(math.MaxUint32))
 		return false

@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"strings"
 )
 
 // checker performs semantic analysis: it resolves names and types,
@@ -383,9 +384,20 @@ func (c *checker) checkStorage(v *VarDecl) {
 	default:
 		c.rep.errorf(v.Register.P, v.Register.E, "register binding is only allowed on global variables")
 	}
-	if v.Register != nil && v.Kind == VarGlobal && v.Type.containsResource() {
+	// The class follows the resource, also for an array of resources
+	// (hlsl::DiagnoseRegisterType looks through arrays); structs holding
+	// resources are bound per member and not checked here.
+	rt := v.Type
+	for rt.Kind == KindArray {
+		rt = rt.Elem
+	}
+	if v.Register != nil && v.Kind == VarGlobal && rt.IsNumeric() && v.Register.Profile == "" && strings.IndexByte("bci", v.Register.Class) < 0 {
+		// Numbers bind to b, c or i (hlsl::DiagnoseRegisterType).
+		c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected 'b', 'c' or 'i'", v.Register.Class, v.Type)
+	}
+	if v.Register != nil && v.Kind == VarGlobal && rt.Kind == KindResource {
 		want := byte('t')
-		if v.Type.Kind == KindResource && v.Type.Resource.Writable() {
+		if rt.Resource.Writable() {
 			want = 'u'
 		}
 		if v.Register.Class != want && v.Register.Profile == "" {
