@@ -105,7 +105,8 @@ func (c *checker) checkResourceOverlap(ep *EntryPoint) {
 	}
 }
 
-// checkGroupsharedSize rejects an entry point whose groupshared
+// checkGroupsharedSize rejects groupshared variables used by an entry
+// point of another stage than compute, and a compute entry point whose groupshared
 // variables, counting those it uses, take more than 32 KiB (4 bytes per
 // component, bools included). The error is at the first use of the
 // variable that goes over, as DXC's validator reports it.
@@ -115,6 +116,14 @@ func (c *checker) checkGroupsharedSize(ep *EntryPoint) {
 	for _, v := range vars {
 		if v.Mods&ModGroupshared == 0 {
 			continue
+		}
+		if ep.Stage != StageCompute {
+			// DxilValidation.cpp: SmTGSMUnsupported "from non-compute
+			// entry points", at the first use.
+			c.rep.add(Diagnostic{Severity: Error, Pos: first[v].Pos(), End: first[v].End(),
+				Message: fmt.Sprintf("groupshared variable '%s' is used in a %s shader; only compute shaders have groupshared memory", v.Name, ep.Stage),
+				Notes:   []Diagnostic{note(v.NamePos, "'%s' is declared here", v.Name)}})
+			return
 		}
 		total += 4 * v.Type.ComponentCount()
 		if total > maxGroupshared {

@@ -103,6 +103,11 @@ var ruleCases = []ruleCase{
 	{"attr.loop", rcs("[unroll] for (int i = 0; i < 4; i++) Out[i] = i;\n[unroll(2)] for (int j = 0; j < 4; j++) Out[j] = j;\n[loop] while (id.x > 9) { Out[0] = 1; }\n[fastopt] do { Out[1] = 1; } while (id.x > 9);\n[allow_uav_condition] for (uint k = 0; k < id.x; k++) Out[k] = 2;"), ""},
 	{"attr.loop", rcs("@[loop] if (id.x) Out[0] = 1;"), "warning: attribute 'loop' ignored: it applies to loop statements"},
 	{"attr.loop", rcs("@[unroll] if (id.x) Out[0] = 1;"), "warning: attribute 'unroll' ignored: it applies to loop statements"},
+	{"attr.loop", rcs("[unroll(0)] for (int i = 0; i < 2; i++) Out[i] = i; [unroll(2.0)] for (int j = 0; j < 2; j++) Out[j] = j;"), ""},
+	{"attr.loop", rcs("@[unroll(-1)] for (int i = 0; i < 2; i++) Out[i] = i;"), "warning: attribute 'unroll' must have a uint literal argument"},
+	{"attr.loop", rcs("@[unroll(1.5)] for (int i = 0; i < 2; i++) Out[i] = i;"), "warning: attribute 'unroll' must have a uint literal argument"},
+	{"attr.loop", rcs("int n = id.x; [unroll(@n)] for (int i = 0; i < 2; i++) Out[i] = i;"), "error: 'unroll' attribute requires an integer constant"},
+	{"attr.loop", rcs("[fastopt] @[unroll] for (int i = 0; i < 2; i++) Out[i] = i;"), "error: attribute 'unroll' conflicts with attribute 'fastopt'"},
 	{"attr.branch", rcs("[branch] if (id.x) Out[0] = 1; [flatten] if (id.y) Out[1] = 1; [forcecase] switch (id.x) { default: break; } [call] switch (id.y) { default: break; }"), ""},
 	{"attr.branch", rcs("@[branch] for (int i = 0; i < 2; i++) Out[i] = i;"), "warning: attribute 'branch' ignored: it applies to if statements"},
 	{"attr.branch", rcs("@[forcecase] if (id.x) Out[0] = 1;"), "warning: attribute 'forcecase' ignored: it applies to switch statements"},
@@ -125,6 +130,13 @@ var ruleCases = []ruleCase{
 	{"decl.interp", "nointerpolation float4 @g;\nfloat4 main() : SV_Target { return g; }\n", "error: 'nointerpolation' is not a valid modifier for a global variable"},
 	{"decl.interp", rcs("linear float @l = 1; Out[0] = l;"), "error: 'linear' is not a valid modifier for a local variable"},
 	{"decl.interp", "float4 main(centroid sample float4 @x : TEXCOORD0) : SV_Target { return x; }\n", "warning: 'centroid' will be overridden by 'sample' for parameter 'x'"},
+	// --- Recursion, checked in the entry point's call graph only.
+	{"decl.recursion", "int f(int x) { return x > 0 ? f(x - 1) : 0; }\n" + rcs("Out[0] = 1;"), ""},
+	{"decl.recursion", "int f(int x) { return x > 0 ? @f(x - 1) : 0; }\n" + rcs("Out[0] = f(2);"), "error: recursive call to 'f' is not allowed (call cycle: 'f' -> 'f')"},
+	{"decl.recursion", "int g(int x);\nint f(int x) { return x > 0 ? @g(x - 1) : 0; }\nint g(int x) { return f(x); }\n" + rcs("Out[0] = g(2);"), "error: recursive call to 'g' is not allowed (call cycle: 'g' -> 'f' -> 'g')"},
+	// groupshared memory exists in compute shaders only.
+	{"decl.groupshared", "groupshared float g;\nfloat4 main() : SV_Target { return 1; }\n", ""},
+	{"decl.groupshared", "groupshared float g;\nfloat h() { return @g; }\nfloat4 main() : SV_Target { return h(); }\n", "error: groupshared variable 'g' is used in a pixel shader; only compute shaders have groupshared memory"},
 	// --- Literals.
 	{"lex.literal", rcs("float a = 1.0; float b = 1.5h; float c = 1.5f; uint d = 0xFFFFFFFF; uint e = 10u; int f = 0x7fffffff; int g = 017; Out[0] = a + b + c + d + e + f + g;"), ""},
 	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: invalid floating point constant '1.5x'"},

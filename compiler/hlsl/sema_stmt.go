@@ -1,6 +1,9 @@
 package hlsl
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // checkBlock checks a block in its own scope.
 func (c *checker) checkBlock(b *Block) {
@@ -306,9 +309,7 @@ func (c *checker) checkAttrs(attrs []*Attribute, where string) {
 				c.errorf(a, "'unroll' takes at most one argument")
 			}
 			if len(a.Args) == 1 {
-				if n, ok := c.constInt(a.Args[0], "unroll count"); ok && n < 0 {
-					c.errorf(a.Args[0], "unroll count must not be negative")
-				}
+				c.checkUnrollCount(a)
 			}
 		} else if len(a.Args) > 0 {
 			c.errorf(a, "'%s' takes no arguments", a.Name)
@@ -318,6 +319,26 @@ func (c *checker) checkAttrs(attrs []*Attribute, where string) {
 
 // stmtsTerminate reports whether control cannot fall off the end of a
 // statement list (it returns, discards or loops forever on every path).
+// checkUnrollCount checks [unroll(n)] as DXC's ValidateAttributeIntArg
+// does: n must be a constant expression (an error otherwise); a negative
+// or non-integral value only warns, and then the loop is fully unrolled
+// (docs/hlsl-rules.md, attr.loop).
+func (c *checker) checkUnrollCount(a *Attribute) {
+	e := c.checkExpr(a.Args[0])
+	a.Args[0] = e
+	if e.Type().IsError() {
+		return
+	}
+	k, ok := constEval(e)
+	if !ok || !e.Type().IsScalar() || !e.Type().IsNumeric() {
+		c.errorf(e, "'unroll' attribute requires an integer constant")
+		return
+	}
+	if k.Type.Kind == KindFloat && k.Float != math.Trunc(k.Float) || k.Type.Kind != KindFloat && k.asInt() < 0 || k.Type.Kind == KindFloat && k.Float < 0 {
+		c.warnf(a, "attribute 'unroll' must have a uint literal argument")
+	}
+}
+
 func stmtsTerminate(list []Stmt) bool {
 	for _, s := range list {
 		if terminates(s) {
