@@ -27,9 +27,11 @@ import (
 // frontend's rejection, a buffer whose layout is not one value per
 // element leaf), or expected to fail (XFAIL for DirectX with DXC, the
 // platform passlens models). Run tests execute on the interpreter
-// (D3D's fp32 denormal rule, wave size 32, or 64 when required) through the lowered module
-// and after the spirv and dxil pipelines, and each Results entry is
-// compared by its rule (compare.go). OFFLOAD_VERBOSE=1 lists every
+// (D3D's fp32 denormal rule; at the wave size the test requires, else at
+// 4, 8, 16, 32 and 64) through the lowered module and after the spirv
+// and dxil pipelines, the SPIR-V output also on lavapipe
+// (lavapipe_test.go), and each Results entry is compared by its rule
+// (compare.go). OFFLOAD_VERBOSE=1 lists every
 // failure and unsupported test.
 
 // suiteRoot is the suite's test directory beside the checkout.
@@ -191,6 +193,40 @@ func TestOffloadDetectsDifferences(t *testing.T) {
 	t.Logf("with denormals kept, %d tests fail: %v", len(failed), failed)
 }
 
+// ignoreWaveRequirement makes runTest run every test at every wave size,
+// for the negative control of the wave-size loop.
+var ignoreWaveRequirement = false
+
+// TestOffloadWaveSizesMatter is the negative control of running at every
+// allowed wave size: tests that require wave size 32 or 64 must fail at
+// some other size (so the sizes really differ in the runs), and pass at
+// their own.
+func TestOffloadWaveSizesMatter(t *testing.T) {
+	if _, err := os.Stat(suiteRoot); err != nil {
+		t.Skipf("no offload-test-suite at %s", suiteRoot)
+	}
+	failed := 0
+	for _, rel := range []string{"WaveOps/WavePrefixCountBits.Wave32.test", "WaveOps/WaveActiveBallot.Wave32.test", "WaveOps/WavePrefixCountBits.Wave64.test"} {
+		tst, err := Read(suiteRoot, rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := runTest(tst, interp.DenormFTZ, nil); o.kind != "pass" {
+			t.Errorf("%s at its wave size: %s %s", rel, o.kind, o.reason)
+		}
+		ignoreWaveRequirement = true
+		o := runTest(tst, interp.DenormFTZ, nil)
+		ignoreWaveRequirement = false
+		if o.kind == "fail" && strings.Contains(o.reason, "wave size") {
+			failed++
+		}
+		t.Logf("%s at every size: %s %s", rel, o.kind, o.reason)
+	}
+	if failed == 0 {
+		t.Error("no wave-size-dependent test failed at another wave size; the sizes are not applied")
+	}
+}
+
 // runTest classifies, compiles, runs and compares one test.
 // dev is the Vulkan device the SPIR-V output also runs on, or nil.
 func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
@@ -304,20 +340,22 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 		last = res
 		return compare(func(g string) []uint64 { return res.Buffer(g).Cells }, where)
 	}
-	// The lowered module runs at every wave size the test allows: the one
-	// it requires, else each size from 4 to 64 lanes (D3D lets the driver
-	// choose; the interpreter models up to 64). The pipelines' output runs
-	// at the required size, else 32.
+	// Every module runs at every wave size the test allows: the one it
+	// requires, else each size from 4 to 64 lanes (D3D lets the driver
+	// choose; the interpreter models up to 64).
 	sizes := []int{wave}
-	if !waveRequired {
+	if !waveRequired || ignoreWaveRequirement {
 		sizes = []int{4, 8, 16, 32, 64}
 	}
-	msg := ""
-	for _, w := range sizes {
-		if msg = check(m, fmt.Sprintf("lowered, wave size %d", w), w); msg != "" {
-			break
+	checkAll := func(m *ir.Module, where string) string {
+		for _, w := range sizes {
+			if msg := check(m, fmt.Sprintf("%s, wave size %d", where, w), w); msg != "" {
+				return msg
+			}
 		}
+		return ""
 	}
+	msg := checkAll(m, "lowered")
 	var o outcome
 	for _, tgt := range []string{"spirv", "dxil"} {
 		if msg != "" {
@@ -337,7 +375,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 			msg = err.Error()
 			break
 		}
-		if msg = check(fm, "after the "+tgt+" pipeline", wave); msg != "" || tgt != "spirv" || dev == nil {
+		if msg = checkAll(fm, "after the "+tgt+" pipeline"); msg != "" || tgt != "spirv" || dev == nil {
 			continue
 		}
 		// The SPIR-V output on the device, at its subgroup size.
