@@ -37,9 +37,9 @@ import (
 // suiteRoot is the suite's test directory beside the checkout.
 const suiteRoot = "../../../shared/conformance/offload-test-suite/test"
 
-// features are the lit features of the platform passlens models.
-// (The interpreter runs a test at wave size 64 when it requires
-// WaveSize_64, else at 32.)
+// features are the lit features of the platform passlens models. (The
+// interpreter runs a test at the wave size it requires, else at every
+// size from 4 to 64; WaveSize_128 is beyond the interpreter's 64 lanes.)
 var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true}
 
 // knownFailures are executed tests that fail, with the reason.
