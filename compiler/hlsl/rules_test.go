@@ -120,6 +120,9 @@ var ruleCases = []ruleCase{
 	{"decl.modifier", rcs("groupshared float @g; Out[0] = g;"), "error: local variables cannot be declared 'uniform', 'extern', 'shared' or 'groupshared'"},
 	{"decl.modifier", rcs("uniform float @u = 1; Out[0] = u;"), "error: local variables cannot be declared 'uniform', 'extern', 'shared' or 'groupshared'"},
 	{"decl.modifier", "in float @g;\n" + rcs("Out[0] = g;"), "error: 'in'/'out' are only allowed on parameters"},
+	{"decl.modifier", "static uniform float @g = 1;\n" + rcs("Out[0] = g;"), "error: 'static' and 'uniform' cannot be combined"},
+	{"decl.modifier", "uniform float g;\nstatic float h = 2;\nvoid f(float u, in float i, inout float io) { io = u + i; }\n" + rcs("float x = 1; f(g, h, x); Out[0] = x;"), ""},
+	{"decl.modifier", "void f(uniform float @u, out float o) { o = u; }\n" + rcs("float x; f(1, x); Out[0] = x;"), "error: 'uniform' is only allowed on entry point parameters"},
 	{"decl.groupshared", "groupshared float g[8192];\n" + rcs("g[id.x] = 1; Out[0] = g[0];"), ""},
 	{"decl.groupshared", "groupshared float g[8193];\n" + rcs("@g[id.x] = 1; Out[0] = g[0];"), "error: entry point 'main' uses 32772 bytes of groupshared memory with 'g'; at most 32768 are allowed"},
 
