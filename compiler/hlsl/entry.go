@@ -182,6 +182,7 @@ func (c *checker) checkEntry() {
 	c.checkStageIntrinsics(ep)
 	c.checkResourceOverlap(ep)
 	c.checkGroupsharedSize(ep)
+	c.checkCBufferSize(ep)
 	if ep.Stage == StageCompute && f.Ret.Kind != KindVoid && !f.Ret.IsError() {
 		c.rep.errorf(f.NamePos, f.NamePos.advance(len(name)), "compute entry point '%s' must return void", name)
 	}

@@ -135,3 +135,41 @@ func (c *checker) checkGroupsharedSize(ep *EntryPoint) {
 		}
 	}
 }
+
+// maxCBufferBytes is the size of a constant buffer: 4096 registers of 16
+// bytes (DXIL::kMaxCBufferSize; DxilValidation.cpp, SmCBufferSize).
+const maxCBufferBytes = 4096 * 16
+
+// checkCBufferSize rejects a constant buffer the entry point uses (one of
+// its members, or of $Globals) whose D3D layout is larger than 64 KiB, at
+// the member that reaches past the end (docs/hlsl-rules.md,
+// decl.cbuffer-size).
+func (c *checker) checkCBufferSize(ep *EntryPoint) {
+	vars, _ := c.usedGlobals(ep)
+	seen := map[*CBuffer]bool{}
+	for _, v := range vars {
+		cb := v.Buffer
+		if cb == nil || seen[cb] {
+			continue
+		}
+		seen[cb] = true
+		if cb == c.globals {
+			layoutBuffer(cb) // final: the entry's uniform parameters have joined it
+		}
+		var over *VarDecl
+		size := 0
+		for _, m := range cb.Members {
+			sz, _ := cbSize(m.Type)
+			if end := m.Offset + sz; end > size {
+				size = end
+				if end > maxCBufferBytes && (over == nil || m.Offset < over.Offset) {
+					over = m
+				}
+			}
+		}
+		if over != nil {
+			c.rep.errorf(over.NamePos, over.NamePos.advance(len(over.Name)),
+				"constant buffer '%s' takes %d bytes with '%s'; at most %d (4096 registers) are allowed", cb.Name, size, over.Name, maxCBufferBytes)
+		}
+	}
+}

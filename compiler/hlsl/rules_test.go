@@ -140,6 +140,11 @@ var ruleCases = []ruleCase{
 	// groupshared memory exists in compute shaders only.
 	{"decl.groupshared", "groupshared float g;\nfloat4 main() : SV_Target { return 1; }\n", ""},
 	{"decl.groupshared", "groupshared float g;\nfloat h() { return @g; }\nfloat4 main() : SV_Target { return h(); }\n", "error: groupshared variable 'g' is used in a pixel shader; only compute shaders have groupshared memory"},
+	// --- Constant buffer size.
+	{"decl.cbuffer-size", "cbuffer C { float4 a[4096]; }\nfloat4 b[4095];\nfloat4 c;\n" + rcs("Out[0] = a[1] + b[2] + c;"), ""},
+	{"decl.cbuffer-size", "cbuffer C { float4 a[4097]; }\n" + rcs("Out[0] = 1;"), ""},
+	{"decl.cbuffer-size", "cbuffer C { float4 x; float4 @a[4096]; }\n" + rcs("Out[0] = a[1];"), "error: constant buffer 'C' takes 65552 bytes with 'a'; at most 65536 (4096 registers) are allowed"},
+	{"decl.cbuffer-size", "float4 b[4096];\nfloat @c;\n" + rcs("Out[0] = b[2] + c;"), "error: constant buffer '$Globals' takes 65540 bytes with 'c'; at most 65536 (4096 registers) are allowed"},
 	// --- Literals.
 	{"lex.literal", rcs("float a = 1.0; float b = 1.5h; float c = 1.5f; uint d = 0xFFFFFFFF; uint e = 10u; int f = 0x7fffffff; int g = 017; Out[0] = a + b + c + d + e + f + g;"), ""},
 	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: invalid floating point constant '1.5x'"},
