@@ -162,6 +162,11 @@ var ruleCases = []ruleCase{
 	{"entry.semantic", "float4 main(float4 p : TEXCOORD0, float4 q : @TEXCOORD0) : SV_Target { return p + q; }\n", "error: input semantic 'TEXCOORD0' is used more than once"},
 	{"entry.sysvalue", "float4 main(uint3 id : @SV_DispatchThreadID) : SV_Target { return id.x; }\n", "error: invalid semantic 'SV_DispatchThreadID' for pixel shader input"},
 	{"entry.sysvalue", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] void main(float4 p : @SV_Position) { Out[0] = p.x; }\n", "error: invalid semantic 'SV_Position' for compute shader input"},
+	{"entry.sysvalue", "RWStructuredBuffer<uint> Out;\n[numthreads(4, 1, 1)] void main(uint3 d : SV_DispatchThreadID, uint2 g : SV_GroupID, uint t : SV_GroupThreadID, uint i : SV_GroupIndex) { Out[i] = d.x + g.y + t; }\n", ""},
+	{"entry.sysvalue", "struct O { float4 c : SV_Target0; float4 d : SV_Target1; float z : SV_Depth; };\nO main(float4 p : SV_Position, bool f : SV_IsFrontFace, uint s : SV_SampleIndex) { O o; o.c = p; o.d = f; o.z = s; return o; }\n", ""},
+	{"entry.sysvalue", "float4 main(uint v : SV_VertexID, uint i : SV_InstanceID) : SV_Position { return float4(v, i, 0, 1); }\n", ""},
+	{"entry.sysvalue", "float4 main(float4 c : @SV_Target) : SV_Target { return c; }\n", "error: invalid semantic 'SV_Target' for pixel shader input"},
+	{"entry.sysvalue", "RWStructuredBuffer<uint> Out;\n[numthreads(1, 1, 1)] void main(float2 i : @SV_GroupIndex) { Out[0] = i.x; }\n", "error: semantic 'SV_GroupIndex' requires a uint scalar, not 'float2'"},
 	{"entry.return", "RWStructuredBuffer<float> Out;\n[numthreads(1, 1, 1)] float @main() : SV_Target { return 1; }\n", "error: compute entry point 'main' must return void"},
 
 	// Only what the entry point uses is checked, as DXC's validator sees it.
