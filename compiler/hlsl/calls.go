@@ -105,7 +105,11 @@ func viable(f *FuncDecl, args []Expr) candidate {
 		at, pt := a.Type(), p.Type
 		lit := isUntypedLiteral(a)
 		ok, _, cost := convertible(at, pt, convImplicit, lit)
-		cd.score += conversionScore(at, pt, lit)
+		if p.Dir != DirOut {
+			// An out parameter's value does not come from the argument:
+			// DXC scores only its copy back (OutConversions).
+			cd.score += conversionScore(at, pt, lit)
+		}
 		if ok && p.Dir != DirIn {
 			// The result is copied back: it must convert the other way too.
 			ok2, _, cost2 := convertible(pt, at, convImplicit, false)

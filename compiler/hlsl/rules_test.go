@@ -57,6 +57,11 @@ var ruleCases = []ruleCase{
 	// tools/clang/test/SemaHLSL/literals.hlsl, overload1).
 	{"over.ambiguous", "float f(int x) { return x; }\nfloat f(uint x) { return x; }\nfloat f(float x) { return x; }\n" + rcs("Out[0] = @f(20);"), "error: call to 'f' is ambiguous"},
 	{"over.rank", "struct A { int a; };\nfloat f(int x) { return x; }\nfloat f(uint x) { return x; }\nA f(float x) { A r = { 1 }; return r; }\n" + rcs("A r = f(1.5); float s = f(20u) + f(-2 + id.x); Out[0] = r.a + s;"), ""},
+	// in/out/inout: an out parameter scores only the copy back, inout both
+	// ways (DXC's tools/clang/test/SemaHLSL/functions.hlsl, fn_uint_oload*).
+	{"over.ambiguous", "void f(uint u) { }\nvoid f(out uint u) { u = 1; }\n" + rcs("uint u = id.x; @f(u); Out[0] = u;"), "error: call to 'f' is ambiguous"},
+	{"over.rank", "struct A { int a; };\nA f(uint u) { A r = { 1 }; return r; }\nfloat f(out uint u) { u = 1; return 0; }\nfloat g(inout uint u) { return 0; }\nA g(out uint u) { A r = { 2 }; u = 1; return r; }\n" + rcs("float2 f2 = id.xy; A r = f(f2.x); A s = g(f2.x); Out[0] = r.a + s.a;"), ""},
+	{"over.ambiguous", "int h(int i) { return i; }\nint h(int2 i) { return i.y; }\n" + rcs("Out[0] = h(int2(1, 2)) + h(30) + @h(int3(1, 2, 3));"), "error: call to 'h' is ambiguous"},
 	// Default arguments that make two candidates viable.
 	{"over.ambiguous", "float f(int x = 1) { return x; }\nfloat f(float y = 2.0f) { return y; }\n" + rcs("Out[0] = f(1) + f(3.0f) + @f();"), "error: call to 'f' is ambiguous"},
 	// No viable candidate: too many arguments, or no conversion.
