@@ -45,8 +45,17 @@ func (e *exprBase) setType(t *Type) { e.T = t }
 type IntLit struct {
 	exprBase
 	Text    string
-	Value   uint64
+	Value   uint64 // the value as a 32-bit integer (truncated)
 	Untyped bool
+	// Wide is the value of an untyped literal as DXC's 64-bit "literal
+	// int" (literal_int.go): it differs from Value when the literal, or
+	// the folded literal expression it stands for, does not fit in 32
+	// bits. Conversions to float use it.
+	Wide int64
+	// consumed is set when the literal's 64-bit value was used whole (a
+	// conversion to float, or folding into a larger literal expression),
+	// so no truncation warning is due.
+	consumed bool
 }
 
 // FloatLit is a floating-point literal. Untyped is set without an f/h/l

@@ -434,8 +434,13 @@ func (p *parser) parseNumber(t token) Expr {
 		p.errorf(t.pos, t.end(), "invalid integer constant '%s'", text)
 		return lit
 	}
+	lit.Wide = int64(v)
 	if v > math.MaxUint32 {
-		p.rep.warnf(t.pos, t.end(), "integer literal '%s' does not fit in 32 bits; it is truncated", text)
+		// An untyped literal is warned about by the checker, only where
+		// it is used as a 32-bit integer (literal_int.go).
+		if !untyped {
+			p.rep.warnf(t.pos, t.end(), "integer literal '%s' does not fit in 32 bits; it is truncated", text)
+		}
 		v &= math.MaxUint32
 	}
 	lit.Value = v

@@ -39,6 +39,11 @@ type checker struct {
 	// cbuffer members, for the checks that concern only what an entry
 	// point uses (entry_limits.go).
 	globalUses map[*FuncDecl][]*Ident
+	// wideLits are untyped integer literals wider than 32 bits, warned
+	// about at the end where their whole value was not used
+	// (literal_int.go).
+	wideLits []*IntLit
+	wideSeen map[*IntLit]bool
 }
 
 // scope is one level of names: variables and types.
@@ -54,7 +59,7 @@ type typeSym struct {
 
 func newChecker(rep *reporter, opts *Options, prog *Program) *checker {
 	c := &checker{rep: rep, opts: opts, prog: prog, funcs: map[string][]*FuncDecl{}, calls: map[*FuncDecl][]*Call{}, intrinsicCalls: map[*FuncDecl][]*Call{},
-		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}, globalUses: map[*FuncDecl][]*Ident{}}
+		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}, globalUses: map[*FuncDecl][]*Ident{}, wideSeen: map[*IntLit]bool{}}
 	c.rowMajor = opts.RowMajor
 	c.push()
 	c.globals = &CBuffer{Name: "$Globals", Implicit: true}
@@ -195,6 +200,7 @@ func (c *checker) checkProgram() {
 	if c.rep.stopped() {
 		return
 	}
+	c.warnWideLiterals()
 	c.checkUndefinedCalls()
 	c.sizeUnsizedParams()
 	c.checkRecursion()

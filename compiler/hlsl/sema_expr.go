@@ -28,6 +28,7 @@ func (c *checker) checkExpr(e Expr) Expr {
 				e.T = TypeUint
 			}
 		}
+		c.noteWide(e)
 		return e
 	case *FloatLit:
 		e.T = TypeFloat
@@ -218,6 +219,14 @@ func (c *checker) checkBinary(e *Binary) Expr {
 		return e
 	}
 	e.OpType = opT
+	if opT.IsScalar() && opT.IsIntegral() {
+		// Two literal ints make a literal int, folded at 64 bits
+		// (literal_int.go).
+		if lit := foldLiteralInts(e, e.X, e.Y); lit != nil {
+			c.noteWide(lit.(*IntLit))
+			return lit
+		}
+	}
 	e.X = buildConversion(e.X, opT)
 	e.Y = buildConversion(e.Y, opT)
 	if (e.Op == OpDiv || e.Op == OpRem) && opT.IsIntegral() {
