@@ -45,17 +45,14 @@ func (e *exprBase) setType(t *Type) { e.T = t }
 type IntLit struct {
 	exprBase
 	Text    string
-	Value   uint64 // the value as a 32-bit integer (truncated)
+	Value   uint64 // the 32-bit value the literal takes (literal_int.go)
 	Untyped bool
-	// Wide is the value of an untyped literal as DXC's 64-bit "literal
-	// int" (literal_int.go): it differs from Value when the literal, or
-	// the folded literal expression it stands for, does not fit in 32
-	// bits. Conversions to float use it.
+	// Wide is an untyped literal's value as DXC's 64-bit "literal int"
+	// (the literal, or the literal expression folded into it).
 	Wide int64
-	// consumed is set when the literal's 64-bit value was used whole (a
-	// conversion to float, or folding into a larger literal expression),
-	// so no truncation warning is due.
-	consumed bool
+	// folded is set when the literal was folded into a larger literal
+	// expression (which is warned about instead when it is too wide).
+	folded bool
 }
 
 // FloatLit is a floating-point literal. Untyped is set without an f/h/l

@@ -404,17 +404,12 @@ func buildConversion(e Expr, to *Type) Expr {
 		return wrap(e, to, CastFlatten)
 	}
 	fs, ts := from.Scalar(), to.Scalar()
-	if f := literalToFloat(e, to); f != nil {
-		return f // a literal int keeps its 64-bit value (literal_int.go)
-	}
 	switch {
 	case sameShape(from, to):
 		return wrap(e, to, CastConvert)
 	case oneComponent(from):
 		// Convert the scalar first, then splat (or re-wrap 1-component).
-		if f := literalToFloat(e, from.WithScalar(ts)); f != nil {
-			e = f
-		} else if !Identical(fs, ts) {
+		if !Identical(fs, ts) {
 			e = wrap(e, from.WithScalar(ts), CastConvert)
 		}
 		if to.Dim() == 1 {

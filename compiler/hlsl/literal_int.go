@@ -2,15 +2,29 @@ package hlsl
 
 import "math"
 
-// Untyped integer literals are DXC's "literal int": a 64-bit value whose
-// type is decided by the context (docs/hlsl-rules.md, lex.literal). An
-// expression made only of such literals (1 << 31, 0x7fffffff + 1,
-// 5000000000 / 2) is folded at 64 bits into one literal, and a literal
-// converted to float keeps its whole value (float f = 0x1FFFFFFFF is
-// 8589934591, not the 32-bit truncation); used as a 32-bit integer it is
-// truncated, as DXC does. (Source: DXC's CombineBasicTypes keeps
-// AR_BASIC_LITERAL_INT for two literal operands, and clang's constant
-// evaluation folds them at the literal's 64-bit width.)
+// Untyped integer literals are DXC's "literal int" (docs/hlsl-rules.md,
+// lex.literal): a 64-bit value whose type the context decides. Two
+// literal operands combine to a literal int (CombineBasicTypes returns
+// AR_BASIC_LITERAL_INT when both sides are literals), so an expression
+// made only of literals (1 << 31, 3000000000 + 3000000000) folds at 64
+// bits into one literal. A literal takes a 32-bit type when used: int if
+// its value fits, else uint if it fits, else it becomes INT_MIN
+// (0x80000000). The last rule is measured, not read in DXC's sources:
+// vkd3d's sm1-const-folding tests record DXC's SM6 results for
+// 3000000000 + 3000000000 as int (-2147483648), as uint (2147483648) and
+// converted to float (-2147483648.0), and for 3000000000 alone converted
+// to float (3000000000.0).
+
+// literalBits maps a literal's 64-bit value to its 32-bit bits and type.
+func literalBits(v int64) (uint64, *Type) {
+	switch {
+	case v >= math.MinInt32 && v <= math.MaxInt32:
+		return uint64(uint32(int32(v))), TypeInt
+	case v > math.MaxInt32 && v <= math.MaxUint32:
+		return uint64(v), TypeUint
+	}
+	return 0x80000000, TypeInt
+}
 
 // literalInt returns the 64-bit value of e when e is an untyped integer
 // literal, possibly negated or complemented, or such a literal inside an
@@ -20,9 +34,6 @@ func literalInt(e Expr) (int64, bool) {
 	case *IntLit:
 		if !e.Untyped {
 			return 0, false
-		}
-		if e.Wide == 0 && e.Value != 0 {
-			return int64(e.Value), true // built without a wide value
 		}
 		return e.Wide, true
 	case *Unary:
@@ -50,7 +61,7 @@ func literalInt(e Expr) (int64, bool) {
 // literals at 64 bits into an untyped literal, or returns nil (other
 // operands, comparisons and logical operators, a zero divisor, a shift
 // count outside 0..63).
-func foldLiteralInts(e *Binary, x, y Expr) Expr {
+func foldLiteralInts(e *Binary, x, y Expr) *IntLit {
 	a, ok1 := literalInt(x)
 	b, ok2 := literalInt(y)
 	if !ok1 || !ok2 {
@@ -93,46 +104,24 @@ func foldLiteralInts(e *Binary, x, y Expr) Expr {
 	}
 	consume(x)
 	consume(y)
-	lit := &IntLit{Untyped: true, Value: uint64(uint32(r)), Wide: r}
+	lit := &IntLit{Untyped: true, Wide: r}
+	lit.Value, lit.T = literalBits(r)
 	lit.span = e.span
-	lit.T = TypeInt
-	if r > math.MaxInt32 && r <= math.MaxUint32 {
-		lit.T = TypeUint
-	}
 	return lit
 }
 
-// literalToFloat returns e as a float literal when e is an untyped
-// integer literal expression converted to float, keeping its 64-bit
-// value; nil otherwise.
-func literalToFloat(e Expr, to *Type) Expr {
-	if to == nil || !to.IsScalar() || to.Kind != KindFloat {
-		return nil
-	}
-	v, ok := literalInt(e)
-	if !ok {
-		return nil
-	}
-	if int64(int32(v)) == v || v >= 0 && v <= math.MaxUint32 {
-		return nil // fits: the ordinary conversion gives the same value
-	}
-	consume(e)
-	f := &FloatLit{Value: float64(v), Untyped: true}
-	f.span = exprSpan(e)
-	f.T = to
-	return f
+// wide reports whether an untyped literal's value does not fit in 32
+// bits (as int or as uint).
+func wide(e *IntLit) bool {
+	return e.Untyped && (e.Wide < math.MinInt32 || e.Wide > math.MaxUint32)
 }
 
-// exprSpan is the source span of an expression node.
-func exprSpan(e Expr) span {
-	return span{e.Pos(), e.End()}
-}
-
-// consume marks the literals of a literal expression as used whole.
+// consume marks the literals of a literal expression as folded into a
+// larger literal, which is warned about instead.
 func consume(e Expr) {
 	switch e := e.(type) {
 	case *IntLit:
-		e.consumed = true
+		e.folded = true
 	case *Unary:
 		consume(e.X)
 	case *ImplicitCast:
@@ -140,14 +129,8 @@ func consume(e Expr) {
 	}
 }
 
-// wide reports whether an untyped literal's value does not fit in 32
-// bits (neither as int nor as uint).
-func wide(e *IntLit) bool {
-	return e.Untyped && (e.Wide < math.MinInt32 || e.Wide > math.MaxUint32)
-}
-
-// noteWide records an untyped literal wider than 32 bits, to warn about
-// it at the end unless its whole value was used.
+// noteWide records a wide literal (or folded literal expression) to warn
+// about at the end, unless it is folded into a larger one meanwhile.
 func (c *checker) noteWide(e *IntLit) {
 	if wide(e) && !c.wideSeen[e] {
 		c.wideSeen[e] = true
@@ -155,17 +138,17 @@ func (c *checker) noteWide(e *IntLit) {
 	}
 }
 
-// warnWideLiterals warns about the recorded wide literals used as 32-bit
-// integers (DXC warns where such a conversion changes the value).
+// warnWideLiterals warns about the wide literals that were used as
+// values.
 func (c *checker) warnWideLiterals() {
 	for _, e := range c.wideLits {
-		if e.consumed {
+		if e.folded {
 			continue
 		}
-		what := "literal expression"
 		if e.Text != "" {
-			what = "integer literal '" + e.Text + "'"
+			c.rep.warnf(e.Pos(), e.End(), "integer literal '%s' does not fit in 32 bits; it is used as -2147483648", e.Text)
+		} else {
+			c.rep.warnf(e.Pos(), e.End(), "literal expression value %d does not fit in 32 bits; it is used as -2147483648", e.Wide)
 		}
-		c.rep.warnf(e.Pos(), e.End(), "%s (%d) does not fit in 32 bits; it is used as %d", what, e.Wide, int32(uint32(e.Value)))
 	}
 }

@@ -152,9 +152,9 @@ var ruleCases = []ruleCase{
 	{"decl.cbuffer-size", "float4 b[4096];\nfloat @c;\n" + rcs("Out[0] = b[2] + c;"), "error: constant buffer '$Globals' takes 65540 bytes with 'c'; at most 65536 (4096 registers) are allowed"},
 	// --- Literals.
 	{"lex.literal", rcs("float a = 1.0; float b = 1.5h; float c = 1.5f; uint d = 0xFFFFFFFF; uint e = 10u; int f = 0x7fffffff; int g = 017; Out[0] = a + b + c + d + e + f + g;"), ""},
-	{"lex.literal", rcs("float a = 0x1FFFFFFFF; float b = 5000000000 / 2; int c = 1 << 31; Out[0] = a + b + c;"), ""},
-	{"lex.literal", rcs("int d = @5000000000 / 2 + 0x100000000; Out[0] = d;"), "warning: literal expression (6794967296) does not fit in 32 bits; it is used as -1794967296"},
-	{"lex.literal", rcs("int c = @0x1FFFFFFFF; Out[0] = c;"), "warning: integer literal '0x1FFFFFFFF' (8589934591) does not fit in 32 bits; it is used as -1"},
+	{"lex.literal", rcs("float b = 5000000000 / 2; uint c = 1 << 31; int d = 0x7fffffff + 1; Out[0] = b + c + d;"), ""},
+	{"lex.literal", rcs("int d = @3000000000 + 3000000000; Out[0] = d;"), "warning: literal expression value 6000000000 does not fit in 32 bits; it is used as -2147483648"},
+	{"lex.literal", rcs("int c = @0x1FFFFFFFF; Out[0] = c;"), "warning: integer literal '0x1FFFFFFFF' does not fit in 32 bits; it is used as -2147483648"},
 	{"lex.literal", rcs("Out[0] = @1.5x;"), "error: invalid floating point constant '1.5x'"},
 
 	// --- Constant division by zero.
@@ -223,7 +223,7 @@ var ruleCases = []ruleCase{
 	{"expr.bool-op", rcs("bool b = true; @b++; Out[0] = b;"), "error: operator '++' cannot be applied to type 'bool'"},
 	{"expr.shift", rcs("int x = id.x; Out[0] = x << @40;"), "warning: shift count 40 is not less than the width of 'int' (32 bits); only its low 5 bits are used (8)"},
 	// Literal operands fold at 64 bits instead (lex.literal): no warning.
-	{"expr.shift", rcs("Out[0] = 1 << 40;"), ""},
+	{"expr.shift", rcs("Out[0] = @1 << 40;"), "warning: literal expression value 1099511627776 does not fit in 32 bits; it is used as -2147483648"},
 
 	// --- Register bindings.
 	{"reg.class", "RWStructuredBuffer<float> Out : register(u0);\nStructuredBuffer<float> In : register(t0, space1);\ncbuffer C : register(b3) { float k; }\nfloat g : register(c5);\n[numthreads(1, 1, 1)] void main() { Out[0] = In[0] + k + g; }\n", ""},

@@ -39,9 +39,9 @@ type checker struct {
 	// cbuffer members, for the checks that concern only what an entry
 	// point uses (entry_limits.go).
 	globalUses map[*FuncDecl][]*Ident
-	// wideLits are untyped integer literals wider than 32 bits, warned
-	// about at the end where their whole value was not used
-	// (literal_int.go).
+	// wideLits are untyped integer literals and folded literal
+	// expressions beyond 32 bits, warned about at the end unless folded
+	// into a larger expression (literal_int.go).
 	wideLits []*IntLit
 	wideSeen map[*IntLit]bool
 }

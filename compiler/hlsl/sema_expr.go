@@ -223,7 +223,7 @@ func (c *checker) checkBinary(e *Binary) Expr {
 		// Two literal ints make a literal int, folded at 64 bits
 		// (literal_int.go).
 		if lit := foldLiteralInts(e, e.X, e.Y); lit != nil {
-			c.noteWide(lit.(*IntLit))
+			c.noteWide(lit)
 			return lit
 		}
 	}
