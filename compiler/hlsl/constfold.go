@@ -83,6 +83,11 @@ func constEval(e Expr) (Const, bool) {
 	s := t.Scalar()
 	switch e := e.(type) {
 	case *IntLit:
+		if e.T != nil && e.T.Kind == KindInt {
+			// A signed literal (a folded literal expression may be
+			// INT_MIN, literal_int.go) converts from its signed value.
+			return convertConst(Const{Type: TypeInt, Int: int64(int32(uint32(e.Value)))}, s), true
+		}
 		return convertConst(Const{Type: TypeUint, Int: int64(e.Value)}, s), true
 	case *FloatLit:
 		return convertConst(Const{Type: TypeFloat, Float: e.Value}, s), true

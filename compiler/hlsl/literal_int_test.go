@@ -17,6 +17,7 @@ func TestLiteralInts(t *testing.T) {
 	src := `RWStructuredBuffer<float> F;
 RWStructuredBuffer<int> I;
 RWStructuredBuffer<uint> U;
+static const float K = 3000000000 + 3000000000;
 [numthreads(1, 1, 1)] void main() {
 	F[0] = 3000000000 + 3000000000; // 6000000000: beyond 32 bits, INT_MIN
 	F[1] = 3000000000;              // fits in uint: 3000000000
@@ -34,6 +35,7 @@ RWStructuredBuffer<uint> U;
 	I[5] = 0x100000005 % 3;         // 4294967301 % 3 = 0, not 5 % 3
 	U[0] = 3000000000 + 3000000000; // 2147483648
 	U[1] = 3000000000u + 3000000000u; // typed uint: wraps to 1705032704
+	F[8] = K;                       // a static const initializer: -2147483648
 }
 `
 	prog, diags := Frontend("lit.hlsl", []byte(src), Options{})
@@ -48,7 +50,7 @@ RWStructuredBuffer<uint> U;
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantF := []float32{-2147483648, 3000000000, 2500000000, 2147483648, 2147483648, -1, -2147483648, -2147483648}
+	wantF := []float32{-2147483648, 3000000000, 2500000000, 2147483648, 2147483648, -1, -2147483648, -2147483648, -2147483648}
 	for i, w := range wantF {
 		if got := math.Float32frombits(uint32(res.Buffer("F").Cells[i])); got != w {
 			t.Errorf("F[%d] = %g, want %g", i, got, w)
