@@ -325,7 +325,7 @@ func (e *emitter) reservations() ([]reservation, error) {
 			}
 			// register(cN[k]): fxc adds k to N (ir.Field.RegShift).
 			if f.Offset+16*f.RegShift < 0 {
-				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d, before c0 (register(c%d[%d]))", e.globalLocOf(g), f.Name, f.Offset/16+f.RegShift, f.Offset/16, f.RegShift)
+				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d, before c0 (register(c%d[%d]))", e.fieldLocOf(g, f), f.Name, f.Offset/16+f.RegShift, f.Offset/16, f.RegShift)
 			}
 			start := (f.Offset + 16*f.RegShift) / 4
 			r := reservation{f.Name, [2]int{start, start + 4*sir.ConstSlots(f.Type)}}
@@ -333,11 +333,11 @@ func (e *emitter) reservations() ([]reservation, error) {
 				r.comps[1] = start + max(f.Type.Len, 1)
 			}
 			if f.Offset%4 != 0 || start%4 != 0 && (r.comps[1]-1)/4 != start/4 {
-				return nil, fmt.Errorf("sm3: %suniform %s at byte offset %d does not fit in c%d; SM3 places a uniform in whole registers or within one", e.globalLocOf(g), f.Name, f.Offset, start/4)
+				return nil, fmt.Errorf("sm3: %suniform %s at byte offset %d does not fit in c%d; SM3 places a uniform in whole registers or within one", e.fieldLocOf(g, f), f.Name, f.Offset, start/4)
 			}
 			for _, o := range rs {
 				if r.comps[0] < o.comps[1] && o.comps[0] < r.comps[1] {
-					return nil, fmt.Errorf("sm3: %suniforms %s (%s) and %s (%s) are given overlapping registers", e.globalLocOf(g), o.name, o.where(), r.name, r.where())
+					return nil, fmt.Errorf("sm3: %suniforms %s (%s) and %s (%s) are given overlapping registers", e.fieldLocOf(g, f), o.name, o.where(), r.name, r.where())
 				}
 			}
 			rs = append(rs, r)

@@ -35,8 +35,6 @@ var sm3KnownDeviations = map[string]string{
 	"initializer-numeric.shader_test:73": "integer literal folding beyond 2^31",
 	"sm1-const-folding.shader_test:25":   "integer literal folding beyond 2^31",
 	"sm1-const-folding.shader_test:71":   "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:112":  "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:134":  "integer literal folding beyond 2^31",
 	// Frontend semantics that differ between FXC (SM1-5) and DXC (SM6),
 	// where the frontend follows DXC.
 	"majority-pragma.shader_test:94": "FXC does not macro-expand #pragma pack_matrix",

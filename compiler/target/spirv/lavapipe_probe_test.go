@@ -42,9 +42,6 @@ var probeKnown = map[string]string{
 	// As in compiler/hlsl's probe test (frontend and DXC behaviour).
 	"duplicate-modifiers.shader_test:12": "DXC matrix-to-vector order",
 	"inverse-trig.shader_test:196":       "signed zero in atan2",
-	"sm1-const-folding.shader_test:100":  "literal folding",
-	"sm1-const-folding.shader_test:112":  "literal folding",
-	"sm1-const-folding.shader_test:134":  "literal folding",
 	"unroll.shader_test:37":              "unroll(N) semantics",
 	"rt-get-sample-info.shader_test:17":  "multisampling",
 	"rt-get-sample-info.shader_test:38":  "multisampling",
