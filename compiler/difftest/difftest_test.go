@@ -20,6 +20,8 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/progen"
+	"passlens/compiler/target"
+	"passlens/compiler/target/sm3/sm3lower"
 	"passlens/samples"
 )
 
@@ -129,7 +131,7 @@ func runAllSteps(m *ir.Module, in *interp.Input, steps int) ([]*interp.Result, e
 // results before the first pass. A pass that fails (e.g. sm3-lower
 // rejecting a construct SM3 cannot express) ends that pipeline; it is
 // counted, not a mismatch. sm3-lower's output is compared twice: as it is,
-// and as passes.SM3RepModel runs it (loops stopped the way SM3's rep
+// and as sm3lower.RepModel runs it (loops stopped the way SM3's rep
 // instruction stops them). A program whose integers leave SM3's exact
 // domain (sm3DomainProbe on sm3-lower's input, see domain_test.go) is
 // outside that target's semantics: it is counted and named, and its
@@ -142,13 +144,13 @@ func TestPipelinesPreserveResults(t *testing.T) {
 	progs := programs(t, n)
 	checked, skipped, failedSteps, mismatches, modelChecked := 0, 0, 0, 0, 0
 	var outOfDomain []string
-	report := func(name, tgt, pass, format string, args ...any) {
+	report := func(name string, tgt target.Name, pass, format string, args ...any) {
 		mismatches++
 		t.Errorf("%s, %s pipeline: %s: %s", name, tgt, pass, fmt.Sprintf(format, args...))
 	}
 	// compare runs m and reports a difference from want; false ends the
 	// pipeline's checks.
-	compare := func(name, tgt, pass string, want []*interp.Result, m *ir.Module, in *interp.Input) bool {
+	compare := func(name string, tgt target.Name, pass string, want []*interp.Result, m *ir.Module, in *interp.Input) bool {
 		got, err := runAll(m, in)
 		if err != nil {
 			var ie *interp.Error
@@ -201,7 +203,7 @@ func TestPipelinesPreserveResults(t *testing.T) {
 					t.Errorf("%s after %s: snapshot does not parse: %v", name, snap.Pass, err)
 					break
 				}
-				if snap.Pass == passes.SM3Lower.Name {
+				if snap.Pass == sm3lower.Pass.Name {
 					prev, err := res.Snapshots[i].FreshModule()
 					if err != nil {
 						t.Errorf("%s before %s: snapshot does not parse: %v", name, snap.Pass, err)
@@ -218,7 +220,7 @@ func TestPipelinesPreserveResults(t *testing.T) {
 						t.Logf("%s: outside SM3's exact integer domain, sm3-lower output not compared: %s", name, where)
 						continue
 					}
-					model, err := passes.SM3RepModel(m)
+					model, err := sm3lower.RepModel(m)
 					if err != nil {
 						report(name, tgt, snap.Pass, "rep model: %v", err)
 					} else if compare(name, tgt, snap.Pass+" (rep model)", want, model, in) {

@@ -14,6 +14,8 @@ import (
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
+	"passlens/compiler/target/sm3/sm3lower"
 )
 
 // sm3Pipeline runs the sm3 target's default pipeline on the file (or
@@ -25,18 +27,18 @@ func sm3Pipeline(t *testing.T, file string) (before, after *ir.Module) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines["sm3"], ","))
+	spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[target.SM3], ","))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := pipeline.Run(context.Background(), ir.CloneModule(m), spec, pipeline.Options{Target: "sm3", VerifyEach: true})
+	res := pipeline.Run(context.Background(), ir.CloneModule(m), spec, pipeline.Options{Target: target.SM3, VerifyEach: true})
 	for _, s := range res.Snapshots[1:] {
 		if s.Err != nil {
 			t.Fatalf("%s: %s: %v", file, s.Pass, s.Err.Err)
 		}
 	}
 	last := res.Snapshots[len(res.Snapshots)-1]
-	if last.Pass != passes.SM3Lower.Name {
+	if last.Pass != sm3lower.Pass.Name {
 		t.Fatalf("%s: the sm3 pipeline ends with %s", file, last.Pass)
 	}
 	out, err := last.FreshModule()
@@ -53,7 +55,7 @@ func sm3Reps(m *ir.Module) string {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == passes.SM3RepIntrinsic {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == sm3lower.RepIntrinsic {
 					if _, ok := in.Args[0].(*ir.Const); ok {
 						out = append(out, in.Args[0].Ref())
 					} else {
@@ -73,7 +75,7 @@ func sameResults(t *testing.T, name string, before, after *ir.Module, in *interp
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	model, err := passes.SM3RepModel(after)
+	model, err := sm3lower.RepModel(after)
 	if err != nil {
 		t.Fatalf("%s: rep model: %v", name, err)
 	}
@@ -115,7 +117,7 @@ func TestSM3SeedLoops(t *testing.T) {
 	for _, m := range []int{0, 1, 2, 15} {
 		sameResults(t, fmt.Sprintf("sm3-loop-mm, m=%d", m), before, after, pixel(m))
 	}
-	model, err := passes.SM3RepModel(after)
+	model, err := sm3lower.RepModel(after)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,10 +161,10 @@ func TestSM3DomainExplainsProgen(t *testing.T) {
 		"progen/203": "%e.2 = shl u32 %x0, 31",
 	} {
 		p := pinnedProgram(t, name)
-		spec, _ := pipeline.Parse(strings.Join(passes.DefaultPipelines["sm3"], ","))
-		res := pipeline.Run(context.Background(), p.make(), spec, pipeline.Options{Target: "sm3", VerifyEach: true})
+		spec, _ := pipeline.Parse(strings.Join(passes.DefaultPipelines[target.SM3], ","))
+		res := pipeline.Run(context.Background(), p.make(), spec, pipeline.Options{Target: target.SM3, VerifyEach: true})
 		n := len(res.Snapshots)
-		if res.Snapshots[n-1].Err != nil || res.Snapshots[n-1].Pass != passes.SM3Lower.Name {
+		if res.Snapshots[n-1].Err != nil || res.Snapshots[n-1].Pass != sm3lower.Pass.Name {
 			t.Fatalf("%s: the sm3 pipeline did not complete", name)
 		}
 		prev, _ := res.Snapshots[n-2].FreshModule()

@@ -6,6 +6,7 @@ import (
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/target"
 )
 
 func TestInline(t *testing.T) {
@@ -223,7 +224,7 @@ func TestInlineReturnFromLoop(t *testing.T) {
 	for _, seq := range []string{"inline", "inline,sroa,simplify", "inline,sroa,simplify,switch-to-if,eliminate-multilevel-break,simplify"} {
 		m := parseIR(t, "find", src)
 		before := mustRun(t, m, &interp.Input{})
-		runPasses(t, m, seq, "spirv")
+		runPasses(t, m, seq, target.SPIRV)
 		after := mustRun(t, m, &interp.Input{})
 		if ok, diff := before.Equal(after); !ok {
 			t.Errorf("%s: %s\n%s", seq, diff, m)

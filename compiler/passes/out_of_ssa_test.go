@@ -8,15 +8,6 @@ import (
 	"passlens/compiler/ir"
 )
 
-func TestOutOfSSAGolden(t *testing.T) {
-	cfRunGolden(t, []cfGolden{
-		{file: "swap", passes: "out-of-ssa"},
-		{file: "lost_copy", passes: "out-of-ssa"},
-		{file: "irreducible", passes: "out-of-ssa"},
-		{file: "switch_loop_continue", passes: "out-of-ssa"},
-	})
-}
-
 // TestOutOfSSARegisterSemantics checks what makes the variables
 // register-like: a back end may read a phi's variable wherever the phi's
 // value is used (coalescing the two). That is only correct with critical

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"passlens/compiler/ir"
+	"passlens/compiler/target"
 )
 
 // TestPassesOnRandomModules runs each of inline, sroa, simplify and
@@ -22,7 +23,7 @@ func TestPassesOnRandomModules(t *testing.T) {
 		for _, seq := range sequences {
 			t.Run(fmt.Sprintf("seed%d/%s", seed, seq), func(t *testing.T) {
 				m := ir.RandomModule(int64(seed), opts)
-				runPasses(t, m, seq, "dxil")
+				runPasses(t, m, seq, target.DXIL)
 			})
 		}
 	}

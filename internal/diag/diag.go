@@ -71,8 +71,8 @@ func locate(path, name, line string, keep bool) string {
 // Emit locates an error of target tgt's back end (target.Emit) in src.
 // Every line that carries the target's prefix is located; continuation
 // lines are kept as they are.
-func Emit(src *load.Source, tgt string, err error) error {
-	return &Error{Text: lines(src.Path, tgt, err.Error(), true), Err: err}
+func Emit(src *load.Source, tgt target.Name, err error) error {
+	return &Error{Text: lines(src.Path, string(tgt), err.Error(), true), Err: err}
 }
 
 func lines(path, name, text string, keep bool) string {
@@ -129,7 +129,7 @@ func stepText(src *load.Source, m *ir.Module, e *pipeline.StepError, keep bool) 
 // positions (the module the pipeline ran on), the failure is taken from
 // the back end's run on it, so the message carries the line:col of the
 // user's file as the CLI's does; the output itself always comes from m.
-func EmitSnapshot(src *load.Source, tgt string, m, located *ir.Module) (*target.Output, error) {
+func EmitSnapshot(src *load.Source, tgt target.Name, m, located *ir.Module) (*target.Output, error) {
 	o, err := target.Emit(tgt, m)
 	if err == nil {
 		return o, nil

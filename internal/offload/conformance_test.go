@@ -14,6 +14,7 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 	_ "passlens/compiler/target/all"
 )
 
@@ -238,7 +239,7 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 		return ""
 	}
 	msg := check(m, "lowered")
-	for _, tgt := range []string{"spirv", "dxil"} {
+	for _, tgt := range []target.Name{target.SPIRV, target.DXIL} {
 		if msg != "" {
 			break
 		}
@@ -256,7 +257,7 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 			msg = err.Error()
 			break
 		}
-		msg = check(fm, "after the "+tgt+" pipeline")
+		msg = check(fm, "after the "+string(tgt)+" pipeline")
 	}
 	switch {
 	case xfail && msg == "":

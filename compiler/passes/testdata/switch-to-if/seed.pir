@@ -1,5 +1,8 @@
 module "seed.pir"
 
+; run: switch-to-if
+; data: 0 0 1 2 3 4 4 5 -1 7 2 3 0 4 1 9
+
 ; The worked example of seed switch-to-if-lowering.md as a compute shader:
 ; thread i switches on In[i] and records the case bodies it runs in Out[i]
 ; (first = 1, something = 3, somethingElse = 4, anotherThing = 5, each

@@ -1,5 +1,9 @@
 module "switch_loop_continue.pir"
 
+; run: switch-to-if
+; run: switch-to-if,eliminate-multilevel-break
+; run: out-of-ssa
+
 ; A switch inside a loop whose cases use `continue`, `break` and fallthrough:
 ;   for (k = 0; k < 4; k++) {
 ;     switch ((In[i] + k) & 3) {

@@ -1,5 +1,7 @@
 module "sw_default_last.pir"
 
+; run: switch-to-if
+
 ; Default last, reached by fallthrough from case 1; case 5 is a bare
 ; `break` (its label is the merge block), so it emits no if and is kept
 ; out of isDefault explicitly.

@@ -1,5 +1,8 @@
 module "sw_nested.pir"
 
+; run: switch-to-if
+; run: switch-to-if,eliminate-multilevel-break
+
 ; A switch with fallthrough nested in a case of another switch with
 ; fallthrough. Each gets its own one-trip loop and predicates.
 ;   switch (s & 3) {

@@ -1,4 +1,10 @@
-package passes
+// Package sm3lower holds the SM3 back end's own IR pass, sm3-lower, which
+// the "sm3" default pipeline ends with, and RepModel, the reference model of
+// SM3's rep loops that tests compare its output with. The pass registers
+// itself in the pass table (passes.Register) when the package is linked in;
+// the SM3 back end (compiler/target/sm3) imports it, so every program that
+// can emit SM3 can also run its pipeline.
+package sm3lower
 
 import (
 	"errors"
@@ -6,9 +12,10 @@ import (
 	"math"
 
 	"passlens/compiler/ir"
+	"passlens/compiler/passes"
 )
 
-// SM3Lower is the sm3-lower pass: carry integers as floats, mark loops for
+// Pass is the sm3-lower pass: carry integers as floats, mark loops for
 // SM3 rep (255-iteration cap), reject what SM3 lacks.
 //
 // Shader models 1-3 have no integer arithmetic: temporary registers are
@@ -59,7 +66,7 @@ import (
 //     switch-to-if; otherwise it is 255, SM3's "defi i0, 255" with a
 //     break_ge policy: such a loop runs its body at most 255 times and then stops,
 //     whatever its own condition says (a loop that needs 256 iterations
-//     stops after 255 - documented, tested behaviour). SM3RepModel runs the
+//     stops after 255 - documented, tested behaviour). RepModel runs the
 //     output as the hardware would, for tests;
 //   - rejects, naming the construct and its source position: wave operations
 //     and barriers (no waves in SM3), atomics, bit reinterpretation
@@ -72,25 +79,25 @@ import (
 // +-2^24 and nothing wraps (no u32 below zero, no mul or shl past 2^32);
 // programs leaving that domain are outside SM3's semantics (the
 // differential test classifies them with a probe run).
-var SM3Lower = &Pass{
-	Name:    "sm3-lower",
-	Targets: []string{"sm3"},
-	Run:     runSM3Lower,
+var Pass = &passes.Pass{
+	Name: "sm3-lower",
+	Run:  run,
 }
 
-// SM3RepCap is the iteration cap of loops whose trip count is not a
+// RepCap is the iteration cap of loops whose trip count is not a
 // constant or a uniform integer: the seed's "defi i0, 255".
-const SM3RepCap = 255
+const RepCap = 255
 
-// SM3RepIntrinsic names the loop marker sm3-lower places in loop headers.
-const SM3RepIntrinsic = "sm3.rep"
+// RepIntrinsic names the loop marker sm3-lower places in loop headers.
+const RepIntrinsic = "sm3.rep"
 
 func init() {
-	ir.RegisterIntrinsic(SM3RepIntrinsic, 0, 2, 2,
+	passes.Register(Pass)
+	ir.RegisterIntrinsic(RepIntrinsic, 0, 2, 2,
 		"sm3.rep(i32 count, bool done): marks the enclosing loop header as an SM3 rep loop of count iterations; done is true when the count is exhausted (no effect when executed)")
 }
 
-func runSM3Lower(m *ir.Module, ctx *Context) (bool, error) {
+func run(m *ir.Module, ctx *passes.Context) (bool, error) {
 	if err := sm3Check(m); err != nil {
 		return false, err
 	}
@@ -151,8 +158,8 @@ func sm3Check(m *ir.Module) error {
 		loops, _ := sm3Loops(f)
 		for _, l := range loops {
 			if l.count != nil {
-				if c, ok := l.count.(*ir.Const); ok && c.Int() > SM3RepCap {
-					bad(f, l.header.Terminator(), "loop runs %d times, more than the %d iterations an SM3 rep loop can count", c.Int(), SM3RepCap)
+				if c, ok := l.count.(*ir.Const); ok && c.Int() > RepCap {
+					bad(f, l.header.Terminator(), "loop runs %d times, more than the %d iterations an SM3 rep loop can count", c.Int(), RepCap)
 				}
 			}
 		}
@@ -166,7 +173,7 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 	case op == ir.OpIntrinsic && in.Intr != nil:
 		a := in.Intr.Attrs
 		switch {
-		case in.Intr.Name == SM3RepIntrinsic:
+		case in.Intr.Name == RepIntrinsic:
 		case a.Has(ir.AttrWave):
 			bad(f, in, "wave operation %s is not available in shader model 3 (no waves)", in.Intr.Name)
 		case a.Has(ir.AttrBarrier):
@@ -240,7 +247,7 @@ func sm3IndexOperand(in *ir.Instr, a ir.Value) bool {
 	case ir.OpInsertElem:
 		return len(in.Args) > 2 && in.Args[2] == a
 	case ir.OpIntrinsic:
-		return in.Intr != nil && in.Intr.Name == SM3RepIntrinsic
+		return in.Intr != nil && in.Intr.Name == RepIntrinsic
 	case ir.OpMemset:
 		return true
 	case ir.OpShl, ir.OpAShr, ir.OpLShr, ir.OpAnd:
@@ -392,20 +399,20 @@ type sm3Loop struct {
 // sm3LoopInfo is what the loop analysis needs of a function, computed
 // once: constructs, predecessors and users.
 type sm3LoopInfo struct {
-	cs    *cfConstructs
+	cs    *passes.Constructs
 	preds map[*ir.Block][]*ir.Block
-	users userMap
+	users map[ir.Value][]*ir.Instr
 }
 
 // sm3Loops finds f's annotated loops and their rep counts.
 func sm3Loops(f *ir.Function) ([]sm3Loop, *sm3LoopInfo) {
-	li := &sm3LoopInfo{cs: analyzeCFConstructs(f), preds: cfDistinctPreds(f), users: computeUsers(f)}
+	li := &sm3LoopInfo{cs: passes.AnalyzeConstructs(f), preds: passes.DistinctPreds(f), users: passes.Users(f)}
 	var out []sm3Loop
-	for _, c := range li.cs.list {
-		if c.kind != ckLoop {
+	for _, c := range li.cs.List() {
+		if !c.IsLoop {
 			continue
 		}
-		out = append(out, sm3Loop{header: c.header, merge: c.merge, count: sm3CountedLoop(li, c)})
+		out = append(out, sm3Loop{header: c.Header, merge: c.Merge, count: sm3CountedLoop(li, c)})
 	}
 	return out, li
 }
@@ -415,16 +422,16 @@ func sm3Loops(f *ir.Function) ([]sm3Loop, *sm3LoopInfo) {
 // back edge (a phi, or after out-of-ssa a variable loaded at the top of
 // the header) with N, an integer constant or a load of a uniform integer.
 // It returns N (a constant below 0 counts as 0), or nil.
-func sm3CountedLoop(li *sm3LoopInfo, l *cfConstruct) ir.Value {
+func sm3CountedLoop(li *sm3LoopInfo, l *passes.Construct) ir.Value {
 	if sm3OneTrip(li, l) {
 		return ir.ConstInt(ir.I32, 1)
 	}
-	t := l.header.Terminator()
+	t := l.Header.Terminator()
 	if t.Op != ir.OpCondBr {
 		return nil
 	}
 	cmp, ok := t.Args[0].(*ir.Instr)
-	if !ok || cmp.Op != ir.OpICmp || cmp.Block != l.header {
+	if !ok || cmp.Op != ir.OpICmp || cmp.Block != l.Header {
 		return nil
 	}
 	// Normalize to "continue while k < N".
@@ -435,10 +442,10 @@ func sm3CountedLoop(li *sm3LoopInfo, l *cfConstruct) ir.Value {
 		k, n = n, k
 		pred = map[ir.Pred]ir.Pred{ir.PredSGT: ir.PredSLT, ir.PredUGT: ir.PredULT, ir.PredSLE: ir.PredSGE, ir.PredULE: ir.PredUGE}[pred]
 	}
-	exitOnTrue := t.Succs[0] == l.merge
+	exitOnTrue := t.Succs[0] == l.Merge
 	switch {
-	case (pred == ir.PredSLT || pred == ir.PredULT) && t.Succs[1] == l.merge && t.Succs[0] != l.merge:
-	case (pred == ir.PredSGE || pred == ir.PredUGE) && exitOnTrue && t.Succs[1] != l.merge:
+	case (pred == ir.PredSLT || pred == ir.PredULT) && t.Succs[1] == l.Merge && t.Succs[0] != l.Merge:
+	case (pred == ir.PredSGE || pred == ir.PredUGE) && exitOnTrue && t.Succs[1] != l.Merge:
 	default:
 		return nil
 	}
@@ -493,10 +500,10 @@ func sm3UniformLoad(x *ir.Instr) bool {
 // sm3OneTrip recognizes do{}while(false), the loop switch-to-if builds:
 // every back edge is taken on a constant false (or its false edge leaves
 // on true), so the header runs once.
-func sm3OneTrip(li *sm3LoopInfo, l *cfConstruct) bool {
+func sm3OneTrip(li *sm3LoopInfo, l *passes.Construct) bool {
 	backs := 0
-	for _, p := range li.preds[l.header] {
-		if !li.cs.contains(l, p) {
+	for _, p := range li.preds[l.Header] {
+		if !li.cs.Contains(l, p) {
 			continue
 		}
 		backs++
@@ -512,7 +519,7 @@ func sm3OneTrip(li *sm3LoopInfo, l *cfConstruct) bool {
 		if c.Bool() {
 			taken = t.Succs[0]
 		}
-		if taken == l.header {
+		if taken == l.Header {
 			return false
 		}
 	}
@@ -521,10 +528,10 @@ func sm3OneTrip(li *sm3LoopInfo, l *cfConstruct) bool {
 
 // sm3InductionFromZero reports whether k is 0 on entry to loop l and k+1 on
 // every back edge.
-func sm3InductionFromZero(li *sm3LoopInfo, l *cfConstruct, k ir.Value) bool {
+func sm3InductionFromZero(li *sm3LoopInfo, l *passes.Construct, k ir.Value) bool {
 	cs := li.cs
 	ki, ok := k.(*ir.Instr)
-	if !ok || ki.Block != l.header {
+	if !ok || ki.Block != l.Header {
 		return false
 	}
 	isZero := func(v ir.Value) bool {
@@ -543,7 +550,7 @@ func sm3InductionFromZero(li *sm3LoopInfo, l *cfConstruct, k ir.Value) bool {
 	case ir.OpPhi:
 		for i, pb := range ki.PhiBlocks {
 			v := ki.Args[i]
-			if cs.contains(l, pb) {
+			if cs.Contains(l, pb) {
 				if !isNext(v) {
 					return false
 				}
@@ -561,7 +568,7 @@ func sm3InductionFromZero(li *sm3LoopInfo, l *cfConstruct, k ir.Value) bool {
 		// outside the loop store 0, the one inside stores k+1 on the way
 		// back to the header.
 		inside := 0
-		for _, in := range uniqueUsers(li.users[v]) {
+		for _, in := range passes.UniqueUsers(li.users[v]) {
 			for i, a := range in.Args {
 				if a != ir.Value(v) {
 					continue
@@ -569,7 +576,7 @@ func sm3InductionFromZero(li *sm3LoopInfo, l *cfConstruct, k ir.Value) bool {
 				switch {
 				case in.Op == ir.OpLoad:
 				case in.Op == ir.OpStore && i == 1:
-					if cs.contains(l, in.Block) {
+					if cs.Contains(l, in.Block) {
 						inside++
 						if !isNext(in.Args[0]) || !sm3BackEdgeBlock(in.Block, l) {
 							return false
@@ -588,9 +595,9 @@ func sm3InductionFromZero(li *sm3LoopInfo, l *cfConstruct, k ir.Value) bool {
 }
 
 // sm3BackEdgeBlock reports whether b's only successor is l's header.
-func sm3BackEdgeBlock(b *ir.Block, l *cfConstruct) bool {
-	s := cfDistinctSuccs(b)
-	return len(s) == 1 && s[0] == l.header
+func sm3BackEdgeBlock(b *ir.Block, l *passes.Construct) bool {
+	s := passes.DistinctSuccs(b)
+	return len(s) == 1 && s[0] == l.Header
 }
 
 // sm3MarkLoops places the rep marker and the iteration cap in every loop.
@@ -626,26 +633,26 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 	origin := map[*ir.Block]*ir.Block{}
 	// Users of the original instructions (kept up to date by the reloads;
 	// the instructions created here are not looked up).
-	users := computeUsers(f)
+	users := passes.Users(f)
 	for _, l := range loops {
 		h := l.header
-		c := cs.byHeader[h]
+		c := cs.ByHeader(h)
 		t := h.Terminator()
 		loc := t.Loc
 		inside := func(b *ir.Block) bool {
 			if o, ok := origin[b]; ok {
 				b = o
 			}
-			return cs.contains(c, b)
+			return cs.Contains(c, b)
 		}
 		sm3ReloadLiveOuts(f, h, inside, users)
 		clean := sm3CleanHeader(h, inside, users)
 		count := l.count
 		if !clean && count != nil {
 			if cc, ok := count.(*ir.Const); ok {
-				if cc.Int() >= SM3RepCap {
+				if cc.Int() >= RepCap {
 					return true, fmt.Errorf("sm3-lower: %s: loop runs %d times and its header %s has side effects or values used after the loop, so it must run %d times: more than the %d an SM3 rep loop can count",
-						sm3Where(f, t), cc.Int(), h.Ref(), cc.Int()+1, SM3RepCap)
+						sm3Where(f, t), cc.Int(), h.Ref(), cc.Int()+1, RepCap)
 				}
 				count = ir.ConstInt(cc.Type(), cc.Int()+1)
 			} else {
@@ -653,9 +660,9 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 			}
 		}
 		name := h.Name() + ".rep"
-		counter := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, ir.F32), name)
+		counter := passes.NewInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, ir.F32), name)
 		counter.Loc = loc
-		insertAt(entry, 0, counter)
+		passes.InsertAt(entry, 0, counter)
 		// 0 on every edge into the loop.
 		for _, p := range preds[h] {
 			if inside(p) {
@@ -669,8 +676,8 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 		bd := ir.NewBuilder(f)
 		bd.Loc = loc
 		bd.SetAfterPhis(h)
-		var count32 ir.Value = ir.ConstInt(ir.I32, SM3RepCap)
-		var countF ir.Value = ir.ConstFloat(ir.F32, SM3RepCap)
+		var count32 ir.Value = ir.ConstInt(ir.I32, RepCap)
+		var countF ir.Value = ir.ConstFloat(ir.F32, RepCap)
 		if count != nil {
 			count32 = count
 			if cc, ok := count.(*ir.Const); ok {
@@ -684,13 +691,13 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 				sm3Hoist(count.(*ir.Instr), h, h.FirstNonPhi())
 				bd.SetAfterPhis(h)
 				if ci := count.(*ir.Instr); ci.Block == h {
-					bd.SetBefore(h.Instrs[indexInBlock(ci)+1])
+					bd.SetBefore(h.Instrs[passes.IndexInBlock(ci)+1])
 				}
 			}
 		}
 		n := bd.Load(counter, name+".n")
 		done := bd.Cmp(ir.PredOGE, n, countF, name+".done")
-		bd.Intrinsic(SM3RepIntrinsic, ir.Void, []ir.Value{count32, done}, "")
+		bd.Intrinsic(RepIntrinsic, ir.Void, []ir.Value{count32, done}, "")
 		next := bd.Binary(ir.OpFAdd, n, ir.ConstFloat(ir.F32, 1), name+".next")
 		bd.Store(next, counter)
 		// Leave the loop when done.
@@ -702,11 +709,11 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 			t.Args[0] = bd.Select(done, ir.ConstBool(ir.Bool, true), t.Args[0], name+".stop")
 		case clean && t.Op == ir.OpBr:
 			body := t.Succs[0]
-			nt := cfCondBr(f, done, l.merge, body)
+			nt := passes.NewCondBr(f, done, l.merge, body)
 			nt.SetLoopMerge(l.merge, t.Continue)
 			nt.Loc = loc
 			t.Remove()
-			appendInstr(h, nt)
+			passes.AppendInstr(h, nt)
 			addPred(l.merge, h)
 			for _, phi := range l.merge.Phis() {
 				phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
@@ -716,21 +723,21 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 			// the loop: the header only tests the cap and its code moves to
 			// a new block, where the exit test is a conditional break (no
 			// merge of its own needed).
-			first := indexInBlock(next) + 2 // after the counter's store
+			first := passes.IndexInBlock(next) + 2 // after the counter's store
 			rest := f.NewBlockAfter(h, h.Name()+".body")
 			origin[rest] = h
-			moveTail(h, first, rest)
+			passes.MoveTail(h, first, rest)
 			rt := rest.Terminator()
 			merge, cont := rt.Merge, rt.Continue
 			rt.ClearMerge()
 			if cont == h {
 				cont = rest // a one-block loop: the code is its continue construct
 			}
-			nt := cfCondBr(f, done, l.merge, rest)
+			nt := passes.NewCondBr(f, done, l.merge, rest)
 			nt.SetLoopMerge(merge, cont)
 			nt.Loc = loc
-			appendInstr(h, nt)
-			for _, s := range cfDistinctSuccs(rest) {
+			passes.AppendInstr(h, nt)
+			for _, s := range passes.DistinctSuccs(rest) {
 				for i, x := range preds[s] {
 					if x == h {
 						preds[s][i] = rest
@@ -755,7 +762,7 @@ func sm3MarkLoops(f *ir.Function) (bool, error) {
 // terminator) has no side effect and no value used outside the loop, so
 // that running it once more or once less when the rep cap stops the loop
 // changes nothing.
-func sm3CleanHeader(h *ir.Block, inside func(*ir.Block) bool, users userMap) bool {
+func sm3CleanHeader(h *ir.Block, inside func(*ir.Block) bool, users map[ir.Value][]*ir.Instr) bool {
 	t := h.Terminator()
 	for _, in := range h.Instrs[h.FirstNonPhi():] {
 		if in == t {
@@ -781,7 +788,7 @@ func sm3CleanHeader(h *ir.Block, inside func(*ir.Block) bool, users userMap) boo
 // between the header's last run and the use no such block runs. With
 // loads this is what lets "for (k = 0; k < m; k++) res += k" keep an exact
 // count (rep i0 = m) after out-of-ssa.
-func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool, users userMap) {
+func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool, users map[ir.Value][]*ir.Instr) {
 	t := h.Terminator()
 	for _, in := range append([]*ir.Instr(nil), h.Instrs[h.FirstNonPhi():]...) {
 		if in.Op != ir.OpLoad || in == t {
@@ -792,7 +799,7 @@ func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool,
 			continue
 		}
 		var outside []*ir.Instr
-		for _, u := range uniqueUsers(users[in]) {
+		for _, u := range passes.UniqueUsers(users[in]) {
 			if !inside(u.Block) {
 				if u.Op == ir.OpPhi {
 					outside = nil // SSA form: not handled, the header is split
@@ -805,11 +812,11 @@ func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool,
 			continue
 		}
 		ok = true
-		for _, u := range uniqueUsers(users[v]) {
+		for _, u := range passes.UniqueUsers(users[v]) {
 			switch {
 			case u.Op == ir.OpLoad:
 			case u.Op == ir.OpStore && u.Args[1] == ir.Value(v) && u.Args[0] != ir.Value(v):
-				s := cfDistinctSuccs(u.Block)
+				s := passes.DistinctSuccs(u.Block)
 				ok = ok && len(s) == 1 && s[0] == h && u.Block != h
 			default:
 				ok = false
@@ -821,10 +828,10 @@ func sm3ReloadLiveOuts(f *ir.Function, h *ir.Block, inside func(*ir.Block) bool,
 		moved := map[*ir.Instr]bool{}
 		for _, u := range outside {
 			moved[u] = true
-			ld := newInstr(f, ir.OpLoad, in.Type(), in.Name())
+			ld := passes.NewInstr(f, ir.OpLoad, in.Type(), in.Name())
 			ld.Args = []ir.Value{v}
 			ld.Loc = u.Loc
-			insertAt(u.Block, indexInBlock(u), ld)
+			passes.InsertAt(u.Block, passes.IndexInBlock(u), ld)
 			for i, a := range u.Args {
 				if a == ir.Value(in) {
 					u.Args[i] = ld
@@ -856,7 +863,7 @@ func sm3Hoist(x *ir.Instr, h *ir.Block, i int) {
 		in.Remove()
 	}
 	for k, in := range chain {
-		insertAt(h, i+k, in)
+		passes.InsertAt(h, i+k, in)
 	}
 }
 
@@ -873,7 +880,7 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 		if round > len(f.Blocks)+8 {
 			return f.Errorf("sm3-lower: could not restore dominance after adding the rep exits")
 		}
-		dt := newDomTree(f)
+		dt := passes.NewDomTree(f)
 		pos := map[*ir.Instr]int{}
 		for _, b := range f.Blocks {
 			for i, in := range b.Instrs {
@@ -894,33 +901,33 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 				b := u.PhiBlocks[k]
 				return b, len(b.Instrs)
 			}
-			return u.Block, indexInBlock(u)
+			return u.Block, passes.IndexInBlock(u)
 		}
 		type def struct {
 			d    *ir.Instr
-			uses []cfUse
+			uses []sm3Use
 		}
 		var defs []*def
 		byDef := map[*ir.Instr]*def{}
 		for _, b := range f.Blocks {
-			if !dt.reachable(b) {
+			if !dt.Reachable(b) {
 				continue
 			}
 			for _, in := range b.Instrs {
 				for k, a := range in.Args {
 					d, ok := a.(*ir.Instr)
-					if !ok || d.Block == nil || !dt.reachable(d.Block) {
+					if !ok || d.Block == nil || !dt.Reachable(d.Block) {
 						continue
 					}
 					ub, ui := where(in, k)
-					if !dt.reachable(ub) {
+					if !dt.Reachable(ub) {
 						continue
 					}
 					if ub == d.Block {
 						if d.Op == ir.OpPhi || pos[d] < ui {
 							continue
 						}
-					} else if dt.dominates(d.Block, ub) {
+					} else if dt.Dominates(d.Block, ub) {
 						continue
 					}
 					e := byDef[d]
@@ -929,7 +936,7 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 						byDef[d] = e
 						defs = append(defs, e)
 					}
-					e.uses = append(e.uses, cfUse{in, k})
+					e.uses = append(e.uses, sm3Use{in, k})
 				}
 			}
 		}
@@ -944,36 +951,36 @@ func sm3RouteLiveOuts(f *ir.Function) error {
 				}
 				for _, u := range e.uses {
 					ub, ui := at(u.in, u.arg)
-					c := cloneInstr(f, d)
+					c := passes.CloneInstr(f, d)
 					if u.in.Op == ir.OpPhi {
 						ui = len(ub.Instrs) - 1 // before the terminator
 					}
-					insertAt(ub, ui, c)
+					passes.InsertAt(ub, ui, c)
 					c.Block = ub
 					u.in.Args[u.arg] = c
 				}
 				continue
 			}
-			a := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, d.Type()), d.Name()+".live")
+			a := passes.NewInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, d.Type()), d.Name()+".live")
 			a.Loc = d.Loc
-			insertAt(entry, 0, a)
+			passes.InsertAt(entry, 0, a)
 			st := ir.NewInstr(f, ir.OpStore, ir.Void, "")
 			st.Args = []ir.Value{d, a}
 			st.Loc = d.Loc
-			after := indexInBlock(d) + 1
+			after := passes.IndexInBlock(d) + 1
 			if d.Op == ir.OpPhi {
 				after = d.Block.FirstNonPhi()
 			}
-			insertAt(d.Block, after, st)
+			passes.InsertAt(d.Block, after, st)
 			for _, u := range e.uses {
 				ub, ui := at(u.in, u.arg)
 				if u.in.Op == ir.OpPhi {
 					ui = len(ub.Instrs) - 1 // before the terminator
 				}
-				ld := newInstr(f, ir.OpLoad, d.Type(), d.Name())
+				ld := passes.NewInstr(f, ir.OpLoad, d.Type(), d.Name())
 				ld.Args = []ir.Value{a}
 				ld.Loc = u.in.Loc
-				insertAt(ub, ui, ld)
+				passes.InsertAt(ub, ui, ld)
 				u.in.Args[u.arg] = ld
 			}
 		}
@@ -1036,7 +1043,7 @@ func sm3IntsToFloats(f *ir.Function) bool {
 	// marker keeps the integer (it names the integer register).
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic {
+			if in.Op == ir.OpIntrinsic && in.Intr.Name == RepIntrinsic {
 				continue
 			}
 			for i, a := range in.Args {
@@ -1071,7 +1078,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 	retype := func() { in.SetType(sm3FloatOf(t)) }
 	splat := func(x float64) ir.Value { return ir.ConstFloat(sm3FloatOf(t), x) }
 	switch op := in.Op; {
-	case op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic:
+	case op == ir.OpIntrinsic && in.Intr.Name == RepIntrinsic:
 		return false, nil
 	case op == ir.OpAlloca:
 		if !sm3HasInt(t.Elem) {
@@ -1109,7 +1116,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 			if vt.Scalar().Kind == ir.KUint {
 				op = ir.OpFPToUI
 			}
-			in.Args[0] = bd.Cast(op, v, vt, baseName(v)+".i")
+			in.Args[0] = bd.Cast(op, v, vt, passes.BaseName(v)+".i")
 			return true, nil
 		}
 		convArgs()
@@ -1117,7 +1124,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 		did := false
 		for i := 1; i < len(in.Args); i++ {
 			if _, ok := in.Args[i].(*ir.Const); !ok && intVal(in.Args[i]) {
-				in.Args[i] = bd.Cast(ir.OpFPToSI, in.Args[i], ir.I32, baseName(in.Args[i])+".idx")
+				in.Args[i] = bd.Cast(ir.OpFPToSI, in.Args[i], ir.I32, passes.BaseName(in.Args[i])+".idx")
 				did = true
 			}
 		}
@@ -1133,7 +1140,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 		}
 		did := false
 		if _, ok := in.Args[k].(*ir.Const); !ok && intVal(in.Args[k]) {
-			in.Args[k] = bd.Cast(ir.OpFPToSI, in.Args[k], ir.I32, baseName(in.Args[k])+".idx")
+			in.Args[k] = bd.Cast(ir.OpFPToSI, in.Args[k], ir.I32, passes.BaseName(in.Args[k])+".idx")
 			did = true
 		}
 		if !sm3HasInt(t) {
@@ -1249,7 +1256,7 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 				if _, ok := in.Args[0].(*ir.Const); ok {
 					return false, nil
 				}
-				in.Args[0] = bd.Cast(ir.OpFPToSI, in.Args[0], in.Args[0].Type(), baseName(in.Args[0])+".i")
+				in.Args[0] = bd.Cast(ir.OpFPToSI, in.Args[0], in.Args[0].Type(), passes.BaseName(in.Args[0])+".i")
 				return true, nil
 			}
 			convArgs()
@@ -1271,6 +1278,12 @@ func sm3Rewrite(f *ir.Function, in *ir.Instr, bd *ir.Builder, intVal func(ir.Val
 		}
 	}
 	return true, nil
+}
+
+// sm3Use is one operand slot: the using instruction and the argument index.
+type sm3Use struct {
+	in  *ir.Instr
+	arg int
 }
 
 // sm3ConvOne converts an integer constant operand to float (others are

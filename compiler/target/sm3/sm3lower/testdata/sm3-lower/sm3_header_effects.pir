@@ -1,5 +1,9 @@
 module "sm3_header_effects.pir"
 
+; run: sm3-lower
+; run: out-of-ssa,sm3-lower
+; data: 0 1 2 3 10 100 200 254 5 6 7 8 9 11 12 13
+
 ; Loop headers with side effects: the cap must stop the loop before the
 ; header's code runs again. The first loop counts its header runs in
 ; Out[2i] (n + 1 runs for n = In[i] iterations); the second is a one-block

@@ -1,5 +1,8 @@
 module "sm3_const_loop.pir"
 
+; run: sm3-lower
+; pixel:
+
 ; A loop with a constant trip count: rep with "defi i0, 10" (the exact
 ; count), no cap in effect.
 ;   float4 main() : sv_target { int s = 0;

@@ -1,5 +1,7 @@
 module "emb_ifbreak.pir"
 
+; run: eliminate-multilevel-break
+
 ; A branch from inside an inner if straight to the merge block of the
 ; enclosing if, skipping the rest of the outer if's body (SPIR-V has no
 ; such branch): the outer if becomes a one-trip loop, the branch a break.

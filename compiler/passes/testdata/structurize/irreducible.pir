@@ -1,5 +1,10 @@
 module "irreducible.pir"
 
+; run: structurize
+; run: out-of-ssa,structurize
+; run: out-of-ssa,structurize<ifs>
+; run: out-of-ssa
+
 ; An irreducible cycle: A and B form a loop with two entries (entry jumps
 ; to either), so no block of the cycle dominates the other. Values cross
 ; the cycle in phis, and the exit phi merges values from both blocks.

@@ -1,37 +1,115 @@
-package passes
+package sm3lower
 
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/passes"
+	"passlens/compiler/passes/passtest"
 )
 
-// cfPixelInput shades one pixel with uniform m set.
-func cfPixelInput(m int) *interp.Input {
-	return &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}, Uniforms: map[string]any{"m": m}}
+// pixel shades one pixel with uniform m set.
+func pixel(m int) *interp.Input { return passtest.PixelInput(map[string]any{"m": m}) }
+
+// runByName runs a registered pass (sm3-lower or a generic one) with an
+// option, for passtest.
+func runByName(name, opt string, m *ir.Module) (bool, error) {
+	p := passes.Lookup(name)
+	if p == nil {
+		return false, fmt.Errorf("unknown pass %q", name)
+	}
+	ctx := &passes.Context{}
+	if opt != "" {
+		ctx.Options = map[string]string{name: opt}
+	}
+	return p.Run(m, ctx)
 }
 
-// The differential runs below compare results bit for bit: no float
-// tolerance is needed, because every integer the tests compute stays below
-// 2^24 in magnitude, where f32 arithmetic on integers is exact (add, sub,
-// mul exactly; trunc(a / b) and frem exactly as well).
-func TestSM3LowerGolden(t *testing.T) {
-	cfRunGolden(t, []cfGolden{
-		{file: "sm3_rep_uniform", passes: "sm3-lower", input: cfPixelInput(37)},
-		{file: "sm3_rep_uniform", passes: "out-of-ssa,sm3-lower", input: cfPixelInput(37)},
-		{file: "sm3_rep_cap", passes: "sm3-lower", input: cfPixelInput(15)},
-		{file: "sm3_const_loop", passes: "sm3-lower", input: &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}}},
-		{file: "sm3_intops", passes: "sm3-lower", data: []int32{17, 5, -17, 5, 100, -7, -100, -7, 0, 3, 1234, 13, -5, 2, 7, 7}},
-		{file: "sm3_header_effects", passes: "sm3-lower", data: []int32{0, 1, 2, 3, 10, 100, 200, 254, 5, 6, 7, 8, 9, 11, 12, 13}},
-		{file: "sm3_header_effects", passes: "out-of-ssa,sm3-lower", data: []int32{0, 1, 2, 3, 10, 100, 200, 254, 5, 6, 7, 8, 9, 11, 12, 13}},
-		// The whole SM3 order on a switch with fallthrough in a loop.
-		{file: "switch_loop_continue", passes: "switch-to-if<all>,eliminate-multilevel-break,out-of-ssa,structurize,sm3-lower"},
-	})
+// apply runs a pass sequence ("a,b<opt>") on m with passtest.Apply's
+// checks after each step.
+func apply(t *testing.T, seq string, m *ir.Module) *ir.Module {
+	t.Helper()
+	for _, step := range strings.Split(seq, ",") {
+		name, opt, _ := strings.Cut(step, "<")
+		m, _ = passtest.Apply(t, runByName, name, strings.TrimSuffix(opt, ">"), m)
+	}
+	return m
+}
+
+// load reads testdata/sm3-lower/<name>.pir.
+func load(t *testing.T, name string) *ir.Module {
+	t.Helper()
+	return passtest.Load(t, filepath.Join("testdata", "sm3-lower", name+".pir"))
+}
+
+// stripRepMarkers returns a copy of m without sm3.rep loop markers: they
+// are metadata for the SM3 back end. The iteration cap they describe is
+// ordinary code and stays.
+func stripRepMarkers(m *ir.Module) *ir.Module { return passtest.WithoutIntrinsic(m, RepIntrinsic) }
+
+// The differential runs compare results bit for bit: no float tolerance is
+// needed, because every integer the tests compute stays below 2^24 in
+// magnitude, where f32 arithmetic on integers is exact (add, sub, mul
+// exactly; trunc(a / b) and frem exactly as well).
+
+// TestCases runs the case files testdata/sm3-lower/*.pir (passtest.RunDir):
+// each pass sequence step by step, against its .want.pir, and with the
+// same results as the input.
+func TestCases(t *testing.T) {
+	t.Parallel()
+	passtest.RunDir(t, "testdata", runByName, stripRepMarkers)
+}
+
+// TestCaseOutputsPassSpirvVal validates the control flow of every expected
+// output with spirv-val: sm3-lower keeps the structured control flow it is
+// given.
+func TestCaseOutputsPassSpirvVal(t *testing.T) {
+	passtest.SPIRVTool(t, "spirv-val")
+	files, err := filepath.Glob(filepath.Join("testdata", "sm3-lower", "*.want.pir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 8 {
+		t.Fatalf("only %d expected outputs found", len(files))
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Parallel()
+			if msg := passtest.ValidateCF(t, passtest.Load(t, path)); msg != "" {
+				t.Errorf("spirv-val rejects the control flow of %s: %s", path, msg)
+			}
+		})
+	}
+}
+
+// TestRandomModulesRejectedCleanly runs the SM3 control-flow order on the
+// IR package's random modules: they use wave operations, bit tricks, ...,
+// so sm3-lower must reject most of them, with an error that names the
+// pass, and never panic or emit IR that does not verify.
+func TestRandomModulesRejectedCleanly(t *testing.T) {
+	t.Parallel()
+	n := 80
+	if testing.Short() {
+		n = 20
+	}
+	for seed := 0; seed < n; seed++ {
+		m := ir.RandomModule(int64(seed), ir.RandomOptions{Unstructured: seed%2 == 0, PlainNames: true})
+		m = apply(t, "switch-to-if<all>,eliminate-multilevel-break,out-of-ssa,structurize", m)
+		c := ir.CloneModule(m)
+		if _, err := Pass.Run(c, &passes.Context{}); err != nil {
+			if !strings.HasPrefix(err.Error(), "sm3-lower: ") {
+				t.Fatalf("seed %d: error without the pass name: %v", seed, err)
+			}
+			continue
+		}
+		apply(t, "sm3-lower", m)
+	}
 }
 
 // sm3RepCounts returns the count operands of the sm3.rep markers of f.
@@ -39,7 +117,7 @@ func sm3RepCounts(f *ir.Function) []string {
 	var out []string
 	for _, b := range f.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op == ir.OpIntrinsic && in.Intr.Name == SM3RepIntrinsic {
+			if in.Op == ir.OpIntrinsic && in.Intr.Name == RepIntrinsic {
 				out = append(out, in.Args[0].Ref())
 			}
 		}
@@ -63,11 +141,8 @@ func TestSM3LowerRepCounts(t *testing.T) {
 		// counts to a value read from a buffer: capped.
 		{"sw_plain", "switch-to-if<all>,sm3-lower", "1,255"},
 	} {
-		m := cfLoad(t, tc.file)
-		for _, p := range strings.Split(tc.passes, ",") {
-			name, opt, _ := strings.Cut(p, "<")
-			m, _ = cfApply(t, Lookup(name), m, strings.TrimSuffix(opt, ">"))
-		}
+		m := load(t, tc.file)
+		m = apply(t, tc.passes, m)
 		if got := strings.Join(sm3RepCounts(m.Func("main")), ","); got != tc.want {
 			t.Errorf("%s after %s: rep counts %q, want %q", tc.file, tc.passes, got, tc.want)
 		}
@@ -84,14 +159,14 @@ func TestSM3LowerCap256(t *testing.T) {
 	sumTo := func(n int) float32 { return float32(n * (n - 1) / 2) }
 	red := func(t *testing.T, m *ir.Module, in *interp.Input) float32 {
 		t.Helper()
-		tg := cfRun(t, stripRepMarkers(m), in, interp.PolicyMaximal).Target("SV_Target0")
+		tg := passtest.Run(t, stripRepMarkers(m), in, interp.PolicyMaximal).Target("SV_Target0")
 		if tg == nil {
 			t.Fatal("no render target")
 		}
 		return math.Float32frombits(uint32(tg.Pixel(0, 0)[0]))
 	}
-	capped := cfLoad(t, "sm3_rep_cap")
-	low, _ := cfApply(t, SM3Lower, capped, "")
+	capped := load(t, "sm3_rep_cap")
+	low := apply(t, "sm3-lower", capped)
 	for _, tc := range []struct {
 		m          int
 		before, at float32
@@ -100,17 +175,17 @@ func TestSM3LowerCap256(t *testing.T) {
 		{16, sumTo(256), sumTo(255)}, // 256 iterations: stops after 255
 		{20, sumTo(400), sumTo(255)},
 	} {
-		if got := red(t, capped, cfPixelInput(tc.m)); got != tc.before {
+		if got := red(t, capped, pixel(tc.m)); got != tc.before {
 			t.Errorf("m=%d original: %v, want %v", tc.m, got, tc.before)
 		}
-		if got := red(t, low, cfPixelInput(tc.m)); got != tc.at {
+		if got := red(t, low, pixel(tc.m)); got != tc.at {
 			t.Errorf("m=%d after sm3-lower: %v, want %v", tc.m, got, tc.at)
 		}
 	}
-	exact := cfLoad(t, "sm3_rep_uniform")
-	lowExact, _ := cfApply(t, SM3Lower, exact, "")
+	exact := load(t, "sm3_rep_uniform")
+	lowExact := apply(t, "sm3-lower", exact)
 	for _, mv := range []int{0, 255, 256, 300} {
-		if a, b := red(t, exact, cfPixelInput(mv)), red(t, lowExact, cfPixelInput(mv)); a != b || a != sumTo(mv) {
+		if a, b := red(t, exact, pixel(mv)), red(t, lowExact, pixel(mv)); a != b || a != sumTo(mv) {
 			t.Errorf("rep i0 = m = %d: original %v, lowered %v, want %v", mv, a, b, sumTo(mv))
 		}
 	}
@@ -120,11 +195,11 @@ func TestSM3LowerCap256(t *testing.T) {
 // 255 times under the cap (n + 1 times below it); a one-block loop's body
 // (its header) likewise.
 func TestSM3LowerCapWithHeaderEffects(t *testing.T) {
-	m := cfLoad(t, "sm3_header_effects")
-	low, _ := cfApply(t, SM3Lower, m, "")
-	in := cfInput(m, []int32{10, 254, 255, 300})
-	before := cfOutI32(t, cfRun(t, m, in, interp.PolicyMaximal), "Out", 8)
-	after := cfOutI32(t, cfRun(t, stripRepMarkers(low), in, interp.PolicyMaximal), "Out", 8)
+	m := load(t, "sm3_header_effects")
+	low := apply(t, "sm3-lower", m)
+	in := passtest.Input(m, []int32{10, 254, 255, 300})
+	before := passtest.OutI32(t, passtest.Run(t, m, in, interp.PolicyMaximal), "Out", 8)
+	after := passtest.OutI32(t, passtest.Run(t, stripRepMarkers(low), in, interp.PolicyMaximal), "Out", 8)
 	wantBefore := []int32{11, 10, 255, 254, 256, 255, 301, 300}
 	wantAfter := []int32{11, 10, 255, 254, 255, 255, 255, 255}
 	if !slices.Equal(before, wantBefore) || !slices.Equal(after, wantAfter) {
@@ -137,11 +212,8 @@ func TestSM3LowerCapWithHeaderEffects(t *testing.T) {
 // the conversions next to them, indices, and the rep count.
 func TestSM3LowerNoIntegersLeft(t *testing.T) {
 	for _, name := range []string{"sm3_intops", "sm3_rep_uniform", "sm3_const_loop", "switch_loop_continue"} {
-		m := cfLoad(t, name)
-		for _, p := range []string{"switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize", "sm3-lower"} {
-			pn, opt, _ := strings.Cut(p, "<")
-			m, _ = cfApply(t, Lookup(pn), m, strings.TrimSuffix(opt, ">"))
-		}
+		m := load(t, name)
+		m = apply(t, "switch-to-if<all>,eliminate-multilevel-break,out-of-ssa,structurize,sm3-lower", m)
 		for _, b := range m.Func("main").Blocks {
 			for _, in := range b.Instrs {
 				if !sm3HasInt(in.Type()) {
@@ -200,7 +272,7 @@ entry:
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = SM3Lower.Run(m, &Context{})
+			_, err = Pass.Run(m, &passes.Context{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -216,7 +288,7 @@ entry:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), "1:1") || !strings.Contains(err.Error(), "2:2") {
+	if _, err := Pass.Run(m, &passes.Context{}); err == nil || !strings.Contains(err.Error(), "1:1") || !strings.Contains(err.Error(), "2:2") {
 		t.Errorf("want both problems, got %v", err)
 	}
 	// A switch left for SM3, and a constant trip count beyond rep's reach.
@@ -226,20 +298,15 @@ entry:
 	} {
 		var m *ir.Module
 		if tc.src != "" {
-			m = cfLoad(t, tc.src)
+			m = load(t, tc.src)
 		} else {
-			src := strings.Replace(cfReadGolden(t, "sm3_const_loop"), "icmp slt i32 %k, 10", "icmp slt i32 %k, 300", 1)
-			m = cfParse(t, "trip", src)
+			src := strings.Replace(load(t, "sm3_const_loop").String(), "icmp slt i32 %k, 10", "icmp slt i32 %k, 300", 1)
+			m = passtest.Parse(t, "trip", src)
 		}
-		if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Pass.Run(m, &passes.Context{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", name, err, tc.want)
 		}
 	}
-}
-
-func cfReadGolden(t *testing.T, name string) string {
-	t.Helper()
-	return cfLoad(t, name).String()
 }
 
 // TestSM3PipelineRandom runs the SM3 control-flow pipeline (switch-to-if<all>,
@@ -249,7 +316,7 @@ func cfReadGolden(t *testing.T, name string) string {
 // stay far below 2^24, so the float-carried results must be bit-identical
 // after every step. The random CFGs come out of structurize as one
 // dispatcher loop capped at 255 iterations; their fuel keeps them below it.
-// The final output is also run as SM3RepModel.
+// The final output is also run as RepModel.
 func TestSM3PipelineRandom(t *testing.T) {
 	n := 80
 	if testing.Short() {
@@ -257,20 +324,19 @@ func TestSM3PipelineRandom(t *testing.T) {
 	}
 	steps := []string{"switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize<ifs>", "sm3-lower"}
 	for seed := 0; seed < n; seed++ {
-		for _, m := range []*ir.Module{randomSwitchModule(uint64(seed)), randomCFGModule(uint64(seed))} {
-			in := cfInput(m, cfData)
+		for _, m := range []*ir.Module{passtest.RandomSwitchModule(uint64(seed)), passtest.RandomCFGModule(uint64(seed))} {
+			in := passtest.Input(m, passtest.Data)
 			cur := m
 			for _, step := range steps {
-				name, opt, _ := strings.Cut(step, "<")
-				cur, _ = cfApply(t, Lookup(name), cur, strings.TrimSuffix(opt, ">"))
-				cfSameRun(t, m, stripRepMarkers(cur), in)
+				cur = apply(t, step, cur)
+				passtest.SameRun(t, m, stripRepMarkers(cur), in)
 			}
 			// And as SM3's rep instruction runs the loops.
-			model, err := SM3RepModel(cur)
+			model, err := RepModel(cur)
 			if err != nil {
 				t.Fatalf("seed %d: rep model: %v", seed, err)
 			}
-			cfSameRun(t, m, model, in)
+			passtest.SameRun(t, m, model, in)
 		}
 	}
 }
@@ -318,7 +384,7 @@ exit:
 // TestSM3RepTripCounts runs counted loops k < N through sm3-lower (alone on
 // SSA, and after out-of-ssa as the sm3 pipeline does) and checks exact
 // iteration counts three ways: the original program, sm3-lower's output
-// (its own counter code, markers stripped) and SM3RepModel, the executable
+// (its own counter code, markers stripped) and RepModel, the executable
 // model of "rep iN" (the loop leaves on arrival count+1 before any header
 // code runs). The body runs N times and k ends at N; a header with side
 // effects runs N+1 times, so its rep count is N+1 (N = 255 is rejected: rep
@@ -328,7 +394,7 @@ func TestSM3RepTripCounts(t *testing.T) {
 		t.Helper()
 		in := &interp.Input{Dispatch: [3]int{1, 1, 1}, Uniforms: map[string]any{"m": mv},
 			Buffers: []interp.BufferInput{{Name: "Out", Count: 3}}}
-		return cfOutI32(t, cfRun(t, m, in, interp.PolicyMaximal), "Out", 3)
+		return passtest.OutI32(t, passtest.Run(t, m, in, interp.PolicyMaximal), "Out", 3)
 	}
 	for _, pipe := range []string{"sm3-lower", "out-of-ssa,sm3-lower"} {
 		for _, tc := range []struct {
@@ -344,15 +410,12 @@ func TestSM3RepTripCounts(t *testing.T) {
 		} {
 			name := fmt.Sprintf("%s/n=%d/effects=%v", pipe, tc.n, tc.effects)
 			t.Run(name, func(t *testing.T) {
-				orig := cfParse(t, "trip", sm3TripSrc(tc.n, tc.effects))
-				low := orig
-				for _, p := range strings.Split(pipe, ",") {
-					low, _ = cfApply(t, Lookup(p), low, "")
-				}
+				orig := passtest.Parse(t, "trip", sm3TripSrc(tc.n, tc.effects))
+				low := apply(t, pipe, orig)
 				if got := strings.Join(sm3RepCounts(low.Func("main")), ","); got != tc.rep {
 					t.Errorf("rep count %q, want %q", got, tc.rep)
 				}
-				model, err := SM3RepModel(low)
+				model, err := RepModel(low)
 				if err != nil {
 					t.Fatalf("model: %v\n%s", err, low)
 				}
@@ -390,8 +453,8 @@ func TestSM3RepTripCounts(t *testing.T) {
 		}
 	}
 	// A header with effects that must run 256 times cannot be a rep loop.
-	m := cfParse(t, "trip", sm3TripSrc(255, true))
-	if _, err := SM3Lower.Run(m, &Context{}); err == nil || !strings.Contains(err.Error(), "must run 256 times") {
+	m := passtest.Parse(t, "trip", sm3TripSrc(255, true))
+	if _, err := Pass.Run(m, &passes.Context{}); err == nil || !strings.Contains(err.Error(), "must run 256 times") {
 		t.Errorf("255 iterations with header effects: error %v, want a rejection", err)
 	}
 }

@@ -1,12 +1,13 @@
-package passes
+package sm3lower
 
 import (
 	"fmt"
 
 	"passlens/compiler/ir"
+	"passlens/compiler/passes"
 )
 
-// SM3RepModel returns a copy of m (the output of sm3-lower) in which every
+// RepModel returns a copy of m (the output of sm3-lower) in which every
 // loop marked with sm3.rep behaves as SM3's "rep iN" does, independently
 // of the counter code sm3-lower wrote into the IR: a fresh counter per
 // loop, set to 0 on every edge into the loop, and on arrival number
@@ -18,13 +19,13 @@ import (
 // stops each loop where the hardware does, without observable effects of
 // the header on the arrival the hardware skips. Tests and the differential
 // test compare the two.
-func SM3RepModel(m *ir.Module) (*ir.Module, error) {
+func RepModel(m *ir.Module) (*ir.Module, error) {
 	c := ir.CloneModule(m)
 	for _, f := range c.Funcs {
 		if f.IsDeclaration() {
 			continue
 		}
-		if err := sm3ModelFunc(f); err != nil {
+		if err := modelFunc(f); err != nil {
 			return nil, err
 		}
 	}
@@ -34,7 +35,7 @@ func SM3RepModel(m *ir.Module) (*ir.Module, error) {
 	return c, nil
 }
 
-func sm3ModelFunc(f *ir.Function) error {
+func modelFunc(f *ir.Function) error {
 	type marked struct {
 		h     *ir.Block
 		count ir.Value
@@ -42,7 +43,7 @@ func sm3ModelFunc(f *ir.Function) error {
 	var loops []marked
 	for _, b := range f.Blocks {
 		for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
-			if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == SM3RepIntrinsic {
+			if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == RepIntrinsic {
 				loops = append(loops, marked{b, in.Args[0]})
 				in.Remove()
 			}
@@ -51,8 +52,8 @@ func sm3ModelFunc(f *ir.Function) error {
 	if len(loops) == 0 {
 		return nil
 	}
-	dt := newDomTree(f)
-	preds := cfDistinctPreds(f)
+	dt := passes.NewDomTree(f)
+	preds := passes.DistinctPreds(f)
 	entry := f.Blocks[0]
 	for _, l := range loops {
 		h := l.h
@@ -61,10 +62,10 @@ func sm3ModelFunc(f *ir.Function) error {
 			return f.Errorf("sm3 rep model: %s carries sm3.rep but is not a loop header", h.Ref())
 		}
 		merge, cont := t.Merge, t.Continue
-		ctr := newInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, ir.F32), h.Name()+".hw")
-		insertAt(entry, 0, ctr)
+		ctr := passes.NewInstr(f, ir.OpAlloca, ir.Ptr(ir.SpaceFunction, ir.F32), h.Name()+".hw")
+		passes.InsertAt(entry, 0, ctr)
 		for _, p := range preds[h] {
-			if dt.dominates(h, p) {
+			if dt.Dominates(h, p) {
 				continue // a back edge
 			}
 			bd := ir.NewBuilder(f)
@@ -72,7 +73,7 @@ func sm3ModelFunc(f *ir.Function) error {
 			bd.Store(ir.ConstFloat(ir.F32, 0), ctr)
 		}
 		rest := f.NewBlockAfter(h, h.Name()+".hw.body")
-		moveTail(h, h.FirstNonPhi(), rest)
+		passes.MoveTail(h, h.FirstNonPhi(), rest)
 		rest.Terminator().ClearMerge()
 		if cont == h {
 			cont = rest
@@ -99,9 +100,9 @@ func sm3ModelFunc(f *ir.Function) error {
 		n := bd.Load(ctr, h.Name()+".hw.n")
 		done := bd.Cmp(ir.PredOGE, n, countF, h.Name()+".hw.done")
 		bd.Store(bd.Binary(ir.OpFAdd, n, ir.ConstFloat(ir.F32, 1), h.Name()+".hw.next"), ctr)
-		nt := cfCondBr(f, done, merge, rest)
+		nt := passes.NewCondBr(f, done, merge, rest)
 		nt.SetLoopMerge(merge, cont)
-		appendInstr(h, nt)
+		passes.AppendInstr(h, nt)
 		for _, phi := range merge.Phis() {
 			phi.AddIncoming(ir.ConstUndef(phi.Type()), h)
 		}

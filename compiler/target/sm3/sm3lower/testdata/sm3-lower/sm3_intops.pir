@@ -1,5 +1,8 @@
 module "sm3_intops.pir"
 
+; run: sm3-lower
+; data: 17 5 -17 5 100 -7 -100 -7 0 3 1234 13 -5 2 7 7
+
 ; Integer operations SM3 carries as floats: thread i reads a = In[2i],
 ; b = In[2i+1] (b != 0) and writes 16 results to Out[16i ...].
 

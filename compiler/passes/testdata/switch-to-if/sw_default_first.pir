@@ -1,5 +1,7 @@
 module "sw_default_first.pir"
 
+; run: switch-to-if
+
 ; Default first, falling into case 1; case 2 falls into case 3. Values
 ; cross the fallthrough edges in phis.
 ;   switch (s) {

@@ -1,5 +1,7 @@
 module "sw_grouped.pir"
 
+; run: switch-to-if
+
 ; Grouped labels: `case 1: case 3:` is one group, case 7 jumps to the same
 ; block (merged into that group), case 4 is a bare label that falls into
 ; case 6, and the default label is the merge block.

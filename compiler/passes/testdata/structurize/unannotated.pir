@@ -1,5 +1,7 @@
 module "unannotated.pir"
 
+; run: structurize
+
 ; A reducible loop with an if, as LLVM would give it: no merge
 ; annotations, so structurize cannot prove it structured and dispatches
 ; it (annotation inference is not attempted).

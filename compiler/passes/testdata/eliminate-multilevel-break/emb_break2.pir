@@ -1,5 +1,9 @@
 module "emb_break2.pir"
 
+; run: eliminate-multilevel-break
+; run: structurize
+; data: 0 5 6 7 9 10 11 14 15 16 99 -3 1 2 3 12
+
 ; Multi-level exits out of nested loops: a break out of both loops from the
 ; inner one (its value used after the outer loop) and a continue of the
 ; outer loop from the inner one.

@@ -1,5 +1,9 @@
 module "sm3_rep_uniform.pir"
 
+; run: sm3-lower
+; run: out-of-ssa,sm3-lower
+; pixel: m=37
+
 ; The seed's first SM3 example: a loop counted by a uniform integer.
 ;   int m; float4 main() : sv_target { float4 res = 0;
 ;     for (int k = 0; k < m; ++k) res += k; return res; }

@@ -1,5 +1,8 @@
 module "sm3_rep_cap.pir"
 
+; run: sm3-lower
+; pixel: m=15
+
 ; The seed's second SM3 example: the trip count m * m is not an integer
 ; constant register, so fxc uses "defi i0, 255" and break_ge: the loop
 ; body runs at most 255 times.
