@@ -12,6 +12,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 )
 
 // allIntrinsicsInput feeds testdata/all-intrinsics.hlsl: 16 float4 inputs
@@ -63,7 +64,7 @@ func runSpec(t *testing.T, m *ir.Module, spec string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: "dxil", VerifyEach: true})
+	res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: target.DXIL, VerifyEach: true})
 	if res.Err != nil {
 		t.Fatalf("pipeline %s: %v", spec, res.Err)
 	}
