@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"passlens/compiler/interp"
@@ -137,6 +139,7 @@ func runAllSteps(m *ir.Module, in *interp.Input, steps int) ([]*interp.Result, e
 // outside that target's semantics: it is counted and named, and its
 // sm3-lower output is not compared.
 func TestPipelinesPreserveResults(t *testing.T) {
+	t.Parallel()
 	n := programCount()
 	if testing.Short() {
 		n = 40
@@ -144,8 +147,12 @@ func TestPipelinesPreserveResults(t *testing.T) {
 	progs := programs(t, n)
 	checked, skipped, failedSteps, mismatches, modelChecked := 0, 0, 0, 0, 0
 	var outOfDomain []string
+	// Programs are independent and checked by several workers; mu guards
+	// the counters.
+	var mu sync.Mutex
+	add := func(n *int) { mu.Lock(); *n++; mu.Unlock() }
 	report := func(name string, tgt target.Name, pass, format string, args ...any) {
-		mismatches++
+		add(&mismatches)
 		t.Errorf("%s, %s pipeline: %s: %s", name, tgt, pass, fmt.Sprintf(format, args...))
 	}
 	// compare runs m and reports a difference from want; false ends the
@@ -174,28 +181,33 @@ func TestPipelinesPreserveResults(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, name := range names {
+	specs := map[target.Name]pipeline.Spec{}
+	for _, tgt := range passes.Targets {
+		spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[tgt], ","))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[tgt] = spec
+	}
+	check := func(name string) {
 		p := progs[name]
 		in := p.in
 		want, err := runAll(p.make(), in)
 		if err != nil {
 			// Programs the interpreter cannot run to completion (step limit,
 			// undefined behaviour, unsupported intrinsics) prove nothing.
-			skipped++
-			continue
+			add(&skipped)
+			return
 		}
 		for _, tgt := range passes.Targets {
-			spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[tgt], ","))
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec := specs[tgt]
 			res := pipeline.Run(context.Background(), p.make(), spec, pipeline.Options{Target: tgt, VerifyEach: true})
 			for i, snap := range res.Snapshots[1:] {
 				if snap.Err != nil {
 					if snap.Err.Kind == pipeline.KindVerify || snap.Err.Kind == pipeline.KindPanic {
 						report(name, tgt, snap.Pass, "broke the module: %s", snap.Err.Msg)
 					}
-					failedSteps++
+					add(&failedSteps)
 					break
 				}
 				m, err := snap.FreshModule()
@@ -216,7 +228,9 @@ func TestPipelinesPreserveResults(t *testing.T) {
 					case err != nil:
 						t.Errorf("%s: domain probe: %v", name, err)
 					case where != "":
+						mu.Lock()
 						outOfDomain = append(outOfDomain, name)
+						mu.Unlock()
 						t.Logf("%s: outside SM3's exact integer domain, sm3-lower output not compared: %s", name, where)
 						continue
 					}
@@ -224,16 +238,33 @@ func TestPipelinesPreserveResults(t *testing.T) {
 					if err != nil {
 						report(name, tgt, snap.Pass, "rep model: %v", err)
 					} else if compare(name, tgt, snap.Pass+" (rep model)", want, model, in) {
-						modelChecked++
+						add(&modelChecked)
 					}
 				}
 				if !compare(name, tgt, snap.Pass, want, m, in) {
 					break
 				}
-				checked++
+				add(&checked)
 			}
 		}
 	}
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range work {
+				check(name)
+			}
+		}()
+	}
+	for _, name := range names {
+		work <- name
+	}
+	close(work)
+	wg.Wait()
+	sort.Strings(outOfDomain)
 	t.Logf("%d programs, %d not runnable by the interpreter; %d snapshots compared (%d sm3-lower outputs also as the rep model), %d pipelines ended by a rejecting pass, %d programs outside SM3's exact integer domain %v, %d mismatches",
 		len(progs), skipped, checked, modelChecked, failedSteps, len(outOfDomain), outOfDomain, mismatches)
 	if checked == 0 || modelChecked == 0 {

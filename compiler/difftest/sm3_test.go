@@ -100,6 +100,7 @@ func sameResults(t *testing.T, name string, before, after *ir.Module, in *interp
 // them, for m up to 15 (225 iterations); m = 16 needs 256 iterations and
 // the capped loop stops after 255 (documented).
 func TestSM3SeedLoops(t *testing.T) {
+	t.Parallel()
 	pixel := func(m int) *interp.Input {
 		return &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}, Uniforms: map[string]any{"m": m}}
 	}
@@ -136,6 +137,7 @@ func TestSM3SeedLoops(t *testing.T) {
 // the results, as they are and as the rep model runs them, equal the
 // program's on every lane.
 func TestSM3NestedControl(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file string
 		in   *interp.Input
@@ -156,6 +158,7 @@ func TestSM3NestedControl(t *testing.T) {
 // wraps to 0, which as floats is 60 * 2^31): the probe names the first such
 // operation, and their sm3-lower outputs do differ.
 func TestSM3DomainExplainsProgen(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"progen/202": "%e.1 = shl u32 %x0, 21",
 		"progen/203": "%e.2 = shl u32 %x0, 31",

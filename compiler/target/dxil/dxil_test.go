@@ -63,6 +63,7 @@ func checkScalar(t *testing.T, name, text string) {
 // llvm-as-22 and opt-22. Samples whose HLSL front end or lowering is not
 // available are skipped; any other load error fails.
 func TestDXILSamples(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, s := range samples.All() {
 		m, _, err := load.File(s.File, load.Options{})
@@ -120,6 +121,7 @@ func want(t *testing.T, name, text, re string, n int) {
 // The seed's "DXIL OP CallInst example": four scalar Sin then four scalar
 // Cos dx.op calls, declared once.
 func TestDXILSeedCosSin(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "cos-sin")
 	want(t, "cos-sin", text, `= call float @dx\.op\.unary\.f32\(i32 13, float %`, 4)
 	want(t, "cos-sin", text, `= call float @dx\.op\.unary\.f32\(i32 12, float %`, 4)
@@ -133,6 +135,7 @@ func TestDXILSeedCosSin(t *testing.T) {
 
 // "Example 3 add and mul": per-element fadd and fmul.
 func TestDXILSeedAddMul(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "add-mul")
 	want(t, "add-mul", text, `= fadd float `, 8)
 	want(t, "add-mul", text, `= fmul float `, 4)
@@ -141,6 +144,7 @@ func TestDXILSeedAddMul(t *testing.T) {
 // "BitCast": asfloat is a per-element bitcast i32 -> float, the value
 // conversion a per-element sitofp.
 func TestDXILSeedBitcast(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "bitcast")
 	want(t, "bitcast", text, `= bitcast i32 %\S+ to float`, 4)
 	want(t, "bitcast", text, `= sitofp i32 %\S+ to float`, 4)
@@ -151,6 +155,7 @@ func TestDXILSeedBitcast(t *testing.T) {
 // the thread id read with dx.op.threadId, the barrier as dx.op.barrier
 // (GroupMemoryBarrierWithGroupSync: TGSM fence | sync = 9).
 func TestDXILSeedGroupsharedStore(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "groupshared-store")
 	want(t, "groupshared-store", text, `store float \S+, ptr addrspace\(3\) %`, 6)
 	want(t, "groupshared-store", text, `call i32 @dx\.op\.threadId\.i32\(i32 93, i32 0\)`, 1)
@@ -162,6 +167,7 @@ func TestDXILSeedGroupsharedStore(t *testing.T) {
 
 // Emit leaves its input untouched (it works on a clone).
 func TestDXILEmitDoesNotModifyInput(t *testing.T) {
+	t.Parallel()
 	src, _ := os.ReadFile("testdata/cos-sin.pir")
 	m, err := ir.ParseModule("cos-sin.pir", src)
 	if err != nil {
@@ -180,6 +186,7 @@ func TestDXILEmitDoesNotModifyInput(t *testing.T) {
 // A vector value that survived the pipeline is an error naming the
 // instruction, not silently emitted.
 func TestDXILVectorValueIsAnError(t *testing.T) {
+	t.Parallel()
 	src, _ := os.ReadFile("testdata/add-mul.pir")
 	m, err := ir.ParseModule("add-mul.pir", src)
 	if err != nil {
@@ -193,6 +200,7 @@ func TestDXILVectorValueIsAnError(t *testing.T) {
 
 // Intrinsics without a DXIL operation fail with a clear error.
 func TestDXILUnknownIntrinsic(t *testing.T) {
+	t.Parallel()
 	src := `module "m"
 @a = global uniform f32 kind "cbuffer"
 @out = global output f32 semantic "SV_Target0"
@@ -224,6 +232,7 @@ entry:
 
 // The intrinsic mapping: opcode numbers from DXIL's OpCode enum.
 func TestDXILIntrinsicMapping(t *testing.T) {
+	t.Parallel()
 	src := `module "m"
 @a = global uniform f32 kind "cbuffer"
 @u = global uniform u32 kind "cbuffer"
@@ -283,6 +292,7 @@ entry:
 // the result returned as a struct of four floats (calls are covered by
 // TestDXILAllIntrinsicsDifferential).
 func TestDXILSeedLibraryFunction(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "library")
 	for _, w := range []string{
 		"%fn.ret = type { float, float, float, float }",
@@ -301,6 +311,7 @@ func TestDXILSeedLibraryFunction(t *testing.T) {
 // vector parameters and a vector result gets a scalar signature: four
 // float parameters and a struct result read with extractvalue.
 func TestDXILDeclarationSignature(t *testing.T) {
+	t.Parallel()
 	src := `module "m"
 @a = global uniform <4 x f32> kind "cbuffer"
 @out = global output <4 x f32> semantic "SV_Target0"

@@ -41,6 +41,7 @@ func generatedFrom() int {
 // of 313 such programs invalid before the exporter gave phis one entry
 // per switch edge.
 func TestDXILGeneratedPrograms(t *testing.T) {
+	t.Parallel()
 	spec, err := pipeline.Default(target.DXIL)
 	if err != nil {
 		t.Fatal(err)

@@ -80,6 +80,7 @@ func runSpec(t *testing.T, m *ir.Module, spec string) {
 // so the helpers' vector signatures go through scalarize's flattening and
 // the calls are executed by the interpreter.
 func TestDXILAllIntrinsicsDifferential(t *testing.T) {
+	t.Parallel()
 	const src = "testdata/all-intrinsics.hlsl"
 	in := allIntrinsicsInput()
 	want := runInterp(t, loadHLSL(t, src), in)
@@ -165,6 +166,7 @@ var issueIntrinsics = strings.Fields(`abs acos all any asfloat asin asint asuint
 // operations, barriers, f16tof32, ...), so the differential and
 // verification test above covers them all.
 func TestDXILAllIntrinsicsCoverage(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/all-intrinsics.hlsl")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // (a vector surviving in a signature, an intrinsic without a DXIL
 // operation) are allowed but counted.
 func TestDXILRandomModules(t *testing.T) {
+	t.Parallel()
 	spec, err := pipeline.Default(target.DXIL)
 	if err != nil {
 		t.Fatal(err)

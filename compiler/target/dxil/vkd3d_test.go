@@ -33,6 +33,7 @@ import (
 // test. The units come from passlens/internal/vkd3d, as for the HLSL
 // conformance tests. Set DXIL_VKD3D_VERBOSE=1 to list the rejections.
 func TestVKD3DThroughDXIL(t *testing.T) {
+	t.Parallel()
 	files := vkd3d.Load(t)
 	spec, err := pipeline.Default(target.DXIL)
 	if err != nil {
