@@ -10,7 +10,8 @@
 //     contains the text a "fixedbugs: <target> rejects "<text>"" line of the
 //     file names (a target that lacks a feature must say so, never panic);
 //   - the output passes the target's external validator where there is one
-//     (spirv-val for spirv, llvm-as-22 for dxil);
+//     (spirv-val for spirv; for dxil the llvm-as-22 check, which
+//     internal/testtool/llvmverify runs without a process per module);
 //   - when the module runs in the interpreter (with <name>.json beside it as
 //     input, if present), every snapshot computes the input's results, and
 //     a "fixedbugs: buffer <name> = <ints>" line pins those results to the
