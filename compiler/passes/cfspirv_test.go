@@ -18,6 +18,7 @@ import (
 // TestCFOutputsPassSpirvVal validates the control flow of every golden
 // output with spirv-val (outputs of passes on unstructured inputs aside).
 func TestCFOutputsPassSpirvVal(t *testing.T) {
+	t.Parallel()
 	passtest.SPIRVTool(t, "spirv-val")
 	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.want.pir"))
 	if err != nil {
@@ -58,6 +59,7 @@ func TestCFOutputsPassSpirvVal(t *testing.T) {
 // switch-to-if<all>, eliminate-multilevel-break and out-of-ssa, and random
 // CFGs (irreducible ones included) after structurize.
 func TestRandomLoweringsPassSpirvVal(t *testing.T) {
+	t.Parallel()
 	passtest.SPIRVTool(t, "spirv-val")
 	n := 40
 	if testing.Short() {

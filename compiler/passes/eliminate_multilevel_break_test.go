@@ -40,6 +40,7 @@ func TestEliminateMultilevelBreakStructured(t *testing.T) {
 // TestEliminateMultilevelBreakDetects checks the classification the pass
 // relies on: the inputs have multi-level exits, structured code has none.
 func TestEliminateMultilevelBreakDetects(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string][]string{
 		"emb_break2":  {"%body -> %outer.exit", "%body.2 -> %outer.cont"},
 		"emb_ifbreak": {"%early -> %out"},
@@ -59,6 +60,7 @@ func TestEliminateMultilevelBreakDetects(t *testing.T) {
 
 // TestEliminateMultilevelBreakLeavesStructured: nothing to do, no change.
 func TestEliminateMultilevelBreakLeavesStructured(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"seed", "swap", "sw_plain", "sw_nested"} {
 		m := cfLoad(t, name)
 		if out, changed := cfApply(t, EliminateMultilevelBreak, m, ""); changed || out.String() != m.String() {
@@ -71,6 +73,7 @@ func TestEliminateMultilevelBreakLeavesStructured(t *testing.T) {
 // of another construct is not a multi-level exit; the pass leaves it (for
 // structurize) instead of looping or failing.
 func TestEliminateMultilevelBreakUnstructuredLeftAlone(t *testing.T) {
+	t.Parallel()
 	m := cfParse(t, "sideways", `
 define void @f(bool %c, bool %d) {
 entry:

@@ -10,6 +10,7 @@ import (
 )
 
 func TestInline(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "out parameter and early returns",
 		passes: "inline",
@@ -185,6 +186,7 @@ func TestInline(t *testing.T) {
 }
 
 func TestInlineReturnFromLoop(t *testing.T) {
+	t.Parallel()
 	// A return inside a loop becomes a multi-level break out of the
 	// one-case switch the inliner wraps the callee in; the result must
 	// verify, run identically, and survive the spirv clean-up passes.
@@ -236,6 +238,7 @@ func TestInlineReturnFromLoop(t *testing.T) {
 }
 
 func TestInlineRecursion(t *testing.T) {
+	t.Parallel()
 	m := parseIR(t, "rec", `
 		module "t"
 
@@ -263,6 +266,7 @@ func TestInlineRecursion(t *testing.T) {
 }
 
 func TestInlineKeepsDeclarationsAndLibraries(t *testing.T) {
+	t.Parallel()
 	// No entry point: roots are the uncalled functions; calls to
 	// declarations stay.
 	m := parseIR(t, "lib", `

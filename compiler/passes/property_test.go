@@ -13,6 +13,7 @@ import (
 // must verify, round-trip through the parser, and the pass must report
 // "changed" exactly when the text changed.
 func TestPassesOnRandomModules(t *testing.T) {
+	t.Parallel()
 	seeds := 100
 	if testing.Short() {
 		seeds = 25

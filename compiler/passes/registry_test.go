@@ -10,6 +10,7 @@ import (
 )
 
 func TestRegistryTable(t *testing.T) {
+	t.Parallel()
 	if err := checkTable(); err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +30,7 @@ func TestRegistryTable(t *testing.T) {
 // back end linked in), and each pass's Targets to list exactly the targets
 // whose default pipeline uses it.
 func TestDefaultPipelinesAreRegistered(t *testing.T) {
+	t.Parallel()
 	targetPasses := []string{"sm3-lower"}
 	for _, tgt := range Targets {
 		for _, n := range DefaultPipelines[tgt] {
@@ -58,6 +60,7 @@ func TestDefaultPipelinesAreRegistered(t *testing.T) {
 }
 
 func TestDefaultPipelinesSatisfyOrder(t *testing.T) {
+	t.Parallel()
 	for _, tgt := range Targets {
 		var names []string
 		for _, n := range DefaultPipelines[tgt] {
@@ -71,6 +74,7 @@ func TestDefaultPipelinesSatisfyOrder(t *testing.T) {
 }
 
 func TestCheckOrder(t *testing.T) {
+	t.Parallel()
 	errs := CheckOrder([]string{"inline", "eliminate-multilevel-break", "switch-to-if"})
 	if len(errs) != 1 {
 		t.Fatalf("want one violation, got %v", errs)
@@ -92,6 +96,7 @@ func TestCheckOrder(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want string

@@ -83,6 +83,7 @@ func TestStructurizeIfsOption(t *testing.T) {
 // TestStructurizeLeavesStructured: structured functions (annotations valid,
 // exits single-level, switch fallthrough included) are not touched.
 func TestStructurizeLeavesStructured(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"seed", "swap", "lost_copy", "sw_nested", "sw_plain", "switch_loop_continue", "emb_ifbreak.eliminate-multilevel-break.want"} {
 		m := cfLoad(t, name)
 		if ps := structureProblems(m.Func("main")); len(ps) > 0 {
@@ -96,6 +97,7 @@ func TestStructurizeLeavesStructured(t *testing.T) {
 
 // TestStructurizeProblems names what makes the inputs unstructured.
 func TestStructurizeProblems(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"irreducible": "irreducible cycle entered at %A",
 		"unannotated": "condbr without a merge annotation",
@@ -117,6 +119,7 @@ func TestStructurizeProblems(t *testing.T) {
 // requires a verified, structured result that round-trips, with results
 // unchanged on every run the interpreter can make.
 func TestStructurizeRandomCFGs(t *testing.T) {
+	t.Parallel()
 	n := 150
 	if testing.Short() {
 		n = 40
@@ -144,6 +147,7 @@ func TestStructurizeRandomCFGs(t *testing.T) {
 // random modules (structured and unstructured functions): the output must
 // verify, be structured, round-trip, and report changes exactly.
 func TestCFPassesOnRandomModules(t *testing.T) {
+	t.Parallel()
 	n := 80
 	if testing.Short() {
 		n = 20

@@ -23,6 +23,7 @@ var seedData = []int32{0, 0, 1, 2, 3, 4, 4, 5, -1, 7, 2, 3, 0, 4, 1, 9}
 // of the do{}while(false) loop, one if per case group, each with its own
 // merge, and a continue block branching on false.
 func TestSwitchToIfSeedExample(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "seed")
 	out, changed := cfApply(t, SwitchToIf, m, "")
 	if !changed {
@@ -117,6 +118,7 @@ merge:
 // TestSwitchToIfLeavesPlainSwitches: without <all>, a switch whose cases
 // never fall through is not lowered.
 func TestSwitchToIfLeavesPlainSwitches(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "sw_plain")
 	out, changed := cfApply(t, SwitchToIf, m, "")
 	if changed || out.String() != m.String() {
@@ -125,6 +127,7 @@ func TestSwitchToIfLeavesPlainSwitches(t *testing.T) {
 }
 
 func TestSwitchToIfBadOption(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "sw_plain")
 	_, err := SwitchToIf.Run(m, &Context{Options: map[string]string{"switch-to-if": "some"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown option "some"`) {
@@ -138,6 +141,7 @@ func TestSwitchToIfBadOption(t *testing.T) {
 // lane sets than HLSL promises; after lowering, every lane walks the same
 // if-chain and both policies give HLSL's answer [42 42 40 40].
 func TestSwitchToIfReconvergence(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "sw_wave")
 	in := cfInput(m, []int32{0, 0, 1, 2})
 	hlsl := []int32{42, 42, 40, 40}
@@ -162,6 +166,7 @@ func TestSwitchToIfReconvergence(t *testing.T) {
 // step that the program verifies and computes the same results; the
 // result must be structured (structurize leaves it alone).
 func TestSwitchToIfRandom(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 60
@@ -263,6 +268,7 @@ end2:
 // outside the switch is recomputed where it is used, never merged by a
 // phi, and the program computes what it did.
 func TestSwitchToIfNoPointerPhis(t *testing.T) {
+	t.Parallel()
 	m := cfParse(t, "sw_pointer.pir", swPointerSrc)
 	in := cfInput(m, []int32{0, 1, 2, 3, 4, 5, 6, 7, -1, -2, 0, 1, 9, 10, 11, 12})
 	out, changed := cfApply(t, SwitchToIf, m, "all")

@@ -70,6 +70,7 @@ func TestCases(t *testing.T) {
 // output with spirv-val: sm3-lower keeps the structured control flow it is
 // given.
 func TestCaseOutputsPassSpirvVal(t *testing.T) {
+	t.Parallel()
 	passtest.SPIRVTool(t, "spirv-val")
 	files, err := filepath.Glob(filepath.Join("testdata", "sm3-lower", "*.want.pir"))
 	if err != nil {
@@ -129,6 +130,7 @@ func sm3RepCounts(f *ir.Function) []string {
 // "rep i0" with i0 = m (in SSA and after out-of-ssa), a constant bound is
 // its count, anything else the 255 cap.
 func TestSM3LowerRepCounts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ file, passes, want string }{
 		{"sm3_rep_uniform", "sm3-lower", "%m"},
 		{"sm3_rep_uniform", "out-of-ssa,sm3-lower", "%m"},
@@ -156,6 +158,7 @@ func TestSM3LowerRepCounts(t *testing.T) {
 // changes. A loop bound directly by the uniform (rep i0 = m) is exact at
 // any count.
 func TestSM3LowerCap256(t *testing.T) {
+	t.Parallel()
 	sumTo := func(n int) float32 { return float32(n * (n - 1) / 2) }
 	red := func(t *testing.T, m *ir.Module, in *interp.Input) float32 {
 		t.Helper()
@@ -195,6 +198,7 @@ func TestSM3LowerCap256(t *testing.T) {
 // 255 times under the cap (n + 1 times below it); a one-block loop's body
 // (its header) likewise.
 func TestSM3LowerCapWithHeaderEffects(t *testing.T) {
+	t.Parallel()
 	m := load(t, "sm3_header_effects")
 	low := apply(t, "sm3-lower", m)
 	in := passtest.Input(m, []int32{10, 254, 255, 300})
@@ -211,6 +215,7 @@ func TestSM3LowerCapWithHeaderEffects(t *testing.T) {
 // the SM3 contract allows: loads from and stores to outside memory,
 // the conversions next to them, indices, and the rep count.
 func TestSM3LowerNoIntegersLeft(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"sm3_intops", "sm3_rep_uniform", "sm3_const_loop", "switch_loop_continue"} {
 		m := load(t, name)
 		m = apply(t, "switch-to-if<all>,eliminate-multilevel-break,out-of-ssa,structurize,sm3-lower", m)
@@ -239,6 +244,7 @@ func TestSM3LowerNoIntegersLeft(t *testing.T) {
 // TestSM3LowerErrors: constructs SM3 cannot express are rejected with a
 // message naming the construct and its source position.
 func TestSM3LowerErrors(t *testing.T) {
+	t.Parallel()
 	head := `
 @In = global storage [? x i32] binding 0, 0 readonly
 @Out = global storage [? x i32] binding 0, 1
@@ -318,6 +324,7 @@ entry:
 // dispatcher loop capped at 255 iterations; their fuel keeps them below it.
 // The final output is also run as RepModel.
 func TestSM3PipelineRandom(t *testing.T) {
+	t.Parallel()
 	n := 80
 	if testing.Short() {
 		n = 20
@@ -390,6 +397,7 @@ exit:
 // effects runs N+1 times, so its rep count is N+1 (N = 255 is rejected: rep
 // counts at most 255), and a uniform N with such a header gets the 255 cap.
 func TestSM3RepTripCounts(t *testing.T) {
+	t.Parallel()
 	run := func(t *testing.T, m *ir.Module, mv int) []int32 {
 		t.Helper()
 		in := &interp.Input{Dispatch: [3]int{1, 1, 1}, Uniforms: map[string]any{"m": mv},
