@@ -73,8 +73,8 @@ func locate(path, name, line string, keep bool) string {
 // Every line that carries the target's prefix is located; continuation
 // lines are kept as they are. A line located in an HLSL source is
 // followed by that source line and a caret under the column.
-func Emit(src *load.Source, tgt string, err error) error {
-	text := lines(src.Path, tgt, err.Error(), true)
+func Emit(src *load.Source, tgt target.Name, err error) error {
+	text := lines(src.Path, string(tgt), err.Error(), true)
 	if src.Kind == "hlsl" && len(src.Text) > 0 {
 		text = withCarets(src.Path, string(src.Text), text)
 	}
@@ -163,7 +163,7 @@ func stepText(src *load.Source, m *ir.Module, e *pipeline.StepError, keep bool) 
 // positions (the module the pipeline ran on), the failure is taken from
 // the back end's run on it, so the message carries the line:col of the
 // user's file as the CLI's does; the output itself always comes from m.
-func EmitSnapshot(src *load.Source, tgt string, m, located *ir.Module) (*target.Output, error) {
+func EmitSnapshot(src *load.Source, tgt target.Name, m, located *ir.Module) (*target.Output, error) {
 	o, err := target.Emit(tgt, m)
 	if err == nil {
 		return o, nil

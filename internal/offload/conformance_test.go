@@ -15,6 +15,7 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 	_ "passlens/compiler/target/all"
 	"passlens/compiler/target/spirv/vkrun"
 	"passlens/internal/testtool"
@@ -358,7 +359,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 	}
 	msg := checkAll(m, "lowered")
 	var o outcome
-	for _, tgt := range []string{"spirv", "dxil"} {
+	for _, tgt := range []target.Name{target.SPIRV, target.DXIL} {
 		if msg != "" {
 			break
 		}
@@ -376,7 +377,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 			msg = err.Error()
 			break
 		}
-		if msg = checkAll(fm, "after the "+tgt+" pipeline"); msg != "" || tgt != "spirv" || dev == nil {
+		if msg = checkAll(fm, "after the "+string(tgt)+" pipeline"); msg != "" || tgt != target.SPIRV || dev == nil {
 			continue
 		}
 		// The SPIR-V output on the device, at its subgroup size.

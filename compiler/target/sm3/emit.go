@@ -1,7 +1,9 @@
 // Package sm3 emits Direct3D shader model 3 assembly (ps_3_0 / vs_3_0) from
-// SIR (compiler/sir). The module must have gone through the "sm3" pipeline
-// (compiler/passes/registry.go): scalarized, integers carried as floats,
-// phis out of SSA, structured control flow with sm3.rep loop markers.
+// SIR (compiler/sir). The module must have gone through the sm3 pipeline
+// (passes.DefaultPipelines[target.SM3]): scalarized, integers carried as
+// floats, phis out of SSA, structured control flow with sm3.rep loop
+// markers. That pipeline ends with the back end's own pass, sm3-lower
+// (compiler/target/sm3/sm3lower), which this package links in.
 //
 // The emitter lowers the entry point to SIR with a dispatch width of 1 (one
 // pixel or vertex), optimizes it, then walks the structured CFG (the merge
@@ -25,9 +27,10 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/sir"
 	"passlens/compiler/target"
+	_ "passlens/compiler/target/sm3/sm3lower" // registers sm3-lower, the last pass of the sm3 pipeline
 )
 
-func init() { target.Register("sm3", Emit) }
+func init() { target.Register(target.SM3, Emit) }
 
 // Emit compiles the module's single entry point (pixel or vertex) to SM3
 // assembly.

@@ -54,6 +54,7 @@ type vkStats struct {
 // TestVKD3DProbesSM3 runs the vkd3d pixel shader probes through the SM3
 // back end and the emulator.
 func TestVKD3DProbesSM3(t *testing.T) {
+	t.Parallel()
 	st := &vkStats{notCompiled: map[string]int{}, skipped: map[string]int{}}
 	for _, f := range vkd3d.Load(t) {
 		runVKFile(f, st)
