@@ -79,6 +79,12 @@ type EntryPoint struct {
 	Func       *FuncDecl
 	Stage      Stage
 	NumThreads [3]int // compute only
+	// WaveSize is n of [WaveSize(n)] (0 without it): the wave size the
+	// shader requires, which the interpreter runs at by default.
+	WaveSize int
+	// RootSignature is the parsed [RootSignature("…")] (nil without it);
+	// like DXC for SPIR-V, nothing is laid out by it.
+	RootSignature *RootSignature
 	Inputs     []*EntryIO
 	Outputs    []*EntryIO
 	// Uniforms are entry parameters declared 'uniform'. Like global
@@ -123,13 +129,25 @@ func (c *checker) checkEntry() {
 		}
 	}
 	for _, a := range attrs {
-		switch strings.ToLower(a.Name) {
+		name := strings.ToLower(a.Name)
+		if a.Namespace != "" {
+			name = ""
+		}
+		switch name {
 		case "numthreads":
 			numthreads = a
-		case "earlydepthstencil", "shader", "outputtopology", "wavesize", "domain", "partitioning",
+		case "wavesize":
+			if len(a.Args) == 1 {
+				if n, ok := ConstEval(a.Args[0]); ok {
+					ep.WaveSize = int(n.AsInt())
+				}
+			}
+		case "rootsignature":
+			ep.RootSignature = a.Root
+		case "earlydepthstencil", "shader", "outputtopology", "domain", "partitioning",
 			"outputcontrolpoints", "patchconstantfunc", "maxtessfactor", "instance", "maxvertexcount":
 		default:
-			c.warnf(a, "unknown attribute '%s' ignored", a.Name)
+			c.warnf(a, "unknown attribute '%s' ignored", a.FullName())
 		}
 	}
 	ep.Stage = c.opts.Stage

@@ -261,8 +261,18 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 func (c *checker) checkGlobal(v *VarDecl) {
 	c.checkVarType(v)
 	c.checkStorage(v)
+	c.checkDeclAttrs(v)
 	switch {
 	case v.Mods&(ModStatic|ModGroupshared) != 0:
+	case v.Vk.HasSpecID:
+		// A specialization constant: its initializer is the default
+		// value; it lives outside every constant buffer.
+	case v.Vk.PushConstant:
+		// [[vk::push_constant]] S s;: a buffer of its own holding s.
+		cb := &CBuffer{span: v.span, Name: v.Name, Members: []*VarDecl{v}, Vk: v.Vk}
+		v.Buffer = cb
+		layoutBuffer(cb)
+		c.prog.Buffers = append(c.prog.Buffers, cb)
 	case v.Type.ContainsResource():
 	default:
 		// A uniform: lives in $Globals.
@@ -417,6 +427,7 @@ func (c *checker) checkCBuffer(cb *CBuffer) {
 		}
 	}
 	defer c.checkPackOffsets(cb)
+	c.checkCBufferAttrs(cb)
 	if cb.Register != nil && cb.Register.Class != 'b' && cb.Register.Profile == "" {
 		c.rep.errorf(cb.Register.P, cb.Register.E, "invalid register class '%c' for constant buffer: expected 'b'", cb.Register.Class)
 	}

@@ -38,7 +38,10 @@ var irStages = map[hlsl.Stage]ir.Stage{hlsl.StageCompute: ir.StageCompute, hlsl.
 func (l *lowerer) lowerEntry(ep *hlsl.EntryPoint) {
 	fd := ep.Func
 	f := l.m.NewFunction(fd.Name, ir.Void, nil, nil)
-	f.Entry = &ir.EntryPoint{Stage: irStages[ep.Stage], NumThreads: ep.NumThreads}
+	f.Entry = &ir.EntryPoint{Stage: irStages[ep.Stage], NumThreads: ep.NumThreads, WaveSize: ep.WaveSize}
+	if ep.RootSignature != nil {
+		f.Entry.RootSignature = ep.RootSignature.String()
+	}
 	fl := l.newFnLowerer(fd, f)
 	st := &entryState{ep: ep}
 	fl.entry = st

@@ -84,10 +84,21 @@ func (l *lowerer) lowerCBuffer(cb *hlsl.CBuffer) {
 	if r := cb.Register; r != nil {
 		g.Set, g.Binding = r.Space, r.Index
 	}
+	vkDecorate(g, cb.Vk)
 	l.m.AddGlobal(g)
 	for i, m := range members {
 		l.globals[m] = &varInfo{t: m.Type, buf: g, field: i, mem: true, decl: m}
 	}
+}
+
+// vkDecorate carries [[vk::binding]] and [[vk::push_constant]] to the
+// global (used by the SPIR-V back end only, as DXC reads them only for
+// SPIR-V).
+func vkDecorate(g *ir.Global, vk hlsl.VkDecor) {
+	if vk.HasBinding {
+		g.VkSet, g.VkBinding = vk.Set, vk.Binding
+	}
+	g.PushConstant = vk.PushConstant
 }
 
 // lowerGlobal creates the global of a non-uniform global variable.
@@ -102,6 +113,7 @@ func (l *lowerer) lowerGlobal(v *hlsl.VarDecl) {
 		if r := v.Register; r != nil {
 			g.Set, g.Binding = r.Space, r.Index
 		}
+		vkDecorate(g, v.Vk)
 		l.m.AddGlobal(g)
 		l.globals[v] = &varInfo{t: t, value: g, decl: v}
 	case t.ContainsResource():
