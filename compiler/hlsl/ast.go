@@ -431,10 +431,17 @@ func (a *Attribute) FullName() string {
 	return a.Name
 }
 
-// StringArg is a string literal argument of an attribute.
+// StringArg is a string literal argument of an attribute: one or more
+// adjacent literals.
 type StringArg struct {
 	span
-	Text string // as written, with the quotes
+	Pieces []StringPiece
+}
+
+// StringPiece is one literal as written (with its quotes) and where.
+type StringPiece struct {
+	Text string
+	Pos  Pos
 }
 
 // VarDecl declares a variable, parameter or cbuffer member.

@@ -85,8 +85,8 @@ type EntryPoint struct {
 	// RootSignature is the parsed [RootSignature("…")] (nil without it);
 	// like DXC for SPIR-V, nothing is laid out by it.
 	RootSignature *RootSignature
-	Inputs     []*EntryIO
-	Outputs    []*EntryIO
+	Inputs        []*EntryIO
+	Outputs       []*EntryIO
 	// Uniforms are entry parameters declared 'uniform'. Like global
 	// uniforms they are members of the implicit $Globals buffer (after
 	// the global ones, with Buffer and Offset set).

@@ -51,9 +51,16 @@ func (p *parser) parseAttributes() []*Attribute {
 	}
 	if p.at("(") {
 		lp := p.advance()
-		if p.tok().kind == tString && p.peekN(1).is(")") {
-			st := p.advance()
-			a.Str = &StringArg{span: span{st.pos, st.end()}, Text: st.text}
+		if p.tok().kind == tString {
+			// Adjacent literals concatenate ("a" "b", as a macro spread
+			// over lines writes a root signature).
+			st := p.tok()
+			a.Str = &StringArg{span: span{st.pos, st.end()}}
+			for p.tok().kind == tString {
+				t := p.advance()
+				a.Str.Pieces = append(a.Str.Pieces, StringPiece{Text: t.text, Pos: t.pos})
+				a.Str.E = t.end()
+			}
 		} else if !p.at(")") {
 			for {
 				a.Args = append(a.Args, p.parseAssign())

@@ -153,9 +153,12 @@ type rsTok struct {
 }
 
 type rsParser struct {
-	c    *checker
-	base Pos // position of the string's first content byte
-	toks []rsTok
+	c *checker
+	// starts are the offsets in the concatenated text where each literal
+	// begins, bases the position of its first content byte.
+	starts []int
+	bases  []Pos
+	toks   []rsTok
 	i    int
 	end  int
 	bad  bool
@@ -168,12 +171,19 @@ func (c *checker) checkRootSignatureAttr(a *Attribute) {
 		c.errorf(a, "'RootSignature' takes one string literal argument")
 		return
 	}
-	body, err := strconv.Unquote(a.Str.Text)
-	if err != nil {
-		c.errorf(a.Str, "invalid string literal")
-		return
+	p := &rsParser{c: c}
+	body := ""
+	for _, piece := range a.Str.Pieces {
+		text, err := strconv.Unquote(piece.Text)
+		if err != nil {
+			c.rep.errorf(piece.Pos, piece.Pos.advance(len(piece.Text)), "invalid string literal")
+			return
+		}
+		p.starts = append(p.starts, len(body))
+		p.bases = append(p.bases, piece.Pos.advance(1))
+		body += text
 	}
-	p := &rsParser{c: c, base: a.Str.Pos().advance(1), end: len(body)}
+	p.end = len(body)
 	p.lex(body)
 	if p.bad {
 		return
@@ -227,7 +237,11 @@ func rsIdent(ch byte) bool {
 
 func (p *rsParser) errorOff(off, n int, msg string) {
 	if !p.bad {
-		at := p.base.advance(off)
+		k := 0
+		for k+1 < len(p.starts) && p.starts[k+1] <= off {
+			k++
+		}
+		at := p.bases[k].advance(off - p.starts[k])
 		p.c.rep.errorf(at, at.advance(n), "root signature: %s", msg)
 	}
 	p.bad = true
@@ -440,7 +454,7 @@ func (p *rsParser) rootFlags(e *RootElem) *RootElem {
 func rootValueOK(kind, v string) bool {
 	switch kind {
 	case "uint":
-		_, err := strconv.ParseUint(v, 10, 32)
+		_, err := strconv.ParseUint(strings.TrimPrefix(v, "+"), 10, 32)
 		return err == nil
 	case "count":
 		_, err := strconv.ParseUint(v, 10, 32)

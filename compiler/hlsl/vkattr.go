@@ -37,6 +37,9 @@ func (c *checker) checkDeclAttrs(v *VarDecl) {
 				v.Vk.PushConstant = true
 			}
 		case "constant_id":
+			if v.Type.IsError() {
+				continue
+			}
 			if v.Kind != VarGlobal || v.Mods&ModConst == 0 || v.Mods&ModStatic != 0 || !v.Type.IsScalar() || v.Init == nil {
 				c.errorf(a, "'vk::constant_id' applies to a non-static 'const' global of scalar type with an initializer, not to '%s'", v.Name)
 				continue
