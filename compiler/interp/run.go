@@ -51,6 +51,13 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	if in == nil {
 		in = &Input{}
 	}
+	entry, err := pickEntry(m, opts.Entry)
+	if err != nil {
+		return nil, err
+	}
+	if opts.WaveSize == 0 && entry.Entry != nil && entry.Entry.WaveSize > 0 {
+		opts.WaveSize = entry.Entry.WaveSize // [WaveSize(n)]
+	}
 	if opts.WaveSize == 0 {
 		opts.WaveSize = DefaultWaveSize
 	}
@@ -62,10 +69,6 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	}
 	if opts.Policy > PolicySwitchSeparate {
 		return nil, inputErr("unknown policy %d", opts.Policy)
-	}
-	entry, err := pickEntry(m, opts.Entry)
-	if err != nil {
-		return nil, err
 	}
 	if len(entry.Params) > 0 && entry.Entry.Stage != ir.StageCompute {
 		return nil, &Error{Func: entry.Name(), Err: ErrUnsupported,
