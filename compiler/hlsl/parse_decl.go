@@ -43,6 +43,9 @@ func (p *parser) parseAttributes() []*Attribute {
 		return nil
 	}
 	a := &Attribute{span: span{open.pos, name.end()}, Name: name.text, NamePos: name.pos}
+	if double {
+		a.P = name.pos // diagnostics point at "vk::binding", inside the brackets
+	}
 	if double && p.at("::") {
 		p.advance()
 		if n, ok := p.expectIdent("attribute name after '::'"); ok {

@@ -303,6 +303,10 @@ func (p *rsParser) element(inTable bool) *RootElem {
 		return p.rootFlags(e)
 	case k.name == "DescriptorTable":
 		for p.peek() != ")" {
+			if p.i >= len(p.toks) {
+				p.expect(")")
+				return nil
+			}
 			if strings.EqualFold(p.peek(), "visibility") {
 				if !p.param(e, map[string]string{"visibility": "visibility"}) {
 					return nil
@@ -333,6 +337,10 @@ func (p *rsParser) element(inTable bool) *RootElem {
 		return nil
 	}
 	for p.peek() != ")" {
+		if p.i >= len(p.toks) {
+			p.expect(")")
+			return nil
+		}
 		if len(e.Order) > 0 || e.Register != "" {
 			if !p.expect(",") {
 				return nil

@@ -95,6 +95,8 @@ func (s *section) inst(op uint16, operands ...uint32) {
 // enc is the state of one module being assembled.
 type enc struct {
 	ftz  bool // entry points declare DenormFlushToZero 32
+	// pushConstant is the module's [[vk::push_constant]] buffer, if any.
+	pushConstant *ir.Global
 	m    *ir.Module
 	opts Options
 	next uint32 // next free id

@@ -150,16 +150,26 @@ type Binding struct {
 func Bindings(m *ir.Module) []Binding {
 	var out []Binding
 	taken := map[[2]int]bool{}
+	// [[vk::binding(b, s)]] (VkBinding) wins over register(): DXC reads
+	// the Vulkan attribute when it emits SPIR-V.
+	setOf := func(g *ir.Global) (int, int) {
+		if g.VkBinding >= 0 {
+			return g.VkSet, g.VkBinding
+		}
+		return max(g.Set, 0), g.Binding
+	}
 	for _, g := range m.Globals {
-		if (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) && g.Binding >= 0 {
-			taken[[2]int{max(g.Set, 0), g.Binding}] = true
+		if (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) && !g.PushConstant {
+			if s, b := setOf(g); b >= 0 {
+				taken[[2]int{s, b}] = true
+			}
 		}
 	}
 	for _, g := range m.Globals {
-		if g.Space != ir.SpaceStorage && g.Space != ir.SpaceUniform {
+		if g.Space != ir.SpaceStorage && g.Space != ir.SpaceUniform || g.PushConstant {
 			continue
 		}
-		set, b := max(g.Set, 0), g.Binding
+		set, b := setOf(g)
 		if b < 0 {
 			for b = 0; taken[[2]int{set, b}]; b++ {
 			}
@@ -232,6 +242,18 @@ type wrapKey struct {
 func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 	rule := ruleOf(g.Space)
 	sc := scStorage(g.Space)
+	if g.PushConstant {
+		// [[vk::push_constant]]: a PushConstant Block laid out as DXC
+		// lays push constants out (std430), without a descriptor.
+		if g.Space != ir.SpaceUniform {
+			return fmt.Errorf("push constants must be uniform (a constant buffer), not %s", g.Space)
+		}
+		if e.pushConstant != nil {
+			return fmt.Errorf("a second push constant block (@%s has one): Vulkan allows one per entry point", e.pushConstant.Name())
+		}
+		e.pushConstant = g
+		rule, sc = ruleStd430, SCPushConstant
+	}
 	gv := &gvar{g: g, sc: sc, rule: rule}
 	t := g.ValType
 	if t.Kind == ir.KArray && t.Len < 0 && rule != ruleStd430 {
@@ -276,8 +298,10 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 	gv.id = e.id()
 	e.globals.inst(OpVariable, e.pointerType(sc, root), gv.id, sc)
 	e.name(gv.id, g.Name())
-	e.annots.inst(OpDecorate, gv.id, DecDescriptorSet, uint32(b.Set))
-	e.annots.inst(OpDecorate, gv.id, DecBinding, uint32(b.Binding))
+	if !g.PushConstant {
+		e.annots.inst(OpDecorate, gv.id, DecDescriptorSet, uint32(b.Set))
+		e.annots.inst(OpDecorate, gv.id, DecBinding, uint32(b.Binding))
+	}
 	e.gvars[g] = gv
 	return nil
 }
