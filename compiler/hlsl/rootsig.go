@@ -159,9 +159,9 @@ type rsParser struct {
 	starts []int
 	bases  []Pos
 	toks   []rsTok
-	i    int
-	end  int
-	bad  bool
+	i      int
+	end    int
+	bad    bool
 }
 
 // checkRootSignatureAttr parses and validates [RootSignature("…")] and

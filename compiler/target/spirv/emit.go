@@ -94,12 +94,12 @@ func (s *section) inst(op uint16, operands ...uint32) {
 
 // enc is the state of one module being assembled.
 type enc struct {
-	ftz  bool // entry points declare DenormFlushToZero 32
+	ftz bool // entry points declare DenormFlushToZero 32
 	// pushConstant is the module's [[vk::push_constant]] buffer, if any.
 	pushConstant *ir.Global
-	m    *ir.Module
-	opts Options
-	next uint32 // next free id
+	m            *ir.Module
+	opts         Options
+	next         uint32 // next free id
 
 	caps    map[uint32]bool
 	glslExt uint32 // GLSL.std.450 import id (0 until used)
