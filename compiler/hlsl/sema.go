@@ -300,6 +300,11 @@ func (c *checker) checkGlobalInit(v *VarDecl) {
 			v.Type = c.sizeFromInit(v, v.Type)
 		}
 	}
+	if v.Type.Kind == KindArray && v.Type.Len < 0 && v.Kind == VarGlobal && v.Type.Elem.Kind == KindResource {
+		// An unbounded resource array (Buf[] : register(u0)): D3D binds
+		// it to every register from its first; it stays unsized.
+		return
+	}
 	if v.Type.Kind == KindArray && v.Type.Len < 0 {
 		c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
 		v.Type = TypeError
@@ -383,11 +388,19 @@ func (c *checker) checkStorage(v *VarDecl) {
 		c.rep.errorf(v.Register.P, v.Register.E, "register binding is only allowed on global variables")
 	}
 	if v.Register != nil && v.Kind == VarGlobal && v.Type.ContainsResource() {
+		// The element type decides the class: an array of UAVs binds u
+		// registers (one per element, consecutive).
+		et := v.Type
+		for et.Kind == KindArray {
+			et = et.Elem
+		}
 		want := byte('t')
-		if v.Type.Kind == KindResource && v.Type.Resource.Writable() {
+		if et.Kind == KindResource && et.Resource.Writable() {
 			want = 'u'
 		}
-		if v.Register.Class != want && v.Register.Profile == "" {
+		// A struct holding resources takes registers of each class its
+		// resources need, so no class is wrong for it.
+		if et.Kind == KindResource && v.Register.Class != want && v.Register.Profile == "" {
 			c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected '%c'", v.Register.Class, v.Type, want)
 		}
 	}

@@ -116,6 +116,7 @@ func (l *lowerer) lowerGlobal(v *hlsl.VarDecl) {
 		vkDecorate(g, v.Vk)
 		l.m.AddGlobal(g)
 		l.globals[v] = &varInfo{t: t, value: g, decl: v}
+	case l.lowerResourceArray(v):
 	case t.ContainsResource():
 		if v.Used {
 			l.errorf(v, "arrays and structs of resources ('%s') are not supported", t)

@@ -541,6 +541,15 @@ func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
 			return info.value
 		}
 	}
+	if ra, elem, idx, ok := fl.arrayElement(e); ok {
+		switch {
+		case elem != nil:
+			return fl.local(elem).value
+		case idx != nil:
+			return fl.selectElement(ra, idx)
+		}
+		return ir.ConstUndef(fl.irType(e.Type()))
+	}
 	fl.errorf(e, "only buffer variables and parameters can be used as buffers here")
 	return ir.ConstUndef(fl.irType(e.Type()))
 }
@@ -550,6 +559,9 @@ func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
 func (fl *fnLowerer) resourceDecl(e hlsl.Expr) *hlsl.VarDecl {
 	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil && id.Var.Kind == hlsl.VarGlobal {
 		return id.Var
+	}
+	if _, elem, _, ok := fl.arrayElement(e); ok && elem != nil {
+		return elem // a constant index: the element's own counter
 	}
 	return nil
 }
