@@ -455,6 +455,9 @@ func (fe *fn) instr(in *ir.Instr) error {
 	case op == ir.OpIntrinsic:
 		return fe.intrinsic(in)
 	}
+	if in.Op == ir.OpSelect && in.Type().Kind == ir.KPointer && in.Type().Space == ir.SpaceStorage {
+		return fe.selectBuffer(in)
+	}
 	if in.HasResult() && in.Type().Kind == ir.KPointer {
 		return fe.fail("%s producing a pointer: SPIR-V logical addressing only has pointers from variables and access chains", in.Op)
 	}
@@ -1082,5 +1085,36 @@ func (fe *fn) call(in *ir.Instr) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// selectBuffer emits a select between two storage buffer pointers (a
+// dynamic index into a resource array, lower_resarray.go): OpSelect on
+// pointers to the buffers' Block structs, which SPIR-V 1.3 allows with
+// the VariablePointersStorageBuffer capability (a Vulkan 1.1 feature
+// that lavapipe has). Both buffers must have the same Block type.
+func (fe *fn) selectBuffer(in *ir.Instr) error {
+	c, err := fe.value(in.Args[0])
+	if err != nil {
+		return err
+	}
+	a, api, err := fe.pointer(in.Args[1])
+	if err != nil {
+		return err
+	}
+	b, bpi, err := fe.pointer(in.Args[2])
+	if err != nil {
+		return err
+	}
+	if api.sc != SCStorageBuffer || api.ptype != bpi.ptype || api.wrapped != bpi.wrapped || api.root != bpi.root {
+		return fe.fail("select between buffers of different types: SPIR-V variable pointers need one pointer type")
+	}
+	fe.e.capability(CapVariablePointersStorageBuffer)
+	res := fe.resultID(in)
+	fe.op(OpSelect, api.ptype, res, c, a, b)
+	npi := *api
+	npi.decl = false
+	npi.ro = api.ro || bpi.ro
+	fe.ptrs[in] = &npi
 	return nil
 }

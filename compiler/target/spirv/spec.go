@@ -182,26 +182,27 @@ const (
 
 // Capabilities.
 const (
-	CapMatrix                    = 0
-	CapShader                    = 1
-	CapGeometry                  = 2
-	CapFloat16                   = 9
-	CapFloat64                   = 10
-	CapInt64                     = 11
-	CapInt64Atomics              = 12
-	CapInt16                     = 22
-	CapClipDistance              = 32
-	CapCullDistance              = 33
-	CapSampleRateShading         = 35
-	CapInt8                      = 39
-	CapMultiViewport             = 57
-	CapGroupNonUniform           = 61
-	CapGroupNonUniformVote       = 62
-	CapGroupNonUniformArithmetic = 63
-	CapGroupNonUniformBallot     = 64
-	CapGroupNonUniformShuffle    = 65
-	CapDenormFlushToZero         = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
-	CapShaderViewportIndexLayer  = 5254 // SPV_EXT_shader_viewport_index_layer
+	CapMatrix                        = 0
+	CapShader                        = 1
+	CapGeometry                      = 2
+	CapFloat16                       = 9
+	CapFloat64                       = 10
+	CapInt64                         = 11
+	CapInt64Atomics                  = 12
+	CapInt16                         = 22
+	CapClipDistance                  = 32
+	CapCullDistance                  = 33
+	CapSampleRateShading             = 35
+	CapInt8                          = 39
+	CapMultiViewport                 = 57
+	CapGroupNonUniform               = 61
+	CapGroupNonUniformVote           = 62
+	CapGroupNonUniformArithmetic     = 63
+	CapGroupNonUniformBallot         = 64
+	CapGroupNonUniformShuffle        = 65
+	CapDenormFlushToZero             = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
+	CapShaderViewportIndexLayer      = 5254 // SPV_EXT_shader_viewport_index_layer
+	CapVariablePointersStorageBuffer = 4441 // core in SPIR-V 1.3
 )
 
 // Execution models.
