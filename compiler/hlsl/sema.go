@@ -259,6 +259,10 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 
 // checkGlobal checks a global variable and classifies it.
 func (c *checker) checkGlobal(v *VarDecl) {
+	if c.isConstantBufferT(v) {
+		c.checkConstantBufferT(v)
+		return
+	}
 	c.checkVarType(v)
 	c.checkStorage(v)
 	c.checkDeclAttrs(v)

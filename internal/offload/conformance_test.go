@@ -533,19 +533,59 @@ func cbRead(t *ir.Type, off int, words []uint64, out *[]any) bool {
 		}
 		return true
 	case ir.KArray:
-		stride := 16
-		switch t.Elem.Kind {
-		case ir.KMatrix:
-			stride = 16 * t.Elem.Len
-		case ir.KArray, ir.KStruct:
-			return false
-		}
+		stride := (cbSize(t.Elem) + 15) &^ 15 // each element starts a register
 		for k := 0; k < t.Len; k++ {
 			if !cbRead(t.Elem, off+stride*k, words, out) {
 				return false
 			}
 		}
 		return true
+	case ir.KStruct:
+		o := 0
+		for _, f := range t.Fields {
+			o = cbPlace(o, f.Type)
+			if !cbRead(f.Type, off+o, words, out) {
+				return false
+			}
+			o += cbSize(f.Type)
+		}
+		return true
 	}
 	return false
+}
+
+// cbSize is the size of t under D3D's constant buffer packing (the IR's
+// rows of a matrix each start a register), as hlsl.CBufferSize computes
+// it for HLSL types.
+func cbSize(t *ir.Type) int {
+	switch t.Kind {
+	case ir.KVector:
+		return 4 * t.Len
+	case ir.KMatrix:
+		return 16*(t.Len-1) + 4*t.Cols
+	case ir.KArray:
+		e := cbSize(t.Elem)
+		return (t.Len-1)*((e+15)&^15) + e
+	case ir.KStruct:
+		o := 0
+		for _, f := range t.Fields {
+			o = cbPlace(o, f.Type) + cbSize(f.Type)
+		}
+		return o
+	}
+	return 4
+}
+
+// cbPlace is where a t goes when the next free byte is off: matrices,
+// arrays and structs start a register, and nothing straddles one.
+func cbPlace(off int, t *ir.Type) int {
+	size := cbSize(t)
+	switch t.Kind {
+	case ir.KMatrix, ir.KArray, ir.KStruct:
+		return (off + 15) &^ 15
+	}
+	if off/16 != (off+size-1)/16 {
+		return (off + 15) &^ 15
+	}
+	return off
 }

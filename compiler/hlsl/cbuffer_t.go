@@ -1,0 +1,68 @@
+package hlsl
+
+// ConstantBuffer<T>: a global "ConstantBuffer<S> cb : register(b0);" is a
+// constant buffer named cb holding one member cb of struct type S, so
+// cb.member reads the member as a cbuffer member would (at the same D3D
+// offsets: a struct starts a register and packs its members by the
+// cbuffer rules). Arrays of ConstantBuffer<T> and local or parameter
+// ConstantBuffer<T> variables are outside the subset.
+
+// isConstantBufferT reports whether v is declared ConstantBuffer<…> (and
+// the name is not shadowed by a user type).
+func (c *checker) isConstantBufferT(v *VarDecl) bool {
+	if v.Spec == nil || v.Spec.Name != "ConstantBuffer" {
+		return false
+	}
+	_, user := c.lookupType("ConstantBuffer")
+	return !user
+}
+
+// checkConstantBufferT checks a global ConstantBuffer<T> declaration.
+func (c *checker) checkConstantBufferT(v *VarDecl) {
+	v.Type = TypeError
+	bad := func(n Node, format string, args ...any) {
+		c.errorf(n, format, args...)
+		c.declareVar(v)
+	}
+	if len(v.Spec.Args) != 1 {
+		bad(v.Spec, "'ConstantBuffer' takes one struct type argument")
+		return
+	}
+	ts, ok := v.Spec.Args[0].(*TypeSpec)
+	if !ok {
+		bad(v.Spec.Args[0], "'ConstantBuffer' takes a struct type, not a value")
+		return
+	}
+	t := c.resolveSpec(ts, nil)
+	if t.IsError() {
+		c.declareVar(v)
+		return
+	}
+	if t.Kind != KindStruct {
+		bad(ts, "'ConstantBuffer' needs a struct type, not '%s'", t)
+		return
+	}
+	if len(v.Dims) > 0 {
+		bad(v, "arrays of ConstantBuffer<%s> are not supported", t)
+		return
+	}
+	if v.Mods&(ModStatic|ModGroupshared) != 0 {
+		bad(v, "a ConstantBuffer cannot be static or groupshared")
+		return
+	}
+	if v.Init != nil {
+		bad(v.Init, "a ConstantBuffer cannot have an initializer")
+		return
+	}
+	v.Type = t
+	cb := &CBuffer{span: v.span, Name: v.Name, Register: v.Register, Members: []*VarDecl{v}, Attrs: v.Attrs, Of: t}
+	v.Register, v.Attrs, v.Buffer = nil, nil, cb
+	if cb.Register != nil && cb.Register.Class != 'b' && cb.Register.Profile == "" {
+		c.rep.errorf(cb.Register.P, cb.Register.E, "invalid register class '%c' for ConstantBuffer: expected 'b'", cb.Register.Class)
+	}
+	c.checkCBufferAttrs(cb)
+	layoutBuffer(cb)
+	c.declareVar(v)
+	c.prog.Globals = append(c.prog.Globals, v)
+	c.prog.Buffers = append(c.prog.Buffers, cb)
+}
