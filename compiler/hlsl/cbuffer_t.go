@@ -29,6 +29,10 @@ func (c *checker) checkConstantBufferT(v *VarDecl) {
 		return
 	}
 	ts, ok := v.Spec.Args[0].(*TypeSpec)
+	if id, isIdent := v.Spec.Args[0].(*Ident); isIdent {
+		bad(id, "unknown type name '%s'", id.Name)
+		return
+	}
 	if !ok {
 		bad(v.Spec.Args[0], "'ConstantBuffer' takes a struct type, not a value")
 		return
