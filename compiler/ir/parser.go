@@ -996,7 +996,7 @@ func (p *parser) parseFuncHeader(isDef bool) *Function {
 		}
 		if p.acceptWord("wavesize") {
 			p.expectPunct('(')
-			e.WaveSize = int(p.intTok("a wave size", 1, 128))
+			e.WaveSize = int(p.intTok("a wave size", 4, 128))
 			p.expectPunct(')')
 		}
 		if p.acceptWord("rootsignature") {
