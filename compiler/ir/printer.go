@@ -131,6 +131,10 @@ func (p *Printer) global(g *Global) {
 	if g.PushConstant {
 		p.s(" push_constant")
 	}
+	if g.SpecID >= 0 {
+		p.s(" spec_id ")
+		p.s(strconv.Itoa(g.SpecID))
+	}
 	if g.ReadOnly {
 		p.s(" readonly")
 	}

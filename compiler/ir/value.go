@@ -48,6 +48,11 @@ type Global struct {
 	// PushConstant: a uniform global in Vulkan push constants
 	// ([[vk::push_constant]]), not in a descriptor.
 	PushConstant bool
+	// SpecID is the SpecId of a specialization constant
+	// ([[vk::constant_id(n)]]): a private scalar global whose initializer
+	// is the default value, overridable when the shader runs; -1 for
+	// none.
+	SpecID int
 	ReadOnly     bool   // StructuredBuffer/Buffer (vs RW)
 	Flat         bool   // nointerpolation
 	Kind         string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
@@ -61,7 +66,7 @@ func (g *Global) Ref() string  { return "@" + quoteName(g.name) }
 // NewGlobal makes a global of value type t in the given space (not yet added
 // to a module).
 func NewGlobal(name string, space AddrSpace, t *Type) *Global {
-	return &Global{name: name, typ: Ptr(space, t), ValType: t, Space: space, Set: -1, Binding: -1, VkBinding: -1}
+	return &Global{name: name, typ: Ptr(space, t), ValType: t, Space: space, Set: -1, Binding: -1, VkBinding: -1, SpecID: -1}
 }
 
 // Const is a constant: a scalar (Bits holds the value: ints sign- or

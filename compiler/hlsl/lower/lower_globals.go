@@ -144,8 +144,14 @@ func (l *lowerer) lowerStatic(v *hlsl.VarDecl, name string) *varInfo {
 			if !k.IsZeroValue() {
 				g.Init = k
 			}
-			if v.Mods&hlsl.ModConst != 0 && (v.Type.IsScalar() || v.Type.IsVector()) {
+			if v.Mods&hlsl.ModConst != 0 && (v.Type.IsScalar() || v.Type.IsVector()) && !v.Vk.HasSpecID {
 				info.konst = k
+			}
+			if v.Vk.HasSpecID {
+				// A specialization constant: the initializer is its
+				// default; reads load it so a run can override it.
+				g.SpecID = v.Vk.SpecID
+				g.Init = k
 			}
 		} else if v.Kind == hlsl.VarGlobal {
 			l.runtimeInits = append(l.runtimeInits, v)

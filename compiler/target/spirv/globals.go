@@ -318,7 +318,11 @@ func (e *enc) plainVar(g *ir.Global) error {
 		if err := checkConst(g.Init); err != nil {
 			return err
 		}
-		ops = append(ops, e.constOf(g.Init))
+		if g.SpecID >= 0 {
+			ops = append(ops, e.specConst(g))
+		} else {
+			ops = append(ops, e.constOf(g.Init))
+		}
 	} else if g.Space == ir.SpacePrivate {
 		// HLSL statics without an initializer are zero (and the IR reads
 		// them as zero); a Private variable without one is undefined.
@@ -458,7 +462,11 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		if err := checkConst(g.Init); err != nil {
 			return err
 		}
-		ops = append(ops, e.constOf(g.Init))
+		if g.SpecID >= 0 {
+			ops = append(ops, e.specConst(g))
+		} else {
+			ops = append(ops, e.constOf(g.Init))
+		}
 	}
 	e.globals.inst(OpVariable, ops...)
 	e.name(gv.id, g.Name())
@@ -641,4 +649,29 @@ func (e *enc) sampleMask(g *ir.Global, gv *gvar) error {
 	gv.out = &outShadow{builtin: bi, elem: ir.I32}
 	e.gvars[g] = gv
 	return nil
+}
+
+// specConst declares the specialization constant of a private global
+// with a SpecId ([[vk::constant_id(n)]]): OpSpecConstant (or
+// OpSpecConstantTrue/False) holding the default, decorated SpecId n. It
+// initializes the Private variable the IR reads, so a pipeline's
+// specialization reaches every load.
+func (e *enc) specConst(g *ir.Global) uint32 {
+	t := g.ValType
+	tid := e.mustType(t, rulePlain)
+	id := e.id()
+	bits := g.Init.Bits
+	switch {
+	case t.Kind == ir.KBool && bits != 0:
+		e.globals.inst(OpSpecConstantTrue, tid, id)
+	case t.Kind == ir.KBool:
+		e.globals.inst(OpSpecConstantFalse, tid, id)
+	case t.Bits == 64:
+		e.globals.inst(OpSpecConstant, tid, id, uint32(bits), uint32(bits>>32))
+	default:
+		e.globals.inst(OpSpecConstant, tid, id, uint32(bits))
+	}
+	e.name(id, g.Name()+".default")
+	e.annots.inst(OpDecorate, id, DecSpecID, uint32(g.SpecID))
+	return id
 }

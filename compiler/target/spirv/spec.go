@@ -40,6 +40,9 @@ const (
 	OpConstant                 = 43
 	OpConstantComposite        = 44
 	OpConstantNull             = 46
+	OpSpecConstantTrue         = 48
+	OpSpecConstantFalse        = 49
+	OpSpecConstant             = 50
 	OpFunction                 = 54
 	OpFunctionParameter        = 55
 	OpFunctionEnd              = 56
@@ -245,6 +248,7 @@ const (
 const (
 	DecBlock         = 2
 	DecBufferBlock   = 3
+	DecSpecID        = 1
 	DecRowMajor      = 4
 	DecColMajor      = 5
 	DecArrayStride   = 6
