@@ -52,11 +52,11 @@ type Global struct {
 	// ([[vk::constant_id(n)]]): a private scalar global whose initializer
 	// is the default value, overridable when the shader runs; -1 for
 	// none.
-	SpecID int
-	ReadOnly     bool   // StructuredBuffer/Buffer (vs RW)
-	Flat         bool   // nointerpolation
-	Kind         string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
-	Loc          Loc
+	SpecID   int
+	ReadOnly bool   // StructuredBuffer/Buffer (vs RW)
+	Flat     bool   // nointerpolation
+	Kind     string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
+	Loc      Loc
 }
 
 func (g *Global) Type() *Type  { return g.typ }
