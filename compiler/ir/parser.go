@@ -893,7 +893,7 @@ func (p *parser) parseGlobal() {
 			g.Loc = p.parseLocRest(at)
 			continue
 		}
-		attr := p.word("a global attribute (semantic, binding, vk_binding, push_constant, spec_id, readonly, flat, kind) or end of line")
+		attr := p.word("a global attribute (semantic, binding, vk_binding, push_constant, spec_id, location, readonly, flat, kind) or end of line")
 		if seen[attr] {
 			p.errTok(at, "duplicate attribute '%s'", attr)
 		}
@@ -911,6 +911,8 @@ func (p *parser) parseGlobal() {
 			g.VkBinding = int(p.intTok("a binding", 0, math.MaxInt32))
 		case "push_constant":
 			g.PushConstant = true
+		case "location":
+			g.Location = int(p.intTok("a location", 0, math.MaxInt32))
 		case "spec_id":
 			g.SpecID = int(p.intTok("a specialization constant id", 0, math.MaxInt32))
 		case "readonly":

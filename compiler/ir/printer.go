@@ -135,6 +135,10 @@ func (p *Printer) global(g *Global) {
 		p.s(" spec_id ")
 		p.s(strconv.Itoa(g.SpecID))
 	}
+	if g.Location >= 0 {
+		p.s(" location ")
+		p.s(strconv.Itoa(g.Location))
+	}
 	if g.ReadOnly {
 		p.s(" readonly")
 	}

@@ -92,6 +92,9 @@ func (l *lowerer) ioGlobal(io *hlsl.EntryIO, space ir.AddrSpace, name string) *i
 	g.Semantic = semanticName(io)
 	g.Flat = io.Interp&hlsl.ModNoInterpolation != 0
 	g.Loc = l.loc(io.Pos)
+	if p := io.Param; p != nil && p.Vk.HasLocation && len(io.Path) == 0 && io.SysValue == hlsl.SVNone {
+		g.Location = p.Vk.Location // [[vk::location(n)]] on the parameter
+	}
 	l.m.AddGlobal(g)
 	return g
 }

@@ -452,9 +452,16 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 			}
 		}
 		loc = n
+	} else if g.Location >= 0 {
+		loc = g.Location // [[vk::location(n)]]
 	} else {
+		// The next free location after the explicit ones' (DXC rejects
+		// mixing; passlens fills around them).
 		loc = locs[g.Space]
-		locs[g.Space] += locationCount(g.ValType)
+		for e.explicitLoc(g.Space, loc, locationCount(g.ValType)) {
+			loc++
+		}
+		locs[g.Space] = loc + locationCount(g.ValType)
 	}
 	gv.id = e.id()
 	ops := []uint32{e.pointerType(sc, tid), gv.id, sc}
@@ -462,11 +469,7 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 		if err := checkConst(g.Init); err != nil {
 			return err
 		}
-		if g.SpecID >= 0 {
-			ops = append(ops, e.specConst(g))
-		} else {
-			ops = append(ops, e.constOf(g.Init))
-		}
+		ops = append(ops, e.constOf(g.Init))
 	}
 	e.globals.inst(OpVariable, ops...)
 	e.name(gv.id, g.Name())
@@ -674,4 +677,15 @@ func (e *enc) specConst(g *ir.Global) uint32 {
 	e.name(id, g.Name()+".default")
 	e.annots.inst(OpDecorate, id, DecSpecID, uint32(g.SpecID))
 	return id
+}
+
+// explicitLoc reports whether locations [loc, loc+n) of space overlap a
+// stage variable with an explicit [[vk::location]].
+func (e *enc) explicitLoc(space ir.AddrSpace, loc, n int) bool {
+	for _, g := range e.m.Globals {
+		if g.Space == space && g.Location >= 0 && g.Location < loc+n && loc < g.Location+locationCount(g.ValType) {
+			return true
+		}
+	}
+	return false
 }

@@ -152,3 +152,34 @@ void main(uint i : SV_DispatchThreadID) { o[i] = (N + i) * F + (B ? 100 : 0); }
 		t.Error(diff)
 	}
 }
+
+// TestVkLocationSPIRV: [[vk::location(n)]] fixes a stage input's
+// Location; the others take the free ones in order.
+func TestVkLocationSPIRV(t *testing.T) {
+	opts := hlsl.Options{}
+	src := "float4 main([[vk::location(3)]] float4 c : COLOR0, float4 d : COLOR1, float4 e : COLOR2, [[vk::location(0)]] float2 u : TEXCOORD0) : SV_Target { return c + d + e + u.xyxy; }\n"
+	prog, diags := hlsl.Frontend("loc.hlsl", []byte(src), opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	m, ld := lower.Lower(prog, opts)
+	if ld.HasErrors() {
+		t.Fatal(ld)
+	}
+	if err := runSpirvPipeline(m); err != nil {
+		t.Fatal(err)
+	}
+	words, err := Assemble(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
+		t.Fatalf("spirv-val: %s", msg)
+	}
+	dis := spirvDis(t, words)
+	for _, want := range []string{"OpDecorate %c Location 3", "OpDecorate %d Location 1", "OpDecorate %e Location 2", "OpDecorate %u Location 0"} {
+		if !strings.Contains(dis, want) {
+			t.Errorf("missing %q in\n%s", want, dis)
+		}
+	}
+}
