@@ -72,6 +72,10 @@ func TestOffloadSuite(t *testing.T) {
 		o := runTest(tst, interp.DenormFTZ)
 		counts[o.kind]++
 		switch o.kind {
+		case "pass":
+			if verbose {
+				t.Logf("%s: pass", rel)
+			}
 		case "unsupported":
 			reasons[o.reason]++
 			if verbose {
