@@ -195,6 +195,7 @@ func (c *checker) checkEntry() {
 	} else if f.RetSemantic != nil && f.Ret.Kind == KindVoid {
 		c.rep.errorf(f.RetSemantic.P, f.RetSemantic.E, "void function cannot have a semantic")
 	}
+	c.checkLocations(ep)
 	c.checkDuplicateOutputs(ep)
 	c.checkStageIntrinsics(ep)
 	if ep.Stage == StageCompute && f.Ret.Kind != KindVoid && !f.Ret.IsError() {
@@ -513,4 +514,50 @@ func (c *checker) checkStageIntrinsics(ep *EntryPoint) {
 		}
 	}
 	visit(ep.Func)
+}
+
+// checkLocations warns where [[vk::location(n)]] on an entry parameter is
+// ignored: on a system value or a struct (whose members' locations stay
+// assigned in order); two parameters at one location in the same direction
+// are an error.
+func (c *checker) checkLocations(ep *EntryPoint) {
+	type key struct {
+		loc   int
+		input bool
+	}
+	seen := map[key]*VarDecl{}
+	check := func(ios []*EntryIO, input bool) {
+		for _, io := range ios {
+			p := io.Param
+			if p == nil || !p.Vk.HasLocation || len(io.Path) > 0 {
+				continue
+			}
+			if io.SysValue != SVNone {
+				continue
+			}
+			k := key{p.Vk.Location, input}
+			if q := seen[k]; q != nil && q != p {
+				c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "'%s' and '%s' have the same location %d", q.Name, p.Name, p.Vk.Location)
+			}
+			seen[k] = p
+		}
+	}
+	check(ep.Inputs, true)
+	check(ep.Outputs, false)
+	for _, p := range ep.Func.Params {
+		if !p.Vk.HasLocation {
+			continue
+		}
+		for _, a := range p.Attrs {
+			if a.Namespace != "vk" || a.Name != "location" {
+				continue
+			}
+			switch {
+			case p.Type.Kind == KindStruct:
+				c.warnf(a, "'vk::location' ignored on a struct parameter: its members take locations in order")
+			case p.Semantic != nil && strings.HasPrefix(strings.ToUpper(p.Semantic.Name), "SV_"):
+				c.warnf(a, "'vk::location' ignored on the system value '%s'", p.Semantic.Name)
+			}
+		}
+	}
 }

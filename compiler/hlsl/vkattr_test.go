@@ -147,3 +147,19 @@ func TestRootSignature(t *testing.T) {
 	// A string literal anywhere else is still rejected.
 	expectDiag(t, "[numthreads(1,1,1)] void main() { int x = \"a\"; }\n", Options{}, "string literals are not supported")
 }
+
+func TestVkLocationChecks(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"float4 main([[vk::location(1)]] float4 p : SV_Position) : SV_Target { return p; }\n",
+			"1:15: warning: 'vk::location' ignored on the system value 'SV_Position'"},
+		{"struct I { float4 c : COLOR0; };\nfloat4 main([[vk::location(1)]] I i) : SV_Target { return i.c; }\n",
+			"2:15: warning: 'vk::location' ignored on a struct parameter"},
+		{"float4 main([[vk::location(1)]] float4 a : COLOR0, [[vk::location(1)]] float4 b : COLOR1) : SV_Target { return a + b; }\n",
+			"1:79: error: 'a' and 'b' have the same location 1"},
+	} {
+		_, diags := compile(t, tc.src, Options{})
+		if got := diags.String(); !strings.Contains(got, "test.hlsl:"+tc.want) {
+			t.Errorf("%s\ngot  %s\nwant test.hlsl:%s", tc.src, got, tc.want)
+		}
+	}
+}
