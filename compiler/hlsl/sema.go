@@ -304,7 +304,7 @@ func (c *checker) checkGlobalInit(v *VarDecl) {
 			v.Type = c.sizeFromInit(v, v.Type)
 		}
 	}
-	if v.Type.Kind == KindArray && v.Type.Len < 0 && v.Kind == VarGlobal && v.Type.Elem.Kind == KindResource {
+	if v.Type.Kind == KindArray && v.Type.Len < 0 && v.Kind == VarGlobal && v.Type.Elem.ContainsResource() && v.Type.Elem.Kind != KindStruct {
 		// An unbounded resource array (Buf[] : register(u0)): D3D binds
 		// it to every register from its first; it stays unsized.
 		return
