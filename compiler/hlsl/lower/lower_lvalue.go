@@ -560,7 +560,7 @@ func (fl *fnLowerer) resourceDecl(e hlsl.Expr) *hlsl.VarDecl {
 	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil && id.Var.Kind == hlsl.VarGlobal {
 		return id.Var
 	}
-	if _, elem, _, ok := fl.arrayElement(e); ok && elem != nil {
+	if _, _, elem, ok := fl.arrayIndex(e); ok && elem != nil {
 		return elem // a constant index: the element's own counter
 	}
 	return nil

@@ -68,12 +68,11 @@ func (l *lowerer) lowerResourceArray(v *hlsl.VarDecl) bool {
 	return true
 }
 
-// arrayElement resolves an index expression into a global resource array
-// (A[i] or A[i][j]) to its array, the element's declaration when the
-// index is constant, and the flattened index value otherwise. ok is false
-// when e is no such expression.
-func (fl *fnLowerer) arrayElement(e hlsl.Expr) (ra *resArray, elem *hlsl.VarDecl, idx ir.Value, ok bool) {
-	var indices []hlsl.Expr
+// arrayIndex splits an index expression into a global resource array
+// (A[i] or A[i][j]) into the array and its indices, and gives the element
+// when every index is constant. ok is false when e is no such expression.
+// It emits no code.
+func (fl *fnLowerer) arrayIndex(e hlsl.Expr) (ra *resArray, indices []hlsl.Expr, elem *hlsl.VarDecl, ok bool) {
 	x := stripNoop(e)
 	for {
 		ix, isIndex := x.(*hlsl.Index)
@@ -88,33 +87,48 @@ func (fl *fnLowerer) arrayElement(e hlsl.Expr) (ra *resArray, elem *hlsl.VarDecl
 		return nil, nil, nil, false
 	}
 	ra = fl.resArrays[id.Var]
-	if ra == nil || len(indices) != len(ra.dims) {
-		return nil, nil, nil, false
+	if ra == nil || len(indices) != len(ra.dims) || len(ra.elems) == 0 {
+		return ra, indices, nil, ra != nil && len(indices) == len(ra.dims)
 	}
-	if len(ra.elems) == 0 {
-		fl.errorf(e, "unbounded resource array '%s' is not supported: give it a size", id.Var.Name)
-		return ra, nil, nil, true
-	}
-	// Constant indices pick the element.
-	lin, constant := 0, true
+	lin := 0
 	for i, ix := range indices {
 		k, isConst := hlsl.ConstEval(ix)
 		if !isConst {
-			constant = false
-			break
+			return ra, indices, nil, true
 		}
 		v := int(k.AsInt())
 		if v < 0 || v >= ra.dims[i] {
-			fl.errorf(ix, "index %d is out of bounds for resource array '%s' of %d elements", v, id.Var.Name, ra.dims[i])
-			return ra, nil, nil, true
+			return ra, indices, nil, true // reported by arrayElement
 		}
 		lin = lin*ra.dims[i] + v
 	}
-	if constant {
-		return ra, ra.elems[lin], nil, true
+	return ra, indices, ra.elems[lin], true
+}
+
+// arrayElement resolves an index expression into a global resource array
+// to its array, the element's declaration when the index is constant,
+// and otherwise the flattened index value (emitting its computation). ok
+// is false when e is no such expression; errors are reported and give
+// neither element nor index.
+func (fl *fnLowerer) arrayElement(e hlsl.Expr) (ra *resArray, elem *hlsl.VarDecl, idx ir.Value, ok bool) {
+	ra, indices, elem, ok := fl.arrayIndex(e)
+	switch {
+	case !ok:
+		return nil, nil, nil, false
+	case len(ra.elems) == 0:
+		fl.errorf(e, "unbounded resource array '%s' is not supported: give it a size", ra.decl.Name)
+		return ra, nil, nil, true
+	case elem != nil:
+		return ra, elem, nil, true
 	}
 	var linv ir.Value
 	for i, ix := range indices {
+		if k, isConst := hlsl.ConstEval(ix); isConst {
+			if v := k.AsInt(); v < 0 || v >= int64(ra.dims[i]) {
+				fl.errorf(ix, "index %d is out of bounds for resource array '%s' of %d elements", v, ra.decl.Name, ra.dims[i])
+				return ra, nil, nil, true
+			}
+		}
 		v := fl.convert(fl.rv(ix), ix.Type(), hlsl.TypeUint)
 		if linv == nil {
 			linv = v

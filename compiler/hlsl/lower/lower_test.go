@@ -248,6 +248,8 @@ func TestLowerDiagnostics(t *testing.T) {
 			"test.hlsl:2:1: error: arrays and structs of resources ('S') are not supported"},
 		{"RWBuffer<uint> B[] : register(u0);\n[numthreads(1,1,1)] void main() {\n  B[1][0] = 1;\n}\n",
 			"test.hlsl:3:3: error: unbounded resource array 'B' is not supported: give it a size"},
+		{"RWStructuredBuffer<uint> B[2] : register(u0);\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) {\n  B[i].IncrementCounter();\n}\n",
+			"test.hlsl:3:3: error: 'IncrementCounter' on a resource array element needs a constant index"},
 	}
 	for _, c := range cases {
 		prog, diags := hlsl.Frontend("test.hlsl", []byte(c.src), hlsl.Options{})
