@@ -373,6 +373,9 @@ func (e *enc) finish() []uint32 {
 	if e.caps[CapShaderViewportIndexLayer] {
 		head.inst(OpExtension, encodeString("SPV_EXT_shader_viewport_index_layer")...)
 	}
+	if e.caps[CapShaderNonUniform] {
+		head.inst(OpExtension, encodeString("SPV_EXT_descriptor_indexing")...)
+	}
 	if e.glslExt != 0 {
 		head.inst(OpExtInstImport, append([]uint32{e.glslExt}, encodeString("GLSL.std.450")...)...)
 	}

@@ -19,6 +19,10 @@ type ptrInfo struct {
 	decl    bool   // a memory object declaration (an alloca or a parameter)
 	ro      bool   // the memory is read-only (uniform, input, readonly buffer)
 	ptype   uint32 // the SPIR-V pointer type of the value
+	// nonUniform: the pointer may address a different buffer in each
+	// lane (selected between buffers); it and the chains from it are
+	// decorated NonUniform.
+	nonUniform bool
 }
 
 type fn struct {
@@ -761,7 +765,7 @@ func (fe *fn) access(in *ir.Instr) error {
 	}
 	if fe.fold[in] && len(idx) > 0 {
 		// No pointer type: only the users' chains exist.
-		fe.chains[in] = &chain{base: base, idx: idx, pi: &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro}}
+		fe.chains[in] = &chain{base: base, idx: idx, pi: &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro, nonUniform: pi.nonUniform}}
 		return nil
 	}
 	if fe.fold[in] && in.Name() != "" {
@@ -776,7 +780,10 @@ func (fe *fn) access(in *ir.Instr) error {
 		return nil
 	}
 	fe.op(OpAccessChain, fe.e.pointerType(pi.sc, et), res, append([]uint32{base}, idx...)...)
-	fe.ptrs[in] = &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro, ptype: fe.e.pointerType(pi.sc, et)}
+	fe.ptrs[in] = &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro, ptype: fe.e.pointerType(pi.sc, et), nonUniform: pi.nonUniform}
+	if pi.nonUniform {
+		fe.e.annots.inst(OpDecorate, res, DecNonUniform)
+	}
 	return nil
 }
 
@@ -1092,7 +1099,9 @@ func (fe *fn) call(in *ir.Instr) error {
 // dynamic index into a resource array, lower_resarray.go): OpSelect on
 // pointers to the buffers' Block structs, which SPIR-V 1.3 allows with
 // the VariablePointersStorageBuffer capability (a Vulkan 1.1 feature
-// that lavapipe has). Both buffers must have the same Block type.
+// that lavapipe has), decorated NonUniform (SPV_EXT_descriptor_indexing)
+// with the access chains through it. Both buffers must have the same
+// Block type.
 func (fe *fn) selectBuffer(in *ir.Instr) error {
 	c, err := fe.value(in.Args[0])
 	if err != nil {
@@ -1110,10 +1119,16 @@ func (fe *fn) selectBuffer(in *ir.Instr) error {
 		return fe.fail("select between buffers of different types: SPIR-V variable pointers need one pointer type")
 	}
 	fe.e.capability(CapVariablePointersStorageBuffer)
+	fe.e.capability(CapShaderNonUniform)
 	res := fe.resultID(in)
 	fe.op(OpSelect, api.ptype, res, c, a, b)
+	// The selected buffer may differ between lanes (Vulkan requires
+	// NonUniform on a resource pointer that is not dynamically uniform;
+	// on a uniform one it is harmless, so every such select has it).
+	fe.e.annots.inst(OpDecorate, res, DecNonUniform)
 	npi := *api
 	npi.decl = false
+	npi.nonUniform = true
 	npi.ro = api.ro || bpi.ro
 	fe.ptrs[in] = &npi
 	return nil

@@ -223,7 +223,7 @@ var (
 	capabilityNames = map[uint32]string{
 		CapMatrix: "Matrix", CapShader: "Shader", CapGeometry: "Geometry", CapMultiViewport: "MultiViewport", CapFloat16: "Float16", CapFloat64: "Float64",
 		CapInt64: "Int64", CapInt64Atomics: "Int64Atomics", CapInt16: "Int16",
-		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapVariablePointersStorageBuffer: "VariablePointersStorageBuffer", CapDenormFlushToZero: "DenormFlushToZero", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
+		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapVariablePointersStorageBuffer: "VariablePointersStorageBuffer", CapShaderNonUniform: "ShaderNonUniform", CapDenormFlushToZero: "DenormFlushToZero", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
 		CapGroupNonUniformVote: "GroupNonUniformVote", CapGroupNonUniformArithmetic: "GroupNonUniformArithmetic",
 		CapGroupNonUniformBallot: "GroupNonUniformBallot", CapGroupNonUniformShuffle: "GroupNonUniformShuffle",
 	}
@@ -244,7 +244,7 @@ var (
 		DecArrayStride: "ArrayStride", DecMatrixStride: "MatrixStride", DecBuiltIn: "BuiltIn",
 		DecNoPerspective: "NoPerspective", DecFlat: "Flat", DecNonWritable: "NonWritable",
 		DecNonReadable: "NonReadable", DecLocation: "Location", DecBinding: "Binding",
-		DecDescriptorSet: "DescriptorSet", DecOffset: "Offset", DecSpecID: "SpecId",
+		DecDescriptorSet: "DescriptorSet", DecOffset: "Offset", DecSpecID: "SpecId", DecNonUniform: "NonUniform",
 	}
 	// decorationLits is the number of literal operands of each decoration
 	// (BuiltIn's single operand is an enumerant, handled separately).

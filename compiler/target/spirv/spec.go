@@ -206,6 +206,7 @@ const (
 	CapDenormFlushToZero             = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
 	CapShaderViewportIndexLayer      = 5254 // SPV_EXT_shader_viewport_index_layer
 	CapVariablePointersStorageBuffer = 4441 // core in SPIR-V 1.3
+	CapShaderNonUniform              = 5301 // SPV_EXT_descriptor_indexing
 )
 
 // Execution models.
@@ -249,6 +250,7 @@ const (
 	DecBlock         = 2
 	DecBufferBlock   = 3
 	DecSpecID        = 1
+	DecNonUniform    = 5300 // SPV_EXT_descriptor_indexing
 	DecRowMajor      = 4
 	DecColMajor      = 5
 	DecArrayStride   = 6

@@ -85,6 +85,16 @@ void main(uint GI : SV_GroupIndex) {
 	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
 		t.Fatalf("spirv-val: %s", msg)
 	}
+	dis := spirvDis(t, words)
+	if mine, err := Disassemble(words); err != nil || mine != dis {
+		t.Errorf("disassembly differs from spirv-dis (%v):\n%s", err, mine)
+	}
+	for _, want := range []string{"OpCapability VariablePointersStorageBuffer", "OpCapability ShaderNonUniform",
+		"OpExtension \"SPV_EXT_descriptor_indexing\"", " NonUniform\n"} {
+		if !strings.Contains(dis, want) {
+			t.Errorf("missing %q in\n%s", want, dis)
+		}
+	}
 	data := u32s(3, 1, 4, 1, 5, 9, 2, 6)
 	in := &interp.Input{Dispatch: [3]int{1, 1, 1}, Buffers: []interp.BufferInput{
 		{Name: "A.0", Data: data}, {Name: "A.1", Data: u32s(0, 0, 0, 0, 0, 0, 0, 0)},
