@@ -471,6 +471,9 @@ type VarDecl struct {
 	Attrs []*Attribute
 	// Vk holds what the checker read from the Vulkan attributes.
 	Vk VkDecor
+	// Elements are the per-element declarations of an array of
+	// ConstantBuffer<T> (each the one member of its own constant buffer).
+	Elements []*VarDecl
 }
 
 // VkDecor is what Vulkan attributes say about a declaration (checked by

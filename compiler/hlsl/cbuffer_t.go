@@ -1,10 +1,15 @@
 package hlsl
 
+import "fmt"
+
 // ConstantBuffer<T>: a global "ConstantBuffer<S> cb : register(b0);" is a
 // constant buffer named cb holding one member cb of struct type S, so
 // cb.member reads the member as a cbuffer member would (at the same D3D
 // offsets: a struct starts a register and packs its members by the
-// cbuffer rules). Arrays of ConstantBuffer<T> and local or parameter
+// cbuffer rules). An array "ConstantBuffer<S> cbs[N] : register(b2)" is N
+// such buffers, "cbs.0" … on b2…b(N+1) (and consecutive Vulkan bindings),
+// indexed with constants (a uniform buffer cannot be selected per lane in
+// SPIR-V). Multi-dimensional arrays and local or parameter
 // ConstantBuffer<T> variables are outside the subset.
 
 // isConstantBufferT reports whether v is declared ConstantBuffer<…> (and
@@ -46,8 +51,8 @@ func (c *checker) checkConstantBufferT(v *VarDecl) {
 		bad(ts, "'ConstantBuffer' needs a struct type, not '%s'", t)
 		return
 	}
-	if len(v.Dims) > 0 {
-		bad(v, "arrays of ConstantBuffer<%s> are not supported", t)
+	if len(v.Dims) > 1 {
+		bad(v, "arrays of ConstantBuffer<%s> with more than one dimension are not supported", t)
 		return
 	}
 	if v.Mods&(ModStatic|ModGroupshared) != 0 {
@@ -56,6 +61,10 @@ func (c *checker) checkConstantBufferT(v *VarDecl) {
 	}
 	if v.Init != nil {
 		bad(v.Init, "a ConstantBuffer cannot have an initializer")
+		return
+	}
+	if len(v.Dims) == 1 {
+		c.constantBufferArray(v, ts, t)
 		return
 	}
 	v.Type = t
@@ -69,4 +78,45 @@ func (c *checker) checkConstantBufferT(v *VarDecl) {
 	c.declareVar(v)
 	c.prog.Globals = append(c.prog.Globals, v)
 	c.prog.Buffers = append(c.prog.Buffers, cb)
+}
+
+// constantBufferArray checks a one-dimensional array of ConstantBuffer<T>:
+// one constant buffer per element.
+func (c *checker) constantBufferArray(v *VarDecl, ts *TypeSpec, t *Type) {
+	at := c.resolveSpec(ts, v.Dims)
+	if at.IsError() || at.Kind != KindArray || at.Len < 1 {
+		if !at.IsError() {
+			c.errorf(v, "an array of ConstantBuffer<%s> needs a size", t)
+		}
+		v.Type = TypeError
+		c.declareVar(v)
+		return
+	}
+	v.Type = at
+	holder := &CBuffer{span: v.span, Name: v.Name, Register: v.Register, Attrs: v.Attrs, Of: t}
+	if holder.Register != nil && holder.Register.Class != 'b' && holder.Register.Profile == "" {
+		c.rep.errorf(holder.Register.P, holder.Register.E, "invalid register class '%c' for ConstantBuffer: expected 'b'", holder.Register.Class)
+	}
+	c.checkCBufferAttrs(holder)
+	for k := 0; k < at.Len; k++ {
+		m := &VarDecl{span: v.span, Name: fmt.Sprintf("%s.%d", v.Name, k), NamePos: v.NamePos, Spec: v.Spec, Type: t, Kind: VarGlobal, Used: true}
+		cb := &CBuffer{span: v.span, Name: m.Name, Members: []*VarDecl{m}, Of: t, Vk: holder.Vk}
+		if r := v.Register; r != nil {
+			rk := *r
+			rk.Index += k
+			cb.Register = &rk
+		}
+		if cb.Vk.HasBinding {
+			cb.Vk.Binding += k
+		}
+		m.Buffer = cb
+		layoutBuffer(cb)
+		v.Elements = append(v.Elements, m)
+		c.prog.Globals = append(c.prog.Globals, m)
+		c.prog.Buffers = append(c.prog.Buffers, cb)
+	}
+	// The array itself is read-only like a cbuffer member; it lives only
+	// in its elements' buffers.
+	v.Register, v.Attrs, v.Buffer = nil, nil, holder
+	c.declareVar(v)
 }

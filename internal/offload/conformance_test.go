@@ -464,37 +464,55 @@ func constantBuffers(prog *hlsl.Program, m *ir.Module, p *Pipeline, in *interp.I
 		if b.Bits != 32 {
 			return "constant buffer of 16- or 64-bit data"
 		}
-		var cb *hlsl.CBuffer
-		for _, c := range prog.Buffers {
-			if reg := c.Register; reg != nil && reg.Class == 'b' && reg.Index == r.Register && reg.Space == r.Space {
-				cb = c
-			}
+		// An array of N constant buffers (ArraySize) fills the buffers at
+		// registers register..register+N-1, each from its part of Data.
+		n := max(b.ArraySize, 1)
+		if len(b.Data)%n != 0 {
+			return fmt.Sprintf("buffer %s: %d values for %d constant buffers", b.Name, len(b.Data), n)
 		}
-		if cb == nil {
+		per := len(b.Data) / n
+		for k := 0; k < n; k++ {
+			var cb *hlsl.CBuffer
 			for _, c := range prog.Buffers {
-				if c.Name == r.Name {
+				if reg := c.Register; reg != nil && reg.Class == 'b' && reg.Index == r.Register+k && reg.Space == r.Space {
 					cb = c
 				}
 			}
-		}
-		if cb == nil {
-			continue // not used by the shader
-		}
-		g := m.Global(cb.Name)
-		if g == nil || g.Space != ir.SpaceUniform || g.ValType.Kind != ir.KStruct || len(g.ValType.Fields) != len(cb.Members) {
-			return "constant buffer " + cb.Name + " not lowered as one struct"
-		}
-		if in.Uniforms == nil {
-			in.Uniforms = map[string]any{}
-		}
-		for i, mem := range cb.Members {
-			f := g.ValType.Fields[i]
-			var cells []any
-			if !cbRead(f.Type, mem.Offset, b.Data, &cells) {
-				return fmt.Sprintf("constant buffer member of type %s", f.Type)
+			if cb == nil && n == 1 {
+				for _, c := range prog.Buffers {
+					if c.Name == r.Name {
+						cb = c
+					}
+				}
 			}
-			in.Uniforms[g.Name()+"."+f.Name] = cells
+			if cb == nil {
+				continue // not used by the shader
+			}
+			if why := fillConstantBuffer(m, cb, b.Data[k*per:(k+1)*per], in); why != "" {
+				return why
+			}
 		}
+	}
+	return ""
+}
+
+// fillConstantBuffer gives the interpreter the members of one constant
+// buffer from its words.
+func fillConstantBuffer(m *ir.Module, cb *hlsl.CBuffer, words []uint64, in *interp.Input) string {
+	g := m.Global(cb.Name)
+	if g == nil || g.Space != ir.SpaceUniform || g.ValType.Kind != ir.KStruct || len(g.ValType.Fields) != len(cb.Members) {
+		return "constant buffer " + cb.Name + " not lowered as one struct"
+	}
+	if in.Uniforms == nil {
+		in.Uniforms = map[string]any{}
+	}
+	for i, mem := range cb.Members {
+		f := g.ValType.Fields[i]
+		var cells []any
+		if !cbRead(f.Type, mem.Offset, words, &cells) {
+			return fmt.Sprintf("constant buffer member of type %s", f.Type)
+		}
+		in.Uniforms[g.Name()+"."+f.Name] = cells
 	}
 	return ""
 }

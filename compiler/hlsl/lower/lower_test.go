@@ -250,6 +250,8 @@ func TestLowerDiagnostics(t *testing.T) {
 			"test.hlsl:3:3: error: unbounded resource array 'B' is not supported: give it a size"},
 		{"RWStructuredBuffer<uint> B[2] : register(u0);\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) {\n  B[i].IncrementCounter();\n}\n",
 			"test.hlsl:3:3: error: 'IncrementCounter' on a resource array element needs a constant index"},
+		{"struct S { float x; };\nConstantBuffer<S> c[2];\nRWBuffer<float> o;\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) { o[i] = c[i].x; }\n",
+			"test.hlsl:4:66: error: an index into the ConstantBuffer array 'c' must be constant"},
 	}
 	for _, c := range cases {
 		prog, diags := hlsl.Frontend("test.hlsl", []byte(c.src), hlsl.Options{})
