@@ -20,10 +20,11 @@ func TestDXILDeclarations(t *testing.T) {
 [[vk::binding(3, 1)]] RWStructuredBuffer<float> o : register(u0);
 [[vk::binding(5)]] ConstantBuffer<S> cb : register(b2);
 [[vk::constant_id(2)]] const uint N = 7;
+ConstantBuffer<S> cbs[2] : register(b4);
 [RootSignature("CBV(b2), UAV(u0), RootConstants(num32BitConstants=2, b0)")]
 [WaveSize(32)]
 [numthreads(4,1,1)]
-void main(uint i : SV_DispatchThreadID) { o[i] = pc.a * cb.a + pc.b + N; }
+void main(uint i : SV_DispatchThreadID) { o[i] = pc.a * cb.a + pc.b + N + cbs[1].a; }
 `,
 		"resource-arrays": `RWStructuredBuffer<uint> A[2] : register(u0);
 RWStructuredBuffer<uint> M[2][3] : register(u2);

@@ -37,9 +37,11 @@ func TestVkAttributesSPIRV(t *testing.T) {
 [[vk::push_constant]] S pc;
 [[vk::binding(3, 1)]] RWStructuredBuffer<float> o : register(u0);
 [[vk::binding(5)]] cbuffer C : register(b2) { float k; };
+struct T2 { float v; };
+ConstantBuffer<T2> cbs[2] : register(b6);
 StructuredBuffer<float> in0 : register(t1);
 [numthreads(4,1,1)]
-void main(uint i : SV_DispatchThreadID) { o[i] = pc.a * k + pc.b + in0[i]; }
+void main(uint i : SV_DispatchThreadID) { o[i] = pc.a * k + pc.b + in0[i] + cbs[1].v; }
 `)
 	words, err := Assemble(m, Options{})
 	if err != nil {
