@@ -44,6 +44,8 @@ func unsupportedCategory(diags Diagnostics) string {
 			}
 		}
 		switch {
+		case strings.HasPrefix(m, "arrays of ConstantBuffer<"):
+			return "ConstantBuffer arrays"
 		case strings.Contains(m, "effect"):
 			return "effects"
 		case strings.Contains(m, "geometry shader"):
