@@ -31,6 +31,7 @@ syntax, as written in the file, so the output diffs against opt's line by line.
   --passes SPEC     analyze the module after running these passes instead
   --after PASS      with --target or --passes: stop after (the last run of) PASS
   --entry NAME      HLSL entry point (default main)
+  -enable-16bit-types  HLSL: half, float16_t, int16_t, uint16_t are 16-bit (as dxc)
   --filter-func=F   only function F
 `,
 		run: runAnalyze,
@@ -45,6 +46,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	spec := fs.String("passes", "", "")
 	filter := fs.String("filter-func", "", "")
 	entry := fs.String("entry", "", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	tgt := fs.String("target", "pir", "")
 	after := fs.String("after", "", "")
 	pos, err := parseFlags(c, fs, args)
@@ -63,7 +65,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half})
 	if err != nil {
 		return err
 	}

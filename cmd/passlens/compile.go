@@ -42,6 +42,7 @@ Flags:
                       binary output is never written to a terminal
   --entry NAME        HLSL entry point (default main)
   -D NAME[=VAL], -I DIR   HLSL preprocessor definitions and include directories
+  -enable-16bit-types     HLSL: half, float16_t, int16_t, uint16_t are 16-bit (as dxc)
   --verify-each       run the IR verifier after every pass (default true)
   --print-after-all   print the IR after every pass (*** IR Dump After <pass> ***)
   --print-changed[=diff]  print the IR (or a diff) after passes that changed it
@@ -103,6 +104,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -153,7 +155,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	var m *ir.Module
 	if err := tm.phase("frontend ("+src.Kind+")", func() (err error) {
-		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half})
 		return err
 	}); err != nil {
 		return err

@@ -41,6 +41,7 @@ Flags:
                   loads another)
   -D NAME[=VAL]   HLSL macro (repeatable)
   -I DIR          HLSL include directory (repeatable)
+  -enable-16bit-types  HLSL: half, float16_t, int16_t, uint16_t are 16-bit (as dxc)
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
   --replay FILE   play a replay script on start; with no FILE argument the
@@ -75,6 +76,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -133,13 +135,13 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if drv == nil {
-		m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+		m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half})
 		if err != nil {
 			return err
 		}
 		bd := backend.New(src, m)
 		bd.Entry = *entry
-		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
+		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half}
 		drv = bd
 	} else {
 		*tgt = "log"

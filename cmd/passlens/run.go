@@ -25,6 +25,7 @@ Runs FILE's entry point on simulated waves and prints buffers, render-target
 pixels and per-lane outputs as JSON (format: docs/run.md).
 
   --entry E        entry point (default: the only one)
+  -enable-16bit-types  HLSL: half, float16_t, int16_t, uint16_t are 16-bit (as dxc)
   --input in.json  buffers, uniforms, dispatch size, pixels, kernel arguments
                    (default: zero-filled buffers, one group)
   --workgroup-size X[,Y[,Z]]
@@ -46,6 +47,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	c := commands["run"]
 	fs := newFlags(c, stderr)
 	entry := fs.String("entry", "", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	input := fs.String("input", "", "")
 	wave := fs.Int("wave", interp.DefaultWaveSize, "")
 	policy := fs.String("policy", "maximal", "")
@@ -97,7 +99,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 		in.WorkgroupSize = size
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half})
 	if err != nil {
 		return err
 	}

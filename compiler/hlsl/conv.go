@@ -8,17 +8,26 @@ package hlsl
 // length truncate to the shorter one with a warning, matrices truncate to
 // the common upper-left block.
 
-// scalarRank orders scalar types for promotion.
+// scalarRank orders scalar types for promotion: by kind, and within a
+// kind the minimum-precision types below the 32-bit one (min10float <
+// min16float = half < float), as DXC promotes min16float + float to float.
 func scalarRank(t *Type) int {
+	prec := 2
+	switch t.Prec {
+	case "min10float", "min12int":
+		prec = 0
+	case "min16float", "half", "min16int", "min16uint":
+		prec = 1
+	}
 	switch t.Kind {
 	case KindBool:
 		return 0
 	case KindInt:
-		return 1
+		return 10 + prec
 	case KindUint:
-		return 2
+		return 20 + prec
 	case KindFloat:
-		return 3
+		return 30 + prec
 	}
 	return -1
 }

@@ -217,6 +217,10 @@ func (c *checker) checkBinary(e *Binary) Expr {
 	e.OpType = opT
 	e.X = buildConversion(e.X, opT)
 	e.Y = buildConversion(e.Y, opT)
+	if (e.Op == OpDiv || e.Op == OpRem) && opT.Scalar().Kind == KindInt && opT.Scalar().Prec != "" {
+		c.errorf(e, "signed integer division is not supported on minimum-precision types, cast to int to use 32-bit division")
+		return e
+	}
 	if (e.Op == OpDiv || e.Op == OpRem) && opT.IsIntegral() {
 		if k, ok := ConstEval(e.Y); ok && k.Int == 0 && opT.IsScalar() {
 			c.warnf(e.Y, "division by zero is undefined")

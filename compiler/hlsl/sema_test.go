@@ -411,7 +411,7 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestUnsupportedTypes(t *testing.T) {
-	for _, ty := range []string{"half", "double", "min16float", "min16int", "min16uint", "int64_t", "uint64_t", "half4", "double2x2", "min10float3", "Texture2D", "SamplerState", "Texture2D<float4>"} {
+	for _, ty := range []string{"double", "int64_t", "uint64_t", "double2x2", "Texture2D", "SamplerState", "Texture2D<float4>"} {
 		src := "uniform " + ty + " x;\n"
 		_, diags := compile(t, src, Options{Library: true})
 		if len(diags) != 1 || diags[0].Severity != Error {
@@ -422,6 +422,53 @@ func TestUnsupportedTypes(t *testing.T) {
 		want := "unsupported type '" + strings.Split(ty, "<")[0] + "'"
 		if d.Message != want || d.Pos.Line != 1 || d.Pos.Col != 9 {
 			t.Errorf("%s: got %s %q, want 1:9 %q", ty, d.Pos, d.Message, want)
+		}
+	}
+}
+
+// TestMinPrecisionTypes checks DXC's default mode (no
+// -enable-16bit-types): half and the min-precision types are distinct
+// types (computed at 32 bits by the lowering) that promote below their
+// 32-bit type, and the explicitly 16-bit types are refused at their use.
+func TestMinPrecisionTypes(t *testing.T) {
+	for _, ty := range []string{"half", "half4", "min16float2x3", "min10float3", "min16int", "min12int2", "min16uint4"} {
+		e, diags := exprOf(t, "uniform "+ty+" x;", "x")
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", ty, messages(diags))
+			continue
+		}
+		if got := e.Type().String(); got != ty {
+			t.Errorf("%s: type %s", ty, got)
+		}
+	}
+	for _, tt := range []struct{ prelude, expr, want string }{
+		{"uniform min16float a; uniform float b;", "a + b", "float"},
+		{"uniform half2 a; uniform min10float b;", "a * b", "half2"},
+		{"uniform min16int a; uniform int b;", "a - b", "int"},
+		{"uniform min16int a;", "a + 1", "min16int"},
+		{"uniform half a;", "a * 2.0", "half"},
+	} {
+		e, diags := exprOf(t, tt.prelude, tt.expr)
+		if len(diags) > 0 || e.Type().String() != tt.want {
+			t.Errorf("%s: type %s, want %s %s", tt.expr, e.Type(), tt.want, messages(diags))
+		}
+	}
+	// Overloads tell half from float, as DXC's AST does.
+	expectDiag(t, "float f(float4 x) { return 1; }\nfloat f(half4 x) { return 2; }\n", Options{Library: true}, "")
+	// DXC refuses signed division on minimum-precision integers.
+	expectDiag(t, "int f(min16int a, min16int b) { return a / b; }", Options{Library: true},
+		"signed integer division is not supported on minimum-precision types, cast to int to use 32-bit division")
+	expectDiag(t, "int f(min16int a, min16int b) { return a % b; }", Options{Library: true}, "signed integer division is not supported")
+	expectDiag(t, "uint f(min16uint a, min16uint b) { return a / b; }", Options{Library: true}, "")
+	// 1.5h is a float literal in this mode.
+	if e, diags := exprOf(t, "", "1.5h"); len(diags) > 0 || e.Type() != TypeFloat {
+		t.Errorf("1.5h: %v %s", e, messages(diags))
+	}
+	for _, ty := range []string{"float16_t", "int16_t2", "uint16_t"} {
+		_, diags := compile(t, "uniform "+ty+" x;\n", Options{Library: true})
+		want := "'" + ty + "' requires -enable-16bit-types"
+		if len(diags) != 1 || diags[0].Message != want || diags[0].Pos.Line != 1 || diags[0].Pos.Col != 9 {
+			t.Errorf("%s: got %s, want 1:9 %q", ty, messages(diags), want)
 		}
 	}
 }

@@ -141,11 +141,16 @@ func (c *checker) resolveBaseUncached(ts *TypeSpec) *Type {
 		return t
 	}
 	if base, rows, cols, ok := builtinTypeName(ts.Name); ok {
-		if unsupportedScalars[base] {
+		s := scalarByName[base]
+		if m, ok := minPrecisionScalars[base]; ok && !c.opts.Enable16BitTypes {
+			s = m
+		} else if only16BitScalars[base] && !c.opts.Enable16BitTypes {
+			c.errorf(ts, "'%s' requires -enable-16bit-types", ts.Name)
+			return TypeError
+		} else if unsupportedScalars[base] {
 			c.errorf(ts, "unsupported type '%s'", ts.Name)
 			return TypeError
 		}
-		s := scalarByName[base]
 		switch {
 		case rows > 0:
 			return MatrixOf(s, rows, cols)

@@ -78,6 +78,13 @@ type Type struct {
 	Struct *StructDecl
 	// Resource is the kind of a resource type.
 	Resource ResourceKind
+	// Prec is the spelling of a scalar that is a distinct type of the
+	// same kind as a 32-bit scalar ("half", "min16float", "min10float",
+	// "min16int", "min12int", "min16uint"); "" for int, uint, float and
+	// bool. In DXC's default mode these compute at 32 bits but stay
+	// distinct for overloading, promotion (a lower rank than the 32-bit
+	// type) and the minimum-precision division rule.
+	Prec string
 }
 
 // Predefined scalar and special types.
@@ -88,6 +95,14 @@ var (
 	TypeInt   = &Type{Kind: KindInt}
 	TypeUint  = &Type{Kind: KindUint}
 	TypeFloat = &Type{Kind: KindFloat}
+
+	// DXC's default-mode half and minimum-precision types (see Type.Prec).
+	TypeHalf       = &Type{Kind: KindFloat, Prec: "half"}
+	TypeMin16Float = &Type{Kind: KindFloat, Prec: "min16float"}
+	TypeMin10Float = &Type{Kind: KindFloat, Prec: "min10float"}
+	TypeMin16Int   = &Type{Kind: KindInt, Prec: "min16int"}
+	TypeMin12Int   = &Type{Kind: KindInt, Prec: "min12int"}
+	TypeMin16Uint  = &Type{Kind: KindUint, Prec: "min16uint"}
 )
 
 type shapeKey struct {
@@ -104,7 +119,7 @@ var (
 func init() {
 	// Fill the caches up front so that lookups never write: the frontend
 	// may run concurrently in several goroutines.
-	for _, s := range []*Type{TypeBool, TypeInt, TypeUint, TypeFloat} {
+	for _, s := range []*Type{TypeBool, TypeInt, TypeUint, TypeFloat, TypeHalf, TypeMin16Float, TypeMin10Float, TypeMin16Int, TypeMin12Int, TypeMin16Uint} {
 		for n := 1; n <= 4; n++ {
 			vectorCache[shapeKey{elem: s, cols: n}] = &Type{Kind: KindVector, Elem: s, Len: n}
 			for m := 1; m <= 4; m++ {
@@ -277,7 +292,7 @@ func Identical(a, b *Type) bool {
 	if a == b {
 		return true
 	}
-	if a == nil || b == nil || a.Kind != b.Kind {
+	if a == nil || b == nil || a.Kind != b.Kind || a.Prec != b.Prec {
 		return false
 	}
 	switch a.Kind {
@@ -307,12 +322,11 @@ func (t *Type) String() string {
 		return "void"
 	case KindBool:
 		return "bool"
-	case KindInt:
-		return "int"
-	case KindUint:
-		return "uint"
-	case KindFloat:
-		return "float"
+	case KindInt, KindUint, KindFloat:
+		if t.Prec != "" {
+			return t.Prec
+		}
+		return [...]string{KindInt: "int", KindUint: "uint", KindFloat: "float"}[t.Kind]
 	case KindVector:
 		return fmt.Sprintf("%s%d", t.Elem, t.Len)
 	case KindMatrix:
@@ -347,6 +361,21 @@ var scalarByName = map[string]*Type{
 	"bool": TypeBool, "int": TypeInt, "uint": TypeUint, "dword": TypeUint, "float": TypeFloat,
 	"int32_t": TypeInt, "uint32_t": TypeUint, "float32_t": TypeFloat,
 }
+
+// minPrecisionScalars are the spellings that DXC's default mode (no
+// -enable-16bit-types) computes at 32 bits: half is float (clang's
+// NativeHalfType off), and the min-precision types are "at least" 16 or
+// 10 bits, which a 32-bit implementation satisfies (DXC marks them
+// RelaxedPrecision in SPIR-V and lets the driver choose). passlens
+// computes all of them exactly as their 32-bit type.
+var minPrecisionScalars = map[string]*Type{
+	"half": TypeHalf, "min16float": TypeMin16Float, "min10float": TypeMin10Float,
+	"min16int": TypeMin16Int, "min12int": TypeMin12Int, "min16uint": TypeMin16Uint,
+}
+
+// only16BitScalars are the explicitly sized 16-bit spellings, which DXC
+// accepts only with -enable-16bit-types.
+var only16BitScalars = map[string]bool{"int16_t": true, "uint16_t": true, "float16_t": true}
 
 // unsupportedScalars are scalar spellings outside the subset: their use is
 // reported as an unsupported type at the use.

@@ -90,6 +90,14 @@ func TestOffloadSuite(t *testing.T) {
 			}
 		}
 	}
+	accepted := 0
+	for _, rel := range paths {
+		tst, _ := Read(suiteRoot, rel)
+		if frontendAccepts(tst) {
+			accepted++
+		}
+	}
+	t.Logf("frontend acceptance: %d of %d tests compile (every RUN line's shader, its flags and stage)", accepted, len(paths))
 	var rs []string
 	for r, n := range reasons {
 		rs = append(rs, fmt.Sprintf("%s %d", r, n))
@@ -199,7 +207,7 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 	if !ok {
 		return unsup("RUN compiles %q, which is no section", run.Source)
 	}
-	opts := hlsl.Options{Entry: run.Entry, Stage: hlsl.StageCompute, Defines: run.Defines, RowMajor: run.RowMaj,
+	opts := hlsl.Options{Entry: run.Entry, Stage: hlsl.StageCompute, Defines: run.Defines, RowMajor: run.RowMaj, Enable16BitTypes: run.Half,
 		ReadFile: func(path string) ([]byte, error) {
 			if s, ok := tst.Sections[filepath.Base(path)]; ok {
 				return []byte(s), nil
@@ -515,4 +523,43 @@ func cbRead(t *ir.Type, off int, words []uint64, out *[]any) bool {
 		return true
 	}
 	return false
+}
+
+// frontendAccepts reports whether the frontend accepts the shader of
+// every RUN line of tst (with the line's entry, defines, -Zpr and
+// -enable-16bit-types, and the stage of its -T profile); a test without
+// RUN lines or with a profile of a stage the frontend lacks is not
+// accepted.
+func frontendAccepts(tst *Test) bool {
+	if tst == nil || len(tst.Runs) == 0 {
+		return false
+	}
+	for _, run := range tst.Runs {
+		src, ok := tst.Sections[run.Source]
+		if !ok {
+			return false
+		}
+		var st hlsl.Stage
+		switch {
+		case strings.HasPrefix(run.Profile, "cs_"):
+			st = hlsl.StageCompute
+		case strings.HasPrefix(run.Profile, "ps_"):
+			st = hlsl.StagePixel
+		case strings.HasPrefix(run.Profile, "vs_"):
+			st = hlsl.StageVertex
+		default:
+			return false
+		}
+		opts := hlsl.Options{Entry: run.Entry, Stage: st, Defines: run.Defines, RowMajor: run.RowMaj, Enable16BitTypes: run.Half,
+			ReadFile: func(path string) ([]byte, error) {
+				if s, ok := tst.Sections[filepath.Base(path)]; ok {
+					return []byte(s), nil
+				}
+				return nil, os.ErrNotExist
+			}}
+		if _, d := hlsl.Frontend(run.Source, []byte(src), opts); d.HasErrors() {
+			return false
+		}
+	}
+	return true
 }

@@ -107,6 +107,10 @@ func TestLowerExec(t *testing.T) {
 		// stored transposed (element [c][r] of memory is row r, column c).
 		{"components", "components", nil, "M", 2, "<<0.0, 10.0, 20.0, 30.0>, <1.0, 11.0, 21.0, 31.0>, <2.0, 12.0, 22.0, 32.0>, <3.0, 13.0, 23.0, 33.0>> " +
 			"<<0.0, 0.0, 0.0, 4.0>, <0.0, 0.0, 3.0, 0.0>, <0.0, 2.0, 0.0, 0.0>, <1.0, 0.0, 0.0, 0.0>>"},
+		// Without -enable-16bit-types half and min16* are 32-bit: 65504*2
+		// is not infinity, 40000 and 70000 do not wrap.
+		{"minprec", "minprec", nil, "F", 4, "131008.75 131009.75 131010.75 131011.75"},
+		{"minprec", "minprec", nil, "I", 4, "150000 150001 150002 150003"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.buffer, func(t *testing.T) {
