@@ -31,7 +31,8 @@ syntax, as written in the file, so the output diffs against opt's line by line.
   --passes SPEC     analyze the module after running these passes instead
   --after PASS      with --target or --passes: stop after (the last run of) PASS
   --entry NAME      HLSL entry point (default main)
-  -enable-16bit-types  HLSL: half, float16_t, int16_t, uint16_t are 16-bit (as dxc)
+  -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
+                       16-bit types themselves are refused as not supported yet
   --filter-func=F   only function F
 `,
 		run: runAnalyze,

@@ -25,7 +25,8 @@ Runs FILE's entry point on simulated waves and prints buffers, render-target
 pixels and per-lane outputs as JSON (format: docs/run.md).
 
   --entry E        entry point (default: the only one)
-  -enable-16bit-types  HLSL: half, float16_t, int16_t, uint16_t are 16-bit (as dxc)
+  -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
+                       16-bit types themselves are refused as not supported yet
   --input in.json  buffers, uniforms, dispatch size, pixels, kernel arguments
                    (default: zero-filled buffers, one group)
   --workgroup-size X[,Y[,Z]]

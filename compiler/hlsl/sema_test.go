@@ -460,6 +460,15 @@ func TestMinPrecisionTypes(t *testing.T) {
 		"signed integer division is not supported on minimum-precision types, cast to int to use 32-bit division")
 	expectDiag(t, "int f(min16int a, min16int b) { return a % b; }", Options{Library: true}, "signed integer division is not supported")
 	expectDiag(t, "uint f(min16uint a, min16uint b) { return a / b; }", Options{Library: true}, "")
+	// With -enable-16bit-types the 16-bit types are not supported yet:
+	// a located error, not a silent 32-bit computation.
+	for _, ty := range []string{"half", "min16float4", "float16_t", "int16_t2"} {
+		_, diags := compile(t, "uniform "+ty+" x;\n", Options{Library: true, Enable16BitTypes: true})
+		want := "unsupported type '" + ty + "': 16-bit types (-enable-16bit-types) are not supported yet"
+		if len(diags) != 1 || diags[0].Message != want || diags[0].Pos.Line != 1 || diags[0].Pos.Col != 9 {
+			t.Errorf("%s with -enable-16bit-types: got %s, want 1:9 %q", ty, messages(diags), want)
+		}
+	}
 	// 1.5h is a float literal in this mode.
 	if e, diags := exprOf(t, "", "1.5h"); len(diags) > 0 || e.Type() != TypeFloat {
 		t.Errorf("1.5h: %v %s", e, messages(diags))

@@ -148,7 +148,11 @@ func (c *checker) resolveBaseUncached(ts *TypeSpec) *Type {
 			c.errorf(ts, "'%s' requires -enable-16bit-types", ts.Name)
 			return TypeError
 		} else if unsupportedScalars[base] {
-			c.errorf(ts, "unsupported type '%s'", ts.Name)
+			if minPrecisionScalars[base] != nil || only16BitScalars[base] {
+				c.errorf(ts, "unsupported type '%s': 16-bit types (-enable-16bit-types) are not supported yet", ts.Name)
+			} else {
+				c.errorf(ts, "unsupported type '%s'", ts.Name)
+			}
 			return TypeError
 		}
 		switch {

@@ -71,15 +71,16 @@ func toF64(c uint64, bits int) float64 {
 }
 
 // fromF64 rounds f to the given float format (round to nearest even) and
-// encodes it. (Halves and bfloats round through float32 first; the double
-// rounding can differ from a direct rounding only for values that are not
-// results of a single half/bf16 operation on exact inputs.)
+// encodes it. (Halves round once, from the double; bfloats round through
+// float32 first, a double rounding that can differ from a direct rounding
+// only for values that are not results of a single bf16 operation on
+// exact inputs.)
 func fromF64(f float64, bits int) uint64 {
 	switch bits {
 	case 64:
 		return math.Float64bits(f)
 	case 16:
-		return uint64(f32ToHalf(float32(f)))
+		return uint64(f64ToHalf(f))
 	case bf16Format:
 		return uint64(f32ToBF16(float32(f)))
 	case ftz32Format:
@@ -115,43 +116,51 @@ func halfToF32(h uint16) float32 {
 
 // f32ToHalf converts a float32 to IEEE binary16 bits, rounding to nearest
 // even; values too large become infinity, NaNs stay NaN (quiet).
-func f32ToHalf(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23) & 0xFF
-	man := b & 0x7FFFFF
-	if exp == 0xFF {
+func f32ToHalf(f float32) uint16 { return f64ToHalf(float64(f)) }
+
+// f64ToHalf converts a float64 to IEEE binary16 bits with one rounding
+// (to nearest, ties to even) straight from the double's 53-bit
+// significand, so a double that lies just off a half-way point between
+// two halves is not rounded twice (through float32) onto the wrong side.
+// Results below the smallest half subnormal round to zero, above the
+// largest finite half to infinity; half subnormals are kept (D3D flushes
+// only fp32). NaNs stay NaNs, quieted, with the payload's top bits.
+func f64ToHalf(f float64) uint16 {
+	b := math.Float64bits(f)
+	sign := uint16(b>>48) & 0x8000
+	exp := int(b>>52) & 0x7FF
+	man := b & (1<<52 - 1)
+	if exp == 0x7FF {
 		if man != 0 {
-			return sign | 0x7E00 | uint16(man>>13)
+			return sign | 0x7E00 | uint16(man>>42)
 		}
 		return sign | 0x7C00
 	}
-	// Work with the exact value man' * 2^(e) where man' has the hidden bit.
-	e := exp - 127
 	if exp == 0 {
-		// float32 subnormals are far below the half range: round to zero.
+		// Double subnormals are far below the half range: round to zero.
 		return sign
 	}
-	m := man | 0x800000 // 24 significant bits, value = m * 2^(e-23)
+	e := exp - 1023
+	m := man | 1<<52 // 53 significant bits, value = m * 2^(e-52)
 	if e > 15 {
 		return sign | 0x7C00
 	}
 	var shift int // how many low bits of m to drop
 	var hexp int
 	if e >= -14 { // normal half
-		shift = 13
+		shift = 42
 		hexp = e + 15
 	} else { // subnormal half: unit is 2^-24
-		shift = 13 + (-14 - e)
+		shift = 42 + (-14 - e)
 		hexp = 0
-		if shift > 25 {
+		if shift > 54 { // below half the smallest subnormal
 			return sign
 		}
 	}
 	r := m >> uint(shift)
 	rem := m & (1<<uint(shift) - 1)
-	half := uint32(1) << uint(shift-1)
-	if rem > half || (rem == half && r&1 == 1) {
+	halfway := uint64(1) << uint(shift-1)
+	if rem > halfway || (rem == halfway && r&1 == 1) {
 		r++
 	}
 	if hexp == 0 {
