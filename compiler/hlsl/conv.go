@@ -8,26 +8,31 @@ package hlsl
 // length truncate to the shorter one with a warning, matrices truncate to
 // the common upper-left block.
 
-// scalarRank orders scalar types for promotion: by kind, and within a
-// kind the minimum-precision types below the 32-bit one (min10float <
-// min16float = half < float), as DXC promotes min16float + float to float.
+// scalarRank orders scalar types for promotion, as C's usual arithmetic
+// conversions do for DXC: bool lowest; any float above any integer;
+// among floats and among integers the wider type (min10float/min12int <
+// the 16-bit and min16 types < the 32-bit types < the 64-bit types, so
+// min16float + float is float and int + int64_t is int64_t); at equal
+// width the unsigned integer.
 func scalarRank(t *Type) int {
-	prec := 2
-	switch t.Prec {
-	case "min10float", "min12int":
-		prec = 0
-	case "min16float", "half", "min16int", "min16uint":
-		prec = 1
+	w := 2
+	switch {
+	case t.Prec == "min10float" || t.Prec == "min12int":
+		w = 0
+	case t.Prec != "" || t.Bits == 16:
+		w = 1
+	case t.Bits == 64:
+		w = 3
 	}
 	switch t.Kind {
 	case KindBool:
 		return 0
 	case KindInt:
-		return 10 + prec
+		return 10 + 2*w
 	case KindUint:
-		return 20 + prec
+		return 10 + 2*w + 1
 	case KindFloat:
-		return 30 + prec
+		return 100 + w
 	}
 	return -1
 }

@@ -214,9 +214,7 @@ func (c *checker) unifyArgs(e *Call, scalar *Type) (*Type, bool) {
 	s := acc.Type().Scalar()
 	shape := acc.Type()
 	for _, a := range e.Args[1:] {
-		if scalar == nil {
-			s = commonScalarTypes(s, a.Type().Scalar(), isUntypedLiteral(acc), isUntypedLiteral(a))
-		}
+		s = commonScalarTypes(s, a.Type().Scalar(), isUntypedLiteral(acc), isUntypedLiteral(a))
 		t, truncates, ok := commonShape(shape, a.Type(), TypeFloat)
 		if !ok {
 			c.errorf(e, "no matching intrinsic overload for '%s': incompatible argument dimensions", e.Name)
@@ -230,7 +228,10 @@ func (c *checker) unifyArgs(e *Call, scalar *Type) (*Type, bool) {
 			acc = a
 		}
 	}
-	if scalar != nil {
+	// A float intrinsic keeps the arguments' float type (half, double,
+	// min16float compute in their own precision, as DXC's overloads do);
+	// integer arguments convert to scalar.
+	if scalar != nil && !(scalar.Kind == KindFloat && s.Kind == KindFloat) {
 		s = scalar
 	}
 	if s.Kind == KindBool {
@@ -264,7 +265,12 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 	args := e.Args
 	t0 := func() *Type { return args[0].Type() }
 	name := e.Name
-	floatOf := func(t *Type) *Type { return t.WithScalar(TypeFloat) }
+	floatOf := func(t *Type) *Type {
+		if t.Scalar().Kind == KindFloat {
+			return t // half and double keep their width
+		}
+		return t.WithScalar(TypeFloat)
+	}
 	vecOrScalar := func(t *Type) bool { return t.IsScalar() || t.IsVector() }
 	in := &Intrinsic{Name: name}
 	set := func(ret *Type, params ...*Type) *Intrinsic {
@@ -395,6 +401,10 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		t := t0()
 		if t.IsBool() {
 			c.errorf(e, "'%s' requires an int, uint or float argument, not '%s'", name, t)
+			return nil
+		}
+		if t.Scalar().Width() == 64 {
+			c.errorf(e, "'%s' requires a 32-bit argument, not '%s' (use asuint(double, out uint, out uint) or asdouble)", name, t)
 			return nil
 		}
 		target := map[string]*Type{"asfloat": TypeFloat, "asint": TypeInt, "asuint": TypeUint}[name]

@@ -355,9 +355,10 @@ func (p *parser) parsePrimary() Expr {
 }
 
 // parseNumber converts a preprocessing number into a literal. Suffixes:
-// u/U (uint), l/L (accepted; the subset has no 64-bit types, so the value
-// stays 32-bit), f/F and h/H (float; half is evaluated as float). Hex
-// (0x) and octal (leading 0) integers are supported.
+// u/U (uint), l/L (accepted; the type stays 32-bit unless the value needs
+// 64 bits: then int64_t, or uint64_t when unsigned or above INT64_MAX),
+// f/F and h/H (float; half is evaluated as float). Hex (0x) and octal
+// (leading 0) integers are supported.
 func (p *parser) parseNumber(t token) Expr {
 	text := t.text
 	lower := strings.ToLower(text)
@@ -435,8 +436,13 @@ func (p *parser) parseNumber(t token) Expr {
 		return lit
 	}
 	if v > math.MaxUint32 {
-		p.rep.warnf(t.pos, t.end(), "integer literal '%s' does not fit in 32 bits; it is truncated", text)
-		v &= math.MaxUint32
+		// As in C and DXC, a literal that does not fit in 32 bits has
+		// the first 64-bit type that holds it.
+		lit.Untyped = false
+		lit.T = TypeInt64
+		if unsigned || v > math.MaxInt64 {
+			lit.T = TypeUint64
+		}
 	}
 	lit.Value = v
 	return lit

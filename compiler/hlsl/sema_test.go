@@ -411,7 +411,7 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestUnsupportedTypes(t *testing.T) {
-	for _, ty := range []string{"double", "int64_t", "uint64_t", "double2x2", "Texture2D", "SamplerState", "Texture2D<float4>"} {
+	for _, ty := range []string{"Texture2D", "SamplerState", "Texture2D<float4>"} {
 		src := "uniform " + ty + " x;\n"
 		_, diags := compile(t, src, Options{Library: true})
 		if len(diags) != 1 || diags[0].Severity != Error {
@@ -460,13 +460,72 @@ func TestMinPrecisionTypes(t *testing.T) {
 		"signed integer division is not supported on minimum-precision types, cast to int to use 32-bit division")
 	expectDiag(t, "int f(min16int a, min16int b) { return a % b; }", Options{Library: true}, "signed integer division is not supported")
 	expectDiag(t, "uint f(min16uint a, min16uint b) { return a / b; }", Options{Library: true}, "")
-	// With -enable-16bit-types the 16-bit types are not supported yet:
-	// a located error, not a silent 32-bit computation.
-	for _, ty := range []string{"half", "min16float4", "float16_t", "int16_t2"} {
-		_, diags := compile(t, "uniform "+ty+" x;\n", Options{Library: true, Enable16BitTypes: true})
-		want := "unsupported type '" + ty + "': 16-bit types (-enable-16bit-types) are not supported yet"
-		if len(diags) != 1 || diags[0].Message != want || diags[0].Pos.Line != 1 || diags[0].Pos.Col != 9 {
-			t.Errorf("%s with -enable-16bit-types: got %s, want 1:9 %q", ty, messages(diags), want)
+}
+
+// TestSizedTypes checks -enable-16bit-types (half, float16_t and the
+// minimum-precision types are 16-bit) and the 64-bit types (both modes):
+// their widths, spellings, promotion and literal types.
+func TestSizedTypes(t *testing.T) {
+	half := Options{Library: true, Enable16BitTypes: true}
+	for _, tt := range []struct {
+		opts     Options
+		ty, want string
+		kind     Kind
+		bits     int
+	}{
+		{half, "half", "half", KindFloat, 16}, {half, "float16_t2", "half2", KindFloat, 16}, {half, "min16float4", "half4", KindFloat, 16},
+		{half, "min10float", "half", KindFloat, 16}, {half, "int16_t3", "int16_t3", KindInt, 16}, {half, "min16int", "int16_t", KindInt, 16},
+		{half, "uint16_t", "uint16_t", KindUint, 16}, {half, "min16uint2x2", "uint16_t2x2", KindUint, 16},
+		{Options{Library: true}, "double", "double", KindFloat, 64}, {Options{Library: true}, "float64_t4", "double4", KindFloat, 64},
+		{Options{Library: true}, "int64_t2", "int64_t2", KindInt, 64}, {half, "uint64_t", "uint64_t", KindUint, 64},
+	} {
+		prog, diags := compile(t, "uniform "+tt.ty+" x;\nvoid __t() { x; }\n", tt.opts)
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", tt.ty, messages(diags))
+			continue
+		}
+		e := findFunc(prog, "__t").Body.Stmts[0].(*ExprStmt).X
+		if s := e.Type().Scalar(); e.Type().String() != tt.want || s.Kind != tt.kind || s.Width() != tt.bits {
+			t.Errorf("%s: %s (%d bits), want %s (%d bits)", tt.ty, e.Type(), s.Width(), tt.want, tt.bits)
+		}
+	}
+	for _, tt := range []struct{ prelude, expr, want string }{
+		{"uniform half a; uniform float b;", "a + b", "float"},
+		{"uniform int16_t a; uniform int b;", "a * b", "int"},
+		{"uniform uint16_t a; uniform int16_t b;", "a - b", "uint16_t"},
+		{"uniform int64_t a; uniform uint b;", "a + b", "int64_t"},
+		{"uniform uint64_t a; uniform int64_t b;", "a + b", "uint64_t"},
+		{"uniform double a; uniform float b;", "a * b", "double"},
+		{"uniform double a; uniform int64_t b;", "a + b", "double"},
+		{"uniform half a;", "a * 2.0", "half"},
+		{"", "0x100000000", "int64_t"},
+		{"", "0xFFFFFFFFFFFFFFFF", "uint64_t"},
+		{"", "1.5h", "half"},
+		{"", "1.5L", "double"},
+	} {
+		src := tt.prelude + "\nvoid __t() {\n" + tt.expr + ";\n}\n"
+		prog, diags := compile(t, src, half)
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", tt.expr, messages(diags))
+			continue
+		}
+		if got := findFunc(prog, "__t").Body.Stmts[0].(*ExprStmt).X.Type().String(); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.expr, got, tt.want)
+		}
+	}
+	// Folding keeps the width: 2^40 survives as int64_t, half rounds.
+	for _, tt := range []struct {
+		expr string
+		want float64
+	}{{"(int64_t)1 << 40", 1 << 40}, {"(half)0.1", 0.0999755859375}, {"(uint16_t)70000", 70000 - 65536}, {"(double)1 / 3", 1.0 / 3}} {
+		prog, diags := compile(t, "void __t() {\n"+tt.expr+";\n}\n", half)
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", tt.expr, messages(diags))
+			continue
+		}
+		k, ok := ConstEval(findFunc(prog, "__t").Body.Stmts[0].(*ExprStmt).X)
+		if !ok || k.AsFloat() != tt.want {
+			t.Errorf("%s folds to %v (%v), want %v", tt.expr, k.AsFloat(), ok, tt.want)
 		}
 	}
 	// 1.5h is a float literal in this mode.

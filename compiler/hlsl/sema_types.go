@@ -142,17 +142,14 @@ func (c *checker) resolveBaseUncached(ts *TypeSpec) *Type {
 	}
 	if base, rows, cols, ok := builtinTypeName(ts.Name); ok {
 		s := scalarByName[base]
-		if m, ok := minPrecisionScalars[base]; ok && !c.opts.Enable16BitTypes {
+		if m, ok := sixtyFourBitScalars[base]; ok {
+			s = m
+		} else if m, ok := sixteenBitScalars[base]; ok && c.opts.Enable16BitTypes {
+			s = m
+		} else if m, ok := minPrecisionScalars[base]; ok && !c.opts.Enable16BitTypes {
 			s = m
 		} else if only16BitScalars[base] && !c.opts.Enable16BitTypes {
 			c.errorf(ts, "'%s' requires -enable-16bit-types", ts.Name)
-			return TypeError
-		} else if unsupportedScalars[base] {
-			if minPrecisionScalars[base] != nil || only16BitScalars[base] {
-				c.errorf(ts, "unsupported type '%s': 16-bit types (-enable-16bit-types) are not supported yet", ts.Name)
-			} else {
-				c.errorf(ts, "unsupported type '%s'", ts.Name)
-			}
 			return TypeError
 		}
 		switch {
