@@ -155,10 +155,21 @@ func (c *checker) checkIntrinsic(e *Call) {
 			c.errorf(e.Args[0], "'%s' requires an integer argument, not '%s'", e.Name, t)
 			return
 		}
+		// The operand keeps its width (countbits of a uint64_t counts 64
+		// bits); the results are 32-bit except reversebits's, as in DXC.
 		pt := t.WithScalar(TypeUint)
-		ret := pt
+		switch t.Scalar().Width() {
+		case 16:
+			pt = t.WithScalar(TypeUint16)
+		case 64:
+			pt = t.WithScalar(TypeUint64)
+		}
+		ret := t.WithScalar(TypeUint)
 		if e.Name == "firstbithigh" && t.Scalar().Kind == KindInt {
-			pt, ret = t, t
+			pt, ret = t, t.WithScalar(TypeInt)
+		}
+		if e.Name == "reversebits" {
+			ret = pt
 		}
 		in = sameParams(e.Name, pt, 1, ret)
 	case ikPredicate:
@@ -337,7 +348,7 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 			return nil
 		}
 		if name == "length" {
-			return set(TypeFloat, t)
+			return set(t.Scalar(), t)
 		}
 		return set(t, t)
 	case "distance", "reflect":
@@ -350,7 +361,7 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 			return nil
 		}
 		if name == "distance" {
-			return set(TypeFloat, shape, shape)
+			return set(shape.Scalar(), shape, shape)
 		}
 		return set(shape, shape, shape)
 	case "refract":

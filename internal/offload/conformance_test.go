@@ -37,7 +37,8 @@ const suiteRoot = "../../../shared/conformance/offload-test-suite/test"
 // features are the lit features of the platform passlens models.
 // (The interpreter runs a test at wave size 64 when it requires
 // WaveSize_64, else at 32.)
-var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true}
+var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true,
+	"Half": true, "Int16": true, "Double": true, "Int64": true}
 
 // knownFailures are executed tests that fail, with the reason.
 var knownFailures = map[string]string{}
@@ -247,6 +248,17 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 		return ""
 	}
 	msg := check(m, "lowered")
+	if tst.OffloaderFails {
+		// A negative test: the offloader must report a difference
+		// (the comparison, not the run, fails).
+		switch {
+		case msg == "":
+			return outcome{"fail", "a negative test (not %offloader) whose results match"}
+		case strings.HasPrefix(msg, "lowered: run:") || strings.Contains(msg, "unknown buffers"):
+			return outcome{"fail", msg}
+		}
+		return outcome{"pass", ""}
+	}
 	for _, tgt := range []string{"spirv", "dxil"} {
 		if msg != "" {
 			break

@@ -26,6 +26,9 @@ type Test struct {
 	Sections map[string]string // split-file sections by name ("source.hlsl", "pipeline.yaml")
 	Order    []string          // section names in file order
 	Runs     []Run             // compile RUN lines (%dxc_target)
+	// OffloaderFails is set by "RUN: not %offloader ...": a negative
+	// test whose results must differ from the expected buffers.
+	OffloaderFails bool
 	// XFail, Unsupported and Requires are the lit directives' expressions.
 	XFail, Unsupported, Requires []string
 	Pipeline                     *Pipeline // parsed pipeline.yaml (nil if absent)
@@ -88,6 +91,9 @@ func Parse(path, text string) (*Test, error) {
 		d := strings.TrimSpace(strings.TrimLeft(l, "#/ "))
 		switch {
 		case strings.HasPrefix(d, "RUN:"):
+			if strings.Contains(d, "not %offloader") {
+				t.OffloaderFails = true
+			}
 			if r, ok := parseRun(strings.TrimSpace(d[4:])); ok {
 				t.Runs = append(t.Runs, r)
 			}
