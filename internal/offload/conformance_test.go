@@ -143,10 +143,24 @@ func TestOffloadDetectsDifferences(t *testing.T) {
 	t.Logf("with denormals kept, %d tests fail: %v", len(failed), failed)
 }
 
-// runTest classifies, compiles, runs and compares one test.
-func runTest(tst *Test, denorm interp.Denorm) outcome {
-	unsup := func(format string, args ...any) outcome {
-		return outcome{"unsupported", fmt.Sprintf(format, args...)}
+// prepared is a test ready to run: its lowered module, the
+// interpreter's input, the global of each buffer name, the wave size and
+// whether an XFAIL holds.
+type prepared struct {
+	m     *ir.Module
+	in    *interp.Input
+	names map[string]string
+	p     *Pipeline
+	run   Run
+	wave  int
+	xfail bool
+}
+
+// prepare classifies a test and, when it can run, compiles it and
+// converts its buffers; otherwise it returns the "unsupported" outcome.
+func prepare(tst *Test) (*prepared, *outcome) {
+	unsup := func(format string, args ...any) (*prepared, *outcome) {
+		return nil, &outcome{"unsupported", fmt.Sprintf(format, args...)}
 	}
 	for _, r := range tst.Requires {
 		for _, f := range strings.Split(r, ",") {
@@ -230,6 +244,16 @@ func runTest(tst *Test, denorm interp.Denorm) outcome {
 	if why != "" {
 		return unsup("%s", why)
 	}
+	return &prepared{m: m, in: in, names: names, p: p, run: run, wave: wave, xfail: xfail}, nil
+}
+
+// runTest classifies, compiles, runs and compares one test.
+func runTest(tst *Test, denorm interp.Denorm) outcome {
+	pr, o := prepare(tst)
+	if o != nil {
+		return *o
+	}
+	m, in, names, p, run, wave, xfail := pr.m, pr.in, pr.names, pr.p, pr.run, pr.wave, pr.xfail
 	check := func(m *ir.Module, where string) string {
 		res, err := interp.Run(m, in, interp.Options{Entry: run.Entry, WaveSize: wave, Denorm: denorm})
 		if err != nil {

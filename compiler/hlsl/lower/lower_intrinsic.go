@@ -33,6 +33,10 @@ var elementwiseIntrinsics = map[string]bool{
 	"mad": true, "smoothstep": true,
 }
 
+// bitIntrinsics are expanded to 32-bit operations on 16- and 64-bit
+// operands (lower_bits.go).
+var bitIntrinsics = map[string]bool{"countbits": true, "firstbitlow": true, "firstbithigh": true, "reversebits": true}
+
 // directIntrinsics are IR intrinsics of the same name called with the
 // checked argument and result types as they are.
 var directIntrinsics = map[string]bool{
@@ -82,6 +86,9 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 			rt := ret
 			if ret.Kind == ir.KMatrix {
 				rt = ir.Vec(ret.Elem, ret.Cols)
+			}
+			if bitIntrinsics[name] && a[0].Type().Scalar().Bits != 32 {
+				return fl.sizedBitOp(name, a[0], rt)
 			}
 			return intr(name, rt, a...)
 		})

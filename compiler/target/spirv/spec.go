@@ -200,6 +200,8 @@ const (
 	CapGroupNonUniformArithmetic = 63
 	CapGroupNonUniformBallot     = 64
 	CapGroupNonUniformShuffle    = 65
+	CapStorageBuffer16BitAccess  = 4433 // SPV_KHR_16bit_storage, core in SPIR-V 1.3
+	CapUniformAndStorageBuffer16 = 4434
 	CapDenormFlushToZero         = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
 	CapShaderViewportIndexLayer  = 5254 // SPV_EXT_shader_viewport_index_layer
 )
