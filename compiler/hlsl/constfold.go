@@ -148,9 +148,6 @@ func ConstEval(e Expr) (Const, bool) {
 		if e.Kind == CastToVoid {
 			return Const{}, false
 		}
-		if k, ok := literal64(e.X); ok && s.Width() == 64 {
-			return ConvertConst(k, s), true
-		}
 		k, ok := ConstEval(e.X)
 		if !ok {
 			return Const{}, false
@@ -210,37 +207,6 @@ func ConstEval(e Expr) (Const, bool) {
 		return ConstEval(e.B)
 	case *Comma:
 		return ConstEval(e.Y)
-	}
-	return Const{}, false
-}
-
-// literal64 evaluates an untyped literal, possibly negated, at 64 bits
-// (DXC's literal int and literal float types), for a conversion to a
-// 64-bit type: -2147483648 converted to int64_t is -2^31, although the
-// literal 2147483648 alone is a uint.
-func literal64(e Expr) (Const, bool) {
-	switch e := e.(type) {
-	case *IntLit:
-		if e.Untyped {
-			return Const{Type: TypeInt64, Int: int64(e.Value)}, true
-		}
-	case *FloatLit:
-		if e.Untyped {
-			return Const{Type: TypeDouble, Float: e.Value}, true
-		}
-	case *ImplicitCast:
-		return literal64(e.X)
-	case *Unary:
-		k, ok := literal64(e.X)
-		switch {
-		case !ok:
-		case e.Op == OpPlus:
-			return k, true
-		case e.Op == OpNeg && k.Type.Kind == KindFloat:
-			return Const{Type: k.Type, Float: -k.Float}, true
-		case e.Op == OpNeg:
-			return Const{Type: k.Type, Int: -k.Int}, true
-		}
 	}
 	return Const{}, false
 }

@@ -81,6 +81,48 @@ func commonScalar(x, y Expr) *Type {
 	return sy
 }
 
+// retypeLiteral64 gives an untyped literal (possibly negated) that
+// converts to a 64-bit scalar of its kind the 64-bit type itself, as
+// DXC's 64-bit literal types do: -2147483648 becomes int64_t -2^31 (not
+// the uint 2^31 negated), 5.57 becomes the double nearest 5.57 (not the
+// float's value). Float literals keep float precision where floats is
+// false: DXC converts the literals of a vector constructor
+// (double4(5.57, ...)) through float (offload-test-suite asuint.64). It
+// reports whether it changed e.
+func retypeLiteral64(e Expr, to *Type, floats bool) bool {
+	if to == nil || !to.IsNumeric() || !isUntypedLiteral(e) || !e.Type().IsScalar() {
+		return false
+	}
+	ts := to.Scalar()
+	if ts.Width() != 64 || Identical(e.Type(), ts) {
+		return false
+	}
+	var set func(x Expr) bool
+	set = func(x Expr) bool {
+		switch x := x.(type) {
+		case *IntLit:
+			if !ts.IsIntegral() {
+				return false
+			}
+			x.T = ts
+		case *FloatLit:
+			if ts.Kind != KindFloat || !floats {
+				return false
+			}
+			x.T = ts
+		case *Unary:
+			if !set(x.X) {
+				return false
+			}
+			x.T = ts
+		default:
+			return false
+		}
+		return true
+	}
+	return set(e)
+}
+
 // OneComponent reports whether t broadcasts like a scalar.
 func OneComponent(t *Type) bool { return t.IsNumeric() && t.Dim() == 1 }
 
@@ -403,7 +445,15 @@ func explicitConvertible(from, to *Type) bool {
 
 // buildConversion returns e converted to t as a chain of single-step
 // ImplicitCasts (the caller has validated the conversion).
-func buildConversion(e Expr, to *Type) Expr {
+func buildConversion(e Expr, to *Type) Expr { return buildConversionLit(e, to, true) }
+
+// buildConversionLit is buildConversion; untyped float literals converted
+// to a 64-bit float become doubles only when floats is set
+// (retypeLiteral64).
+func buildConversionLit(e Expr, to *Type, floats bool) Expr {
+	if retypeLiteral64(e, to, floats) {
+		return buildConversion(e, to) // now of the 64-bit scalar type
+	}
 	from := e.Type()
 	if from.IsError() || to.IsError() || Identical(from, to) {
 		if from != to && !to.IsError() && !from.IsError() {

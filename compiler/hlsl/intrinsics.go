@@ -59,6 +59,8 @@ var intrinsicTable = map[string]intrinsicDef{
 	"reflect": {ikSpecial, 2}, "refract": {ikSpecial, 3}, "faceforward": {ikSpecial, 3},
 	"determinant": {ikSpecial, 1}, "transpose": {ikSpecial, 1}, "mul": {ikSpecial, 2},
 	"asfloat": {ikSpecial, 1}, "asint": {ikSpecial, 1}, "asuint": {ikSpecial, 1},
+	"asdouble": {ikSpecial, 2}, "splitdouble": {ikSpecial, 3}, "AddUint64": {ikSpecial, 2},
+	"asfloat16": {ikSpecial, 1}, "asint16": {ikSpecial, 1}, "asuint16": {ikSpecial, 1},
 	"sincos": {ikSpecial, 3}, "modf": {ikSpecial, 2}, "select": {ikSpecial, 3},
 	"and": {ikSpecial, 2}, "or": {ikSpecial, 2}, "clip": {ikSpecial, 1},
 	"f32tof16": {ikSpecial, 1}, "f16tof32": {ikSpecial, 1}, "NonUniformResourceIndex": {ikSpecial, 1},
@@ -114,8 +116,8 @@ func (c *checker) checkIntrinsic(e *Call) {
 	def := intrinsicTable[e.Name]
 	n := len(e.Args)
 	want := def.nargs
-	if atomicOptionalOut[e.Name] && n == 3 {
-		want = 3
+	if atomicOptionalOut[e.Name] && n == 3 || e.Name == "asuint" && n == 3 {
+		want = 3 // asuint(double, out uint lowbits, out uint highbits)
 	}
 	if n != want {
 		if n > want {
@@ -408,17 +410,63 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		return set(matrixOf(t.Elem, t.Cols, t.Rows, t.RowMajor), t)
 	case "mul":
 		return c.resolveMul(e, in)
-	case "asfloat", "asint", "asuint":
+	case "asuint", "splitdouble":
+		if len(args) == 3 || name == "splitdouble" {
+			// splitdouble(double value, out uint lowbits, out uint highbits).
+			t := t0().WithScalar(TypeDouble)
+			if !vecOrScalar(t) {
+				c.errorf(e, "'%s' requires a double scalar or vector, not '%s'", name, t0())
+				return nil
+			}
+			u := t.WithScalar(TypeUint)
+			set(TypeVoid, t, u, u)
+			in.Out[1], in.Out[2] = true, true
+			return in
+		}
+		fallthrough
+	case "asfloat", "asint":
 		t := t0()
 		if t.IsBool() {
 			c.errorf(e, "'%s' requires an int, uint or float argument, not '%s'", name, t)
 			return nil
 		}
-		if t.Scalar().Width() == 64 {
-			c.errorf(e, "'%s' requires a 32-bit argument, not '%s' (use asuint(double, out uint, out uint) or asdouble)", name, t)
+		if w := t.Scalar().Width(); w != 32 {
+			alt := "asuint(double, out uint, out uint) or asdouble"
+			if w == 16 {
+				alt = "asfloat16, asint16 or asuint16"
+			}
+			c.errorf(e, "'%s' requires a 32-bit argument, not '%s' (use %s)", name, t, alt)
 			return nil
 		}
 		target := map[string]*Type{"asfloat": TypeFloat, "asint": TypeInt, "asuint": TypeUint}[name]
+		return set(t.WithScalar(target), t)
+	case "asdouble":
+		// asdouble(uint lowbits, uint highbits): one or two doubles.
+		shape, ok := c.unifyArgs(e, TypeUint)
+		if !ok {
+			return nil
+		}
+		if !vecOrScalar(shape) || shape.Dim() > 2 {
+			c.errorf(e, "'asdouble' requires uint or uint2 arguments, not '%s'", shape)
+			return nil
+		}
+		return set(shape.WithScalar(TypeDouble), shape, shape)
+	case "AddUint64":
+		// Two (uint2) or four (uint4) words: low/high pairs added with carry.
+		t := t0()
+		if !t.IsVector() || t.Len != 2 && t.Len != 4 || !args[1].Type().IsVector() || args[1].Type().Len != t.Len {
+			c.errorf(e, "'AddUint64' requires two uint2 or two uint4 arguments, not '%s' and '%s'", t, args[1].Type())
+			return nil
+		}
+		u := t.WithScalar(TypeUint)
+		return set(u, u, u)
+	case "asfloat16", "asint16", "asuint16":
+		t := t0()
+		if t.IsBool() || t.Scalar().Width() != 16 || t.Scalar().Prec != "" {
+			c.errorf(e, "'%s' requires a 16-bit argument (half, int16_t or uint16_t with -enable-16bit-types), not '%s'", name, t)
+			return nil
+		}
+		target := map[string]*Type{"asfloat16": TypeHalf16, "asint16": TypeInt16, "asuint16": TypeUint16}[name]
 		return set(t.WithScalar(target), t)
 	case "sincos":
 		t := floatOf(t0())

@@ -355,8 +355,8 @@ func (p *parser) parsePrimary() Expr {
 }
 
 // parseNumber converts a preprocessing number into a literal. Suffixes:
-// u/U (uint), l/L (accepted; the type stays 32-bit unless the value needs
-// 64 bits: then int64_t, or uint64_t when unsigned or above INT64_MAX),
+// u/U (uint), l/L or ll/LL (int64_t, or uint64_t with u; a value that
+// needs 64 bits is int64_t, or uint64_t when unsigned or above INT64_MAX),
 // f/F and h/H (float; half is evaluated as float). Hex (0x) and octal
 // (leading 0) integers are supported.
 func (p *parser) parseNumber(t token) Expr {
@@ -385,13 +385,15 @@ func (p *parser) parseNumber(t token) Expr {
 		return f
 	}
 	body := lower
-	unsigned := false
+	unsigned, long := false, false
 	untyped := true
 	for len(body) > 0 {
 		c := body[len(body)-1]
 		if c == 'u' {
 			unsigned = true
-		} else if c != 'l' {
+		} else if c == 'l' {
+			long = true
+		} else {
 			break
 		}
 		untyped = false
@@ -435,9 +437,9 @@ func (p *parser) parseNumber(t token) Expr {
 		p.errorf(t.pos, t.end(), "invalid integer constant '%s'", text)
 		return lit
 	}
-	if v > math.MaxUint32 {
-		// As in C and DXC, a literal that does not fit in 32 bits has
-		// the first 64-bit type that holds it.
+	if v > math.MaxUint32 || long {
+		// As in C and DXC, a literal with an l/ll suffix or that does not
+		// fit in 32 bits has the first 64-bit type that holds it.
 		lit.Untyped = false
 		lit.T = TypeInt64
 		if unsigned || v > math.MaxInt64 {

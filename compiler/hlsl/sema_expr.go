@@ -432,7 +432,8 @@ func (c *checker) checkConstruct(e *Construct) Expr {
 			return e
 		}
 		if at.IsNumeric() && !Identical(at.Scalar(), t.Scalar()) {
-			e.Args[i] = buildConversion(a, at.WithScalar(t.Scalar()))
+			// Float literals stay float here, as in DXC.
+			e.Args[i] = buildConversionLit(a, at.WithScalar(t.Scalar()), false)
 		}
 		total += at.ComponentCount()
 	}

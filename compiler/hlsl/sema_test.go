@@ -502,6 +502,17 @@ func TestSizedTypes(t *testing.T) {
 		{"", "0xFFFFFFFFFFFFFFFF", "uint64_t"},
 		{"", "1.5h", "half"},
 		{"", "1.5L", "double"},
+		{"", "1ull", "uint64_t"},
+		{"", "2l", "int64_t"},
+		{"", "asdouble(1u, 2u)", "double"},
+		{"uniform uint2 a;", "asdouble(a, a)", "double2"},
+		{"uniform uint2 a;", "AddUint64(a, a)", "uint2"},
+		{"uniform uint4 a;", "AddUint64(a, a)", "uint4"},
+		{"uniform int16_t2 a;", "asfloat16(a)", "half2"},
+		{"uniform uint64_t a;", "countbits(a)", "uint"},
+		{"uniform uint64_t a;", "reversebits(a)", "uint64_t"},
+		{"uniform half3 a;", "length(a)", "half"},
+		{"uniform double2 a;", "sqrt(a)", "double2"},
 	} {
 		src := tt.prelude + "\nvoid __t() {\n" + tt.expr + ";\n}\n"
 		prog, diags := compile(t, src, half)
@@ -513,6 +524,17 @@ func TestSizedTypes(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tt.expr, got, tt.want)
 		}
 	}
+	// DXC's rules for the word intrinsics and 64-bit values.
+	for _, tt := range []struct{ src, want string }{
+		{"uniform double d; float f() { return asfloat(d); }", "'asfloat' requires a 32-bit argument, not 'double'"},
+		{"uniform half h; uint f() { return asuint(h); }", "'asuint' requires a 32-bit argument, not 'half' (use asfloat16, asint16 or asuint16)"},
+		{"uniform double d; void f() { uint a, b; asuint(d, a, b); splitdouble(d, a, b); }", ""},
+		{"uniform uint3 a; double3 f() { return asdouble(a, a); }", "'asdouble' requires uint or uint2 arguments"},
+		{"uniform uint3 a; uint3 f() { return AddUint64(a, a); }", "'AddUint64' requires two uint2 or two uint4 arguments"},
+	} {
+		expectDiag(t, tt.src, Options{Library: true, Enable16BitTypes: true}, tt.want)
+	}
+	expectDiag(t, "double2 main() : SV_Target { return 0; }", Options{Entry: "main"}, "render target output 'SV_Target' cannot have the 64-bit type 'double2'")
 	// Folding keeps the width: 2^40 survives as int64_t, half rounds.
 	for _, tt := range []struct {
 		expr string

@@ -38,7 +38,8 @@ const suiteRoot = "../../../shared/conformance/offload-test-suite/test"
 // (The interpreter runs a test at wave size 64 when it requires
 // WaveSize_64, else at 32.)
 var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true,
-	"Half": true, "Int16": true, "Double": true, "Int64": true}
+	"Half": true, "Int16": true, "Double": true, "Int64": true, "SM_6_6": true,
+	"Int64GroupSharedAtomics": true, "Int64TypedResourceAtomics": true}
 
 // knownFailures are executed tests that fail, with the reason.
 var knownFailures = map[string]string{}

@@ -123,6 +123,36 @@ func TestLowerExec(t *testing.T) {
 	}
 }
 
+// TestLowerExecSized runs sized.hlsl with -enable-16bit-types; the
+// expected values are IEEE bit patterns and integer identities worked
+// out by hand.
+func TestLowerExecSized(t *testing.T) {
+	m := lowerSource(t, "sized.hlsl", execShader(t, "sized"), hlsl.Options{Enable16BitTypes: true})
+	res := run(t, m, nil, interp.PolicyMaximal)
+	for _, c := range []struct {
+		buffer string
+		n      int
+		want   string
+	}{
+		// 1.5 = 0x3FF8000000000000; 0x1FFFFFFFF + 0x200000001 = 0x400000000;
+		// popcount 32; bit 40 both ways; -1 has no bit differing from its
+		// sign (all ones); 0 has no set bit.
+		{"U", 9, "0 1073217536 0 4 32 40 40 4294967295 4294967295"},
+		// 0x3FF00000:00000000 is 1.0; 5.57 is the double nearest it.
+		{"D", 2, "1.0 5.57"},
+		// reversebits(1) = 2^63; the literal -2147483648 converts as int64.
+		{"Q", 2, "9223372036854775808 18446744071562067968"},
+		// half(0.1) = 0x2E66 (0.0999755859375); 70000 overflows to infinity.
+		{"H", 2, "0.099975586 0x7C00"},
+		// 40000 wraps to -25536; -2 = 0xFFFE differs from its sign at bit 0.
+		{"S", 2, "-25536 0"},
+	} {
+		if got := bufferText(t, res, c.buffer, c.n); got != c.want {
+			t.Errorf("%s = %s\nwant %s", c.buffer, got, c.want)
+		}
+	}
+}
+
 func TestLowerExecPixel(t *testing.T) {
 	m := lowerSource(t, "pixel.hlsl", execShader(t, "pixel"), hlsl.Options{})
 	in := &interp.Input{Rect: &interp.Rect{Width: 4, Height: 1}, Inputs: map[string]interp.LaneInput{

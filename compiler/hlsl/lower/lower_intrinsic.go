@@ -124,7 +124,25 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 		return intr("transpose", ret, args...)
 	case "mul":
 		return fl.mul(args[0], args[1], param(0), param(1), in.Ret)
-	case "asfloat", "asint", "asuint":
+	case "asdouble":
+		return fl.asdouble(args[0], args[1], ret)
+	case "splitdouble":
+		fl.splitdouble(x, args[0], in)
+		return nil
+	case "asuint":
+		if len(x.Args) == 3 {
+			fl.splitdouble(x, args[0], in)
+			return nil
+		}
+		if hlsl.Identical(param(0).Scalar(), in.Ret.Scalar()) {
+			return args[0]
+		}
+		return fl.mapNumeric(in.Ret, args, func(a []ir.Value) ir.Value {
+			return fl.b.Cast(ir.OpBitcast, a[0], a[0].Type().WithScalar(ret.Scalar()), name)
+		})
+	case "AddUint64":
+		return fl.addUint64(args[0], args[1], ret)
+	case "asfloat", "asint", "asfloat16", "asint16", "asuint16":
 		if hlsl.Identical(param(0).Scalar(), in.Ret.Scalar()) {
 			return args[0]
 		}
