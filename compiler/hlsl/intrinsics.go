@@ -441,13 +441,14 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		target := map[string]*Type{"asfloat": TypeFloat, "asint": TypeInt, "asuint": TypeUint}[name]
 		return set(t.WithScalar(target), t)
 	case "asdouble":
-		// asdouble(uint lowbits, uint highbits): one or two doubles.
+		// asdouble(uint lowbits, uint highbits): one double per
+		// component (DXC takes up to uint4).
 		shape, ok := c.unifyArgs(e, TypeUint)
 		if !ok {
 			return nil
 		}
-		if !vecOrScalar(shape) || shape.Dim() > 2 {
-			c.errorf(e, "'asdouble' requires uint or uint2 arguments, not '%s'", shape)
+		if !vecOrScalar(shape) {
+			c.errorf(e, "'asdouble' requires uint scalar or vector arguments, not '%s'", shape)
 			return nil
 		}
 		return set(shape.WithScalar(TypeDouble), shape, shape)

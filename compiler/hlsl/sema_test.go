@@ -529,7 +529,7 @@ func TestSizedTypes(t *testing.T) {
 		{"uniform double d; float f() { return asfloat(d); }", "'asfloat' requires a 32-bit argument, not 'double'"},
 		{"uniform half h; uint f() { return asuint(h); }", "'asuint' requires a 32-bit argument, not 'half' (use asfloat16, asint16 or asuint16)"},
 		{"uniform double d; void f() { uint a, b; asuint(d, a, b); splitdouble(d, a, b); }", ""},
-		{"uniform uint3 a; double3 f() { return asdouble(a, a); }", "'asdouble' requires uint or uint2 arguments"},
+		{"uniform uint3x3 a; double3 f() { return asdouble(a, a); }", "'asdouble' requires uint scalar or vector arguments"},
 		{"uniform uint3 a; uint3 f() { return AddUint64(a, a); }", "'AddUint64' requires two uint2 or two uint4 arguments"},
 	} {
 		expectDiag(t, tt.src, Options{Library: true, Enable16BitTypes: true}, tt.want)
