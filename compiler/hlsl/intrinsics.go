@@ -47,7 +47,7 @@ var intrinsicTable = map[string]intrinsicDef{
 	"ldexp": {ikFloat, 2}, "lerp": {ikFloat, 3}, "smoothstep": {ikFloat, 3},
 	// Numeric componentwise.
 	"abs": {ikNumeric, 1}, "sign": {ikNumeric, 1}, "min": {ikNumeric, 2}, "max": {ikNumeric, 2},
-	"clamp": {ikNumeric, 3}, "mad": {ikNumeric, 3},
+	"clamp": {ikNumeric, 3}, "mad": {ikNumeric, 3}, "fma": {ikSpecial, 3},
 	// Bit operations.
 	"countbits": {ikBitOps, 1}, "reversebits": {ikBitOps, 1}, "firstbithigh": {ikBitOps, 1},
 	"firstbitlow": {ikBitOps, 1},
@@ -440,6 +440,17 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		}
 		target := map[string]*Type{"asfloat": TypeFloat, "asint": TypeInt, "asuint": TypeUint}[name]
 		return set(t.WithScalar(target), t)
+	case "fma":
+		// fma(a, b, c) exists for doubles only (DXC).
+		shape, ok := c.unifyArgs(e, nil)
+		if !ok {
+			return nil
+		}
+		if shape.Scalar().Kind != KindFloat || shape.Scalar().Width() != 64 {
+			c.errorf(e, "'fma' requires double arguments, not '%s'", shape)
+			return nil
+		}
+		return set(shape, shape, shape, shape)
 	case "asdouble":
 		// asdouble(uint lowbits, uint highbits): one double per
 		// component (DXC takes up to uint4).

@@ -138,8 +138,9 @@ func TestLowerExecSized(t *testing.T) {
 		// popcount 32; bit 40 both ways; -1 has no bit differing from its
 		// sign (all ones); 0 has no set bit.
 		{"U", 9, "0 1073217536 0 4 32 40 40 4294967295 4294967295"},
-		// 0x3FF00000:00000000 is 1.0; 5.57 is the double nearest it.
-		{"D", 2, "1.0 5.57"},
+		// 0x3FF00000:00000000 is 1.0; 5.57 is the double nearest it;
+		// (1+2^-30)^2 - (1+2^-29) is 2^-60 fused, 0 unfused.
+		{"D", 4, "1.0 5.57 8.673617379884035e-19 0.0"},
 		// reversebits(1) = 2^63; the literal -2147483648 converts as int64.
 		{"Q", 2, "9223372036854775808 18446744071562067968"},
 		// half(0.1) = 0x2E66 (0.0999755859375); 70000 overflows to infinity.

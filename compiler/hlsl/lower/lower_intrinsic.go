@@ -30,7 +30,7 @@ var elementwiseIntrinsics = map[string]bool{
 	"isinf": true, "isnan": true, "countbits": true, "firstbithigh": true, "firstbitlow": true,
 	"reversebits": true, "f16tof32": true, "f32tof16": true, "atan2": true, "fmod": true,
 	"ldexp": true, "max": true, "min": true, "pow": true, "step": true, "clamp": true, "lerp": true,
-	"mad": true, "smoothstep": true,
+	"mad": true, "smoothstep": true, "fma": true,
 }
 
 // bitIntrinsics are expanded to 32-bit operations on 16- and 64-bit

@@ -45,6 +45,7 @@ const (
 	opUMax                     = 39
 	opUMin                     = 40
 	opFMad                     = 46
+	opFma                      = 47 // double only
 	opIMad                     = 48
 	opUMad                     = 49
 	opBarrier                  = 80
@@ -197,6 +198,10 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 			return fmt.Errorf("no DXIL %s for type %s", name, rt)
 		}
 		return lw.dxCall(in, opSpec{code, "binary", true}, rt, a)
+	case "fma":
+		if rt == ir.F64 {
+			return lw.dxCall(in, opSpec{opFma, "tertiary", true}, rt, a)
+		}
 	case "mad":
 		code := opFMad
 		switch rt.Kind {

@@ -214,6 +214,11 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 		default:
 			return unsupported()
 		}
+	case "fma":
+		if !isF {
+			return unsupported()
+		}
+		fe.extInst(tid, res, GLSLFma, a[0], a[1], a[2])
 	case "mad":
 		switch {
 		case isF:

@@ -24,6 +24,9 @@ void main()
     U[8] = firstbitlow((uint64_t)0);
     D[0] = asdouble(0u, 0x3FF00000u);
     D[1] = 5.57;
+    double a = 1.0000000009313226; // 1 + 2^-30
+    D[2] = fma(a, a, -(a + a - 1.0)); // exact 2^-60; mad rounds the product to 1 + 2^-29 first
+    D[3] = mad(a, a, -(a + a - 1.0));
     Q[0] = reversebits(1ull);
     Q[1] = (uint64_t)-2147483648;
     H[0] = (half)0.1;
