@@ -32,6 +32,8 @@ syntax, as written in the file, so the output diffs against opt's line by line.
   --passes SPEC     analyze the module after running these passes instead
   --after PASS      with --target or --passes: stop after (the last run of) PASS
   --entry NAME      HLSL entry point (default main)
+  -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
+                       16-bit types themselves are refused as not supported yet
   --filter-func=F   only function F
 `,
 		run: runAnalyze,
@@ -46,6 +48,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	spec := fs.String("passes", "", "")
 	filter := fs.String("filter-func", "", "")
 	entry := fs.String("entry", "", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	tgt := fs.String("target", string(target.PIR), "")
 	after := fs.String("after", "", "")
 	pos, err := parseFlags(c, fs, args)
@@ -64,7 +67,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half})
 	if err != nil {
 		return err
 	}

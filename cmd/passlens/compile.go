@@ -42,6 +42,8 @@ Flags:
                       binary output is never written to a terminal
   --entry NAME        HLSL entry point (default main)
   -D NAME[=VAL], -I DIR   HLSL preprocessor definitions and include directories
+  -enable-16bit-types     HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
+                          16-bit types themselves are refused as not supported yet
   --verify-each       run the IR verifier after every pass (default true)
   --print-after-all   print the IR after every pass (*** IR Dump After <pass> ***)
   --print-changed[=diff]  print the IR (or a diff) after passes that changed it
@@ -103,6 +105,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -154,7 +157,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	var m *ir.Module
 	if err := tm.phase("frontend ("+src.Kind+")", func() (err error) {
-		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half})
 		return err
 	}); err != nil {
 		return err

@@ -43,6 +43,8 @@ Flags:
                   loads another)
   -D NAME[=VAL]   HLSL macro (repeatable)
   -I DIR          HLSL include directory (repeatable)
+  -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
+                       16-bit types themselves are refused as not supported yet
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
   --replay FILE   play a replay script on start; with no FILE argument the
@@ -77,6 +79,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	var defs, incs multiFlag
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -135,13 +138,13 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if drv == nil {
-		m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs})
+		m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half})
 		if err != nil {
 			return err
 		}
 		bd := backend.New(src, m)
 		bd.Entry = *entry
-		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs}
+		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half}
 		drv = bd
 	} else {
 		*tgt = "log"

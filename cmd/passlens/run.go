@@ -26,6 +26,8 @@ Runs FILE's entry point on simulated waves and prints buffers, render-target
 pixels and per-lane outputs as JSON (format: docs/run.md).
 
   --entry E        entry point (default: the only one)
+  -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
+                       16-bit types themselves are refused as not supported yet
   --input in.json  buffers, uniforms, dispatch size, pixels, kernel arguments
                    (default: zero-filled buffers, one group)
   --workgroup-size X[,Y[,Z]]
@@ -47,6 +49,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	c := commands["run"]
 	fs := newFlags(c, stderr)
 	entry := fs.String("entry", "", "")
+	half := fs.Bool("enable-16bit-types", false, "")
 	input := fs.String("input", "", "")
 	wave := fs.Int("wave", 0, "")
 	policy := fs.String("policy", "maximal", "")
@@ -98,7 +101,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 		in.WorkgroupSize = size
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half})
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func unsupportedCategory(diags Diagnostics) string {
 		}
 		m := d.Message
 		if rest, ok := strings.CutPrefix(m, "unsupported type '"); ok {
-			name := strings.TrimSuffix(rest, "'")
+			name, _, _ := strings.Cut(rest, "'")
 			if cat, ok := unsupportedObjects[name]; ok {
 				return cat
 			}

@@ -1,9 +1,15 @@
 package hlsl
 
-import "math"
+import (
+	"math"
+
+	"passlens/compiler/ir"
+)
 
 // Const is the value of a scalar constant expression. Int holds bool (0/1),
-// int and uint values (uint as its 32-bit value); Float holds float values.
+// int and uint values (wrapped to the type's width: uint as its value,
+// uint64_t as its bit pattern); Float holds float values (rounded to the
+// type's precision).
 type Const struct {
 	Type  *Type
 	Int   int64
@@ -12,8 +18,11 @@ type Const struct {
 
 // AsFloat returns k's value as a float64.
 func (k Const) AsFloat() float64 {
-	if k.Type.Kind == KindFloat {
+	switch {
+	case k.Type.Kind == KindFloat:
 		return k.Float
+	case k.Type.Kind == KindUint && k.Type.Width() == 64:
+		return float64(uint64(k.Int))
 	}
 	return float64(k.Int)
 }
@@ -51,21 +60,60 @@ func ConvertConst(k Const, t *Type) Const {
 	case KindBool:
 		r.Int = BoolInt(k.Truth())
 	case KindInt:
+		w := t.Width()
 		if k.Type.Kind == KindFloat {
-			r.Int = int64(int32(clampF(k.Float, math.MinInt32, math.MaxInt32)))
+			lim := math.Ldexp(1, w-1)
+			f := clampF(k.Float, -lim, lim)
+			if f >= lim {
+				r.Int = int64(uint64(1)<<(w-1) - 1)
+			} else {
+				r.Int = int64(f)
+			}
 		} else {
-			r.Int = int64(int32(k.Int))
+			r.Int = k.Int
 		}
+		r.Int = wrapInt(r.Int, w, true)
 	case KindUint:
+		w := t.Width()
 		if k.Type.Kind == KindFloat {
-			r.Int = int64(uint32(clampF(k.Float, 0, math.MaxUint32)))
+			lim := math.Ldexp(1, w)
+			f := clampF(k.Float, 0, lim)
+			if f >= lim {
+				r.Int = wrapInt(-1, w, false)
+			} else {
+				r.Int = int64(uint64(f))
+			}
 		} else {
-			r.Int = int64(uint32(k.Int))
+			r.Int = wrapInt(k.Int, w, false)
 		}
 	case KindFloat:
-		r.Float = float64(float32(k.AsFloat()))
+		r.Float = roundFloat(k.AsFloat(), t.Width())
 	}
 	return r
+}
+
+// wrapInt truncates v to w bits and sign-extends (signed) or
+// zero-extends it back.
+func wrapInt(v int64, w int, signed bool) int64 {
+	if w >= 64 {
+		return v
+	}
+	v &= 1<<w - 1
+	if signed && v&(1<<(w-1)) != 0 {
+		v -= 1 << w
+	}
+	return v
+}
+
+// roundFloat rounds f to the precision of a w-bit float (nearest even).
+func roundFloat(f float64, w int) float64 {
+	switch w {
+	case 16:
+		return ir.HalfToFloat(ir.FloatToHalf(f))
+	case 64:
+		return f
+	}
+	return float64(float32(f))
 }
 
 func clampF(f, lo, hi float64) float64 {
@@ -87,6 +135,15 @@ func ConstEval(e Expr) (Const, bool) {
 	s := t.Scalar()
 	switch e := e.(type) {
 	case *IntLit:
+		switch {
+		case e.Untyped && s != nil && s.Width() == 64:
+			// DXC's literal int is 64-bit: a 64-bit context takes the
+			// whole value (the 32-bit rule of literal_int.go applies
+			// where the literal is used as a 32-bit value).
+			return ConvertConst(Const{Type: TypeInt64, Int: e.Wide}, s), true
+		case e.T != nil && e.T.Width() == 64:
+			return ConvertConst(Const{Type: e.T, Int: int64(e.Value)}, s), true
+		}
 		if e.T != nil && e.T.Kind == KindInt {
 			// A signed literal (a folded literal expression may be
 			// INT_MIN, literal_int.go) converts from its signed value.
@@ -183,7 +240,7 @@ func FoldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 			a, b := x.Float, y.Float
 			r = [...]bool{a < b, a > b, a <= b, a >= b, a == b, a != b}[op-OpLt]
 		case ot.Kind == KindUint:
-			a, b := uint32(x.Int), uint32(y.Int)
+			a, b := uint64(wrapInt(x.Int, ot.Width(), false)), uint64(wrapInt(y.Int, ot.Width(), false))
 			r = [...]bool{a < b, a > b, a <= b, a >= b, a == b, a != b}[op-OpLt]
 		default:
 			a, b := x.Int, y.Int
@@ -211,12 +268,8 @@ func FoldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 		return ConvertConst(Const{Type: TypeFloat, Float: r}, rt), true
 	}
 	unsigned := ot.Kind == KindUint
-	a, b := x.Int, y.Int
-	if unsigned {
-		a, b = int64(uint32(a)), int64(uint32(b))
-	} else {
-		a, b = int64(int32(a)), int64(int32(b))
-	}
+	w := ot.Width()
+	a, b := wrapInt(x.Int, w, !unsigned), wrapInt(y.Int, w, !unsigned)
 	var r int64
 	switch op {
 	case OpAdd:
@@ -229,18 +282,25 @@ func FoldBinary(op BinaryOp, x, y Const, rt *Type) (Const, bool) {
 		if b == 0 {
 			return Const{}, false
 		}
-		if op == OpDiv {
+		switch {
+		case unsigned && op == OpDiv:
+			r = int64(uint64(a) / uint64(b))
+		case unsigned:
+			r = int64(uint64(a) % uint64(b))
+		case a == math.MinInt64 && b == -1:
+			return Const{}, false
+		case op == OpDiv:
 			r = a / b
-		} else {
+		default:
 			r = a % b
 		}
 	case OpShl:
-		r = a << uint(b&31)
+		r = a << uint(b&int64(w-1))
 	case OpShr:
 		if unsigned {
-			r = int64(uint32(a) >> uint(b&31))
+			r = int64(uint64(a) >> uint(b&int64(w-1)))
 		} else {
-			r = int64(int32(a) >> uint(b&31))
+			r = a >> uint(b&int64(w-1))
 		}
 	case OpAnd:
 		r = a & b

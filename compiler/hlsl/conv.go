@@ -8,17 +8,31 @@ package hlsl
 // length truncate to the shorter one with a warning, matrices truncate to
 // the common upper-left block.
 
-// scalarRank orders scalar types for promotion.
+// scalarRank orders scalar types for promotion, as C's usual arithmetic
+// conversions do for DXC: bool lowest; any float above any integer;
+// among floats and among integers the wider type (min10float/min12int <
+// the 16-bit and min16 types < the 32-bit types < the 64-bit types, so
+// min16float + float is float and int + int64_t is int64_t); at equal
+// width the unsigned integer.
 func scalarRank(t *Type) int {
+	w := 2
+	switch {
+	case t.Prec == "min10float" || t.Prec == "min12int":
+		w = 0
+	case t.Prec != "" || t.Bits == 16:
+		w = 1
+	case t.Bits == 64:
+		w = 3
+	}
 	switch t.Kind {
 	case KindBool:
 		return 0
 	case KindInt:
-		return 1
+		return 10 + 2*w
 	case KindUint:
-		return 2
+		return 10 + 2*w + 1
 	case KindFloat:
-		return 3
+		return 100 + w
 	}
 	return -1
 }
@@ -65,6 +79,48 @@ func commonScalar(x, y Expr) *Type {
 		return sx
 	}
 	return sy
+}
+
+// retypeLiteral64 gives an untyped literal (possibly negated) that
+// converts to a 64-bit scalar of its kind the 64-bit type itself, as
+// DXC's 64-bit literal types do: -2147483648 becomes int64_t -2^31 (not
+// the uint 2^31 negated), 5.57 becomes the double nearest 5.57 (not the
+// float's value). Float literals keep float precision where floats is
+// false: DXC converts the literals of a vector constructor
+// (double4(5.57, ...)) through float (offload-test-suite asuint.64). It
+// reports whether it changed e.
+func retypeLiteral64(e Expr, to *Type, floats bool) bool {
+	if to == nil || !to.IsNumeric() || !isUntypedLiteral(e) || !e.Type().IsScalar() {
+		return false
+	}
+	ts := to.Scalar()
+	if ts.Width() != 64 || Identical(e.Type(), ts) {
+		return false
+	}
+	var set func(x Expr) bool
+	set = func(x Expr) bool {
+		switch x := x.(type) {
+		case *IntLit:
+			if !ts.IsIntegral() {
+				return false
+			}
+			x.T = ts
+		case *FloatLit:
+			if ts.Kind != KindFloat || !floats {
+				return false
+			}
+			x.T = ts
+		case *Unary:
+			if !set(x.X) {
+				return false
+			}
+			x.T = ts
+		default:
+			return false
+		}
+		return true
+	}
+	return set(e)
 }
 
 // OneComponent reports whether t broadcasts like a scalar.
@@ -389,7 +445,15 @@ func explicitConvertible(from, to *Type) bool {
 
 // buildConversion returns e converted to t as a chain of single-step
 // ImplicitCasts (the caller has validated the conversion).
-func buildConversion(e Expr, to *Type) Expr {
+func buildConversion(e Expr, to *Type) Expr { return buildConversionLit(e, to, true) }
+
+// buildConversionLit is buildConversion; untyped float literals converted
+// to a 64-bit float become doubles only when floats is set
+// (retypeLiteral64).
+func buildConversionLit(e Expr, to *Type, floats bool) Expr {
+	if retypeLiteral64(e, to, floats) {
+		return buildConversion(e, to) // now of the 64-bit scalar type
+	}
 	from := e.Type()
 	if from.IsError() || to.IsError() || Identical(from, to) {
 		if from != to && !to.IsError() && !from.IsError() {

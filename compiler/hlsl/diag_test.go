@@ -41,12 +41,12 @@ test.hlsl:1:7: note: previous definition is here
       |                ^
 1 warning generated.
 `},
-		{"unsupported type", "uniform double d;\nuniform half4 h;\n", `test.hlsl:1:9: error: unsupported type 'double'
-    1 | uniform double d;
-      |         ^~~~~~
-test.hlsl:2:9: error: unsupported type 'half4'
-    2 | uniform half4 h;
-      |         ^~~~~
+		{"unsupported type", "uniform RayDesc d;\nuniform RaytracingAccelerationStructure h;\n", `test.hlsl:1:9: error: unsupported type 'RayDesc'
+    1 | uniform RayDesc d;
+      |         ^~~~~~~
+test.hlsl:2:9: error: unsupported type 'RaytracingAccelerationStructure'
+    2 | uniform RaytracingAccelerationStructure h;
+      |         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 2 errors generated.
 `},
 		{"did you mean", "float f(float3 v) { return lenght(v); }\n", `test.hlsl:1:28: error: use of undeclared identifier 'lenght'; did you mean 'length'?

@@ -22,7 +22,11 @@
 // inputs/outputs with semantics and field paths).
 //
 // Every Expr has Type() set. Types are *Type values: scalars (TypeBool,
-// TypeInt, TypeUint, TypeFloat), VectorOf, MatrixOf (Rows x Cols, with a
+// TypeInt, TypeUint, TypeFloat; DXC's default-mode half and minimum-
+// precision types TypeHalf, TypeMin16Float, ... — distinct types with
+// Type.Prec set that compute at 32 bits; the sized TypeHalf16, TypeInt16,
+// TypeUint16 of -enable-16bit-types and TypeDouble, TypeInt64,
+// TypeUint64 — Type.Bits, Type.Width), VectorOf, MatrixOf (Rows x Cols, with a
 // RowMajor storage flag), ArrayOf, structs (Type.Struct) and resources
 // (Type.Resource with element type Elem). Compare types with Identical.
 //
@@ -45,8 +49,18 @@
 // array parameters (float a[]) are accepted as DXC does and sized from
 // the calls, which must agree on one size.
 //
-// Recursion, unsupported types (half, double, min16*, 64-bit, textures,
-// samplers) and stage-specific misuse are rejected with clear errors. A
+// Types follow DXC's two modes (Options.Enable16BitTypes, dxc's
+// -enable-16bit-types): without it half and min16float/min10float/
+// min16int/min12int/min16uint are 32-bit (minimum precision may be 32
+// bits) and float16_t/int16_t/uint16_t are refused; with it half,
+// float16_t and the min* types are IEEE binary16 / 16-bit integers.
+// double, int64_t and uint64_t exist in both. Literals with l/ll or too
+// large for 32 bits are 64-bit; untyped literals converted to a 64-bit
+// type keep 64-bit values (float literals in vector constructors stay
+// float, as DXC converts them).
+//
+// Recursion, unsupported types (textures, samplers) and stage-specific
+// misuse are rejected with clear errors. A
 // program with errors still has an AST, but lowering should not be
 // attempted; erroneous expressions have TypeError.
 //

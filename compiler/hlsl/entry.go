@@ -450,6 +450,9 @@ func (c *checker) validSemantic(stage Stage, io *EntryIO, input bool, sem *Seman
 			if io.Type.Kind == KindArray && !io.Type.Elem.IsNumeric() {
 				return fail("pixel shader output '%s' must be a scalar or vector, not '%s'", sem.Name, io.Type)
 			}
+			if s := io.Type; s.IsNumeric() && s.Scalar().Width() == 64 {
+				return fail("render target output '%s' cannot have the 64-bit type '%s'", sem.Name, io.Type)
+			}
 			if t := io.Type; t.IsMatrix() {
 				regs := t.Cols
 				if t.RowMajor {

@@ -23,6 +23,12 @@ type Options struct {
 	ReadFile func(path string) ([]byte, error)
 	// RowMajor makes matrices row-major by default (like -Zpr).
 	RowMajor bool
+	// Enable16BitTypes is dxc's -enable-16bit-types: half, float16_t,
+	// int16_t and uint16_t are 16-bit types and the min-precision types
+	// are their 16-bit types. Without it (the default) half and the
+	// min-precision types compute at 32 bits and the *16_t types are
+	// refused.
+	Enable16BitTypes bool
 	// MaxErrors caps reported errors (default 20).
 	MaxErrors int
 	// NoWarnings drops warnings; WarningsAsErrors turns them into errors.

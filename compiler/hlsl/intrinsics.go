@@ -47,7 +47,7 @@ var intrinsicTable = map[string]intrinsicDef{
 	"ldexp": {ikFloat, 2}, "lerp": {ikFloat, 3}, "smoothstep": {ikFloat, 3},
 	// Numeric componentwise.
 	"abs": {ikNumeric, 1}, "sign": {ikNumeric, 1}, "min": {ikNumeric, 2}, "max": {ikNumeric, 2},
-	"clamp": {ikNumeric, 3}, "mad": {ikNumeric, 3},
+	"clamp": {ikNumeric, 3}, "mad": {ikNumeric, 3}, "fma": {ikSpecial, 3},
 	// Bit operations.
 	"countbits": {ikBitOps, 1}, "reversebits": {ikBitOps, 1}, "firstbithigh": {ikBitOps, 1},
 	"firstbitlow": {ikBitOps, 1},
@@ -59,6 +59,8 @@ var intrinsicTable = map[string]intrinsicDef{
 	"reflect": {ikSpecial, 2}, "refract": {ikSpecial, 3}, "faceforward": {ikSpecial, 3},
 	"determinant": {ikSpecial, 1}, "transpose": {ikSpecial, 1}, "mul": {ikSpecial, 2},
 	"asfloat": {ikSpecial, 1}, "asint": {ikSpecial, 1}, "asuint": {ikSpecial, 1},
+	"asdouble": {ikSpecial, 2}, "splitdouble": {ikSpecial, 3}, "AddUint64": {ikSpecial, 2},
+	"asfloat16": {ikSpecial, 1}, "asint16": {ikSpecial, 1}, "asuint16": {ikSpecial, 1},
 	"sincos": {ikSpecial, 3}, "modf": {ikSpecial, 2}, "select": {ikSpecial, 3},
 	"and": {ikSpecial, 2}, "or": {ikSpecial, 2}, "clip": {ikSpecial, 1},
 	"f32tof16": {ikSpecial, 1}, "f16tof32": {ikSpecial, 1}, "NonUniformResourceIndex": {ikSpecial, 1},
@@ -114,8 +116,8 @@ func (c *checker) checkIntrinsic(e *Call) {
 	def := intrinsicTable[e.Name]
 	n := len(e.Args)
 	want := def.nargs
-	if atomicOptionalOut[e.Name] && n == 3 {
-		want = 3
+	if atomicOptionalOut[e.Name] && n == 3 || e.Name == "asuint" && n == 3 {
+		want = 3 // asuint(double, out uint lowbits, out uint highbits)
 	}
 	if n != want {
 		if n > want {
@@ -155,10 +157,21 @@ func (c *checker) checkIntrinsic(e *Call) {
 			c.errorf(e.Args[0], "'%s' requires an integer argument, not '%s'", e.Name, t)
 			return
 		}
+		// The operand keeps its width (countbits of a uint64_t counts 64
+		// bits); the results are 32-bit except reversebits's, as in DXC.
 		pt := t.WithScalar(TypeUint)
-		ret := pt
+		switch t.Scalar().Width() {
+		case 16:
+			pt = t.WithScalar(TypeUint16)
+		case 64:
+			pt = t.WithScalar(TypeUint64)
+		}
+		ret := t.WithScalar(TypeUint)
 		if e.Name == "firstbithigh" && t.Scalar().Kind == KindInt {
-			pt, ret = t, t
+			pt, ret = t, t.WithScalar(TypeInt)
+		}
+		if e.Name == "reversebits" {
+			ret = pt
 		}
 		in = sameParams(e.Name, pt, 1, ret)
 	case ikPredicate:
@@ -214,9 +227,7 @@ func (c *checker) unifyArgs(e *Call, scalar *Type) (*Type, bool) {
 	s := acc.Type().Scalar()
 	shape := acc.Type()
 	for _, a := range e.Args[1:] {
-		if scalar == nil {
-			s = commonScalarTypes(s, a.Type().Scalar(), isUntypedLiteral(acc), isUntypedLiteral(a))
-		}
+		s = commonScalarTypes(s, a.Type().Scalar(), isUntypedLiteral(acc), isUntypedLiteral(a))
 		t, truncates, ok := commonShape(shape, a.Type(), TypeFloat)
 		if !ok {
 			c.errorf(e, "no matching intrinsic overload for '%s': incompatible argument dimensions", e.Name)
@@ -230,7 +241,10 @@ func (c *checker) unifyArgs(e *Call, scalar *Type) (*Type, bool) {
 			acc = a
 		}
 	}
-	if scalar != nil {
+	// A float intrinsic keeps the arguments' float type (half, double,
+	// min16float compute in their own precision, as DXC's overloads do);
+	// integer arguments convert to scalar.
+	if scalar != nil && !(scalar.Kind == KindFloat && s.Kind == KindFloat) {
 		s = scalar
 	}
 	if s.Kind == KindBool {
@@ -264,7 +278,12 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 	args := e.Args
 	t0 := func() *Type { return args[0].Type() }
 	name := e.Name
-	floatOf := func(t *Type) *Type { return t.WithScalar(TypeFloat) }
+	floatOf := func(t *Type) *Type {
+		if t.Scalar().Kind == KindFloat {
+			return t // half and double keep their width
+		}
+		return t.WithScalar(TypeFloat)
+	}
 	vecOrScalar := func(t *Type) bool { return t.IsScalar() || t.IsVector() }
 	in := &Intrinsic{Name: name}
 	set := func(ret *Type, params ...*Type) *Intrinsic {
@@ -331,7 +350,7 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 			return nil
 		}
 		if name == "length" {
-			return set(TypeFloat, t)
+			return set(t.Scalar(), t)
 		}
 		return set(t, t)
 	case "distance", "reflect":
@@ -344,7 +363,7 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 			return nil
 		}
 		if name == "distance" {
-			return set(TypeFloat, shape, shape)
+			return set(shape.Scalar(), shape, shape)
 		}
 		return set(shape, shape, shape)
 	case "refract":
@@ -391,13 +410,75 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		return set(matrixOf(t.Elem, t.Cols, t.Rows, t.RowMajor), t)
 	case "mul":
 		return c.resolveMul(e, in)
-	case "asfloat", "asint", "asuint":
+	case "asuint", "splitdouble":
+		if len(args) == 3 || name == "splitdouble" {
+			// splitdouble(double value, out uint lowbits, out uint highbits).
+			t := t0().WithScalar(TypeDouble)
+			if !vecOrScalar(t) {
+				c.errorf(e, "'%s' requires a double scalar or vector, not '%s'", name, t0())
+				return nil
+			}
+			u := t.WithScalar(TypeUint)
+			set(TypeVoid, t, u, u)
+			in.Out[1], in.Out[2] = true, true
+			return in
+		}
+		fallthrough
+	case "asfloat", "asint":
 		t := t0()
 		if t.IsBool() {
 			c.errorf(e, "'%s' requires an int, uint or float argument, not '%s'", name, t)
 			return nil
 		}
+		if w := t.Scalar().Width(); w != 32 {
+			alt := "asuint(double, out uint, out uint) or asdouble"
+			if w == 16 {
+				alt = "asfloat16, asint16 or asuint16"
+			}
+			c.errorf(e, "'%s' requires a 32-bit argument, not '%s' (use %s)", name, t, alt)
+			return nil
+		}
 		target := map[string]*Type{"asfloat": TypeFloat, "asint": TypeInt, "asuint": TypeUint}[name]
+		return set(t.WithScalar(target), t)
+	case "fma":
+		// fma(a, b, c) exists for doubles only (DXC).
+		shape, ok := c.unifyArgs(e, nil)
+		if !ok {
+			return nil
+		}
+		if shape.Scalar().Kind != KindFloat || shape.Scalar().Width() != 64 {
+			c.errorf(e, "'fma' requires double arguments, not '%s'", shape)
+			return nil
+		}
+		return set(shape, shape, shape, shape)
+	case "asdouble":
+		// asdouble(uint lowbits, uint highbits): one double per
+		// component (DXC takes up to uint4).
+		shape, ok := c.unifyArgs(e, TypeUint)
+		if !ok {
+			return nil
+		}
+		if !vecOrScalar(shape) {
+			c.errorf(e, "'asdouble' requires uint scalar or vector arguments, not '%s'", shape)
+			return nil
+		}
+		return set(shape.WithScalar(TypeDouble), shape, shape)
+	case "AddUint64":
+		// Two (uint2) or four (uint4) words: low/high pairs added with carry.
+		t := t0()
+		if !t.IsVector() || t.Len != 2 && t.Len != 4 || !args[1].Type().IsVector() || args[1].Type().Len != t.Len {
+			c.errorf(e, "'AddUint64' requires two uint2 or two uint4 arguments, not '%s' and '%s'", t, args[1].Type())
+			return nil
+		}
+		u := t.WithScalar(TypeUint)
+		return set(u, u, u)
+	case "asfloat16", "asint16", "asuint16":
+		t := t0()
+		if t.IsBool() || t.Scalar().Width() != 16 || t.Scalar().Prec != "" {
+			c.errorf(e, "'%s' requires a 16-bit argument (half, int16_t or uint16_t with -enable-16bit-types), not '%s'", name, t)
+			return nil
+		}
+		target := map[string]*Type{"asfloat16": TypeHalf16, "asint16": TypeInt16, "asuint16": TypeUint16}[name]
 		return set(t.WithScalar(target), t)
 	case "sincos":
 		t := floatOf(t0())

@@ -19,6 +19,8 @@ package hlsl
 
 const (
 	scoreSplat   = 0
+	scorePromote = 1
+	scoreDemote  = 2
 	scoreLInt    = 3
 	scoreRInt    = 4
 	scoreLCast   = 5
@@ -49,6 +51,16 @@ func conversionScore(from, to *Type, literal bool) uint64 {
 	}
 	r, l := from.Scalar().Kind, to.Scalar().Kind
 	if r == l {
+		// Same kind, another precision (half or min16float and float,
+		// float and double): widening ranks before narrowing, and both
+		// after an exact match, so f(float4) and f(half4) are not
+		// ambiguous for a float4 (vkd3d refract.shader_test).
+		switch rf, rt := precisionRank(from.Scalar()), precisionRank(to.Scalar()); {
+		case rf < rt:
+			s += scoreFlag(scorePromote)
+		case rf > rt:
+			s += scoreFlag(scoreDemote)
+		}
 		return s
 	}
 	c := combinedKind(l, r, literal)
@@ -91,4 +103,22 @@ func combinedKind(l, r Kind, literal bool) Kind {
 		return r
 	}
 	return KindInt
+}
+
+// precisionRank orders the precisions of one kind: min10float and
+// min12int, min16 types and half, 32 bits, 64 bits.
+func precisionRank(t *Type) int {
+	switch t.Prec {
+	case "min10float", "min12int":
+		return 1
+	case "min16float", "min16int", "min16uint", "half":
+		return 2
+	}
+	switch w := t.Width(); {
+	case w <= 16:
+		return 2
+	case w >= 64:
+		return 4
+	}
+	return 3
 }

@@ -355,9 +355,10 @@ func (p *parser) parsePrimary() Expr {
 }
 
 // parseNumber converts a preprocessing number into a literal. Suffixes:
-// u/U (uint), l/L (accepted; the subset has no 64-bit types, so the value
-// stays 32-bit), f/F and h/H (float; half is evaluated as float). Hex
-// (0x) and octal (leading 0) integers are supported.
+// u/U (uint), l/L or ll/LL (int64_t, or uint64_t with u; a value that
+// needs 64 bits is int64_t, or uint64_t when unsigned or above INT64_MAX),
+// f/F and h/H (float; half is evaluated as float). Hex (0x) and octal
+// (leading 0) integers are supported.
 func (p *parser) parseNumber(t token) Expr {
 	text := t.text
 	lower := strings.ToLower(text)
@@ -384,13 +385,15 @@ func (p *parser) parseNumber(t token) Expr {
 		return f
 	}
 	body := lower
-	unsigned := false
+	unsigned, long := false, false
 	untyped := true
 	for len(body) > 0 {
 		c := body[len(body)-1]
 		if c == 'u' {
 			unsigned = true
-		} else if c != 'l' {
+		} else if c == 'l' {
+			long = true
+		} else {
 			break
 		}
 		untyped = false
@@ -435,11 +438,22 @@ func (p *parser) parseNumber(t token) Expr {
 		return lit
 	}
 	lit.Wide = int64(v)
+	if long {
+		// As in C and DXC, a literal with an l/ll suffix has the first
+		// 64-bit type that holds it.
+		lit.Untyped = false
+		lit.T = TypeInt64
+		if unsigned || v > math.MaxInt64 {
+			lit.T = TypeUint64
+		}
+		lit.Value = v
+		return lit
+	}
 	if v > math.MaxUint32 {
 		if untyped {
 			// A literal int beyond 32 bits takes the value INT_MIN where
-			// it is used, unless it is folded into a literal expression;
-			// the checker warns (literal_int.go).
+			// it is used in a 32-bit context, unless it is folded into a
+			// literal expression; the checker warns (literal_int.go).
 			lit.Value, lit.T = 0x80000000, TypeInt
 			return lit
 		}

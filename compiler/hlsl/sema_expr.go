@@ -32,6 +32,12 @@ func (c *checker) checkExpr(e Expr) Expr {
 		return e
 	case *FloatLit:
 		e.T = TypeFloat
+		switch suffix := strings.ToLower(e.Text[len(e.Text)-1:]); {
+		case suffix == "l":
+			e.T = TypeDouble
+		case suffix == "h" && c.opts.Enable16BitTypes:
+			e.T = TypeHalf16
+		}
 		return e
 	case *BoolLit:
 		e.T = TypeBool
@@ -229,6 +235,10 @@ func (c *checker) checkBinary(e *Binary) Expr {
 	}
 	e.X = buildConversion(e.X, opT)
 	e.Y = buildConversion(e.Y, opT)
+	if (e.Op == OpDiv || e.Op == OpRem) && opT.Scalar().Kind == KindInt && opT.Scalar().Prec != "" {
+		c.errorf(e, "signed integer division is not supported on minimum-precision types, cast to int to use 32-bit division")
+		return e
+	}
 	if (e.Op == OpDiv || e.Op == OpRem) && opT.IsIntegral() {
 		if k, ok := ConstEval(e.Y); ok && k.Int == 0 && opT.IsScalar() {
 			what := "division" // clang's warn_remainder_division_by_zero
@@ -239,12 +249,23 @@ func (c *checker) checkBinary(e *Binary) Expr {
 		}
 	}
 	if (e.Op == OpShl || e.Op == OpShr) && opT.IsIntegral() && opT.IsScalar() {
-		// D3D uses the low 5 bits of the count: 1<<40 is 1<<8.
-		if k, ok := ConstEval(e.Y); ok && (k.Int < 0 || k.Int >= 32) {
-			c.warnf(e.Y, "shift count %d is not less than the width of '%s' (32 bits); only its low 5 bits are used (%d)", k.Int, opT, k.Int&31)
+		// D3D uses the low 5 bits of the count (4 for 16-bit, 6 for
+		// 64-bit operands): 1<<40 is 1<<8.
+		w := int64(opT.Scalar().Width())
+		if k, ok := ConstEval(e.Y); ok && (k.Int < 0 || k.Int >= w) {
+			c.warnf(e.Y, "shift count %d is not less than the width of '%s' (%d bits); only its low %d bits are used (%d)", k.Int, opT, w, bitsLog2(w), k.Int&(w-1))
 		}
 	}
 	return e
+}
+
+// bitsLog2 is log2 of a width of 16, 32 or 64 bits.
+func bitsLog2(w int64) int {
+	n := 0
+	for ; w > 1; w >>= 1 {
+		n++
+	}
+	return n
 }
 
 func (c *checker) checkAssign(e *Assign) Expr {
@@ -427,7 +448,8 @@ func (c *checker) checkConstruct(e *Construct) Expr {
 			return e
 		}
 		if at.IsNumeric() && !Identical(at.Scalar(), t.Scalar()) {
-			e.Args[i] = buildConversion(a, at.WithScalar(t.Scalar()))
+			// Float literals stay float here, as in DXC.
+			e.Args[i] = buildConversionLit(a, at.WithScalar(t.Scalar()), false)
 		}
 		total += at.ComponentCount()
 	}

@@ -414,7 +414,7 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestUnsupportedTypes(t *testing.T) {
-	for _, ty := range []string{"half", "double", "min16float", "min16int", "min16uint", "int64_t", "uint64_t", "half4", "double2x2", "min10float3", "Texture2D", "SamplerState", "Texture2D<float4>"} {
+	for _, ty := range []string{"Texture2D", "SamplerState", "Texture2D<float4>"} {
 		src := "uniform " + ty + " x;\n"
 		_, diags := compile(t, src, Options{Library: true})
 		if len(diags) != 1 || diags[0].Severity != Error {
@@ -425,6 +425,145 @@ func TestUnsupportedTypes(t *testing.T) {
 		want := "unsupported type '" + strings.Split(ty, "<")[0] + "'"
 		if d.Message != want || d.Pos.Line != 1 || d.Pos.Col != 9 {
 			t.Errorf("%s: got %s %q, want 1:9 %q", ty, d.Pos, d.Message, want)
+		}
+	}
+}
+
+// TestMinPrecisionTypes checks DXC's default mode (no
+// -enable-16bit-types): half and the min-precision types are distinct
+// types (computed at 32 bits by the lowering) that promote below their
+// 32-bit type, and the explicitly 16-bit types are refused at their use.
+func TestMinPrecisionTypes(t *testing.T) {
+	for _, ty := range []string{"half", "half4", "min16float2x3", "min10float3", "min16int", "min12int2", "min16uint4"} {
+		e, diags := exprOf(t, "uniform "+ty+" x;", "x")
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", ty, messages(diags))
+			continue
+		}
+		if got := e.Type().String(); got != ty {
+			t.Errorf("%s: type %s", ty, got)
+		}
+	}
+	for _, tt := range []struct{ prelude, expr, want string }{
+		{"uniform min16float a; uniform float b;", "a + b", "float"},
+		{"uniform half2 a; uniform min10float b;", "a * b", "half2"},
+		{"uniform min16int a; uniform int b;", "a - b", "int"},
+		{"uniform min16int a;", "a + 1", "min16int"},
+		{"uniform half a;", "a * 2.0", "half"},
+	} {
+		e, diags := exprOf(t, tt.prelude, tt.expr)
+		if len(diags) > 0 || e.Type().String() != tt.want {
+			t.Errorf("%s: type %s, want %s %s", tt.expr, e.Type(), tt.want, messages(diags))
+		}
+	}
+	// Overloads tell half from float, as DXC's AST does.
+	expectDiag(t, "float f(float4 x) { return 1; }\nfloat f(half4 x) { return 2; }\n", Options{Library: true}, "")
+	// DXC refuses signed division on minimum-precision integers.
+	expectDiag(t, "int f(min16int a, min16int b) { return a / b; }", Options{Library: true},
+		"signed integer division is not supported on minimum-precision types, cast to int to use 32-bit division")
+	expectDiag(t, "int f(min16int a, min16int b) { return a % b; }", Options{Library: true}, "signed integer division is not supported")
+	expectDiag(t, "uint f(min16uint a, min16uint b) { return a / b; }", Options{Library: true}, "")
+}
+
+// TestSizedTypes checks -enable-16bit-types (half, float16_t and the
+// minimum-precision types are 16-bit) and the 64-bit types (both modes):
+// their widths, spellings, promotion and literal types.
+func TestSizedTypes(t *testing.T) {
+	half := Options{Library: true, Enable16BitTypes: true}
+	for _, tt := range []struct {
+		opts     Options
+		ty, want string
+		kind     Kind
+		bits     int
+	}{
+		{half, "half", "half", KindFloat, 16}, {half, "float16_t2", "half2", KindFloat, 16}, {half, "min16float4", "half4", KindFloat, 16},
+		{half, "min10float", "half", KindFloat, 16}, {half, "int16_t3", "int16_t3", KindInt, 16}, {half, "min16int", "int16_t", KindInt, 16},
+		{half, "uint16_t", "uint16_t", KindUint, 16}, {half, "min16uint2x2", "uint16_t2x2", KindUint, 16},
+		{Options{Library: true}, "double", "double", KindFloat, 64}, {Options{Library: true}, "float64_t4", "double4", KindFloat, 64},
+		{Options{Library: true}, "int64_t2", "int64_t2", KindInt, 64}, {half, "uint64_t", "uint64_t", KindUint, 64},
+	} {
+		prog, diags := compile(t, "uniform "+tt.ty+" x;\nvoid __t() { x; }\n", tt.opts)
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", tt.ty, messages(diags))
+			continue
+		}
+		e := findFunc(prog, "__t").Body.Stmts[0].(*ExprStmt).X
+		if s := e.Type().Scalar(); e.Type().String() != tt.want || s.Kind != tt.kind || s.Width() != tt.bits {
+			t.Errorf("%s: %s (%d bits), want %s (%d bits)", tt.ty, e.Type(), s.Width(), tt.want, tt.bits)
+		}
+	}
+	for _, tt := range []struct{ prelude, expr, want string }{
+		{"uniform half a; uniform float b;", "a + b", "float"},
+		{"uniform int16_t a; uniform int b;", "a * b", "int"},
+		{"uniform uint16_t a; uniform int16_t b;", "a - b", "uint16_t"},
+		{"uniform int64_t a; uniform uint b;", "a + b", "int64_t"},
+		{"uniform uint64_t a; uniform int64_t b;", "a + b", "uint64_t"},
+		{"uniform double a; uniform float b;", "a * b", "double"},
+		{"uniform double a; uniform int64_t b;", "a + b", "double"},
+		{"uniform half a;", "a * 2.0", "half"},
+		// (Unsuffixed, a literal beyond 32 bits stays DXC's literal int:
+		// INT_MIN with a warning where used as 32 bits, its whole value in
+		// a 64-bit context: TestLiteralInts, constfold.go.)
+		{"", "0xFFFFFFFFFFFFFFFFull", "uint64_t"},
+		{"", "1.5h", "half"},
+		{"", "1.5L", "double"},
+		{"", "1ull", "uint64_t"},
+		{"", "2l", "int64_t"},
+		{"", "asdouble(1u, 2u)", "double"},
+		{"uniform uint2 a;", "asdouble(a, a)", "double2"},
+		{"uniform uint2 a;", "AddUint64(a, a)", "uint2"},
+		{"uniform uint4 a;", "AddUint64(a, a)", "uint4"},
+		{"uniform int16_t2 a;", "asfloat16(a)", "half2"},
+		{"uniform uint64_t a;", "countbits(a)", "uint"},
+		{"uniform uint64_t a;", "reversebits(a)", "uint64_t"},
+		{"uniform half3 a;", "length(a)", "half"},
+		{"uniform double2 a;", "sqrt(a)", "double2"},
+	} {
+		src := tt.prelude + "\nvoid __t() {\n" + tt.expr + ";\n}\n"
+		prog, diags := compile(t, src, half)
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", tt.expr, messages(diags))
+			continue
+		}
+		if got := findFunc(prog, "__t").Body.Stmts[0].(*ExprStmt).X.Type().String(); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.expr, got, tt.want)
+		}
+	}
+	// DXC's rules for the word intrinsics and 64-bit values.
+	for _, tt := range []struct{ src, want string }{
+		{"uniform double d; float f() { return asfloat(d); }", "'asfloat' requires a 32-bit argument, not 'double'"},
+		{"uniform half h; uint f() { return asuint(h); }", "'asuint' requires a 32-bit argument, not 'half' (use asfloat16, asint16 or asuint16)"},
+		{"uniform double d; void f() { uint a, b; asuint(d, a, b); splitdouble(d, a, b); }", ""},
+		{"uniform uint3x3 a; double3 f() { return asdouble(a, a); }", "'asdouble' requires uint scalar or vector arguments"},
+		{"uniform uint3 a; uint3 f() { return AddUint64(a, a); }", "'AddUint64' requires two uint2 or two uint4 arguments"},
+	} {
+		expectDiag(t, tt.src, Options{Library: true, Enable16BitTypes: true}, tt.want)
+	}
+	expectDiag(t, "double2 main() : SV_Target { return 0; }", Options{Entry: "main"}, "render target output 'SV_Target' cannot have the 64-bit type 'double2'")
+	// Folding keeps the width: 2^40 survives as int64_t, half rounds.
+	for _, tt := range []struct {
+		expr string
+		want float64
+	}{{"(int64_t)1 << 40", 1 << 40}, {"(half)0.1", 0.0999755859375}, {"(uint16_t)70000", 70000 - 65536}, {"(double)1 / 3", 1.0 / 3}} {
+		prog, diags := compile(t, "void __t() {\n"+tt.expr+";\n}\n", half)
+		if len(diags) > 0 {
+			t.Errorf("%s: %s", tt.expr, messages(diags))
+			continue
+		}
+		k, ok := ConstEval(findFunc(prog, "__t").Body.Stmts[0].(*ExprStmt).X)
+		if !ok || k.AsFloat() != tt.want {
+			t.Errorf("%s folds to %v (%v), want %v", tt.expr, k.AsFloat(), ok, tt.want)
+		}
+	}
+	// 1.5h is a float literal in this mode.
+	if e, diags := exprOf(t, "", "1.5h"); len(diags) > 0 || e.Type() != TypeFloat {
+		t.Errorf("1.5h: %v %s", e, messages(diags))
+	}
+	for _, ty := range []string{"float16_t", "int16_t2", "uint16_t"} {
+		_, diags := compile(t, "uniform "+ty+" x;\n", Options{Library: true})
+		want := "'" + ty + "' requires -enable-16bit-types"
+		if len(diags) != 1 || diags[0].Message != want || diags[0].Pos.Line != 1 || diags[0].Pos.Col != 9 {
+			t.Errorf("%s: got %s, want 1:9 %q", ty, messages(diags), want)
 		}
 	}
 }

@@ -141,11 +141,17 @@ func (c *checker) resolveBaseUncached(ts *TypeSpec) *Type {
 		return t
 	}
 	if base, rows, cols, ok := builtinTypeName(ts.Name); ok {
-		if unsupportedScalars[base] {
-			c.errorf(ts, "unsupported type '%s'", ts.Name)
+		s := scalarByName[base]
+		if m, ok := sixtyFourBitScalars[base]; ok {
+			s = m
+		} else if m, ok := sixteenBitScalars[base]; ok && c.opts.Enable16BitTypes {
+			s = m
+		} else if m, ok := minPrecisionScalars[base]; ok && !c.opts.Enable16BitTypes {
+			s = m
+		} else if only16BitScalars[base] && !c.opts.Enable16BitTypes {
+			c.errorf(ts, "'%s' requires -enable-16bit-types", ts.Name)
 			return TypeError
 		}
-		s := scalarByName[base]
 		switch {
 		case rows > 0:
 			return MatrixOf(s, rows, cols)

@@ -78,6 +78,26 @@ type Type struct {
 	Struct *StructDecl
 	// Resource is the kind of a resource type.
 	Resource ResourceKind
+	// Prec is the spelling of a scalar that is a distinct type of the
+	// same kind as a 32-bit scalar ("half", "min16float", "min10float",
+	// "min16int", "min12int", "min16uint"); "" for int, uint, float and
+	// bool. In DXC's default mode these compute at 32 bits but stay
+	// distinct for overloading, promotion (a lower rank than the 32-bit
+	// type) and the minimum-precision division rule.
+	Prec string
+	// Bits is the width of a 16- or 64-bit scalar (half, int16_t and
+	// uint16_t with -enable-16bit-types; double, int64_t, uint64_t); 0
+	// for the 32-bit scalars and bool.
+	Bits int
+}
+
+// Width returns the bit width of a numeric scalar type (32 unless Bits
+// says otherwise; minimum-precision types compute at 32 bits).
+func (t *Type) Width() int {
+	if t.Bits != 0 {
+		return t.Bits
+	}
+	return 32
 }
 
 // Predefined scalar and special types.
@@ -88,6 +108,24 @@ var (
 	TypeInt   = &Type{Kind: KindInt}
 	TypeUint  = &Type{Kind: KindUint}
 	TypeFloat = &Type{Kind: KindFloat}
+
+	// DXC's default-mode half and minimum-precision types (see Type.Prec).
+	TypeHalf       = &Type{Kind: KindFloat, Prec: "half"}
+	TypeMin16Float = &Type{Kind: KindFloat, Prec: "min16float"}
+	TypeMin10Float = &Type{Kind: KindFloat, Prec: "min10float"}
+	TypeMin16Int   = &Type{Kind: KindInt, Prec: "min16int"}
+	TypeMin12Int   = &Type{Kind: KindInt, Prec: "min12int"}
+	TypeMin16Uint  = &Type{Kind: KindUint, Prec: "min16uint"}
+
+	// True 16-bit types (-enable-16bit-types) and the 64-bit types.
+	TypeHalf16       = &Type{Kind: KindFloat, Bits: 16}
+	TypeInt16        = &Type{Kind: KindInt, Bits: 16}
+	TypeUint16       = &Type{Kind: KindUint, Bits: 16}
+	TypeDouble       = &Type{Kind: KindFloat, Bits: 64}
+	TypeInt64        = &Type{Kind: KindInt, Bits: 64}
+	TypeUint64       = &Type{Kind: KindUint, Bits: 64}
+	sizedScalarNames = map[*Type]string{TypeHalf16: "half", TypeInt16: "int16_t", TypeUint16: "uint16_t",
+		TypeDouble: "double", TypeInt64: "int64_t", TypeUint64: "uint64_t"}
 )
 
 type shapeKey struct {
@@ -104,7 +142,8 @@ var (
 func init() {
 	// Fill the caches up front so that lookups never write: the frontend
 	// may run concurrently in several goroutines.
-	for _, s := range []*Type{TypeBool, TypeInt, TypeUint, TypeFloat} {
+	for _, s := range []*Type{TypeBool, TypeInt, TypeUint, TypeFloat, TypeHalf, TypeMin16Float, TypeMin10Float, TypeMin16Int, TypeMin12Int, TypeMin16Uint,
+		TypeHalf16, TypeInt16, TypeUint16, TypeDouble, TypeInt64, TypeUint64} {
 		for n := 1; n <= 4; n++ {
 			vectorCache[shapeKey{elem: s, cols: n}] = &Type{Kind: KindVector, Elem: s, Len: n}
 			for m := 1; m <= 4; m++ {
@@ -277,7 +316,7 @@ func Identical(a, b *Type) bool {
 	if a == b {
 		return true
 	}
-	if a == nil || b == nil || a.Kind != b.Kind {
+	if a == nil || b == nil || a.Kind != b.Kind || a.Prec != b.Prec || a.Bits != b.Bits {
 		return false
 	}
 	switch a.Kind {
@@ -307,12 +346,14 @@ func (t *Type) String() string {
 		return "void"
 	case KindBool:
 		return "bool"
-	case KindInt:
-		return "int"
-	case KindUint:
-		return "uint"
-	case KindFloat:
-		return "float"
+	case KindInt, KindUint, KindFloat:
+		if t.Prec != "" {
+			return t.Prec
+		}
+		if n, ok := sizedScalarNames[t]; ok {
+			return n
+		}
+		return [...]string{KindInt: "int", KindUint: "uint", KindFloat: "float"}[t.Kind]
 	case KindVector:
 		return fmt.Sprintf("%s%d", t.Elem, t.Len)
 	case KindMatrix:
@@ -348,8 +389,38 @@ var scalarByName = map[string]*Type{
 	"int32_t": TypeInt, "uint32_t": TypeUint, "float32_t": TypeFloat,
 }
 
-// unsupportedScalars are scalar spellings outside the subset: their use is
-// reported as an unsupported type at the use.
+// minPrecisionScalars are the spellings that DXC's default mode (no
+// -enable-16bit-types) computes at 32 bits: half is float (clang's
+// NativeHalfType off), and the min-precision types are "at least" 16 or
+// 10 bits, which a 32-bit implementation satisfies (DXC marks them
+// RelaxedPrecision in SPIR-V and lets the driver choose). passlens
+// computes all of them exactly as their 32-bit type.
+var minPrecisionScalars = map[string]*Type{
+	"half": TypeHalf, "min16float": TypeMin16Float, "min10float": TypeMin10Float,
+	"min16int": TypeMin16Int, "min12int": TypeMin12Int, "min16uint": TypeMin16Uint,
+}
+
+// only16BitScalars are the explicitly sized 16-bit spellings, which DXC
+// accepts only with -enable-16bit-types.
+var only16BitScalars = map[string]bool{"int16_t": true, "uint16_t": true, "float16_t": true}
+
+// sixteenBitScalars are the scalars of DXC's -enable-16bit-types mode:
+// half and float16_t are IEEE binary16, and the minimum-precision types
+// become the 16-bit type of their kind (min precision is disabled).
+var sixteenBitScalars = map[string]*Type{
+	"half": TypeHalf16, "float16_t": TypeHalf16, "min16float": TypeHalf16, "min10float": TypeHalf16,
+	"int16_t": TypeInt16, "min16int": TypeInt16, "min12int": TypeInt16,
+	"uint16_t": TypeUint16, "min16uint": TypeUint16,
+}
+
+// sixtyFourBitScalars are the 64-bit scalars, in both modes.
+var sixtyFourBitScalars = map[string]*Type{
+	"double": TypeDouble, "float64_t": TypeDouble, "int64_t": TypeInt64, "uint64_t": TypeUint64,
+}
+
+// unsupportedScalars are the scalar spellings other than scalarByName's
+// (the minimum-precision, 16-bit and 64-bit ones), which the checker maps
+// by mode (minPrecisionScalars, sixteenBitScalars, sixtyFourBitScalars).
 var unsupportedScalars = map[string]bool{
 	"half": true, "double": true, "min16float": true, "min10float": true, "min16int": true,
 	"min12int": true, "min16uint": true, "int64_t": true, "uint64_t": true, "int16_t": true,

@@ -71,15 +71,16 @@ func toF64(c uint64, bits int) float64 {
 }
 
 // fromF64 rounds f to the given float format (round to nearest even) and
-// encodes it. (Halves and bfloats round through float32 first; the double
-// rounding can differ from a direct rounding only for values that are not
-// results of a single half/bf16 operation on exact inputs.)
+// encodes it. (Halves round once, from the double; bfloats round through
+// float32 first, a double rounding that can differ from a direct rounding
+// only for values that are not results of a single bf16 operation on
+// exact inputs.)
 func fromF64(f float64, bits int) uint64 {
 	switch bits {
 	case 64:
 		return math.Float64bits(f)
 	case 16:
-		return uint64(f32ToHalf(float32(f)))
+		return uint64(f64ToHalf(f))
 	case bf16Format:
 		return uint64(f32ToBF16(float32(f)))
 	case ftz32Format:
@@ -92,82 +93,14 @@ func fromF64(f float64, bits int) uint64 {
 func roundTo(f float64, bits int) float64 { return toF64(fromF64(f, bits), bits) }
 
 // halfToF32 converts IEEE binary16 bits to float32 (exact).
-func halfToF32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := int(h>>10) & 0x1F
-	man := uint32(h) & 0x3FF
-	switch {
-	case exp == 0x1F: // inf or NaN (payload kept in the high mantissa bits)
-		return math.Float32frombits(sign | 0x7F800000 | man<<13)
-	case exp == 0:
-		if man == 0 {
-			return math.Float32frombits(sign)
-		}
-		// Subnormal half: value = man * 2^-24.
-		f := float32(man) * (1.0 / (1 << 24))
-		if sign != 0 {
-			f = -f
-		}
-		return f
-	}
-	return math.Float32frombits(sign | uint32(exp-15+127)<<23 | man<<13)
-}
+func halfToF32(h uint16) float32 { return float32(ir.HalfToFloat(h)) }
 
 // f32ToHalf converts a float32 to IEEE binary16 bits, rounding to nearest
 // even; values too large become infinity, NaNs stay NaN (quiet).
-func f32ToHalf(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23) & 0xFF
-	man := b & 0x7FFFFF
-	if exp == 0xFF {
-		if man != 0 {
-			return sign | 0x7E00 | uint16(man>>13)
-		}
-		return sign | 0x7C00
-	}
-	// Work with the exact value man' * 2^(e) where man' has the hidden bit.
-	e := exp - 127
-	if exp == 0 {
-		// float32 subnormals are far below the half range: round to zero.
-		return sign
-	}
-	m := man | 0x800000 // 24 significant bits, value = m * 2^(e-23)
-	if e > 15 {
-		return sign | 0x7C00
-	}
-	var shift int // how many low bits of m to drop
-	var hexp int
-	if e >= -14 { // normal half
-		shift = 13
-		hexp = e + 15
-	} else { // subnormal half: unit is 2^-24
-		shift = 13 + (-14 - e)
-		hexp = 0
-		if shift > 25 {
-			return sign
-		}
-	}
-	r := m >> uint(shift)
-	rem := m & (1<<uint(shift) - 1)
-	half := uint32(1) << uint(shift-1)
-	if rem > half || (rem == half && r&1 == 1) {
-		r++
-	}
-	if hexp == 0 {
-		// r counts units of 2^-24; r == 0x400 rolls into the smallest normal.
-		return sign | uint16(r)
-	}
-	// r has 11 significant bits (hidden bit 0x400); rounding may carry.
-	if r >= 0x800 {
-		r >>= 1
-		hexp++
-	}
-	if hexp >= 0x1F {
-		return sign | 0x7C00
-	}
-	return sign | uint16(hexp)<<10 | uint16(r&0x3FF)
-}
+func f32ToHalf(f float32) uint16 { return f64ToHalf(float64(f)) }
+
+// f64ToHalf rounds a float64 to IEEE binary16 bits (ir.FloatToHalf).
+func f64ToHalf(f float64) uint16 { return ir.FloatToHalf(f) }
 
 // f32ToBF16 rounds a float32 to bfloat16 (nearest even); NaNs stay quiet NaNs.
 func f32ToBF16(f float32) uint16 {

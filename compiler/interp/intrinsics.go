@@ -152,6 +152,10 @@ var elementwise = map[string]ewFn{
 	},
 	// mad(a, b, c) = a * b + c, not fused.
 	"mad": func(a []uint64, at, rt arith) uint64 { return at.add(at.mul(a[0], a[1]), a[2]) },
+	// fma rounds once (HLSL allows it on doubles only).
+	"fma": func(a []uint64, at, rt arith) uint64 {
+		return rt.from(math.FMA(at.f(a[0]), at.f(a[1]), at.f(a[2])))
+	},
 	// smoothstep(lo, hi, x): t = saturate((x - lo) / (hi - lo)); t*t*(3 - 2*t).
 	"smoothstep": func(a []uint64, at, rt arith) uint64 {
 		t := at.div(at.sub(a[2], a[0]), at.sub(a[1], a[0]))

@@ -121,6 +121,22 @@ func TestMadNotFused(t *testing.T) {
 	}
 }
 
+// TestFmaFused checks that fma (HLSL's, on doubles) rounds once: with
+// a = 1 + 2^-30, a*a - (1 + 2^-29) is exactly 2^-60, which a rounded
+// product loses.
+func TestFmaFused(t *testing.T) {
+	a := 1 + math.Ldexp(1, -30)
+	c := -(1 + math.Ldexp(1, -29))
+	d := func(v float64) ir.Value { return ir.ConstFloat(ir.F64, v) }
+	got := eval1(t, ir.F64, intr("fma", ir.F64, d(a), d(a), d(c)))
+	if want := math.Ldexp(1, -60); got[0] != math.Float64bits(want) {
+		t.Errorf("fma: got %s, want %g", FormatValue(ir.F64, got), want)
+	}
+	if float64(a*a)+c != 0 { // the conversion rounds the product
+		t.Fatalf("test constants do not distinguish fused from unfused")
+	}
+}
+
 func TestVectorMatrixIntrinsics(t *testing.T) {
 	f := ir.F32
 	m22 := func(a, b, c, d float64) *ir.Const {

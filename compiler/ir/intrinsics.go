@@ -70,6 +70,7 @@ func init() {
 	for _, n := range []string{"atan2", "fmod", "ldexp", "max", "min", "pow", "step"} {
 		def(n, pureEW, 2, 2, "HLSL "+n+", per component")
 	}
+	def("fma", pureEW, 3, 3, "HLSL fma (double): a * b + c rounded once, per component")
 	for _, n := range []string{"clamp", "lerp", "mad", "smoothstep"} {
 		def(n, pureEW, 3, 3, "HLSL "+n+", per component")
 	}

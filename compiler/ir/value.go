@@ -103,10 +103,17 @@ func ConstInt(t *Type, v int64) *Const {
 	return &Const{typ: t, Bits: uint64(int64(int32(v)))}
 }
 
-// ConstFloat returns an f32 (or vector-splat) constant rounded to float32.
+// ConstFloat returns a float (or vector-splat) constant rounded to t's
+// precision: f32, f16 (nearest even) or f64.
 func ConstFloat(t *Type, v float64) *Const {
 	if t.Kind == KVector {
 		return splatConst(t, ConstFloat(t.Elem, v))
+	}
+	switch {
+	case t.Bits == 16 && t.Name == "":
+		return &Const{typ: t, Bits: uint64(FloatToHalf(v))}
+	case t.Bits == 64:
+		return &Const{typ: t, Bits: math.Float64bits(v)}
 	}
 	return &Const{typ: t, Bits: uint64(math.Float32bits(float32(v)))}
 }

@@ -7,15 +7,17 @@ import (
 )
 
 // Scalar types other than the 32-bit core (bool, i32, u32, f32). The HLSL
-// front end never makes them; the LLVM bridge (compiler/llvm) does, because
-// LLVM IR uses i8/i16/i64 indices and masks (ballot returns i64), half,
-// bfloat and double. Constants of these types keep their value in
+// front end makes i16/u16/f16 (-enable-16bit-types) and i64/u64/f64
+// (int64_t, uint64_t, double); the LLVM bridge (compiler/llvm) makes them
+// too, because LLVM IR uses i8/i16/i64 indices and masks (ballot returns
+// i64), half, bfloat and double. Constants of these types keep their value in
 // Const.Bits, sign- or zero-extended to 64 bits for integers and as the raw
 // IEEE bit pattern for floats.
 var (
 	I8   = intern(&Type{Kind: KInt, Bits: 8})
 	I16  = intern(&Type{Kind: KInt, Bits: 16})
 	I64  = intern(&Type{Kind: KInt, Bits: 64})
+	U16  = intern(&Type{Kind: KUint, Bits: 16})
 	U64  = intern(&Type{Kind: KUint, Bits: 64})
 	F16  = intern(&Type{Kind: KFloat, Bits: 16})
 	BF16 = intern(&Type{Kind: KFloat, Bits: 16, Name: "bf16"})
@@ -40,8 +42,36 @@ func IntType(bits int) *Type {
 	return nil
 }
 
-// ParseScalarType maps a scalar type spelling (bool, i8, i16, i32, i64, u32,
-// u64, f16, bf16, f32, f64) to its type.
+// UintType returns the unsigned integer type of the given width (16, 32
+// or 64), or nil.
+func UintType(bits int) *Type {
+	switch bits {
+	case 16:
+		return U16
+	case 32:
+		return U32
+	case 64:
+		return U64
+	}
+	return nil
+}
+
+// FloatType returns the IEEE float type of the given width (16, 32 or
+// 64), or nil.
+func FloatType(bits int) *Type {
+	switch bits {
+	case 16:
+		return F16
+	case 32:
+		return F32
+	case 64:
+		return F64
+	}
+	return nil
+}
+
+// ParseScalarType maps a scalar type spelling (bool, i8, i16, i32, i64, u16,
+// u32, u64, f16, bf16, f32, f64) to its type.
 func ParseScalarType(s string) (*Type, bool) {
 	switch s {
 	case "bool":
@@ -54,6 +84,8 @@ func ParseScalarType(s string) (*Type, bool) {
 		return I32, true
 	case "i64":
 		return I64, true
+	case "u16":
+		return U16, true
 	case "u32":
 		return U32, true
 	case "u64":

@@ -28,6 +28,8 @@ type Options struct {
 	Entry       string   // HLSL entry point (default "main")
 	Defines     []string // HLSL -D NAME[=VALUE]
 	IncludeDirs []string // HLSL -I
+	// Enable16BitTypes is dxc's -enable-16bit-types (hlsl.Options).
+	Enable16BitTypes bool
 	// ReadFile, when set, reads HLSL #include files instead of the file
 	// system (the SSH server confines includes to its modules directory).
 	ReadFile func(path string) ([]byte, error)
@@ -206,7 +208,8 @@ type DiagError struct {
 func (e *DiagError) Error() string { return strings.TrimRight(e.Text, "\n") }
 
 func hlslOptions(src *Source, opts Options) hlsl.Options {
-	o := hlsl.Options{Entry: opts.Entry, Defines: opts.Defines, IncludeDirs: opts.IncludeDirs, ReadFile: opts.ReadFile}
+	o := hlsl.Options{Entry: opts.Entry, Defines: opts.Defines, IncludeDirs: opts.IncludeDirs, ReadFile: opts.ReadFile,
+		Enable16BitTypes: opts.Enable16BitTypes}
 	if strings.HasPrefix(src.Name, "samples/") {
 		// Samples include nothing outside the embedded set.
 		o.ReadFile = func(p string) ([]byte, error) {

@@ -42,7 +42,7 @@ func (s *scalarizer) expandComposite(it *ir.Intrinsic, args []ir.Value, rt *ir.T
 		}
 	}
 	at := args[0].Type()
-	flt := at == ir.F32 // ir.ConstFloat makes f32 constants only
+	flt := at.Kind == ir.KFloat && at.Name == "" // f16, f32, f64 (ir.ConstFloat rounds to each; not bf16)
 	final := func(op ir.Op, t *ir.Type) *ir.Instr {
 		var n *ir.Instr
 		if take != nil {

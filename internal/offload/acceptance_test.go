@@ -84,7 +84,7 @@ func frontendError(tst *Test, run Run) string {
 	if !ok {
 		return "RUN compiles no section"
 	}
-	opts := hlsl.Options{Entry: run.Entry, Defines: run.Defines, RowMajor: run.RowMaj,
+	opts := hlsl.Options{Entry: run.Entry, Defines: run.Defines, RowMajor: run.RowMaj, Enable16BitTypes: run.Half,
 		ReadFile: func(path string) ([]byte, error) {
 			if s, ok := tst.Sections[filepath.Base(path)]; ok {
 				return []byte(s), nil

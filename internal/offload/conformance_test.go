@@ -43,7 +43,9 @@ const suiteRoot = "../../../shared/conformance/offload-test-suite/test"
 // features are the lit features of the platform passlens models. (The
 // interpreter runs a test at the wave size it requires, else at every
 // size from 4 to 64; WaveSize_128 is beyond the interpreter's 64 lanes.)
-var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true}
+var features = map[string]bool{"DirectX": true, "DXC": true, "WaveSize_32": true, "WaveSize_64": true,
+	"Half": true, "Int16": true, "Double": true, "Int64": true, "SM_6_6": true,
+	"Int64GroupSharedAtomics": true, "Int64TypedResourceAtomics": true}
 
 // knownFailures are executed tests that fail, with the reason.
 var knownFailures = map[string]string{}
@@ -302,7 +304,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 	if !ok {
 		return unsup("RUN compiles %q, which is no section", run.Source)
 	}
-	opts := hlsl.Options{Entry: run.Entry, Stage: hlsl.StageCompute, Defines: run.Defines, RowMajor: run.RowMaj,
+	opts := hlsl.Options{Entry: run.Entry, Stage: hlsl.StageCompute, Defines: run.Defines, RowMajor: run.RowMaj, Enable16BitTypes: run.Half,
 		ReadFile: func(path string) ([]byte, error) {
 			if s, ok := tst.Sections[filepath.Base(path)]; ok {
 				return []byte(s), nil

@@ -56,6 +56,9 @@ func leafOffsets(t *ir.Type, std140 bool, base int, out []int) ([]int, error) {
 		}
 		return append(out, base), nil
 	case ir.KVector:
+		if t.Elem.Kind != ir.KBool && t.Elem.Bits != 32 {
+			return nil, fmt.Errorf("%s leaves are not 32-bit", t)
+		}
 		for i := 0; i < t.Len; i++ {
 			out = append(out, base+4*i)
 		}
@@ -199,6 +202,9 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			w, err := cellOf(v)
 			if err != nil {
 				return nil, true, err
+			}
+			if offs[k]+4 > len(data) {
+				return nil, true, fmt.Errorf("%s: value %d lies outside the buffer's %d bytes", g.Name(), k, len(data))
 			}
 			binary.LittleEndian.PutUint32(data[offs[k]:], w)
 		}

@@ -56,11 +56,39 @@ func (fl *fnLowerer) convertScalars(v ir.Value, from, ts *hlsl.Type) ir.Value {
 // castScalar converts a scalar or vector v with component type fs to
 // component type ts.
 func (fl *fnLowerer) castScalar(v ir.Value, fs, ts *hlsl.Type) ir.Value {
-	if fs.Kind == ts.Kind {
-		return v
-	}
 	vt := v.Type()
 	to := vt.WithScalar(fl.irType(ts))
+	if vt == to {
+		return v // same IR type (minimum precision is 32-bit)
+	}
+	fw, tw := fs.Width(), ts.Width()
+	switch {
+	case fs.Kind == hlsl.KindFloat && ts.Kind == hlsl.KindFloat && fw < tw:
+		return fl.b.Cast(ir.OpFPExt, v, to, "conv")
+	case fs.Kind == hlsl.KindFloat && ts.Kind == hlsl.KindFloat:
+		return fl.b.Cast(ir.OpFPTrunc, v, to, "conv")
+	case fs.IsIntegral() && ts.IsIntegral() && fw != tw:
+		// Change the width in the source's signedness, then reinterpret.
+		mid := vt.WithScalar(fl.irType(ts))
+		if fs.Kind != ts.Kind {
+			mid = vt.WithScalar(ir.IntType(tw))
+			if fs.Kind == hlsl.KindUint {
+				mid = vt.WithScalar(ir.UintType(tw))
+			}
+		}
+		op := ir.OpTrunc
+		switch {
+		case fw < tw && fs.Kind == hlsl.KindInt:
+			op = ir.OpSExt
+		case fw < tw:
+			op = ir.OpZExt
+		}
+		w := fl.b.Cast(op, v, mid, "conv")
+		if mid == to {
+			return w
+		}
+		return fl.b.Cast(ir.OpBitcast, w, to, "conv")
+	}
 	switch {
 	case ts.Kind == hlsl.KindBool && fs.Kind == hlsl.KindFloat:
 		return fl.b.Cmp(ir.PredUNE, v, ir.ConstFloat(vt, 0), "tobool")

@@ -107,6 +107,10 @@ func TestLowerExec(t *testing.T) {
 		// stored transposed (element [c][r] of memory is row r, column c).
 		{"components", "components", nil, "M", 2, "<<0.0, 10.0, 20.0, 30.0>, <1.0, 11.0, 21.0, 31.0>, <2.0, 12.0, 22.0, 32.0>, <3.0, 13.0, 23.0, 33.0>> " +
 			"<<0.0, 0.0, 0.0, 4.0>, <0.0, 0.0, 3.0, 0.0>, <0.0, 2.0, 0.0, 0.0>, <1.0, 0.0, 0.0, 0.0>>"},
+		// Without -enable-16bit-types half and min16* are 32-bit: 65504*2
+		// is not infinity, 40000 and 70000 do not wrap.
+		{"minprec", "minprec", nil, "F", 4, "131008.75 131009.75 131010.75 131011.75"},
+		{"minprec", "minprec", nil, "I", 4, "150000 150001 150002 150003"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.buffer, func(t *testing.T) {
@@ -116,6 +120,37 @@ func TestLowerExec(t *testing.T) {
 				t.Errorf("%s = %s\nwant %s", c.buffer, got, c.want)
 			}
 		})
+	}
+}
+
+// TestLowerExecSized runs sized.hlsl with -enable-16bit-types; the
+// expected values are IEEE bit patterns and integer identities worked
+// out by hand.
+func TestLowerExecSized(t *testing.T) {
+	m := lowerSource(t, "sized.hlsl", execShader(t, "sized"), hlsl.Options{Enable16BitTypes: true})
+	res := run(t, m, nil, interp.PolicyMaximal)
+	for _, c := range []struct {
+		buffer string
+		n      int
+		want   string
+	}{
+		// 1.5 = 0x3FF8000000000000; 0x1FFFFFFFF + 0x200000001 = 0x400000000;
+		// popcount 32; bit 40 both ways; -1 has no bit differing from its
+		// sign (all ones); 0 has no set bit.
+		{"U", 9, "0 1073217536 0 4 32 40 40 4294967295 4294967295"},
+		// 0x3FF00000:00000000 is 1.0; 5.57 is the double nearest it;
+		// (1+2^-30)^2 - (1+2^-29) is 2^-60 fused, 0 unfused.
+		{"D", 4, "1.0 5.57 8.673617379884035e-19 0.0"},
+		// reversebits(1) = 2^63; the literal -2147483648 converts as int64.
+		{"Q", 2, "9223372036854775808 18446744071562067968"},
+		// half(0.1) = 0x2E66 (0.0999755859375); 70000 overflows to infinity.
+		{"H", 2, "0.099975586 0x7C00"},
+		// 40000 wraps to -25536; -2 = 0xFFFE differs from its sign at bit 0.
+		{"S", 2, "-25536 0"},
+	} {
+		if got := bufferText(t, res, c.buffer, c.n); got != c.want {
+			t.Errorf("%s = %s\nwant %s", c.buffer, got, c.want)
+		}
 	}
 }
 

@@ -30,8 +30,12 @@ var elementwiseIntrinsics = map[string]bool{
 	"isinf": true, "isnan": true, "countbits": true, "firstbithigh": true, "firstbitlow": true,
 	"reversebits": true, "f16tof32": true, "f32tof16": true, "atan2": true, "fmod": true,
 	"ldexp": true, "max": true, "min": true, "pow": true, "step": true, "clamp": true, "lerp": true,
-	"mad": true, "smoothstep": true,
+	"mad": true, "smoothstep": true, "fma": true,
 }
+
+// bitIntrinsics are expanded to 32-bit operations on 16- and 64-bit
+// operands (lower_bits.go).
+var bitIntrinsics = map[string]bool{"countbits": true, "firstbitlow": true, "firstbithigh": true, "reversebits": true}
 
 // directIntrinsics are IR intrinsics of the same name called with the
 // checked argument and result types as they are.
@@ -83,6 +87,9 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 			if ret.Kind == ir.KMatrix {
 				rt = ir.Vec(ret.Elem, ret.Cols)
 			}
+			if bitIntrinsics[name] && a[0].Type().Scalar().Bits != 32 {
+				return fl.sizedBitOp(name, a[0], rt)
+			}
 			return intr(name, rt, a...)
 		})
 	case directIntrinsics[name]:
@@ -117,7 +124,25 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 		return intr("transpose", ret, args...)
 	case "mul":
 		return fl.mul(args[0], args[1], param(0), param(1), in.Ret)
-	case "asfloat", "asint", "asuint":
+	case "asdouble":
+		return fl.asdouble(args[0], args[1], ret)
+	case "splitdouble":
+		fl.splitdouble(x, args[0], in)
+		return nil
+	case "asuint":
+		if len(x.Args) == 3 {
+			fl.splitdouble(x, args[0], in)
+			return nil
+		}
+		if hlsl.Identical(param(0).Scalar(), in.Ret.Scalar()) {
+			return args[0]
+		}
+		return fl.mapNumeric(in.Ret, args, func(a []ir.Value) ir.Value {
+			return fl.b.Cast(ir.OpBitcast, a[0], a[0].Type().WithScalar(ret.Scalar()), name)
+		})
+	case "AddUint64":
+		return fl.addUint64(args[0], args[1], ret)
+	case "asfloat", "asint", "asfloat16", "asint16", "asuint16":
 		if hlsl.Identical(param(0).Scalar(), in.Ret.Scalar()) {
 			return args[0]
 		}

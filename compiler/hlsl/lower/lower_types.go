@@ -39,11 +39,11 @@ func (l *lowerer) typeOf(t *hlsl.Type, mem bool) *ir.Type {
 	case hlsl.KindBool:
 		return ir.Bool
 	case hlsl.KindInt:
-		return ir.I32
+		return ir.IntType(t.Width())
 	case hlsl.KindUint:
-		return ir.U32
+		return ir.UintType(t.Width())
 	case hlsl.KindFloat:
-		return ir.F32
+		return ir.FloatType(t.Width())
 	case hlsl.KindVector:
 		return ir.Vec(l.typeOf(t.Elem, false), t.Len)
 	case hlsl.KindMatrix:

@@ -56,6 +56,18 @@ func TestLowerVKD3DProbes(t *testing.T) {
 // knownDeviations are the probes (file:line) that fail for reasons outside
 // the lowering; the test reports them as known, not as failures.
 var knownDeviations = map[string]string{
+	// Minimum precision in constant buffers: at SM6 vkd3d's data store
+	// min16float/min16uint uniforms as 16-bit values (a D3D12 driver's
+	// choice; vkd3d marks these todo(sm>=6)); without
+	// -enable-16bit-types passlens computes and stores min precision at
+	// 32 bits, as DXC's SPIR-V (RelaxedPrecision on 32-bit types) does.
+	"arithmetic-float-uniform.shader_test:283": "min precision uniforms stored as 16-bit",
+	"arithmetic-float-uniform.shader_test:304": "min precision uniforms stored as 16-bit",
+	"arithmetic-float-uniform.shader_test:331": "min precision uniforms stored as 16-bit",
+	"arithmetic-float-uniform.shader_test:353": "min precision uniforms stored as 16-bit",
+	"minimum-precision.shader_test:98":         "min precision uniforms stored as 16-bit",
+	"minimum-precision.shader_test:157":        "min precision uniforms stored as 16-bit",
+	"minimum-precision.shader_test:216":        "min precision uniforms stored as 16-bit",
 	// Integer division by zero and INT_MIN / -1: DXC folds these undefined
 	// operations to 0; the interpreter follows D3D's run-time rule (all ones).
 	"arithmetic-int.shader_test:90":  "undefined division",

@@ -125,11 +125,13 @@ func shaders(t *testing.T) []shader {
 		if filepath.Base(filepath.Dir(path)) == "exec" {
 			name = "exec/" + name
 		}
-		prog, diags := hlsl.Frontend(path, src, hlsl.Options{})
+		// A file that says it is compiled with -enable-16bit-types is.
+		opts := hlsl.Options{Enable16BitTypes: strings.Contains(string(src), "compiled with -enable-16bit-types")}
+		prog, diags := hlsl.Frontend(path, src, opts)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", path, diags)
 		}
-		m, ld := lower.Lower(prog, hlsl.Options{})
+		m, ld := lower.Lower(prog, opts)
 		if m == nil {
 			t.Fatalf("%s: %v", path, ld)
 		}

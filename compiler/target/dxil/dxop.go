@@ -45,6 +45,7 @@ const (
 	opUMax                     = 39
 	opUMin                     = 40
 	opFMad                     = 46
+	opFma                      = 47 // double only
 	opIMad                     = 48
 	opUMad                     = 49
 	opBarrier                  = 80
@@ -197,6 +198,10 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 			return fmt.Errorf("no DXIL %s for type %s", name, rt)
 		}
 		return lw.dxCall(in, opSpec{code, "binary", true}, rt, a)
+	case "fma":
+		if rt == ir.F64 {
+			return lw.dxCall(in, opSpec{opFma, "tertiary", true}, rt, a)
+		}
 	case "mad":
 		code := opFMad
 		switch rt.Kind {
@@ -239,13 +244,14 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 			return lw.replace(in, ir.OpFRem, a[0], a[1])
 		}
 	case "rcp":
-		if rt == ir.F32 {
+		if isFloat(rt) {
 			return lw.replace(in, ir.OpFDiv, ir.ConstFloat(rt, 1), a[0])
 		}
 	case "exp", "log", "log10":
 		// exp(x) = Exp(x * log2(e)); log(x) = Log(x) * ln(2);
-		// log10(x) = Log(x) * log10(2). (f32 only: the constants are f32.)
-		if rt != ir.F32 {
+		// log10(x) = Log(x) * log10(2). (f32 and f16: DXIL's Exp and Log
+		// have no double overload.)
+		if rt != ir.F32 && rt != ir.F16 {
 			break
 		}
 		lw.bd.SetBefore(in)
@@ -275,7 +281,7 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 		p := lw.bd.Binary(ir.OpFMul, a[1], l, in.Name()+".p")
 		return lw.dxCall(in, opSpec{opExp, "unary", true}, rt, []ir.Value{p})
 	case "atan2":
-		if rt != ir.F32 {
+		if rt != ir.F32 && rt != ir.F16 {
 			break
 		}
 		return lw.atan2(in)
@@ -382,12 +388,13 @@ func (lw *lowerer) replace(in *ir.Instr, op ir.Op, x, y ir.Value) error {
 func (lw *lowerer) atan2(in *ir.Instr) error {
 	y, x := in.Args[0], in.Args[1]
 	n := in.Name()
-	f := func(v float64) ir.Value { return ir.ConstFloat(ir.F32, v) }
+	ft := in.Type() // f32 or f16
+	f := func(v float64) ir.Value { return ir.ConstFloat(ft, v) }
 	bd := lw.bd
 	bd.SetBefore(in)
 	q := bd.Binary(ir.OpFDiv, y, x, n+".q")
-	at := bd.Intrinsic("atan", ir.F32, []ir.Value{q}, n+".atan")
-	if err := lw.dxCall(at, opSpec{opAtan, "unary", true}, ir.F32, at.Args); err != nil {
+	at := bd.Intrinsic("atan", ft, []ir.Value{q}, n+".atan")
+	if err := lw.dxCall(at, opSpec{opAtan, "unary", true}, ft, at.Args); err != nil {
 		return err
 	}
 	xlt := bd.Cmp(ir.PredOLT, x, f(0), n+".xlt")

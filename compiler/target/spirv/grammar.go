@@ -223,6 +223,7 @@ var (
 	capabilityNames = map[uint32]string{
 		CapMatrix: "Matrix", CapShader: "Shader", CapGeometry: "Geometry", CapMultiViewport: "MultiViewport", CapFloat16: "Float16", CapFloat64: "Float64",
 		CapInt64: "Int64", CapInt64Atomics: "Int64Atomics", CapInt16: "Int16",
+		CapStorageBuffer16BitAccess: "StorageBuffer16BitAccess", CapUniformAndStorageBuffer16: "UniformAndStorageBuffer16BitAccess",
 		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapVariablePointersStorageBuffer: "VariablePointersStorageBuffer", CapShaderNonUniform: "ShaderNonUniform", CapDenormFlushToZero: "DenormFlushToZero", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
 		CapGroupNonUniformVote: "GroupNonUniformVote", CapGroupNonUniformArithmetic: "GroupNonUniformArithmetic",
 		CapGroupNonUniformBallot: "GroupNonUniformBallot", CapGroupNonUniformShuffle: "GroupNonUniformShuffle",

@@ -133,8 +133,13 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 		case isF:
 			s := fe.extInst(e.mustType(at, rulePlain), 0, GLSLFSign, a[0])
 			fe.op(OpConvertFToS, tid, res, s)
-		case isS:
+		case isS && at.Scalar().Bits == t.Scalar().Bits:
 			fe.extInst(tid, res, GLSLSSign, a[0])
+		case isS:
+			// SSign needs the operand's width: sign of an int16_t or
+			// int64_t, then OpSConvert to the int result.
+			s := fe.extInst(e.mustType(at, rulePlain), 0, GLSLSSign, a[0])
+			fe.op(OpSConvert, tid, res, s)
 		case isU:
 			c := fe.op(OpINotEqual, e.mustType(ir.BoolOf(at), rulePlain), 0, a[0], e.constOf(ir.ConstInt(at, 0)))
 			fe.op(OpSelect, tid, res, c, e.constOf(ir.ConstInt(t, 1)), e.constOf(ir.ConstInt(t, 0)))
@@ -209,6 +214,11 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 		default:
 			return unsupported()
 		}
+	case "fma":
+		if !isF {
+			return unsupported()
+		}
+		fe.extInst(tid, res, GLSLFma, a[0], a[1], a[2])
 	case "mad":
 		switch {
 		case isF:

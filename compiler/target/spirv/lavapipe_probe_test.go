@@ -36,6 +36,17 @@ var probeKnown = map[string]string{
 	// division to 0 (the expected value); the IR, and so the back end,
 	// follow D3D's run-time rule (all ones), as compiler/hlsl's probe test
 	// notes.
+	// Minimum precision in constant buffers: at SM6 vkd3d gives these
+	// min16float uniforms as 16-bit data (a D3D12 driver's choice, marked
+	// todo(sm>=6)); passlens computes and stores min precision at 32 bits.
+	"arithmetic-float-uniform.shader_test:283": "min precision uniforms stored as 16-bit",
+	"arithmetic-float-uniform.shader_test:304": "min precision uniforms stored as 16-bit",
+	"arithmetic-float-uniform.shader_test:331": "min precision uniforms stored as 16-bit",
+	"arithmetic-float-uniform.shader_test:353": "min precision uniforms stored as 16-bit",
+	// (uint)(half)-3.6: D3D (and the IR) saturate a negative float to 0;
+	// SPIR-V's OpConvertFToU of it is undefined (lavapipe gives 2^32-1).
+	"cast-to-uint.shader_test:29":    "undefined float-to-uint conversion",
+	"cast-to-uint.shader_test:50":    "undefined float-to-uint conversion",
 	"arithmetic-int.shader_test:90":  "undefined division",
 	"arithmetic-int.shader_test:104": "undefined division",
 	"arithmetic-int.shader_test:124": "undefined division",

@@ -29,6 +29,8 @@ func (e *enc) intType(bits int, signed bool, lanes int) uint32 {
 		st = ir.I8
 	case bits == 16 && signed:
 		st = ir.I16
+	case bits == 16:
+		st = ir.U16
 	}
 	if st != nil {
 		return e.mustType(ir.Vec(st, lanes), rulePlain)

@@ -207,6 +207,8 @@ const (
 	CapShaderViewportIndexLayer      = 5254 // SPV_EXT_shader_viewport_index_layer
 	CapVariablePointersStorageBuffer = 4441 // core in SPIR-V 1.3
 	CapShaderNonUniform              = 5301 // SPV_EXT_descriptor_indexing
+	CapStorageBuffer16BitAccess      = 4433 // SPV_KHR_16bit_storage, core in SPIR-V 1.3
+	CapUniformAndStorageBuffer16     = 4434
 )
 
 // Execution models.

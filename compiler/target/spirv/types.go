@@ -69,6 +69,14 @@ func rowType(t *ir.Type) *ir.Type { return ir.Vec(t.Elem, t.Cols) }
 
 // typeID returns the SPIR-V type of t under rule, declaring it on first use.
 func (e *enc) typeID(t *ir.Type, rule layoutRule) (uint32, error) {
+	if s := t.Scalar(); s.Bits == 16 && (s.Kind == ir.KInt || s.Kind == ir.KUint || s.Kind == ir.KFloat) && rule != rulePlain {
+		// 16-bit values in buffer memory (SPV_KHR_16bit_storage).
+		if rule == ruleStd140 {
+			e.capability(CapUniformAndStorageBuffer16)
+		} else {
+			e.capability(CapStorageBuffer16BitAccess)
+		}
+	}
 	if t.IsScalar() || t.Kind == ir.KVoid || t.Kind == ir.KVector {
 		if t.Kind == ir.KBool && rule != rulePlain {
 			t = ir.U32

@@ -169,6 +169,14 @@ func sm3Check(m *ir.Module) error {
 
 func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Instr, string, ...any)) {
 	t := in.Type()
+	// SM3 registers are 32-bit floats: half, double and the 16/64-bit
+	// integers have no representation (one error per instruction).
+	for _, v := range append([]*ir.Type{t}, argTypes(in)...) {
+		if w := sm3WideScalar(v); w != nil {
+			bad(f, in, "type %s is not available in shader model 3 (registers hold 32-bit floats; 16- and 64-bit types need SM6)", w)
+			return
+		}
+	}
 	switch op := in.Op; {
 	case op == ir.OpIntrinsic && in.Intr != nil:
 		a := in.Intr.Attrs
@@ -234,6 +242,37 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 			}
 		}
 	}
+}
+
+// argTypes lists the types of in's operands.
+func argTypes(in *ir.Instr) []*ir.Type {
+	out := make([]*ir.Type, 0, len(in.Args))
+	for _, a := range in.Args {
+		out = append(out, a.Type())
+	}
+	return out
+}
+
+// sm3WideScalar returns the first 16- or 64-bit scalar type inside t
+// (through vectors, matrices, arrays, structs and pointers), or nil.
+func sm3WideScalar(t *ir.Type) *ir.Type {
+	switch {
+	case t == nil:
+		return nil
+	case t.Kind == ir.KInt || t.Kind == ir.KUint || t.Kind == ir.KFloat:
+		if t.Bits == 16 || t.Bits == 64 {
+			return t
+		}
+	case t.Kind == ir.KStruct:
+		for _, fl := range t.Fields {
+			if w := sm3WideScalar(fl.Type); w != nil {
+				return w
+			}
+		}
+	case t.Elem != nil:
+		return sm3WideScalar(t.Elem)
+	}
+	return nil
 }
 
 // sm3IndexOperand reports whether operand a of in is an index (kept as an

@@ -273,6 +273,9 @@ entry:
 		{"bigconst", "  %y = add i32 %x, 20000000 !loc 6:6", []string{"6:6", "integer constant 20000000"}},
 		{"countbits", "  %y = intr i32 countbits(i32 %x) !loc 8:8", []string{"8:8", "countbits works on integer bits"}},
 		{"noloc", "  %y = xor i32 %x, 5", []string{"@main %entry", "bitwise xor"}},
+		{"double", "  %y = sitofp i32 %x to f64 !loc 9:3", []string{"9:3", "type f64 is not available in shader model 3"}},
+		{"half", "  %y = sitofp i32 %x to f16 !loc 9:4", []string{"9:4", "type f16 is not available in shader model 3"}},
+		{"int64", "  %y = sext i32 %x to i64 !loc 9:5", []string{"9:5", "type i64 is not available in shader model 3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := ir.ParseModule(tc.name, []byte(head+tc.body+tail))

@@ -72,7 +72,7 @@ static VkPhysicalDeviceProperties props;
 static void pick_device(void) {
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	app.pApplicationName = "vkrun";
-	app.apiVersion = VK_API_VERSION_1_1;
+	app.apiVersion = VK_API_VERSION_1_2; // 1.2 for the Vulkan 1.1/1.2 feature structs (float16, 16-bit storage, int64 atomics)
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
 	ici.pApplicationInfo = &app;
 	CHECK(vkCreateInstance(&ici, NULL, &instance));
@@ -348,13 +348,24 @@ int main(int argc, char **argv) {
 	qci.queueFamilyIndex = family;
 	qci.queueCount = 1;
 	qci.pQueuePriorities = &prio;
-	VkPhysicalDeviceFeatures feats;
-	vkGetPhysicalDeviceFeatures(phys, &feats);
-	feats.robustBufferAccess = VK_FALSE; // out-of-bounds behaviour stays the driver's
+	// Every feature the device has is enabled (shaderFloat64, shaderInt64,
+	// shaderInt16 among the core ones; on a 1.2 device also the Vulkan 1.1
+	// and 1.2 ones: 16-bit storage, shaderFloat16, int64 buffer atomics),
+	// except robust buffer access.
+	VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+	VkPhysicalDeviceVulkan11Features f11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+	VkPhysicalDeviceFeatures2 feats2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+	int v12 = VK_VERSION_MINOR(props.apiVersion) >= 2 || VK_VERSION_MAJOR(props.apiVersion) > 1;
+	if (v12) {
+		f11.pNext = &f12;
+		feats2.pNext = &f11;
+	}
+	vkGetPhysicalDeviceFeatures2(phys, &feats2);
+	feats2.features.robustBufferAccess = VK_FALSE; // out-of-bounds behaviour stays the driver's
 	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
 	dci.queueCreateInfoCount = 1;
 	dci.pQueueCreateInfos = &qci;
-	dci.pEnabledFeatures = &feats;
+	dci.pNext = &feats2;
 	VkDevice dev;
 	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
 	VkQueue queue;
