@@ -374,8 +374,8 @@ func (c *checker) checkStorage(v *VarDecl) {
 	}
 	if v.Register != nil && v.Kind == VarGlobal && v.Type.ContainsResource() {
 		want := byte('t')
-		if v.Type.Kind == KindResource && v.Type.Resource.Writable() {
-			want = 'u'
+		if v.Type.Kind == KindResource {
+			want = v.Type.Resource.RegisterClass()
 		}
 		if v.Register.Class != want && v.Register.Profile == "" {
 			c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected '%c'", v.Register.Class, v.Type, want)
