@@ -276,7 +276,7 @@ func buildImage(t *TextureInput, g *ir.Global, shape ir.TexShape) (*image, error
 			for c := 0; c < f.channels; c++ {
 				v, err := decodeChannel(f, data[i*f.channels+c], fmt.Sprintf("%s level %d texel %d channel %d", what, k, i, c))
 				if err != nil {
-					return nil, err
+					return nil, &Error{Msg: err.Error(), Err: ErrInput}
 				}
 				tx[c] = v
 			}
