@@ -46,6 +46,13 @@ func unsupportedCategory(diags Diagnostics) string {
 		switch {
 		case strings.Contains(m, "effect"):
 			return "effects"
+		case strings.HasPrefix(m, "resource of type") && strings.HasSuffix(m, "cannot be used in an initializer list"),
+			m == "resources cannot be members of a constant buffer",
+			strings.HasPrefix(m, "local resource variable") && strings.HasSuffix(m, "must be initialized"),
+			strings.HasPrefix(m, "'Texture") && strings.Contains(m, "is not a valid element type"):
+			// Limits of passlens's resource handling that DXC legalizes
+			// away (issue 17, item 4); textures now reach them.
+			return "resource objects"
 		case strings.Contains(m, "geometry shader"):
 			return "geometry shader"
 		}
@@ -156,7 +163,22 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 // knownMismatches are the subset units whose verdict differs from DXC's,
 // with the reason; any other mismatch fails the test, and so does a listed
 // one that starts to match (the list must stay true).
-var knownMismatches = map[string]string{}
+var knownMismatches = map[string]string{
+	// register(profile, tN) and register(spaceN) reservation rules (which
+	// profile qualifiers exist, contradictory reservations, a space
+	// without a register) are not checked yet: textures reach them since
+	// they are supported (issue 16's HLSL rules).
+	"register-reservations-profile.shader_test:61":  "register profile rules not checked",
+	"register-reservations-profile.shader_test:70":  "register profile rules not checked",
+	"register-reservations-profile.shader_test:211": "register profile rules not checked",
+	"register-reservations-profile.shader_test:232": "register profile rules not checked",
+	"register-reservations-profile.shader_test:241": "register profile rules not checked",
+	"register-reservations-space.shader_test:60":    "register space rules not checked",
+	"register-reservations-space.shader_test:69":    "register(ps, space0) not parsed",
+	"register-reservations-space.shader_test:82":    "register(space0) not parsed",
+	"register-reservations-space.shader_test:145":   "register space rules not checked",
+	"register-reservations-space.shader_test:172":   "register space rules not checked",
+}
 
 func TestConformanceVKD3D(t *testing.T) {
 	subset, st := checkConformance(t)

@@ -411,7 +411,7 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestUnsupportedTypes(t *testing.T) {
-	for _, ty := range []string{"half", "double", "min16float", "min16int", "min16uint", "int64_t", "uint64_t", "half4", "double2x2", "min10float3", "Texture2D", "SamplerState", "Texture2D<float4>"} {
+	for _, ty := range []string{"half", "double", "min16float", "min16int", "min16uint", "int64_t", "uint64_t", "half4", "double2x2", "min10float3", "Texture2DMS", "RWTexture2D", "Texture2DMS<float4>"} {
 		src := "uniform " + ty + " x;\n"
 		_, diags := compile(t, src, Options{Library: true})
 		if len(diags) != 1 || diags[0].Severity != Error {

@@ -1,5 +1,7 @@
 package hlsl
 
+import "strings"
+
 // Textures and samplers. A texture (Texture1D … TextureCubeArray) is a
 // read-only resource in a t register whose element type defaults to
 // float4; a sampler (SamplerState, SamplerComparisonState) is a resource
@@ -79,7 +81,7 @@ func vecOrScalar(s *Type, n int) *Type {
 // "no member function" suggestions and documentation).
 var TextureMethodNames = []string{"Load", "operator[]", "Sample", "SampleLevel", "SampleBias", "SampleGrad",
 	"SampleCmp", "SampleCmpLevelZero", "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha",
-	"GetDimensions"}
+	"GatherCmp", "GatherCmpRed", "GatherCmpGreen", "GatherCmpBlue", "GatherCmpAlpha", "GetDimensions"}
 
 // textureMethod returns the signature of texture method name called with
 // nargs arguments (nil: no such method or overload; the caller reports
@@ -124,11 +126,20 @@ func textureMethod(t *Type, name string, nargs int) *Method {
 		return withOffset(t.Elem, samp, coord, g, g)
 	case "SampleCmp", "SampleCmpLevelZero":
 		return withOffset(f, cmpSamp, coord, f)
-	case "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha":
+	case "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha",
+		"GatherCmp", "GatherCmpRed", "GatherCmpGreen", "GatherCmpBlue", "GatherCmpAlpha":
 		if t.Resource == ResTexture1D || t.Resource == ResTexture1DArray || t.Resource == ResTexture3D {
 			return nil
 		}
-		return withOffset(VectorOf(t.Elem.Scalar(), 4), samp, coord)
+		ret, params := VectorOf(t.Elem.Scalar(), 4), []*Type{samp, coord}
+		if IsGatherCmp(name) {
+			ret, params = VectorOf(f, 4), []*Type{cmpSamp, coord, f}
+		}
+		if off != nil && nargs == len(params)+4 {
+			// One offset per gathered texel.
+			return m(ret, append(params, off, off, off, off)...)
+		}
+		return withOffset(ret, params...)
 	case "GetDimensions":
 		// (out size..., [out levels]) or (uint mip, out size..., out levels).
 		n := sh.Dims
@@ -158,16 +169,19 @@ func repeatType(t *Type, n int) []*Type {
 	return out
 }
 
-// GatherChannel is the component a Gather method reads (0 for Gather and
-// GatherRed).
+// GatherChannel is the component a Gather or GatherCmp method reads (0
+// for Gather, GatherRed, GatherCmp and GatherCmpRed).
 func GatherChannel(name string) int {
-	switch name {
-	case "GatherGreen":
+	switch strings.TrimPrefix(name, "GatherCmp") {
+	case "Green", "GatherGreen":
 		return 1
-	case "GatherBlue":
+	case "Blue", "GatherBlue":
 		return 2
-	case "GatherAlpha":
+	case "Alpha", "GatherAlpha":
 		return 3
 	}
 	return 0
 }
+
+// IsGatherCmp reports whether a texture method is a GatherCmp variant.
+func IsGatherCmp(name string) bool { return strings.HasPrefix(name, "GatherCmp") }

@@ -79,7 +79,10 @@ func (w *wave) texIntrinsic(fr *frame, ic *icode, mask uint64) error {
 				out, err = img.sample(smp, floats(arg(2)), lod, ints(arg(5)), nil)
 			}
 		case "tex.gather":
-			out, err = img.gather(smp, floats(arg(2)), int(int32(arg(3)[0])), ints(arg(4)))
+			out, err = img.gather(smp, floats(arg(2)), int(int32(arg(3)[0])), ints(arg(4)), nil)
+		case "tex.gather_cmp":
+			ref := f32(arg(4)[0])
+			out, err = img.gather(smp, floats(arg(2)), int(int32(arg(3)[0])), ints(arg(5)), &ref)
 		default:
 			return fmt.Errorf("%w: intrinsic %s", ErrUnsupported, name)
 		}
@@ -392,8 +395,9 @@ func (img *image) gradLOD(ddx, ddy []float64) (float64, error) {
 }
 
 // gather is tex.gather: channel ch of the four texels bilinear filtering
-// of level 0 reads, in D3D's order (i0,j1), (i1,j1), (i1,j0), (i0,j0).
-func (img *image) gather(s *samplerState, coord []float64, ch int, off []int) ([4]uint32, error) {
+// of level 0 reads, in D3D's order (i0,j1), (i1,j1), (i1,j0), (i0,j0);
+// with ref (tex.gather_cmp) the comparisons ref OP channel, 1 or 0.
+func (img *image) gather(s *samplerState, coord []float64, ch int, off []int, ref *float32) ([4]uint32, error) {
 	if len(img.levels) == 0 {
 		return [4]uint32{}, nil
 	}
@@ -411,7 +415,7 @@ func (img *image) gather(s *samplerState, coord []float64, ch int, off []int) ([
 	var out [4]uint32
 	for k, d := range [4][2]int{{0, 1}, {1, 1}, {1, 0}, {0, 0}} {
 		p := [3]int{i0[0] + d[0], i0[1] + d[1]}
-		if img.integer {
+		if img.integer && ref == nil {
 			q := [3]int{0, 0, layer}
 			inside := true
 			for i := 0; i < dims; i++ {
@@ -425,6 +429,9 @@ func (img *image) gather(s *samplerState, coord []float64, ch int, off []int) ([
 			continue
 		}
 		t := img.fetch(s, lv, p, dims, layer, addr, nil)
+		if ref != nil {
+			t[ch] = b2f(compareFuncs[s.cmp](*ref, float32(t[ch])))
+		}
 		out[k] = math.Float32bits(float32(t[ch]))
 	}
 	return out, nil

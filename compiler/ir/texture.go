@@ -59,5 +59,6 @@ func init() {
 	def("tex.sample_cmp", texQuad, 5, 5, "tex.sample_cmp(texture, comparison sampler, coord, f32 ref, offset): filtered comparison of ref with the red channel (1 pass, 0 fail)")
 	def("tex.sample_cmp_level_zero", tex, 5, 5, "tex.sample_cmp_level_zero(texture, comparison sampler, coord, f32 ref, offset): tex.sample_cmp at level 0")
 	def("tex.gather", tex, 5, 5, "tex.gather(texture, sampler, coord, i32 channel, offset): one channel of the four texels bilinear filtering would use, as <4 x T> (i0j1, i1j1, i1j0, i0j0)")
+	def("tex.gather_cmp", tex, 6, 6, "tex.gather_cmp(texture, comparison sampler, coord, i32 channel, f32 ref, offset): tex.gather of the comparisons ref OP texel (1 pass, 0 fail) as <4 x f32>")
 	def("tex.dims", tex, 2, 2, "tex.dims(texture, u32 mip): <Dims+1 x u32> of the level's width[, height][, depth or layers] and the level count")
 }

@@ -56,13 +56,29 @@ func (fl *fnLowerer) textureCall(x *hlsl.MethodCall, tex ir.Value, args []ir.Val
 		return fl.b.Intrinsic("tex.sample_cmp", ret, []ir.Value{tex, sampler(), args[1], args[2], offset(3)}, name+".cmp")
 	case "SampleCmpLevelZero":
 		return fl.b.Intrinsic("tex.sample_cmp_level_zero", ret, []ir.Value{tex, sampler(), args[1], args[2], offset(3)}, name+".cmp")
-	case "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha":
+	case "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha",
+		"GatherCmp", "GatherCmpRed", "GatherCmpGreen", "GatherCmpBlue", "GatherCmpAlpha":
 		ch := hlsl.GatherChannel(m.Name)
 		if ch >= rt.Elem.Dim() {
 			fl.errorf(x, "'%s' reads component %d of '%s', which has %d", m.Name, ch, rt, rt.Elem.Dim())
 			return ir.ConstUndef(ret)
 		}
-		return fl.b.Intrinsic("tex.gather", ret, []ir.Value{tex, sampler(), args[1], ir.ConstInt(ir.I32, int64(ch)), offset(2)}, name+".gather")
+		intr, fixed := "tex.gather", []ir.Value{tex, sampler(), args[1], ir.ConstInt(ir.I32, int64(ch))}
+		if hlsl.IsGatherCmp(m.Name) {
+			intr = "tex.gather_cmp"
+			fixed = append(fixed, args[2])
+		}
+		first := len(fixed) - 2 // index of the first offset in x.Args
+		if len(x.Args) == first+4 {
+			// One offset per texel: component k of the gather at offset k.
+			comps := make([]ir.Value, 4)
+			for k := range comps {
+				g := fl.b.Intrinsic(intr, ret, append(append([]ir.Value(nil), fixed...), args[first+k]), name+".gather")
+				comps[k] = fl.b.ExtractValue(g, []int{k}, name+".texel")
+			}
+			return fl.b.Construct(ret, comps, name+".gather")
+		}
+		return fl.b.Intrinsic(intr, ret, append(fixed, offset(first)), name+".gather")
 	case "GetDimensions":
 		mip, first := ir.Value(ir.ConstInt(ir.U32, 0)), 0
 		withLevels := len(m.Params) == sh.Dims+2
