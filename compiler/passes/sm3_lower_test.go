@@ -170,6 +170,7 @@ func TestSM3LowerErrors(t *testing.T) {
 	head := `
 @In = global storage [? x i32] binding 0, 0 readonly
 @Out = global storage [? x i32] binding 0, 1
+@T = global storage f32 binding 0, 0 readonly kind "Texture2D"
 define void @main() compute numthreads(4, 1, 1) {
 entry:
   %p = access ptr<storage, [? x i32]> @In, i32 0
@@ -194,6 +195,7 @@ entry:
 		{"bigconst", "  %y = add i32 %x, 20000000 !loc 6:6", []string{"6:6", "integer constant 20000000"}},
 		{"countbits", "  %y = intr i32 countbits(i32 %x) !loc 8:8", []string{"8:8", "countbits works on integer bits"}},
 		{"noloc", "  %y = xor i32 %x, 5", []string{"@main %entry", "bitwise xor"}},
+		{"texture", "  %y = intr f32 tex.load(ptr<storage, f32> @T, <2 x i32> <0, 0>, i32 0, <2 x i32> <0, 0>) !loc 9:9", []string{"9:9", "textures are not supported by the SM3 back end yet (tex.load"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := ir.ParseModule(tc.name, []byte(head+tc.body+tail))
