@@ -173,6 +173,13 @@ func TestTextureReads(t *testing.T) {
 	if got := cmp("tex.sample_cmp(T, C, <2 x f32> <0.75, 0.5>, f32 0.5, <2 x i32> <0, 0>)", "less", "point"); got != 1 {
 		t.Errorf("sample_cmp: %v", got)
 	}
+	// GatherCmp: ref 0.5 "less" than the red of (i0,j1), (i1,j1), (i1,j0),
+	// (i0,j0) = (0.25, 0.75, 0.75, 0.25) (one row, clamped).
+	gc := runTex(t, texModule(t, "Texture2D", "f32", "<4 x f32>", "tex.gather_cmp(T, C, <2 x f32> <0.5, 0.5>, i32 0, f32 0.5, <2 x i32> <0, 0>)"),
+		depth, `{"name": "c", "comparison": "less"}`)
+	if got := fmt.Sprint([]float32{f32(gc[0]), f32(gc[1]), f32(gc[2]), f32(gc[3])}); got != "[0 1 1 0]" {
+		t.Errorf("gather_cmp: %s, want [0 1 1 0]", got)
+	}
 
 	// Dims: level 1 of the 4x2 texture is 2x1; two levels.
 	d := runTex(t, texModule(t, "Texture2D", "<4 x f32>", "<3 x u32>", "tex.dims(T, u32 1)"), grid4x2, point)
