@@ -257,6 +257,8 @@ var glslangCategories = map[string]glslangCategory{
 		doc: "glslang is stricter with constants: a constant out-of-bounds index into a uniform array (DXC warns) and a bool array size (float d[true])"},
 	"glslang-uniform-defaults": {pattern: re(`unknown variable`),
 		doc: "a cbuffer member's default value naming another member (float4 b = a;): DXC accepts it at SM6 (default values are only reflected), glslang resolves the name as a variable"},
+	"glslang-register-space": {pattern: re(`expected register number after register type`),
+		doc: "register(space0) and register(ps, space0): a space without a register, which DXC accepts at SM6 (the register is allocated)"},
 	"glslang-unimplemented": {pattern: re(`unimplemented: component-level gather compare`),
 		doc: "GatherCmpGreen/Blue/Alpha: glslang implements only the red-channel gather compare"},
 	"glslang-lvalue": {pattern: re(`l-value required`),
@@ -270,7 +272,7 @@ var glslangCategories = map[string]glslangCategory{
 	// SM6 behaviour glslang does not implement: vkd3d expects DXC to
 	// reject these; passlens rejects them as DXC does, glslang accepts.
 	"glslang-skips-check": {onlyGlslang: true,
-		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool, intrinsic shape mismatches, uniform parameters of non-entry functions"},
+		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool, intrinsic shape mismatches, uniform parameters of non-entry functions, register() profile names, conflicting and mixed profile reservations, a space before the register"},
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
@@ -278,6 +280,15 @@ func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 // glslangExplained lists every disagreement: input key -> category (in
 // glslangCategories). Regenerate after a change with HLSL_GLSLANG_VERBOSE=1.
 var glslangExplained = map[string]string{
+	"register-reservations-profile.shader_test:211": "glslang-skips-check",
+	"register-reservations-profile.shader_test:232": "glslang-skips-check",
+	"register-reservations-profile.shader_test:241": "glslang-skips-check",
+	"register-reservations-profile.shader_test:61":  "glslang-skips-check",
+	"register-reservations-profile.shader_test:70":  "glslang-skips-check",
+	"register-reservations-space.shader_test:145":   "glslang-skips-check",
+	"register-reservations-space.shader_test:60":    "glslang-skips-check",
+	"register-reservations-space.shader_test:69":    "glslang-register-space",
+	"register-reservations-space.shader_test:82":    "glslang-register-space",
 	"gather-cmp.shader_test:43":                     "glslang-unimplemented",
 	"gather-cmp.shader_test:56":                     "glslang-unimplemented",
 	"gather-cmp.shader_test:69":                     "glslang-unimplemented",

@@ -55,3 +55,24 @@ SamplerComparisonState sc : register(s1);
 	expectDiag(t, "Texture2D<float2x2> t;", Options{Library: true}, "error: elements of typed buffer 'Texture2D' must be scalars or vectors")
 	expectDiag(t, "SamplerState<float> s;", Options{Library: true}, "error: 'SamplerState' is not a template")
 }
+
+// TestRegisterProfiles checks DXC's SM6 rules for register(profile, ...)
+// and register spaces, which textures reach (vkd3d's
+// register-reservations tests).
+func TestRegisterProfiles(t *testing.T) {
+	for _, c := range []struct{ decl, want string }{
+		{"Texture2D t : register(ps, t1);", ""},
+		{"Texture2D t : register(ps_5_0, t1) : register(vs, t2);", ""},
+		{"Texture2D t : register(ps, t1) : register(ps, t1);", ""},
+		{"Texture2D t : register(t1, space0);", ""},
+		{"Texture2D t : register(space0);", ""},
+		{"Texture2D t : register(ps, space0);", ""},
+		{"Texture2D t : register(PS, t1);", "error: invalid shader profile 'PS' in register()"},
+		{"Texture2D t : register(qs, t1);", "error: invalid shader profile 'qs' in register()"},
+		{"Texture2D t : register(space0, t1);", "error: the register space must follow the register in register()"},
+		{"Texture2D t : register(vs, t1) : register(vs, t2);", "error: conflicting register reservations for profile 'vs'"},
+		{"Texture2D t : register(ps_4_0, t1) : register(t2);", "error: register() without a shader profile cannot be combined"},
+	} {
+		expectDiag(t, c.decl, Options{Library: true}, c.want)
+	}
+}
