@@ -163,12 +163,7 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 // knownMismatches are the subset units whose verdict differs from DXC's,
 // with the reason; any other mismatch fails the test, and so does a listed
 // one that starts to match (the list must stay true).
-var knownMismatches = map[string]string{
-	// Two textures reserving the same register (t1, space1): DXC rejects
-	// the overlap; the frontend does not check bindings across
-	// declarations yet.
-	"register-reservations-space.shader_test:172": "overlapping register reservations not checked",
-}
+var knownMismatches = map[string]string{}
 
 func TestConformanceVKD3D(t *testing.T) {
 	subset, st := checkConformance(t)

@@ -272,7 +272,7 @@ var glslangCategories = map[string]glslangCategory{
 	// SM6 behaviour glslang does not implement: vkd3d expects DXC to
 	// reject these; passlens rejects them as DXC does, glslang accepts.
 	"glslang-skips-check": {onlyGlslang: true,
-		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool, intrinsic shape mismatches, uniform parameters of non-entry functions, register() profile names, conflicting and mixed profile reservations, a space before the register"},
+		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool, intrinsic shape mismatches, uniform parameters of non-entry functions, register() profile names, conflicting and mixed profile reservations, a space before the register, two resources reserving one register"},
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
@@ -287,6 +287,7 @@ var glslangExplained = map[string]string{
 	"register-reservations-profile.shader_test:70":  "glslang-skips-check",
 	"register-reservations-space.shader_test:145":   "glslang-skips-check",
 	"register-reservations-space.shader_test:60":    "glslang-skips-check",
+	"register-reservations-space.shader_test:172":   "glslang-skips-check",
 	"register-reservations-space.shader_test:69":    "glslang-register-space",
 	"register-reservations-space.shader_test:82":    "glslang-register-space",
 	"gather-cmp.shader_test:43":                     "glslang-unimplemented",

@@ -193,8 +193,35 @@ func (c *checker) checkProgram() {
 	c.checkUndefinedCalls()
 	c.sizeUnsizedParams()
 	c.checkRecursion()
+	c.checkRegisterOverlap()
 	if !c.opts.Library {
 		c.checkEntry()
+	}
+}
+
+// checkRegisterOverlap reports two used resources reserving the same
+// register of a class and space (DXC cannot allocate them;
+// register-reservations-space.shader_test). Profile-specific
+// reservations are not compared.
+func (c *checker) checkRegisterOverlap() {
+	type slot struct {
+		class      byte
+		index, spc int
+	}
+	seen := map[slot]*VarDecl{}
+	for _, v := range c.prog.Globals {
+		r := v.Register
+		if r == nil || r.Profile != "" || !v.Used || v.Type.Kind != KindResource {
+			continue
+		}
+		k := slot{r.Class, r.Index, r.Space}
+		if old, ok := seen[k]; ok {
+			c.rep.add(Diagnostic{Severity: Error, Pos: r.P, End: r.E,
+				Message: fmt.Sprintf("resource '%s' reserves register %c%d, space%d, which '%s' already reserves", v.Name, r.Class, r.Index, r.Space, old.Name),
+				Notes:   []Diagnostic{note(old.Register.P, "previous reservation is here")}})
+			continue
+		}
+		seen[k] = v
 	}
 }
 
