@@ -77,12 +77,6 @@ func vecOrScalar(s *Type, n int) *Type {
 	return VectorOf(s, n)
 }
 
-// TextureMethodNames are the texture methods the checker knows (for
-// "no member function" suggestions and documentation).
-var TextureMethodNames = []string{"Load", "operator[]", "Sample", "SampleLevel", "SampleBias", "SampleGrad",
-	"SampleCmp", "SampleCmpLevelZero", "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha",
-	"GatherCmp", "GatherCmpRed", "GatherCmpGreen", "GatherCmpBlue", "GatherCmpAlpha", "GetDimensions"}
-
 // textureMethod returns the signature of texture method name called with
 // nargs arguments (nil: no such method or overload; the caller reports
 // the expected count from the longest overload).
