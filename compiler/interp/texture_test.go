@@ -265,3 +265,28 @@ func TestTextureInputErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTextureHostileCoordinates: NaN, infinite and huge coordinates,
+// levels of detail and offsets read something (or 0) without failing.
+func TestTextureHostileCoordinates(t *testing.T) {
+	vals := []string{"0x7fc00000", "0x7f800000", "0xff800000", "1.0e30", "-1.0e30", "0.5"} // NaN, +inf, -inf, huge
+	for _, kind := range []struct{ kind, coord, off, tex string }{
+		{"Texture2D", "<2 x f32> <%s, %s>", "<2 x i32> <7, -8>", grid4x2},
+		{"TextureCube", "<3 x f32> <%s, %s, 1.0>", "i32 0", `{"name": "t", "format": "R32F", "width": 1, "height": 1, "levels": [[0, 1, 2, 3, 4, 5]]}`},
+		{"Texture2DArray", "<3 x f32> <0.5, %s, %s>", "<2 x i32> <0, 0>", `{"name": "t", "format": "R32F", "width": 1, "height": 1, "layers": 2, "levels": [[1, 2]]}`},
+	} {
+		texel := "<4 x f32>"
+		if kind.kind != "Texture2D" {
+			texel = "f32"
+		}
+		for _, a := range vals {
+			for _, lod := range vals {
+				for _, addr := range []string{"wrap", "mirror", "mirror_once", "border", "clamp"} {
+					coord := fmt.Sprintf(kind.coord, a, a)
+					m := texModule(t, kind.kind, texel, texel, fmt.Sprintf("tex.sample_level(T, S, %s, f32 %s, %s)", coord, lod, kind.off))
+					runTex(t, m, kind.tex, `{"name": "s", "address_u": "`+addr+`", "address_v": "`+addr+`"}`)
+				}
+			}
+		}
+	}
+}
