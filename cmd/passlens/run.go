@@ -25,8 +25,8 @@ Runs FILE's entry point on simulated waves and prints buffers, render-target
 pixels and per-lane outputs as JSON (format: docs/run.md).
 
   --entry E        entry point (default: the only one)
-  --input in.json  buffers, uniforms, dispatch size, pixels, kernel arguments
-                   (default: zero-filled buffers, one group)
+  --input in.json  buffers, textures, samplers, uniforms, dispatch size, pixels,
+                   kernel arguments (default: zero-filled buffers, one group)
   --workgroup-size X[,Y[,Z]]
                    compute work-group size, overriding numthreads and the input's
                    workgroup_size (LLVM kernels: default !reqd_work_group_size, else 64)
