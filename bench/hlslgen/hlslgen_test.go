@@ -79,18 +79,18 @@ func compileSPIRV(t testing.TB, path string) []byte {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	res := pipeline.Run(context.Background(), m, defaultSpec(t, "spirv"), pipeline.Options{Target: "spirv"})
+	res := pipeline.Run(context.Background(), m, defaultSpec(t, target.SPIRV), pipeline.Options{Target: target.SPIRV})
 	if res.Err != nil {
 		t.Fatalf("%s: pass %s: %s", path, res.Err.Pass, res.Err.Msg)
 	}
-	o, err := target.Emit("spirv", m)
+	o, err := target.Emit(target.SPIRV, m)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return o.Binary
 }
 
-func defaultSpec(t testing.TB, tgt string) pipeline.Spec {
+func defaultSpec(t testing.TB, tgt target.Name) pipeline.Spec {
 	text := ""
 	for i, p := range passes.DefaultPipelines[tgt] {
 		if i > 0 {
@@ -147,15 +147,15 @@ func BenchmarkHLSL(b *testing.B) {
 		}
 		return m
 	}
-	spec := defaultSpec(b, "spirv")
+	spec := defaultSpec(b, target.SPIRV)
 	run := func(b *testing.B, in *ir.Module) {
-		res := pipeline.Run(context.Background(), in, spec, pipeline.Options{Target: "spirv", VerifyEach: true})
+		res := pipeline.Run(context.Background(), in, spec, pipeline.Options{Target: target.SPIRV, VerifyEach: true})
 		if res.Err != nil {
 			b.Fatalf("pass %s: %s", res.Err.Pass, res.Err.Msg)
 		}
 	}
 	emit := func(b *testing.B, in *ir.Module) {
-		if _, err := target.Emit("spirv", in); err != nil {
+		if _, err := target.Emit(target.SPIRV, in); err != nil {
 			b.Fatal(err)
 		}
 	}

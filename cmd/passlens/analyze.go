@@ -8,6 +8,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 	"passlens/internal/diag"
 	"passlens/internal/headless"
 )
@@ -45,7 +46,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	spec := fs.String("passes", "", "")
 	filter := fs.String("filter-func", "", "")
 	entry := fs.String("entry", "", "")
-	tgt := fs.String("target", "pir", "")
+	tgt := fs.String("target", string(target.PIR), "")
 	after := fs.String("after", "", "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
@@ -59,7 +60,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			return &usageError{c, fmt.Sprintf("unknown analysis %q (want %s)", k, strings.Join(headless.AnalysisKinds, ", "))}
 		}
 	}
-	sp, err := selectPipeline(c, *spec, *tgt, *after)
+	sp, err := selectPipeline(c, *spec, target.Name(*tgt), *after)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(sp.Steps) > 0 {
-		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: true})
+		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: target.Name(*tgt), VerifyEach: true})
 		if res.Err != nil {
 			return diag.Step(src, m, res.Err)
 		}

@@ -16,7 +16,7 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
-	"passlens/compiler/target/all" // registers the back ends
+	_ "passlens/compiler/target/all" // registers the back ends (and sm3-lower)
 	"passlens/internal/atomicfile"
 	"passlens/internal/diag"
 	"passlens/internal/headless"
@@ -72,9 +72,9 @@ func (f *optionalValueFlag) Set(v string) error {
 }
 
 // pipelineSpec resolves --passes / --target into a spec.
-func pipelineSpec(c *command, passesFlag, tgt string) (pipeline.Spec, error) {
+func pipelineSpec(c *command, passesFlag string, tgt target.Name) (pipeline.Spec, error) {
 	text := passesFlag
-	if text == "" && tgt != "pir" {
+	if text == "" && tgt != target.PIR {
 		text = strings.Join(passes.DefaultPipelines[tgt], ",")
 	}
 	spec, err := pipeline.Parse(text)
@@ -87,7 +87,7 @@ func pipelineSpec(c *command, passesFlag, tgt string) (pipeline.Spec, error) {
 func runCompile(args []string, stdout, stderr io.Writer) error {
 	c := commands["compile"]
 	fs := newFlags(c, stderr)
-	tgt := fs.String("target", "pir", "")
+	tgt := fs.String("target", string(target.PIR), "")
 	spec := fs.String("passes", "", "")
 	emit := fs.String("emit", "", "")
 	out := fs.String("o", "", "")
@@ -110,8 +110,9 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return &usageError{c, "expected one input file"}
 	}
-	if !slices.Contains(compileTargets, *tgt) {
-		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(compileTargets, ", "))}
+	tg := target.Name(*tgt)
+	if !slices.Contains(compileTargets, tg) {
+		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(target.Strings(compileTargets), ", "))}
 	}
 	switch *emit {
 	case "", "asm", "bin", "pir":
@@ -122,7 +123,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 		// As glslangValidator and dxc: a .spv output is a binary module.
 		*emit = "bin"
 	}
-	if *emit == "bin" && *tgt != "spirv" {
+	if *emit == "bin" && tg != target.SPIRV {
 		return &usageError{c, fmt.Sprintf("--emit=bin: target %s has no binary form (only spirv has)", *tgt)}
 	}
 	if *out != "" && *out != "-" && atomicfile.SameFile(*out, pos[0]) {
@@ -134,13 +135,13 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if changed.set && changed.value != "" && changed.value != "diff" {
 		return &usageError{c, fmt.Sprintf("--print-changed takes no value or =diff, not %q", changed.value)}
 	}
-	sp, err := pipelineSpec(c, *spec, *tgt)
+	sp, err := pipelineSpec(c, *spec, tg)
 	if err != nil {
 		return err
 	}
-	pipeTarget := *tgt
-	if *tgt == all.AMDGCNLL {
-		pipeTarget = "pir"
+	pipeTarget := tg
+	if tg == target.AMDGCNLL {
+		pipeTarget = target.PIR
 	}
 	var tm *passTimer
 	if *timePasses {
@@ -173,13 +174,13 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if res.Err != nil {
 		return diag.Step(src, m, res.Err)
 	}
-	if dump.Active() && pipeTarget != "pir" && *emit != "pir" {
+	if dump.Active() && pipeTarget != target.PIR && *emit != "pir" {
 		// The back end's own stages (SIR for sm3) follow the IR passes.
-		o, err := target.Emit(*tgt, m)
+		o, err := target.Emit(tg, m)
 		if err != nil {
 			// The IR dumps are printed; the back end's failure is still
 			// the command's (located, exit 1), never dropped.
-			return diag.Emit(src, *tgt, err)
+			return diag.Emit(src, tg, err)
 		}
 		headless.DumpStages(stdout, o.Stages, dump)
 	}
@@ -190,12 +191,12 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	var text string
 	var bin []byte
 	switch {
-	case *emit == "pir" || *tgt == "pir":
+	case *emit == "pir" || tg == target.PIR:
 		tm.phase("print IR", func() error { text = final.String(); return nil })
 	default:
 		var o *target.Output
-		if err := tm.phase("emit ("+*tgt+")", func() (err error) { o, err = target.Emit(*tgt, final); return err }); err != nil {
-			return diag.Emit(src, *tgt, err)
+		if err := tm.phase("emit ("+*tgt+")", func() (err error) { o, err = target.Emit(tg, final); return err }); err != nil {
+			return diag.Emit(src, tg, err)
 		}
 		text, bin = o.Text, o.Binary
 		if *emit == "bin" {
@@ -210,7 +211,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 }
 
 // compileTargets are the values of compile --target.
-var compileTargets = []string{"pir", "spirv", "dxil", "sm3", all.AMDGCNLL}
+var compileTargets = []target.Name{target.PIR, target.SPIRV, target.DXIL, target.SM3, target.AMDGCNLL}
 
 // writeOutput writes the result to standard output, or atomically to path
 // (replacing a file there: naming it with -o is the user's say-so).
@@ -239,9 +240,9 @@ func isTerminal(w io.Writer) bool {
 // selectPipeline is --passes / --target / --after of analyze and run: the
 // spec to run (the target's default pipeline unless --passes is given),
 // cut after the last occurrence of PASS when after is set.
-func selectPipeline(c *command, passesFlag, tgt, after string) (pipeline.Spec, error) {
-	if tgt != "pir" && !validTarget(tgt) {
-		return pipeline.Spec{}, &usageError{c, fmt.Sprintf("unknown target %q (want pir, %s)", tgt, strings.Join(passes.Targets, ", "))}
+func selectPipeline(c *command, passesFlag string, tgt target.Name, after string) (pipeline.Spec, error) {
+	if tgt != target.PIR && !validTarget(tgt) {
+		return pipeline.Spec{}, &usageError{c, fmt.Sprintf("unknown target %q (want pir, %s)", tgt, strings.Join(target.Strings(passes.Targets), ", "))}
 	}
 	sp, err := pipelineSpec(c, passesFlag, tgt)
 	if err != nil || after == "" {

@@ -88,9 +88,23 @@ func TestBackEndErrorsLocated(t *testing.T) {
 			t.Errorf("%v: exit %d", c.args, code)
 			continue
 		}
-		ls := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+		// A back end's message is followed by its source line and a caret
+		// under the column (diag.Emit); a pass's message stands alone.
+		var ls []string
+		all := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+		for i := 0; i < len(all); i++ {
+			ls = append(ls, all[i])
+			if i+2 < len(all) && locLineRE.MatchString(all[i]) && !locLineRE.MatchString(all[i+1]) {
+				m := locLineRE.FindStringSubmatch(all[i])
+				col, _ := strconv.Atoi(m[3])
+				if caret := all[i+2]; strings.TrimSpace(caret) != "^" || len(caret) != col {
+					t.Errorf("%v: caret line %q under %q, want '^' at column %d", c.args, caret, all[i+1], col)
+				}
+				i += 2
+			}
+		}
 		if len(ls) != c.lines {
-			t.Errorf("%v: %d lines, want %d:\n%s", c.args, len(ls), c.lines, stderr)
+			t.Errorf("%v: %d messages, want %d:\n%s", c.args, len(ls), c.lines, stderr)
 		}
 		for _, l := range ls {
 			m := locLineRE.FindStringSubmatch(l)
@@ -147,8 +161,9 @@ func TestReplayBackEndErrorLocated(t *testing.T) {
 			continue
 		}
 		// The same message the CLI prints for the module (its position is
-		// checked against the source in TestBackEndErrorsLocated).
-		if !strings.HasSuffix(strings.TrimSpace(cli), strings.TrimPrefix(first, script+":3:1: error: ")) {
+		// checked against the source in TestBackEndErrorsLocated; the
+		// source line and caret follow it on the next lines).
+		if cliFirst := strings.SplitN(strings.TrimSpace(cli), "\n", 2)[0]; !strings.HasSuffix(cliFirst, strings.TrimPrefix(first, script+":3:1: error: ")) {
 			t.Errorf("%s: %q, want the CLI's message %q", cmd, first, cli)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,6 +16,7 @@ import (
 
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
+	"passlens/compiler/target"
 	"passlens/internal/limits"
 	"passlens/internal/replay"
 	"passlens/samples"
@@ -63,7 +65,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 func runExplore(args []string, stdout, stderr io.Writer) error {
 	c := commands["explore"]
 	fs := newFlags(c, stderr)
-	tgt := fs.String("target", "spirv", "")
+	tgt := fs.String("target", string(target.SPIRV), "")
 	spec := fs.String("passes", "", "")
 	entry := fs.String("entry", "", "")
 	theme := fs.String("theme", "", "")
@@ -82,8 +84,8 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 1 {
 		return &usageError{c, "at most one file"}
 	}
-	if !validTarget(*tgt) && *dumpFile == "" && *runCmd == "" {
-		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(passes.Targets, ", "))}
+	if !validTarget(target.Name(*tgt)) && *dumpFile == "" && *runCmd == "" {
+		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(target.Strings(passes.Targets), ", "))}
 	}
 	if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
 		fmt.Fprintln(stderr, "passlens: standard output is not a terminal, so the explorer cannot start.")
@@ -208,11 +210,4 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 // exploreMemoryLimit is the explorer's soft memory limit.
 const exploreMemoryLimit = 900 << 20
 
-func validTarget(t string) bool {
-	for _, x := range passes.Targets {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
+func validTarget(t target.Name) bool { return slices.Contains(passes.Targets, t) }

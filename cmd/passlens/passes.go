@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"passlens/compiler/passes"
+	"passlens/compiler/target"
 )
 
 //go:generate sh -c "go run . passes --markdown > ../../docs/passes.md"
@@ -52,7 +53,7 @@ func runPasses(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "Passes:")
 	for _, p := range passes.All {
-		targets := strings.Join(p.Targets, ",")
+		targets := strings.Join(target.Strings(p.Targets), ",")
 		if targets == "" {
 			targets = "-"
 		}

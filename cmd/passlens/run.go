@@ -11,6 +11,7 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 	"passlens/internal/diag"
 	"passlens/internal/limits"
 )
@@ -51,7 +52,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	policy := fs.String("policy", "maximal", "")
 	denorm := fs.String("denorm", "ftz", "")
 	spec := fs.String("passes", "", "")
-	tgt := fs.String("target", "pir", "")
+	tgt := fs.String("target", string(target.PIR), "")
 	after := fs.String("after", "", "")
 	trace := fs.Bool("trace", false, "")
 	wgs := fs.String("workgroup-size", "", "")
@@ -73,7 +74,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if *wave < interp.MinWaveSize || *wave > interp.MaxWaveSize || *wave&(*wave-1) != 0 {
 		return &usageError{c, fmt.Sprintf("--wave %d: want a power of two from %d to %d", *wave, interp.MinWaveSize, interp.MaxWaveSize)}
 	}
-	sp, err := selectPipeline(c, *spec, *tgt, *after)
+	sp, err := selectPipeline(c, *spec, target.Name(*tgt), *after)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(sp.Steps) > 0 {
-		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: *tgt, VerifyEach: true})
+		res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: target.Name(*tgt), VerifyEach: true})
 		if res.Err != nil {
 			return diag.Step(src, m, res.Err)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"passlens/compiler/analysis"
 	"passlens/compiler/analysis/analysistest"
+	"passlens/compiler/graph"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func BenchmarkCycles(b *testing.B) {
 }
 
 func BenchmarkDepthFirst(b *testing.B) {
-	benchAnalysis(b, func(g *analysis.Graph) { analysis.DepthFirst(g) })
+	benchAnalysis(b, func(g *analysis.Graph) { graph.DepthFirst(g) })
 }
 
 // shapeByName maps PASSLENS_CFG_SHAPE values to shapes.

@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"passlens/compiler/analysis"
 	"passlens/compiler/analysis/analysistest"
+	"passlens/compiler/graph"
 	"slices"
 	"testing"
 )
@@ -110,7 +111,7 @@ func TestDeepGraphs(t *testing.T) {
 	if pdt.Level(0) != n || pdt.IDom(0) != 1 || !pdt.Dominates(n-1, 0) || !slices.Equal(pdt.Roots(), []int{n - 1}) {
 		t.Fatalf("chain post-dominators wrong")
 	}
-	if analysis.Cycles(chain).Len() != 0 || len(analysis.DepthFirst(chain).Pre) != n {
+	if analysis.Cycles(chain).Len() != 0 || len(graph.DepthFirst(chain).Pre) != n {
 		t.Fatalf("chain cycles/order wrong")
 	}
 

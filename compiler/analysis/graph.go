@@ -34,26 +34,3 @@ func PostDominators(g *Graph) *DomTree { return graph.PostDominators(g) }
 
 // Cycles computes the cycle hierarchy of g (see graph.Cycles).
 func Cycles(g *Graph) *CycleInfo { return graph.Cycles(g) }
-
-// DepthFirst returns the depth-first traversal of g from the entry that
-// visits successors in terminator order (see graph.DepthFirst).
-func DepthFirst(g *Graph) *Order { return graph.DepthFirst(g) }
-
-// Reachable returns, for each node of g, whether it is reachable from the
-// entry.
-func Reachable(g *Graph) []bool { return graph.Reachable(g) }
-
-// csr is the compressed adjacency form the uniformity analysis iterates
-// over (see graph.CSR).
-type csr struct {
-	start []int32
-	list  []int32
-}
-
-func (a *csr) of(n int) []int32 { return a.list[a.start[n]:a.start[n+1]] }
-
-// buildSuccs returns g's successor lists in terminator order.
-func buildSuccs(g *Graph) csr { s := graph.SuccsCSR(g); return csr{s.Start, s.List} }
-
-// buildPreds returns g's predecessor lists in increasing predecessor index.
-func buildPreds(g *Graph) csr { p := graph.PredsCSR(g); return csr{p.Start, p.List} }

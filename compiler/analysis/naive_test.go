@@ -203,7 +203,7 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 			post = append(post, u)
 		}
 		rec(0)
-		o := analysis.DepthFirst(g)
+		o := graph.DepthFirst(g)
 		if !slices.Equal(o.Pre, pre) || !slices.Equal(o.Post, post) {
 			t.Fatalf("graph %d %v: pre %v post %v, want %v %v", i, g.Succs, o.Pre, o.Post, pre, post)
 		}
@@ -213,7 +213,7 @@ func TestDepthFirstMatchesRecursive(t *testing.T) {
 				t.Fatalf("graph %d: bad RPO", i)
 			}
 		}
-		reach := analysis.Reachable(g)
+		reach := graph.Reachable(g)
 		for v := 0; v < g.Len(); v++ {
 			if reach[v] != seen[v] || o.Reachable(v) != seen[v] {
 				t.Fatalf("graph %d: reachability of %d", i, v)

@@ -10,7 +10,7 @@ import (
 func TestDepthFirstHandwritten(t *testing.T) {
 	// 0 -> {1, 2}, 1 -> 3, 2 -> 3, 3 -> 1, 4 unreachable -> 0.
 	g := &Graph{Succs: [][]int{{1, 2}, {3}, {3}, {1}, {0}}}
-	o := DepthFirst(g)
+	o := graph.DepthFirst(g)
 	if !slices.Equal(o.Pre, []int{0, 1, 3, 2}) || !slices.Equal(o.Post, []int{3, 1, 2, 0}) ||
 		!slices.Equal(o.RPO(), []int{0, 2, 1, 3}) {
 		t.Fatalf("pre %v post %v rpo %v", o.Pre, o.Post, o.RPO())
@@ -21,7 +21,7 @@ func TestDepthFirstHandwritten(t *testing.T) {
 	if !o.IsAncestor(1, 3) || o.IsAncestor(2, 3) || !o.IsAncestor(0, 0) || o.IsAncestor(4, 4) || o.Last[1] != 2 {
 		t.Fatalf("ancestry wrong")
 	}
-	if !slices.Equal(Reachable(g), []bool{true, true, true, true, false}) {
+	if !slices.Equal(graph.Reachable(g), []bool{true, true, true, true, false}) {
 		t.Fatalf("Reachable wrong")
 	}
 	// The cycle analysis' DFS visits successors in reverse order.

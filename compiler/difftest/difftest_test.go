@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"passlens/compiler/interp"
@@ -20,6 +22,8 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/progen"
+	"passlens/compiler/target"
+	"passlens/compiler/target/sm3/sm3lower"
 	"passlens/samples"
 )
 
@@ -129,26 +133,31 @@ func runAllSteps(m *ir.Module, in *interp.Input, steps int) ([]*interp.Result, e
 // results before the first pass. A pass that fails (e.g. sm3-lower
 // rejecting a construct SM3 cannot express) ends that pipeline; it is
 // counted, not a mismatch. sm3-lower's output is compared twice: as it is,
-// and as passes.SM3RepModel runs it (loops stopped the way SM3's rep
+// and as sm3lower.RepModel runs it (loops stopped the way SM3's rep
 // instruction stops them). A program whose integers leave SM3's exact
 // domain (sm3DomainProbe on sm3-lower's input, see domain_test.go) is
 // outside that target's semantics: it is counted and named, and its
 // sm3-lower output is not compared.
 func TestPipelinesPreserveResults(t *testing.T) {
+	t.Parallel()
 	n := programCount()
 	if testing.Short() {
 		n = 40
 	}
 	progs := programs(t, n)
-	checked, skipped, failedSteps, mismatches, modelChecked := 0, 0, 0, 0, 0
+	checked, repeated, skipped, failedSteps, mismatches, modelChecked := 0, 0, 0, 0, 0, 0
 	var outOfDomain []string
-	report := func(name, tgt, pass, format string, args ...any) {
-		mismatches++
+	// Programs are independent and checked by several workers; mu guards
+	// the counters.
+	var mu sync.Mutex
+	add := func(n *int) { mu.Lock(); *n++; mu.Unlock() }
+	report := func(name string, tgt target.Name, pass, format string, args ...any) {
+		add(&mismatches)
 		t.Errorf("%s, %s pipeline: %s: %s", name, tgt, pass, fmt.Sprintf(format, args...))
 	}
 	// compare runs m and reports a difference from want; false ends the
 	// pipeline's checks.
-	compare := func(name, tgt, pass string, want []*interp.Result, m *ir.Module, in *interp.Input) bool {
+	compare := func(name string, tgt target.Name, pass string, want []*interp.Result, m *ir.Module, in *interp.Input) bool {
 		got, err := runAll(m, in)
 		if err != nil {
 			var ie *interp.Error
@@ -172,36 +181,50 @@ func TestPipelinesPreserveResults(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, name := range names {
+	specs := map[target.Name]pipeline.Spec{}
+	for _, tgt := range passes.Targets {
+		spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[tgt], ","))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[tgt] = spec
+	}
+	check := func(name string) {
 		p := progs[name]
 		in := p.in
 		want, err := runAll(p.make(), in)
 		if err != nil {
 			// Programs the interpreter cannot run to completion (step limit,
 			// undefined behaviour, unsupported intrinsics) prove nothing.
-			skipped++
-			continue
+			add(&skipped)
+			return
 		}
+		// Snapshots whose text was already compared for this program (an
+		// unchanged step, or the prefix inline,sroa,simplify that the
+		// pipelines share) compute the same results: run each text once.
+		same := map[string]bool{}
 		for _, tgt := range passes.Targets {
-			spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[tgt], ","))
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec := specs[tgt]
 			res := pipeline.Run(context.Background(), p.make(), spec, pipeline.Options{Target: tgt, VerifyEach: true})
 			for i, snap := range res.Snapshots[1:] {
 				if snap.Err != nil {
 					if snap.Err.Kind == pipeline.KindVerify || snap.Err.Kind == pipeline.KindPanic {
 						report(name, tgt, snap.Pass, "broke the module: %s", snap.Err.Msg)
 					}
-					failedSteps++
+					add(&failedSteps)
 					break
+				}
+				text := snap.Text()
+				if same[text] && snap.Pass != sm3lower.Pass.Name {
+					add(&repeated)
+					continue
 				}
 				m, err := snap.FreshModule()
 				if err != nil {
 					t.Errorf("%s after %s: snapshot does not parse: %v", name, snap.Pass, err)
 					break
 				}
-				if snap.Pass == passes.SM3Lower.Name {
+				if snap.Pass == sm3lower.Pass.Name {
 					prev, err := res.Snapshots[i].FreshModule()
 					if err != nil {
 						t.Errorf("%s before %s: snapshot does not parse: %v", name, snap.Pass, err)
@@ -214,26 +237,46 @@ func TestPipelinesPreserveResults(t *testing.T) {
 					case err != nil:
 						t.Errorf("%s: domain probe: %v", name, err)
 					case where != "":
+						mu.Lock()
 						outOfDomain = append(outOfDomain, name)
+						mu.Unlock()
 						t.Logf("%s: outside SM3's exact integer domain, sm3-lower output not compared: %s", name, where)
 						continue
 					}
-					model, err := passes.SM3RepModel(m)
+					model, err := sm3lower.RepModel(m)
 					if err != nil {
 						report(name, tgt, snap.Pass, "rep model: %v", err)
 					} else if compare(name, tgt, snap.Pass+" (rep model)", want, model, in) {
-						modelChecked++
+						add(&modelChecked)
 					}
 				}
 				if !compare(name, tgt, snap.Pass, want, m, in) {
 					break
 				}
-				checked++
+				add(&checked)
+				same[text] = true
 			}
 		}
 	}
-	t.Logf("%d programs, %d not runnable by the interpreter; %d snapshots compared (%d sm3-lower outputs also as the rep model), %d pipelines ended by a rejecting pass, %d programs outside SM3's exact integer domain %v, %d mismatches",
-		len(progs), skipped, checked, modelChecked, failedSteps, len(outOfDomain), outOfDomain, mismatches)
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range work {
+				check(name)
+			}
+		}()
+	}
+	for _, name := range names {
+		work <- name
+	}
+	close(work)
+	wg.Wait()
+	sort.Strings(outOfDomain)
+	t.Logf("%d programs, %d not runnable by the interpreter; %d snapshots compared (%d more identical to one compared; %d sm3-lower outputs also as the rep model), %d pipelines ended by a rejecting pass, %d programs outside SM3's exact integer domain %v, %d mismatches",
+		len(progs), skipped, checked, repeated, modelChecked, failedSteps, len(outOfDomain), outOfDomain, mismatches)
 	if checked == 0 || modelChecked == 0 {
 		t.Fatalf("nothing was compared (%d snapshots, %d rep models)", checked, modelChecked)
 	}

@@ -178,6 +178,7 @@ func sm3OutOfDomain(m *ir.Module, in *interp.Input) (string, error) {
 // SM3's exact domain (values from the input buffer, so nothing is folded),
 // names the instruction, and leaves the program's own results unchanged.
 func TestSM3DomainProbe(t *testing.T) {
+	t.Parallel()
 	const head = `@In = global storage [? x u32] binding 0, 0 readonly kind "StructuredBuffer"
 @Out = global storage [? x u32] binding 0, 1 kind "RWStructuredBuffer"
 

@@ -14,6 +14,8 @@ import (
 	"passlens/compiler/load"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
+	"passlens/compiler/target/sm3/sm3lower"
 )
 
 // sm3Pipeline runs the sm3 target's default pipeline on the file (or
@@ -25,18 +27,18 @@ func sm3Pipeline(t *testing.T, file string) (before, after *ir.Module) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines["sm3"], ","))
+	spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[target.SM3], ","))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := pipeline.Run(context.Background(), ir.CloneModule(m), spec, pipeline.Options{Target: "sm3", VerifyEach: true})
+	res := pipeline.Run(context.Background(), ir.CloneModule(m), spec, pipeline.Options{Target: target.SM3, VerifyEach: true})
 	for _, s := range res.Snapshots[1:] {
 		if s.Err != nil {
 			t.Fatalf("%s: %s: %v", file, s.Pass, s.Err.Err)
 		}
 	}
 	last := res.Snapshots[len(res.Snapshots)-1]
-	if last.Pass != passes.SM3Lower.Name {
+	if last.Pass != sm3lower.Pass.Name {
 		t.Fatalf("%s: the sm3 pipeline ends with %s", file, last.Pass)
 	}
 	out, err := last.FreshModule()
@@ -53,7 +55,7 @@ func sm3Reps(m *ir.Module) string {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == passes.SM3RepIntrinsic {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == sm3lower.RepIntrinsic {
 					if _, ok := in.Args[0].(*ir.Const); ok {
 						out = append(out, in.Args[0].Ref())
 					} else {
@@ -73,7 +75,7 @@ func sameResults(t *testing.T, name string, before, after *ir.Module, in *interp
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	model, err := passes.SM3RepModel(after)
+	model, err := sm3lower.RepModel(after)
 	if err != nil {
 		t.Fatalf("%s: rep model: %v", name, err)
 	}
@@ -98,6 +100,7 @@ func sameResults(t *testing.T, name string, before, after *ir.Module, in *interp
 // them, for m up to 15 (225 iterations); m = 16 needs 256 iterations and
 // the capped loop stops after 255 (documented).
 func TestSM3SeedLoops(t *testing.T) {
+	t.Parallel()
 	pixel := func(m int) *interp.Input {
 		return &interp.Input{Rect: &interp.Rect{Width: 1, Height: 1}, Uniforms: map[string]any{"m": m}}
 	}
@@ -115,7 +118,7 @@ func TestSM3SeedLoops(t *testing.T) {
 	for _, m := range []int{0, 1, 2, 15} {
 		sameResults(t, fmt.Sprintf("sm3-loop-mm, m=%d", m), before, after, pixel(m))
 	}
-	model, err := passes.SM3RepModel(after)
+	model, err := sm3lower.RepModel(after)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,6 +137,7 @@ func TestSM3SeedLoops(t *testing.T) {
 // the results, as they are and as the rep model runs them, equal the
 // program's on every lane.
 func TestSM3NestedControl(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file string
 		in   *interp.Input
@@ -154,15 +158,16 @@ func TestSM3NestedControl(t *testing.T) {
 // wraps to 0, which as floats is 60 * 2^31): the probe names the first such
 // operation, and their sm3-lower outputs do differ.
 func TestSM3DomainExplainsProgen(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"progen/202": "%e.1 = shl u32 %x0, 21",
 		"progen/203": "%e.2 = shl u32 %x0, 31",
 	} {
 		p := pinnedProgram(t, name)
-		spec, _ := pipeline.Parse(strings.Join(passes.DefaultPipelines["sm3"], ","))
-		res := pipeline.Run(context.Background(), p.make(), spec, pipeline.Options{Target: "sm3", VerifyEach: true})
+		spec, _ := pipeline.Parse(strings.Join(passes.DefaultPipelines[target.SM3], ","))
+		res := pipeline.Run(context.Background(), p.make(), spec, pipeline.Options{Target: target.SM3, VerifyEach: true})
 		n := len(res.Snapshots)
-		if res.Snapshots[n-1].Err != nil || res.Snapshots[n-1].Pass != passes.SM3Lower.Name {
+		if res.Snapshots[n-1].Err != nil || res.Snapshots[n-1].Pass != sm3lower.Pass.Name {
 			t.Fatalf("%s: the sm3 pipeline did not complete", name)
 		}
 		prev, _ := res.Snapshots[n-2].FreshModule()

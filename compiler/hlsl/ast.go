@@ -45,8 +45,14 @@ func (e *exprBase) setType(t *Type) { e.T = t }
 type IntLit struct {
 	exprBase
 	Text    string
-	Value   uint64
+	Value   uint64 // the 32-bit value the literal takes (literal_int.go)
 	Untyped bool
+	// Wide is an untyped literal's value as DXC's 64-bit "literal int"
+	// (the literal, or the literal expression folded into it).
+	Wide int64
+	// folded is set when the literal was folded into a larger literal
+	// expression (which is warned about instead when it is too wide).
+	folded bool
 }
 
 // FloatLit is a floating-point literal. Untyped is set without an f/h/l

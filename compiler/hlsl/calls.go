@@ -64,6 +64,7 @@ func (c *checker) checkCall(e *Call) Expr {
 type candidate struct {
 	f     *FuncDecl
 	costs []int
+	score uint64 // DXC's ranking score (overload_score.go), lower is better
 	why   string // why it is not viable
 }
 
@@ -102,12 +103,19 @@ func viable(f *FuncDecl, args []Expr) candidate {
 	for i, a := range args {
 		p := f.Params[i]
 		at, pt := a.Type(), p.Type
-		ok, _, cost := convertible(at, pt, convImplicit, isUntypedLiteral(a))
+		lit := isUntypedLiteral(a)
+		ok, _, cost := convertible(at, pt, convImplicit, lit)
+		if p.Dir != DirOut {
+			// An out parameter's value does not come from the argument:
+			// DXC scores only its copy back (OutConversions).
+			cd.score += conversionScore(at, pt, lit)
+		}
 		if ok && p.Dir != DirIn {
 			// The result is copied back: it must convert the other way too.
 			ok2, _, cost2 := convertible(pt, at, convImplicit, false)
 			ok = ok2
 			cost += cost2
+			cd.score += conversionScore(pt, at, false)
 		}
 		if !ok {
 			cd.why = fmt.Sprintf("no known conversion from '%s' to '%s' for %s argument", at, pt, ordinal(i+1))
@@ -186,16 +194,13 @@ func (c *checker) resolveUserCall(e *Call, fs []*FuncDecl) {
 			Message: fmt.Sprintf("no matching function for call to '%s'", e.Name), Notes: notes})
 		return
 	}
+	// The lowest score wins; a tie is ambiguous (overload_score.go).
 	var best []candidate
 	for _, a := range ok {
-		dominated := false
-		for _, b := range ok {
-			if b.f != a.f && better(b, a) {
-				dominated = true
-				break
-			}
-		}
-		if !dominated {
+		switch {
+		case len(best) == 0 || a.score < best[0].score:
+			best = []candidate{a}
+		case a.score == best[0].score:
 			best = append(best, a)
 		}
 	}

@@ -87,6 +87,11 @@ func ConstEval(e Expr) (Const, bool) {
 	s := t.Scalar()
 	switch e := e.(type) {
 	case *IntLit:
+		if e.T != nil && e.T.Kind == KindInt {
+			// A signed literal (a folded literal expression may be
+			// INT_MIN, literal_int.go) converts from its signed value.
+			return ConvertConst(Const{Type: TypeInt, Int: int64(int32(uint32(e.Value)))}, s), true
+		}
 		return ConvertConst(Const{Type: TypeUint, Int: int64(e.Value)}, s), true
 	case *FloatLit:
 		return ConvertConst(Const{Type: TypeFloat, Float: e.Value}, s), true

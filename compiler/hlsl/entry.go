@@ -177,8 +177,12 @@ func (c *checker) checkEntry() {
 	} else if f.RetSemantic != nil && f.Ret.Kind == KindVoid {
 		c.rep.errorf(f.RetSemantic.P, f.RetSemantic.E, "void function cannot have a semantic")
 	}
-	c.checkDuplicateOutputs(ep)
+	c.checkDuplicateSemantics(ep.Inputs, "input")
+	c.checkDuplicateSemantics(ep.Outputs, "output")
 	c.checkStageIntrinsics(ep)
+	c.checkResourceOverlap(ep)
+	c.checkGroupsharedSize(ep)
+	c.checkCBufferSize(ep)
 	if ep.Stage == StageCompute && f.Ret.Kind != KindVoid && !f.Ret.IsError() {
 		c.rep.errorf(f.NamePos, f.NamePos.advance(len(name)), "compute entry point '%s' must return void", name)
 	}
@@ -323,7 +327,7 @@ func (c *checker) collectIO(ep *EntryPoint, p *VarDecl, t *Type, sem *Semantic, 
 			s := *sem
 			s.Index = idx
 			s.Name = fmt.Sprintf("%s%d", strings.TrimRight(sem.Name, "0123456789"), idx)
-			idx += max(1, f.Type.ComponentCount()/4)
+			idx += semanticRows(f.Type)
 			c.collectIO(ep, p, f.Type, &s, append(append([]int(nil), path...), i), input, interp|f.Mods&interpMods, f.P, "field '"+f.Name+"'")
 		}
 		return
@@ -342,6 +346,28 @@ func (c *checker) collectIO(ep *EntryPoint, p *VarDecl, t *Type, sem *Semantic, 
 	} else {
 		ep.Outputs = append(ep.Outputs, io)
 	}
+}
+
+// semanticRows is the number of semantic indices a value of type t takes:
+// one per array element (of its element's count) and per struct member;
+// a matrix takes a quarter of its components (one per 4-vector), anything
+// else one.
+func semanticRows(t *Type) int {
+	switch {
+	case t == nil:
+		return 1
+	case t.Kind == KindArray && t.Len > 0:
+		return t.Len * semanticRows(t.Elem)
+	case t.Kind == KindStruct:
+		n := 0
+		for _, f := range t.Struct.Fields {
+			n += semanticRows(f.Type)
+		}
+		return max(n, 1)
+	case t.IsMatrix():
+		return max(1, t.ComponentCount()/4)
+	}
+	return 1
 }
 
 func quoteWhat(what string) string {
@@ -442,21 +468,28 @@ func (c *checker) validSemantic(stage Stage, io *EntryIO, input bool, sem *Seman
 	return true
 }
 
-// checkDuplicateOutputs rejects two outputs with the same semantic.
-func (c *checker) checkDuplicateOutputs(ep *EntryPoint) {
+// checkDuplicateSemantics rejects two inputs, or two outputs, with the
+// same semantic name and index (DXC: HLSignatureLower's "overlapping
+// semantic index" for system values, the validator's
+// MetaNoSemanticOverlap for the others; docs/hlsl-rules.md,
+// entry.semantic).
+func (c *checker) checkDuplicateSemantics(ios []*EntryIO, dir string) {
 	seen := map[string]*EntryIO{}
-	for _, o := range ep.Outputs {
-		key := fmt.Sprintf("%s%d", o.Name, o.Index)
-		if o.SysValue == SVTarget {
-			key = fmt.Sprintf("SV_TARGET%d", o.Index)
+	for _, o := range ios {
+		n := semanticRows(o.Type)
+		for i := o.Index; i < o.Index+n; i++ {
+			key := fmt.Sprintf("%s%d", o.Name, i)
+			if o.SysValue == SVTarget {
+				key = fmt.Sprintf("SV_TARGET%d", i)
+			}
+			if prev, ok := seen[key]; ok {
+				c.rep.add(Diagnostic{Severity: Error, Pos: o.Pos, End: o.Pos.advance(len(o.Semantic)),
+					Message: fmt.Sprintf("%s semantic '%s' is used more than once", dir, o.Semantic),
+					Notes:   []Diagnostic{note(prev.Pos, "previous use is here")}})
+				break
+			}
+			seen[key] = o
 		}
-		if prev, ok := seen[key]; ok {
-			c.rep.add(Diagnostic{Severity: Error, Pos: o.Pos, End: o.Pos.advance(len(o.Semantic)),
-				Message: fmt.Sprintf("output semantic '%s' is used more than once", o.Semantic),
-				Notes:   []Diagnostic{note(prev.Pos, "previous use is here")}})
-			continue
-		}
-		seen[key] = o
 	}
 }
 

@@ -22,7 +22,7 @@ const cs = "[numthreads(1,1,1)] void main() { b[0] = 1; }\n"
 // "missing entry point".
 func TestRegisterOperandsStrict(t *testing.T) {
 	for reg, want := range map[string]string{
-		"q0":                             "error: invalid register 'q0': expected b, t, u, s or c",
+		"q0":                             "error: invalid register 'q0': expected b, t, u, s, c or i",
 		"u-1":                            "error: invalid register 'u-1'",
 		"u0, space":                      "error: invalid register space 'space'",
 		"u0, space-5":                    "error: invalid register space 'space-5'",

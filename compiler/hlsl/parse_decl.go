@@ -80,14 +80,29 @@ func (p *parser) parseTypeSpec() *TypeSpec {
 		ts.E = p.prevEnd()
 		return ts
 	}
+	if t.text == "signed" {
+		// Reserved in HLSL (DXC's ParseDecl.cpp: err_hlsl_reserved_keyword).
+		p.errorf(t.pos, t.end(), "'signed' is a reserved keyword in HLSL")
+	}
 	if t.text == "unsigned" || t.text == "signed" {
 		p.advance()
-		if p.atIdent("int") || p.atIdent("dword") {
-			p.advance()
-		}
 		ts.Name = "int"
 		if t.text == "unsigned" {
 			ts.Name = "uint"
+		}
+		// unsigned applies to the integer scalar, vector and matrix
+		// shorthands: unsigned int2 is uint2 (DXC's
+		// ApplyTypeSpecSignToParsedType); alone it is uint.
+		if n := p.tok(); n.kind == tIdent {
+			for _, base := range []string{"int", "uint", "dword"} {
+				if suffix, ok := strings.CutPrefix(n.text, base); ok && isDimSuffix(suffix) {
+					p.advance()
+					if t.text == "unsigned" && base != "dword" {
+						ts.Name = "uint" + suffix
+					}
+					break
+				}
+			}
 		}
 		ts.E = p.prevEnd()
 		return ts
@@ -125,6 +140,21 @@ func (p *parser) parseTypeSpec() *TypeSpec {
 	}
 	ts.E = p.prevEnd()
 	return ts
+}
+
+// isDimSuffix reports whether s is "", "N" or "NxM" with N, M in 1..4
+// (the suffix of a vector or matrix shorthand such as int3 or int2x4).
+func isDimSuffix(s string) bool {
+	dim := func(b byte) bool { return b >= '1' && b <= '4' }
+	switch len(s) {
+	case 0:
+		return true
+	case 1:
+		return dim(s[0])
+	case 3:
+		return dim(s[0]) && s[1] == 'x' && dim(s[2])
+	}
+	return false
 }
 
 // templateTypes reports whether a type name takes template arguments.
@@ -505,8 +535,10 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 	reg := regs[0]
 	text := spell(reg)
 	at, end := reg[0].pos, reg[len(reg)-1].end()
-	if strings.IndexByte("btuscBTUSC", text[0]) < 0 {
-		p.rep.errorf(at, end, "invalid register '%s': expected b, t, u, s or c and a number", text)
+	// DXC's ParseRegisterNumberForHLSL: the class is one of b, c, i, s, t,
+	// u, and "it's valid to omit the register number" (register 0).
+	if strings.IndexByte("bcistuBCISTU", text[0]) < 0 {
+		p.rep.errorf(at, end, "invalid register '%s': expected b, t, u, s, c or i and a number", text)
 		return false
 	}
 	r.Class = text[0] | 0x20
@@ -523,6 +555,9 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 		}
 	}
 	n, ok := registerNumber(num)
+	if num == "" {
+		n, ok = 0, true
+	}
 	if !ok {
 		p.rep.errorf(at, end, "invalid register '%s': expected '%c' and a number from 0 to %d", text, text[0], uint32(math.MaxUint32))
 		return false

@@ -434,7 +434,15 @@ func (p *parser) parseNumber(t token) Expr {
 		p.errorf(t.pos, t.end(), "invalid integer constant '%s'", text)
 		return lit
 	}
+	lit.Wide = int64(v)
 	if v > math.MaxUint32 {
+		if untyped {
+			// A literal int beyond 32 bits takes the value INT_MIN where
+			// it is used, unless it is folded into a literal expression;
+			// the checker warns (literal_int.go).
+			lit.Value, lit.T = 0x80000000, TypeInt
+			return lit
+		}
 		p.rep.warnf(t.pos, t.end(), "integer literal '%s' does not fit in 32 bits; it is truncated", text)
 		v &= math.MaxUint32
 	}

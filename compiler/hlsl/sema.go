@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"strings"
 )
 
 // checker performs semantic analysis: it resolves names and types,
@@ -34,6 +35,15 @@ type checker struct {
 	pragmaSeen      bool
 	// unsizedCalls are calls passing arrays to unsized array parameters.
 	unsizedCalls []*Call
+	// globalUses records, per function, the uses of global variables and
+	// cbuffer members, for the checks that concern only what an entry
+	// point uses (entry_limits.go).
+	globalUses map[*FuncDecl][]*Ident
+	// wideLits are untyped integer literals and folded literal
+	// expressions beyond 32 bits, warned about at the end unless folded
+	// into a larger expression (literal_int.go).
+	wideLits []*IntLit
+	wideSeen map[*IntLit]bool
 }
 
 // scope is one level of names: variables and types.
@@ -49,7 +59,7 @@ type typeSym struct {
 
 func newChecker(rep *reporter, opts *Options, prog *Program) *checker {
 	c := &checker{rep: rep, opts: opts, prog: prog, funcs: map[string][]*FuncDecl{}, calls: map[*FuncDecl][]*Call{}, intrinsicCalls: map[*FuncDecl][]*Call{},
-		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}}
+		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}, globalUses: map[*FuncDecl][]*Ident{}, wideSeen: map[*IntLit]bool{}}
 	c.rowMajor = opts.RowMajor
 	c.push()
 	c.globals = &CBuffer{Name: "$Globals", Implicit: true}
@@ -190,38 +200,12 @@ func (c *checker) checkProgram() {
 	if c.rep.stopped() {
 		return
 	}
+	c.warnWideLiterals()
 	c.checkUndefinedCalls()
 	c.sizeUnsizedParams()
 	c.checkRecursion()
-	c.checkRegisterOverlap()
 	if !c.opts.Library {
 		c.checkEntry()
-	}
-}
-
-// checkRegisterOverlap reports two used resources reserving the same
-// register of a class and space (DXC cannot allocate them;
-// register-reservations-space.shader_test). Profile-specific
-// reservations are not compared.
-func (c *checker) checkRegisterOverlap() {
-	type slot struct {
-		class      byte
-		index, spc int
-	}
-	seen := map[slot]*VarDecl{}
-	for _, v := range c.prog.Globals {
-		r := v.Register
-		if r == nil || r.Profile != "" || !v.Used || v.Type.Kind != KindResource {
-			continue
-		}
-		k := slot{r.Class, r.Index, r.Space}
-		if old, ok := seen[k]; ok {
-			c.rep.add(Diagnostic{Severity: Error, Pos: r.P, End: r.E,
-				Message: fmt.Sprintf("resource '%s' reserves register %c%d, space%d, which '%s' already reserves", v.Name, r.Class, r.Index, r.Space, old.Name),
-				Notes:   []Diagnostic{note(old.Register.P, "previous reservation is here")}})
-			continue
-		}
-		seen[k] = v
 	}
 }
 
@@ -239,6 +223,7 @@ func (c *checker) checkStruct(sd *StructDecl) {
 	seen := map[string]*Field{}
 	for _, f := range sd.Fields {
 		f.Type = c.resolveSpec(f.Spec, f.Dims)
+		c.checkInterpMods(f.Mods, f.P, f.Name, "field")
 		if f.Type.Kind == KindArray && f.Type.Len < 0 {
 			c.errorf(f, "struct member '%s' must have an explicit array size", f.Name)
 			f.Type = TypeError
@@ -362,6 +347,12 @@ func (c *checker) checkStorage(v *VarDecl) {
 	}
 	switch v.Kind {
 	case VarGlobal:
+		c.checkInterpMods(m, v.NamePos, v.Name, "global variable")
+	case VarLocal:
+		c.checkInterpMods(m, v.NamePos, v.Name, "local variable")
+	}
+	switch v.Kind {
+	case VarGlobal:
 		if m&ModStatic != 0 && m&ModUniform != 0 {
 			bad("'static' and 'uniform' cannot be combined")
 		}
@@ -399,11 +390,19 @@ func (c *checker) checkStorage(v *VarDecl) {
 	default:
 		c.rep.errorf(v.Register.P, v.Register.E, "register binding is only allowed on global variables")
 	}
-	if v.Register != nil && v.Kind == VarGlobal && v.Type.ContainsResource() {
-		want := byte('t')
-		if v.Type.Kind == KindResource {
-			want = v.Type.Resource.RegisterClass()
-		}
+	// The class follows the resource, also for an array of resources
+	// (hlsl::DiagnoseRegisterType looks through arrays); structs holding
+	// resources are bound per member and not checked here.
+	rt := v.Type
+	for rt.Kind == KindArray {
+		rt = rt.Elem
+	}
+	if v.Register != nil && v.Kind == VarGlobal && rt.IsNumeric() && v.Register.Profile == "" && strings.IndexByte("bci", v.Register.Class) < 0 {
+		// Numbers bind to b, c or i (hlsl::DiagnoseRegisterType).
+		c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected 'b', 'c' or 'i'", v.Register.Class, v.Type)
+	}
+	if v.Register != nil && v.Kind == VarGlobal && rt.Kind == KindResource {
+		want := rt.Resource.RegisterClass()
 		if v.Register.Class != want && v.Register.Profile == "" {
 			c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected '%c'", v.Register.Class, v.Type, want)
 		}

@@ -28,6 +28,7 @@ func (c *checker) checkExpr(e Expr) Expr {
 				e.T = TypeUint
 			}
 		}
+		c.noteWide(e)
 		return e
 	case *FloatLit:
 		e.T = TypeFloat
@@ -98,6 +99,9 @@ func (c *checker) checkIdent(e *Ident) Expr {
 	v.Used = true
 	e.Var = v
 	e.T = v.Type
+	if (v.Kind == VarGlobal || v.Kind == VarBufferField) && c.curFunc != nil {
+		c.globalUses[c.curFunc] = append(c.globalUses[c.curFunc], e)
+	}
 	return e
 }
 
@@ -215,11 +219,23 @@ func (c *checker) checkBinary(e *Binary) Expr {
 		return e
 	}
 	e.OpType = opT
+	if opT.IsScalar() && opT.IsIntegral() {
+		// Two literal ints make a literal int, folded at 64 bits
+		// (literal_int.go).
+		if lit := foldLiteralInts(e, e.X, e.Y); lit != nil {
+			c.noteWide(lit)
+			return lit
+		}
+	}
 	e.X = buildConversion(e.X, opT)
 	e.Y = buildConversion(e.Y, opT)
 	if (e.Op == OpDiv || e.Op == OpRem) && opT.IsIntegral() {
 		if k, ok := ConstEval(e.Y); ok && k.Int == 0 && opT.IsScalar() {
-			c.warnf(e.Y, "division by zero is undefined")
+			what := "division" // clang's warn_remainder_division_by_zero
+			if e.Op == OpRem {
+				what = "remainder"
+			}
+			c.warnf(e.Y, "%s by zero is undefined", what)
 		}
 	}
 	if (e.Op == OpShl || e.Op == OpShr) && opT.IsIntegral() && opT.IsScalar() {

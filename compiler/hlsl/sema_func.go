@@ -27,6 +27,7 @@ func (c *checker) checkFunc(f *FuncDecl) {
 		if p.Mods&(ModStatic|ModGroupshared|ModExtern) != 0 {
 			c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "invalid storage class for parameter '%s'", p.Name)
 		}
+		c.checkInterpMods(p.Mods, p.NamePos, p.Name, "parameter")
 		if p.Init != nil {
 			p.Init = c.checkInitializer(p.Init, p.Type)
 		}
@@ -253,9 +254,33 @@ func (c *checker) checkRecursion() {
 		stack = stack[:len(stack)-1]
 		color[f] = black
 	}
+	// DXC looks for recursion in the call graph of the entry point only
+	// (SemaHLSLDiagnoseTU.cpp: FDeclsToCheck holds the entry point, or
+	// every exported function of a library), so a recursive function
+	// nothing calls is accepted (docs/hlsl-rules.md, decl.recursion).
+	if !c.opts.Library {
+		if entry := c.entryDef(); entry != nil {
+			visit(entry)
+		}
+		return
+	}
 	for _, f := range c.prog.Funcs {
 		if color[f] == white {
 			visit(f)
 		}
 	}
+}
+
+// entryDef returns the definition of the entry point, or nil.
+func (c *checker) entryDef() *FuncDecl {
+	name := c.opts.Entry
+	if name == "" {
+		name = "main"
+	}
+	for _, f := range c.funcs[name] {
+		if f.Def != nil {
+			return f.Def
+		}
+	}
+	return nil
 }

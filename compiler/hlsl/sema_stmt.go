@@ -1,6 +1,9 @@
 package hlsl
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // checkBlock checks a block in its own scope.
 func (c *checker) checkBlock(b *Block) {
@@ -130,9 +133,11 @@ func (c *checker) checkDeclStmt(d *DeclStmt) {
 				v.Type = c.sizeFromInit(v, v.Type)
 			}
 			c.foldVarConst(v)
-		} else if v.Mods&ModConst != 0 {
-			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "default initialization of an object of const type 'const %s'", v.Type)
 		}
+		// A const local without an initializer is accepted: DXC's HLSL
+		// initialization (InitializeInitSequenceForHLSL) makes default
+		// initialization a no-op and never reaches C++'s
+		// err_default_init_const (docs/hlsl-rules.md, decl.const).
 		if v.Type.Kind == KindArray && v.Type.Len < 0 {
 			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
 			v.Type = TypeError
@@ -304,9 +309,7 @@ func (c *checker) checkAttrs(attrs []*Attribute, where string) {
 				c.errorf(a, "'unroll' takes at most one argument")
 			}
 			if len(a.Args) == 1 {
-				if n, ok := c.constInt(a.Args[0], "unroll count"); ok && n < 0 {
-					c.errorf(a.Args[0], "unroll count must not be negative")
-				}
+				c.checkUnrollCount(a)
 			}
 		} else if len(a.Args) > 0 {
 			c.errorf(a, "'%s' takes no arguments", a.Name)
@@ -316,6 +319,26 @@ func (c *checker) checkAttrs(attrs []*Attribute, where string) {
 
 // stmtsTerminate reports whether control cannot fall off the end of a
 // statement list (it returns, discards or loops forever on every path).
+// checkUnrollCount checks [unroll(n)] as DXC's ValidateAttributeIntArg
+// does: n must be a constant expression (an error otherwise); a negative
+// or non-integral value only warns, and then the loop is fully unrolled
+// (docs/hlsl-rules.md, attr.loop).
+func (c *checker) checkUnrollCount(a *Attribute) {
+	e := c.checkExpr(a.Args[0])
+	a.Args[0] = e
+	if e.Type().IsError() {
+		return
+	}
+	k, ok := ConstEval(e)
+	if !ok || !e.Type().IsScalar() || !e.Type().IsNumeric() {
+		c.errorf(e, "'unroll' attribute requires an integer constant")
+		return
+	}
+	if k.Type.Kind == KindFloat && k.Float != math.Trunc(k.Float) || k.Type.Kind != KindFloat && k.AsInt() < 0 || k.Type.Kind == KindFloat && k.Float < 0 {
+		c.warnf(a, "attribute 'unroll' must have a uint literal argument")
+	}
+}
+
 func stmtsTerminate(list []Stmt) bool {
 	for _, s := range list {
 		if terminates(s) {
@@ -332,6 +355,15 @@ func terminates(s Stmt) bool {
 	case *Block:
 		return stmtsTerminate(s.Stmts)
 	case *IfStmt:
+		// A constant condition takes one branch only, as clang's CFG
+		// prunes the other for its fall-off check (DXC makes "control may
+		// reach end of non-void function" an error).
+		if k, ok := ConstEval(s.Cond); ok && s.Cond.Type() != nil {
+			if k.Truth() {
+				return terminates(s.Then)
+			}
+			return s.Else != nil && terminates(s.Else)
+		}
 		return s.Else != nil && terminates(s.Then) && terminates(s.Else)
 	case *WhileStmt:
 		return AlwaysTrue(s.Cond) && !breaksOut(s.Body)

@@ -212,37 +212,48 @@ func (c *checker) templateInt(ts *TypeSpec, i int) (int, bool) {
 	return int(n), true
 }
 
+// resolveVectorTemplate resolves vector<T, N>. DXC declares the template
+// with defaults (template <typename element = float, int element_count =
+// 4>; ASTContextHLSL.cpp), so vector, vector<T> and vector<T, N> are all
+// valid (docs/hlsl-rules.md, type.template).
 func (c *checker) resolveVectorTemplate(ts *TypeSpec) *Type {
-	switch len(ts.Args) {
-	case 0:
-		return VectorOf(TypeFloat, 4)
-	case 2:
-		s := c.templateScalar(ts, 0)
-		n, ok := c.templateInt(ts, 1)
-		if s.IsError() || !ok {
-			return TypeError
-		}
-		return VectorOf(s, n)
+	if len(ts.Args) > 2 {
+		c.errorf(ts, "too many template arguments for 'vector' (element type and size)")
+		return TypeError
 	}
-	c.errorf(ts, "'vector' takes 2 template arguments (element type and size)")
-	return TypeError
+	s, n, ok := TypeFloat, 4, true
+	if len(ts.Args) > 0 {
+		s = c.templateScalar(ts, 0)
+	}
+	if len(ts.Args) > 1 {
+		n, ok = c.templateInt(ts, 1)
+	}
+	if s.IsError() || !ok {
+		return TypeError
+	}
+	return VectorOf(s, n)
 }
 
+// resolveMatrixTemplate resolves matrix<T, R, C>, with the defaults
+// float, 4 and 4 as for vector.
 func (c *checker) resolveMatrixTemplate(ts *TypeSpec) *Type {
-	switch len(ts.Args) {
-	case 0:
-		return MatrixOf(TypeFloat, 4, 4)
-	case 3:
-		s := c.templateScalar(ts, 0)
-		r, ok1 := c.templateInt(ts, 1)
-		cl, ok2 := c.templateInt(ts, 2)
-		if s.IsError() || !ok1 || !ok2 {
-			return TypeError
-		}
-		return MatrixOf(s, r, cl)
+	if len(ts.Args) > 3 {
+		c.errorf(ts, "too many template arguments for 'matrix' (element type, rows and columns)")
+		return TypeError
 	}
-	c.errorf(ts, "'matrix' takes 3 template arguments (element type, rows and columns)")
-	return TypeError
+	s, dims, ok := TypeFloat, [2]int{4, 4}, true
+	if len(ts.Args) > 0 {
+		s = c.templateScalar(ts, 0)
+	}
+	for i := 1; i < len(ts.Args); i++ {
+		var k bool
+		dims[i-1], k = c.templateInt(ts, i)
+		ok = ok && k
+	}
+	if s.IsError() || !ok {
+		return TypeError
+	}
+	return MatrixOf(s, dims[0], dims[1])
 }
 
 func (c *checker) resolveResource(ts *TypeSpec, rk ResourceKind) *Type {

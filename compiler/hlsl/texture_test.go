@@ -76,14 +76,3 @@ func TestRegisterProfiles(t *testing.T) {
 		expectDiag(t, c.decl, Options{Library: true}, c.want)
 	}
 }
-
-// TestRegisterOverlap: two used resources cannot reserve one register.
-func TestRegisterOverlap(t *testing.T) {
-	const src = `Texture2D a : register(t1, space1);
-Texture2D b : register(t1, space1);
-Texture2D c : register(t1, space2);
-float4 f() { return a.Load(0) + b.Load(0) + c.Load(0); }`
-	expectDiag(t, src, Options{Library: true}, "error: resource 'b' reserves register t1, space1, which 'a' already reserves")
-	// Unused ones are not allocated.
-	expectDiag(t, "Texture2D a : register(t1);\nTexture2D b : register(t1);\nfloat4 f() { return a.Load(0); }", Options{Library: true}, "")
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"passlens/compiler/ir"
+	"passlens/internal/golden"
 )
 
 // infiniteLoop: while (true) { x++ } with a store, never terminating.
@@ -258,18 +259,7 @@ func TestResultJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join("testdata", "switch42.out.json")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if buf.String() != string(want) {
-		t.Errorf("JSON output changed (run go test -update if intended):\n%s", buf.String())
-	}
+	golden.Check(t, path, buf.Bytes())
 	// Pixel results have targets and lanes.
 	res, err = runT(pixelModule(), &Input{Rect: &Rect{Width: 2, Height: 1}}, Options{WaveSize: 4})
 	if err != nil {

@@ -1,15 +1,13 @@
 package interp
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"passlens/compiler/ir"
+	"passlens/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.pir from the builders")
 
 // The sample of DXC issue 6957 / llvm-project issue 112056 (testdata/
 // switch42.hlsl): with value = [0, 0, 1, 2], case 0 falls through into
@@ -277,19 +275,7 @@ func TestSwitch42Testdata(t *testing.T) {
 	} {
 		path := filepath.Join("testdata", file)
 		text := m.String()
-		if *update {
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if string(got) != text {
-			t.Errorf("%s differs from its builder (run go test -update):\n%s", path, text)
-		}
+		golden.Check(t, path, []byte(text))
 	}
 }
 

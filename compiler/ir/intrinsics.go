@@ -135,7 +135,7 @@ func init() {
 	}
 	def("llvm.amdgcn.s.barrier", AttrConvergent|AttrBarrier, 0, 0, "AMDGPU workgroup barrier")
 
-	// sm3-lower's loop marker (compiler/passes/sm3_lower.go). Not pure, so
+	// sm3-lower's loop marker (compiler/target/sm3/sm3lower). Not pure, so
 	// DCE keeps it; it has no effect when executed.
 	def("sm3.rep", 0, 2, 2, "sm3.rep(i32 count, bool done): marks the enclosing loop header as an SM3 rep loop of count iterations; done is true when the count is exhausted (no effect when executed)")
 }

@@ -73,6 +73,10 @@ type Field struct {
 	// model FXC (sm3) place the member k 16-byte registers after Offset;
 	// DXC ignores k, so the others keep Offset.
 	RegShift int
+	// Loc is where the member's placement (register(cN) or packoffset) is
+	// written in the source, so a back end that rejects it can point there;
+	// zero when unknown. It is part of the type's identity only when set.
+	Loc Loc
 }
 
 // Type is an interned IR type: two types are equal iff their pointers are
@@ -159,6 +163,9 @@ func Struct(name string, fields []Field) *Type {
 		fmt.Fprintf(&kb, " %p %q", f.Type, f.Name)
 		if f.Placed {
 			fmt.Fprintf(&kb, " @%d/%d", f.Offset, f.RegShift)
+		}
+		if f.Loc.Line > 0 {
+			fmt.Fprintf(&kb, " !%d:%d", f.Loc.Line, f.Loc.Col)
 		}
 	}
 	key := kb.String()

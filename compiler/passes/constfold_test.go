@@ -14,6 +14,7 @@ import (
 // instruction (bit for bit), and that the operations that must not be
 // folded are left alone.
 func TestConstFoldMatchesInterpreter(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		instr string // "%r = ..." producing type rt
 		rt    string
@@ -108,6 +109,7 @@ entry:
 }
 
 func TestConstEqualAndSplat(t *testing.T) {
+	t.Parallel()
 	v := ir.ConstInt(ir.Vec(ir.I32, 4), -1)
 	if !isSplatBits(v, 0xFFFFFFFF) {
 		t.Error("<4 x i32> -1 is a splat of all ones")

@@ -32,9 +32,8 @@ import (
 // SSA reconstruction (phis at the joins). Branches into the middle of a
 // construct are unstructured, not multi-level; they are left for structurize.
 var EliminateMultilevelBreak = &Pass{
-	Name:    "eliminate-multilevel-break",
-	Targets: []string{"spirv", "sm3"},
-	Run:     runEliminateMultilevelBreak,
+	Name: "eliminate-multilevel-break",
+	Run:  runEliminateMultilevelBreak,
 }
 
 func runEliminateMultilevelBreak(m *ir.Module, ctx *Context) (bool, error) {

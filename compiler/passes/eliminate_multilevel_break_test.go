@@ -7,19 +7,21 @@ import (
 	"passlens/compiler/ir"
 )
 
-func TestEliminateMultilevelBreakGolden(t *testing.T) {
-	cases := []cfGolden{
+// TestEliminateMultilevelBreakStructured: on the pass's cases (their
+// outputs and runs are checked by TestPassCases) every result has
+// single-level exits only and is structured.
+func TestEliminateMultilevelBreakStructured(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ file, passes string }{
 		// break 2 (with a value used after the outer loop) and continue 2.
-		{file: "emb_break2", passes: "eliminate-multilevel-break", data: []int32{0, 5, 6, 7, 9, 10, 11, 14, 15, 16, 99, -3, 1, 2, 3, 12}},
+		{"emb_break2", "eliminate-multilevel-break"},
 		// A branch to the merge of an enclosing if: the if becomes a loop.
-		{file: "emb_ifbreak", passes: "eliminate-multilevel-break"},
+		{"emb_ifbreak", "eliminate-multilevel-break"},
 		// The seed's case: continues inside a switch that switch-to-if
 		// turned into a loop.
-		{file: "switch_loop_continue", passes: "switch-to-if,eliminate-multilevel-break"},
-		{file: "sw_nested", passes: "switch-to-if,eliminate-multilevel-break"},
+		{"switch_loop_continue", "switch-to-if,eliminate-multilevel-break"},
+		{"sw_nested", "switch-to-if,eliminate-multilevel-break"},
 	}
-	cfRunGolden(t, cases)
-	// Every result has single-level exits only and is structured.
 	for _, tc := range cases {
 		m := cfLoad(t, tc.file)
 		for _, step := range strings.Split(tc.passes, ",") {
@@ -38,6 +40,7 @@ func TestEliminateMultilevelBreakGolden(t *testing.T) {
 // TestEliminateMultilevelBreakDetects checks the classification the pass
 // relies on: the inputs have multi-level exits, structured code has none.
 func TestEliminateMultilevelBreakDetects(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string][]string{
 		"emb_break2":  {"%body -> %outer.exit", "%body.2 -> %outer.cont"},
 		"emb_ifbreak": {"%early -> %out"},
@@ -57,6 +60,7 @@ func TestEliminateMultilevelBreakDetects(t *testing.T) {
 
 // TestEliminateMultilevelBreakLeavesStructured: nothing to do, no change.
 func TestEliminateMultilevelBreakLeavesStructured(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"seed", "swap", "sw_plain", "sw_nested"} {
 		m := cfLoad(t, name)
 		if out, changed := cfApply(t, EliminateMultilevelBreak, m, ""); changed || out.String() != m.String() {
@@ -69,6 +73,7 @@ func TestEliminateMultilevelBreakLeavesStructured(t *testing.T) {
 // of another construct is not a multi-level exit; the pass leaves it (for
 // structurize) instead of looping or failing.
 func TestEliminateMultilevelBreakUnstructuredLeftAlone(t *testing.T) {
+	t.Parallel()
 	m := cfParse(t, "sideways", `
 define void @f(bool %c, bool %d) {
 entry:

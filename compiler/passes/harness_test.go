@@ -6,6 +6,7 @@ import (
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/target"
 )
 
 // passCase is one table-driven before/after test: the input IR, the passes
@@ -13,7 +14,7 @@ import (
 type passCase struct {
 	name   string
 	passes string // comma-separated pass names
-	target string
+	target target.Name
 	in     string
 	want   string
 	// run, when set, executes the module with the interpreter before and
@@ -46,7 +47,7 @@ func parseIR(t *testing.T, name, src string) *ir.Module {
 
 // runPasses runs the named passes, verifying after each one and checking
 // that each pass reports a change exactly when the text changed.
-func runPasses(t *testing.T, m *ir.Module, names, target string) {
+func runPasses(t *testing.T, m *ir.Module, names string, tgt target.Name) {
 	t.Helper()
 	for _, n := range strings.Split(names, ",") {
 		p := Lookup(strings.TrimSpace(n))
@@ -54,7 +55,7 @@ func runPasses(t *testing.T, m *ir.Module, names, target string) {
 			t.Fatalf("unknown pass %q", n)
 		}
 		before := m.String()
-		changed, err := p.Run(m, &Context{Target: target})
+		changed, err := p.Run(m, &Context{Target: tgt})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", p.Name, err, before)
 		}

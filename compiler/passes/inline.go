@@ -36,9 +36,8 @@ import (
 // runs, which the verifier rejects). A call in a loop header keeps the
 // `loop_merge` on the header.
 var Inline = &Pass{
-	Name:    "inline",
-	Targets: []string{"spirv", "dxil", "sm3"},
-	Run:     runInline,
+	Name: "inline",
+	Run:  runInline,
 }
 
 // runInline implements Inline: it force-inlines every call to a defined function, bottom-up over the

@@ -6,9 +6,11 @@ import (
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/target"
 )
 
 func TestInline(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "out parameter and early returns",
 		passes: "inline",
@@ -184,6 +186,7 @@ func TestInline(t *testing.T) {
 }
 
 func TestInlineReturnFromLoop(t *testing.T) {
+	t.Parallel()
 	// A return inside a loop becomes a multi-level break out of the
 	// one-case switch the inliner wraps the callee in; the result must
 	// verify, run identically, and survive the spirv clean-up passes.
@@ -223,7 +226,7 @@ func TestInlineReturnFromLoop(t *testing.T) {
 	for _, seq := range []string{"inline", "inline,sroa,simplify", "inline,sroa,simplify,switch-to-if,eliminate-multilevel-break,simplify"} {
 		m := parseIR(t, "find", src)
 		before := mustRun(t, m, &interp.Input{})
-		runPasses(t, m, seq, "spirv")
+		runPasses(t, m, seq, target.SPIRV)
 		after := mustRun(t, m, &interp.Input{})
 		if ok, diff := before.Equal(after); !ok {
 			t.Errorf("%s: %s\n%s", seq, diff, m)
@@ -235,6 +238,7 @@ func TestInlineReturnFromLoop(t *testing.T) {
 }
 
 func TestInlineRecursion(t *testing.T) {
+	t.Parallel()
 	m := parseIR(t, "rec", `
 		module "t"
 
@@ -262,6 +266,7 @@ func TestInlineRecursion(t *testing.T) {
 }
 
 func TestInlineKeepsDeclarationsAndLibraries(t *testing.T) {
+	t.Parallel()
 	// No entry point: roots are the uncalled functions; calls to
 	// declarations stay.
 	m := parseIR(t, "lib", `

@@ -36,6 +36,7 @@ entry:
 }
 
 func TestLongChainsVerify(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{64, 65, 1000, 10_000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			m := parseIR(t, "chain", chainModule(n))

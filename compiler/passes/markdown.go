@@ -3,6 +3,8 @@ package passes
 import (
 	"go/doc/comment"
 	"strings"
+
+	"passlens/compiler/target"
 )
 
 // Markdown renders the pass's documentation as a docs/passes.md section:
@@ -15,7 +17,7 @@ func (p *Pass) Markdown() string {
 	b.WriteString("## " + p.Name + "\n\n")
 	b.WriteString("*" + p.Summary + ".*")
 	if len(p.Targets) > 0 {
-		b.WriteString(" Default pipelines: " + strings.Join(p.Targets, ", ") + ".")
+		b.WriteString(" Default pipelines: " + strings.Join(target.Strings(p.Targets), ", ") + ".")
 	}
 	b.WriteString("\n")
 	var parser comment.Parser

@@ -36,9 +36,8 @@ import (
 // Phis with one predecessor are replaced by their value; undef and
 // self-copies emit nothing.
 var OutOfSSA = &Pass{
-	Name:    "out-of-ssa",
-	Targets: []string{"sm3"},
-	Run:     runOutOfSSA,
+	Name: "out-of-ssa",
+	Run:  runOutOfSSA,
 }
 
 func runOutOfSSA(m *ir.Module, ctx *Context) (bool, error) {

@@ -8,15 +8,6 @@ import (
 	"passlens/compiler/ir"
 )
 
-func TestOutOfSSAGolden(t *testing.T) {
-	cfRunGolden(t, []cfGolden{
-		{file: "swap", passes: "out-of-ssa"},
-		{file: "lost_copy", passes: "out-of-ssa"},
-		{file: "irreducible", passes: "out-of-ssa"},
-		{file: "switch_loop_continue", passes: "out-of-ssa"},
-	})
-}
-
 // TestOutOfSSARegisterSemantics checks what makes the variables
 // register-like: a back end may read a phi's variable wherever the phi's
 // value is used (coalescing the two). That is only correct with critical
@@ -26,6 +17,7 @@ func TestOutOfSSAGolden(t *testing.T) {
 // control, the naive lowering (copies at the end of each predecessor, in
 // phi order) gives wrong results under the same reading.
 func TestOutOfSSARegisterSemantics(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"swap", "lost_copy", "switch_loop_continue", "irreducible", "emb_break2"} {
 		t.Run(name, func(t *testing.T) {
 			m := cfLoad(t, name)
@@ -57,6 +49,7 @@ func TestOutOfSSARegisterSemantics(t *testing.T) {
 // TestOutOfSSASwapSequence checks the copies of the swap's back edge: one
 // value saved with a copy, then the two stores.
 func TestOutOfSSASwapSequence(t *testing.T) {
+	t.Parallel()
 	out, _ := cfApply(t, OutOfSSA, cfLoad(t, "swap"), "")
 	want := `loop.cont:
   %k.next = add i32 %k, 1

@@ -3,7 +3,10 @@
 // whose default pipelines use each pass, and ordering constraints.
 package passes
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/ir"
+	"passlens/compiler/target"
+)
 
 //go:generate go run gendoc.go
 
@@ -18,7 +21,10 @@ type Pass struct {
 	// table zz_doc.go (`go generate ./compiler/passes`).
 	Summary string
 	Doc     string
-	Targets []string // targets whose default pipelines use it: "spirv", "dxil", "sm3"
+	// Targets are the targets whose default pipelines use the pass, derived
+	// from DefaultPipelines when the pass is registered (not written in the
+	// literal).
+	Targets []target.Name
 	// Run transforms m and reports whether anything changed. An error makes
 	// the step fail (later passes do not run); a panic is recovered by the
 	// pipeline and reported the same way.
@@ -27,7 +33,10 @@ type Pass struct {
 
 // Context carries per-run settings to passes.
 type Context struct {
-	Target string // "spirv", "dxil", "sm3" or "" (none)
+	// Target is the target the pipeline compiles for ("" for none). Passes
+	// do not test it: target-specific behaviour is a pass option that the
+	// target's default pipeline sets (structurize<ifs> for SM3).
+	Target target.Name
 	// Options are pass options from the pipeline spec, e.g.
 	// "switch-to-if<all>" gives Options["switch-to-if"] = "all".
 	Options map[string]string

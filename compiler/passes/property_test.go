@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"passlens/compiler/ir/irtest"
 	"testing"
+
+	"passlens/compiler/target"
 )
 
 // TestPassesOnRandomModules runs each of inline, sroa, simplify and
@@ -11,6 +13,7 @@ import (
 // must verify, round-trip through the parser, and the pass must report
 // "changed" exactly when the text changed.
 func TestPassesOnRandomModules(t *testing.T) {
+	t.Parallel()
 	seeds := 100
 	if testing.Short() {
 		seeds = 25
@@ -21,7 +24,7 @@ func TestPassesOnRandomModules(t *testing.T) {
 		for _, seq := range sequences {
 			t.Run(fmt.Sprintf("seed%d/%s", seed, seq), func(t *testing.T) {
 				m := irtest.RandomModule(int64(seed), opts)
-				runPasses(t, m, seq, "dxil")
+				runPasses(t, m, seq, target.DXIL)
 			})
 		}
 	}

@@ -2,26 +2,27 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"passlens/compiler/target"
 )
 
 // All is the pass table, in the order `passlens passes` lists them. Each
-// pass lives in its own file and exports one *Pass variable; adding a pass
-// is one line here.
+// pass lives in its own file and exports one *Pass variable; adding a
+// generic pass is one line here. Passes that belong to one target live with
+// its back end and append themselves with Register (sm3-lower, in
+// compiler/target/sm3/sm3lower), after the generic ones.
 var All = []*Pass{
 	Inline,
 	SROA,
 	Simplify,
 	Scalarize,
-	// Control-flow passes (switch-to-if, eliminate-multilevel-break,
-	// out-of-ssa, structurize, sm3-lower) are appended below by their
-	// authors, one line each.
 	SwitchToIf,
 	EliminateMultilevelBreak,
 	OutOfSSA,
 	Structurize,
-	SM3Lower,
 }
 
 // OrderRule is an ordering constraint between two passes, like the
@@ -52,15 +53,53 @@ var Order = []OrderRule{
 }
 
 // Targets are the code-generation targets that have a default pipeline.
-var Targets = []string{"spirv", "dxil", "sm3"}
+var Targets = []target.Name{target.SPIRV, target.DXIL, target.SM3}
 
 // DefaultPipelines gives each target's default pass sequence (pass names,
-// optionally with `<option>`). Names of passes that are not registered yet
-// are allowed here; the pipeline parser reports them when used.
-var DefaultPipelines = map[string][]string{
-	"spirv": {"inline", "sroa", "simplify", "switch-to-if", "eliminate-multilevel-break", "simplify"},
-	"dxil":  {"inline", "sroa", "simplify", "scalarize", "simplify"},
-	"sm3":   {"inline", "sroa", "simplify", "scalarize", "simplify", "switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize", "sm3-lower"},
+// optionally with `<option>`). Names of passes that are not registered
+// (a target's own pass, when its back end is not linked in) are allowed
+// here; the pipeline parser reports them when used. Target-specific
+// behaviour of a generic pass is an option spelled here, not a test of the
+// target inside the pass: SM3 has no switch instruction, so its pipeline
+// asks for structurize<ifs>.
+var DefaultPipelines = map[target.Name][]string{
+	target.SPIRV: {"inline", "sroa", "simplify", "switch-to-if", "eliminate-multilevel-break", "simplify"},
+	target.DXIL:  {"inline", "sroa", "simplify", "scalarize", "simplify"},
+	target.SM3:   {"inline", "sroa", "simplify", "scalarize", "simplify", "switch-to-if<all>", "eliminate-multilevel-break", "out-of-ssa", "structurize<ifs>", "sm3-lower"},
+}
+
+// targetsUsing returns the targets whose default pipeline runs pass name,
+// in the order of Targets: what Pass.Targets holds.
+func targetsUsing(name string) []target.Name {
+	var out []target.Name
+	for _, t := range Targets {
+		if slices.ContainsFunc(DefaultPipelines[t], func(step string) bool {
+			bare, _, _ := strings.Cut(step, "<")
+			return bare == name
+		}) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Register appends a pass defined outside this package (a target's own
+// pass, from its package's init) to the pass table, giving it its Summary
+// and Doc from the generated table and its Targets from the default
+// pipelines, like the passes in All. It panics, as a table error found at
+// start-up does, when the pass is incomplete or its name is taken.
+func Register(p *Pass) {
+	if p == nil {
+		panic("passes.Register: nil pass")
+	}
+	if Lookup(p.Name) != nil {
+		panic(fmt.Sprintf("passes.Register: pass %q registered twice", p.Name))
+	}
+	All = append(All, p)
+	fill(p)
+	if err := checkTable(); err != nil {
+		panic("passes.Register: " + err.Error())
+	}
 }
 
 // Lookup finds a registered pass by name (nil if unknown).
@@ -248,22 +287,23 @@ func checkTable() error {
 // passDoc is one entry of the generated table passDocs (zz_doc.go).
 type passDoc struct{ summary, doc string }
 
-// fillDocs sets each registered pass's Summary and Doc from the generated
-// table. A pass registered without a table entry keeps what its literal
-// says (checkTable then requires a Summary).
-func fillDocs() {
-	for _, p := range All {
-		if p == nil {
-			continue
-		}
-		if d, ok := passDocs[p.Name]; ok {
-			p.Summary, p.Doc = d.summary, d.doc
-		}
+// fill sets a registered pass's Summary and Doc from the generated table
+// and its Targets from the default pipelines. A pass registered without a
+// table entry keeps what its literal says (checkTable then requires a
+// Summary).
+func fill(p *Pass) {
+	if d, ok := passDocs[p.Name]; ok {
+		p.Summary, p.Doc = d.summary, d.doc
 	}
+	p.Targets = targetsUsing(p.Name)
 }
 
 func init() {
-	fillDocs()
+	for _, p := range All {
+		if p != nil {
+			fill(p)
+		}
+	}
 	if err := checkTable(); err != nil {
 		panic("passes: " + err.Error())
 	}

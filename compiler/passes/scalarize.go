@@ -50,9 +50,8 @@ import (
 // inherently a vector built from scalars (`WaveActiveBallot`), and the
 // declared types of interface globals.
 var Scalarize = &Pass{
-	Name:    "scalarize",
-	Targets: []string{"dxil", "sm3"},
-	Run:     runScalarize,
+	Name: "scalarize",
+	Run:  runScalarize,
 }
 
 // maxValueLeaves bounds the scalar leaves of an array or struct value that

@@ -34,6 +34,7 @@ func vectorValues(m *ir.Module) []string {
 }
 
 func TestScalarize(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{
 		{
 			name:   "mixed",
@@ -352,6 +353,7 @@ func TestScalarize(t *testing.T) {
 // checks, with the interpreter, that results are bit-identical and that no
 // vector value is left.
 func TestScalarizeIntrinsicsDifferential(t *testing.T) {
+	t.Parallel()
 	data := []any{}
 	for i := 0; i < 32; i++ {
 		data = append(data, float64(i%7)*0.37-1.1+float64(i)/9)
@@ -430,6 +432,7 @@ func TestScalarizeIntrinsicsDifferential(t *testing.T) {
 // flattened local memory, memcpy and memset, and dynamically indexed
 // arrays of vectors.
 func TestScalarizeMemory(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "memcpy memset and a dynamically indexed array of vectors",
 		passes: "scalarize",
@@ -607,6 +610,7 @@ func TestScalarizeMemory(t *testing.T) {
 // interpreter's results must be bit-identical, including NaN, infinities,
 // signed zeros and the saturate edges of smoothstep.
 func TestScalarizeCompositeIntrinsics(t *testing.T) {
+	t.Parallel()
 	data := []any{"nan", "inf", "-inf", "-0.0", 0, 1, -1, 0.5, 2.75, -3.25, 1e-30, 7, "0x7F7FFFFF", -0.125, 0.999, 1.001}
 	ints := []any{0, 1, -1, 5, -7, 2147483647, -2147483648, 3, 0, 2, -2, 9, 4, -4, 6, -6}
 	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "In", Data: data}, {Name: "Ints", Data: ints}}}
@@ -715,6 +719,7 @@ func TestScalarizeCompositeIntrinsics(t *testing.T) {
 // pointer and a nested call chain are executed by the interpreter before
 // and after; no vector may remain in any signature or value.
 func TestScalarizeSignatures(t *testing.T) {
+	t.Parallel()
 	data := []any{}
 	for i := 0; i < 32; i++ {
 		data = append(data, float64(i%9)*0.5-1.75)
@@ -837,6 +842,7 @@ func TestScalarizeSignatures(t *testing.T) {
 // `static const float1x1 f; if (f);`) once made scalarize load an f32
 // through a pointer to [1 x f32].
 func TestScalarizeOneColumnMatrix(t *testing.T) {
+	t.Parallel()
 	src := `
 		module "t"
 

@@ -44,9 +44,8 @@ import (
 // is equally valid (random-module test: 0.7% of modules differ in text from
 // the old algorithm, all verify and agree when run).
 var Simplify = &Pass{
-	Name:    "simplify",
-	Targets: []string{"spirv", "dxil", "sm3"},
-	Run:     runSimplify,
+	Name: "simplify",
+	Run:  runSimplify,
 }
 
 // maxSimplifyRounds bounds the fixed-point iteration (each round is linear;

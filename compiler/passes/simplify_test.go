@@ -23,6 +23,7 @@ module "t"
 `
 
 func TestSimplifyFloatIdentities(t *testing.T) {
+	t.Parallel()
 	cases := []passCase{
 		{
 			name:   "valid identities",
@@ -140,6 +141,7 @@ func bothNaN(a, b *interp.Result) bool {
 }
 
 func TestSimplifyIntegerAndBool(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "identities",
 		passes: "simplify",
@@ -204,6 +206,7 @@ module "t"
 `
 
 func TestSimplifyCSEAndDCE(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "cse respects dominance, convergence and memory",
 		passes: "simplify",
@@ -327,6 +330,7 @@ func TestSimplifyCSEAndDCE(t *testing.T) {
 }
 
 func TestSimplifyCFG(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "constant branch without annotation",
 		passes: "simplify",

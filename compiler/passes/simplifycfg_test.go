@@ -57,6 +57,7 @@ func foldBranchesReference(f *ir.Function) bool { return foldBranchesRebuilding(
 // shifts past the end of its layout-order loop and leaves them to the
 // next round.)
 func TestSimplifyFoldBranchesMatchesRebuilding(t *testing.T) {
+	t.Parallel()
 	seeds := 300
 	if testing.Short() {
 		seeds = 60
@@ -141,6 +142,7 @@ func runCopy(m *ir.Module, in *interp.Input, entry string) (*interp.Result, erro
 // that one sweep builds a bounded number of dominator trees rather than
 // one per fold, which made simplify quadratic on large shaders.
 func TestSimplifyFoldBranchesBuildsFewTrees(t *testing.T) {
+	t.Parallel()
 	const n = 400
 	var sb strings.Builder
 	sb.WriteString(computeHeader + "\ndefine void @main() compute numthreads(4, 1, 1) {\nentry:\n")

@@ -26,9 +26,8 @@ import (
 //
 // Allocas used any other way (passed to a call, atomics) are left alone.
 var SROA = &Pass{
-	Name:    "sroa",
-	Targets: []string{"spirv", "dxil", "sm3"},
-	Run:     runSROA,
+	Name: "sroa",
+	Run:  runSROA,
 }
 
 // maxSplitLeaves bounds the scalar leaves of an array SROA will split into

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSROA(t *testing.T) {
+	t.Parallel()
 	runCases(t, []passCase{{
 		name:   "structs vectors arrays and a loop",
 		passes: "sroa",
@@ -320,6 +321,7 @@ func TestSROA(t *testing.T) {
 }
 
 func TestSROAMemset(t *testing.T) {
+	t.Parallel()
 	m := parseIR(t, "memset", computeHeader+`
 		define void @main() compute numthreads(4, 1, 1) {
 		entry:

@@ -19,9 +19,9 @@ import (
 // with loop_merge and selection_merge annotations, so any CFG - irreducible
 // ones included - comes out structured. Returns stay where they are (inside
 // the loop); the loop's merge block is unreachable. For targets without a
-// switch instruction (the sm3 target, or structurize<ifs>) the dispatch is a
-// chain "if (idx == i) { block i; continue; }" instead of the switch
-// (structurize<switch> forces the switch).
+// switch instruction, structurize<ifs> (which the sm3 pipeline uses) makes
+// the dispatch a chain "if (idx == i) { block i; continue; }" instead of
+// the switch (structurize<switch>, the default).
 //
 // Functions that are already structured are left alone: a function is
 // untouched when every branch that needs one has a merge annotation, every
@@ -39,19 +39,16 @@ import (
 // move to the new entry block. The result has lost its
 // convergence information and is slow to run; it is correct.
 var Structurize = &Pass{
-	Name:    "structurize",
-	Targets: []string{"sm3"},
-	Run:     runStructurize,
+	Name: "structurize",
+	Run:  runStructurize,
 }
 
 func runStructurize(m *ir.Module, ctx *Context) (bool, error) {
 	ifs := false
 	switch opt := ctx.Option("structurize"); opt {
-	case "":
-		ifs = ctx != nil && ctx.Target == "sm3"
+	case "", "switch":
 	case "ifs":
 		ifs = true
-	case "switch":
 	default:
 		return false, fmt.Errorf("structurize: unknown option %q (want structurize<ifs> or structurize<switch>)", opt)
 	}

@@ -47,9 +47,8 @@ import (
 // than the next one, or whose bodies are entered from outside the switch, are
 // left alone.
 var SwitchToIf = &Pass{
-	Name:    "switch-to-if",
-	Targets: []string{"spirv", "sm3"},
-	Run:     runSwitchToIf,
+	Name: "switch-to-if",
+	Run:  runSwitchToIf,
 }
 
 func runSwitchToIf(m *ir.Module, ctx *Context) (bool, error) {

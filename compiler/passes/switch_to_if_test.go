@@ -2,13 +2,14 @@ package passes
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/passes/passtest"
+	"passlens/internal/golden"
 )
 
 // seedData drives the seed example through every case: selectors 0..4,
@@ -22,6 +23,7 @@ var seedData = []int32{0, 0, 1, 2, 3, 4, 4, 5, -1, 7, 2, 3, 0, 4, 1, 9}
 // of the do{}while(false) loop, one if per case group, each with its own
 // merge, and a continue block branching on false.
 func TestSwitchToIfSeedExample(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "seed")
 	out, changed := cfApply(t, SwitchToIf, m, "")
 	if !changed {
@@ -99,7 +101,7 @@ merge:
 }
 `
 	if got := cfFuncText(t, out, "main"); got != want {
-		t.Fatalf("seed example lowered differently:\n%s\ngot:\n%s", cfDiffLines(want, got), got)
+		t.Fatalf("seed example lowered differently:\n%s\ngot:\n%s", golden.DiffLines(want, got), got)
 	}
 	// The seed's semantics, lane by lane: case 0 -> first (1); case 4
 	// breaks when cond (odd lane) holds, else falls into default (3) and
@@ -113,21 +115,10 @@ merge:
 	cfSameRun(t, m, out, in)
 }
 
-func TestSwitchToIfGolden(t *testing.T) {
-	cfRunGolden(t, []cfGolden{
-		{file: "seed", passes: "switch-to-if", data: seedData},
-		{file: "sw_default_first", passes: "switch-to-if"},
-		{file: "sw_default_last", passes: "switch-to-if"},
-		{file: "sw_grouped", passes: "switch-to-if"},
-		{file: "sw_nested", passes: "switch-to-if"},
-		{file: "sw_plain", passes: "switch-to-if<all>"},
-		{file: "switch_loop_continue", passes: "switch-to-if"},
-	})
-}
-
 // TestSwitchToIfLeavesPlainSwitches: without <all>, a switch whose cases
 // never fall through is not lowered.
 func TestSwitchToIfLeavesPlainSwitches(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "sw_plain")
 	out, changed := cfApply(t, SwitchToIf, m, "")
 	if changed || out.String() != m.String() {
@@ -136,6 +127,7 @@ func TestSwitchToIfLeavesPlainSwitches(t *testing.T) {
 }
 
 func TestSwitchToIfBadOption(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "sw_plain")
 	_, err := SwitchToIf.Run(m, &Context{Options: map[string]string{"switch-to-if": "some"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown option "some"`) {
@@ -149,6 +141,7 @@ func TestSwitchToIfBadOption(t *testing.T) {
 // lane sets than HLSL promises; after lowering, every lane walks the same
 // if-chain and both policies give HLSL's answer [42 42 40 40].
 func TestSwitchToIfReconvergence(t *testing.T) {
+	t.Parallel()
 	m := cfLoad(t, "sw_wave")
 	in := cfInput(m, []int32{0, 0, 1, 2})
 	hlsl := []int32{42, 42, 40, 40}
@@ -173,12 +166,13 @@ func TestSwitchToIfReconvergence(t *testing.T) {
 // step that the program verifies and computes the same results; the
 // result must be structured (structurize leaves it alone).
 func TestSwitchToIfRandom(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 60
 	}
 	for seed := 0; seed < n; seed++ {
-		m := randomSwitchModule(uint64(seed))
+		m := passtest.RandomSwitchModule(uint64(seed))
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			if err := ir.Verify(m); err != nil {
 				t.Fatalf("generator made an invalid module: %v\n%s", err, m)
@@ -203,195 +197,6 @@ func TestSwitchToIfRandom(t *testing.T) {
 			}
 		})
 	}
-}
-
-// randomSwitchModule builds a compute shader with a switch on
-// (In[i] + 3k) & 7, optionally inside a loop over k, whose label groups
-// update an accumulator carried in phis.
-func randomSwitchModule(seed uint64) *ir.Module {
-	r := rand.New(rand.NewPCG(seed, 77))
-	m := ir.NewModule(fmt.Sprintf("random-switch-%d", seed))
-	inG := ir.NewGlobal("In", ir.SpaceStorage, ir.Array(ir.I32, -1))
-	inG.Set, inG.Binding, inG.ReadOnly = 0, 0, true
-	outG := ir.NewGlobal("Out", ir.SpaceStorage, ir.Array(ir.I32, -1))
-	outG.Set, outG.Binding = 0, 1
-	tid := ir.NewGlobal("tid", ir.SpaceInput, ir.Vec(ir.U32, 3))
-	tid.Semantic = "SV_DispatchThreadID"
-	m.AddGlobal(inG)
-	m.AddGlobal(outG)
-	m.AddGlobal(tid)
-	f := m.NewFunction("main", ir.Void, nil, nil)
-	f.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: [3]int{16, 1, 1}}
-	b := ir.NewBuilder(f)
-	c := func(v int64) ir.Value { return ir.ConstInt(ir.I32, v) }
-
-	entry := f.NewBlock("entry")
-	b.SetBlock(entry)
-	tv := b.Load(tid, "tid")
-	i := b.ExtractValue(tv, []int{0}, "i")
-	x := b.Load(b.Access(inG, []ir.Value{i}, "in.p"), "x")
-
-	inLoop := r.IntN(3) != 0
-	var loop, loopCont, exit *ir.Block
-	var k, acc *ir.Instr
-	var accIn ir.Value = c(0)
-	hb := entry
-	if inLoop {
-		loop = f.NewBlock("loop")
-		body := f.NewBlock("body")
-		loopCont = f.NewBlock("loop.cont")
-		exit = f.NewBlock("exit")
-		b.Br(loop)
-		b.SetBlock(loop)
-		k = b.Phi(ir.I32, "k")
-		acc = b.Phi(ir.I32, "acc")
-		more := b.Cmp(ir.PredSLT, k, c(3), "more")
-		t := b.CondBr(more, body, exit)
-		t.SetLoopMerge(exit, loopCont)
-		b.SetBlock(body)
-		accIn = acc
-		hb = body
-	}
-	var kv ir.Value = c(0)
-	if k != nil {
-		kv = k
-	}
-	k3 := b.Binary(ir.OpMul, kv, c(3), "k3")
-	s0 := b.Binary(ir.OpAdd, x, k3, "s0")
-	s := b.Binary(ir.OpAnd, s0, c(7), "s")
-
-	// Label groups: values 0..7 shuffled, dealt into 2..5 groups; some left
-	// to default. Default is its own group, shares a group, or is absent.
-	vals := r.Perm(8)
-	ng := 2 + r.IntN(4)
-	type grp struct {
-		values []int64
-		def    bool
-		entry  *ir.Block
-		accIn  *ir.Instr
-	}
-	groups := make([]*grp, ng)
-	for g := range groups {
-		groups[g] = &grp{}
-	}
-	for j, v := range vals[:ng+r.IntN(8-ng+1)] {
-		g := groups[r.IntN(ng)]
-		if j < ng {
-			g = groups[j]
-		}
-		g.values = append(g.values, int64(v))
-	}
-	switch r.IntN(4) {
-	case 0: // no default
-	case 1:
-		groups[r.IntN(len(groups))].def = true
-	default:
-		pos := r.IntN(len(groups) + 1)
-		groups = slices.Insert(groups, pos, &grp{def: true})
-	}
-	merge := f.NewBlock("merge")
-	for j, g := range groups {
-		g.entry = f.NewBlock(fmt.Sprint("case", j))
-	}
-	var cases []ir.SwitchCase
-	hasDefault := false
-	for _, g := range groups {
-		cases = append(cases, ir.SwitchCase{Values: g.values, Default: g.def, Target: g.entry})
-		hasDefault = hasDefault || g.def
-	}
-	if !hasDefault {
-		cases = append(cases, ir.SwitchCase{Default: true, Target: merge})
-	}
-	b.SetBlock(hb)
-	st := b.Switch(s, cases)
-	st.SetSelectionMerge(merge)
-
-	// Bodies. Each group's entry has a phi for the accumulator (from the
-	// switch and from the previous body if it falls through).
-	type edge struct {
-		from *ir.Block
-		v    ir.Value
-	}
-	var toMerge, toCont []edge
-	var fall *edge
-	for j, g := range groups {
-		b.SetBlock(g.entry)
-		g.accIn = b.Phi(ir.I32, fmt.Sprint("a", j))
-		g.accIn.AddIncoming(accIn, hb)
-		if fall != nil {
-			g.accIn.AddIncoming(fall.v, fall.from)
-			fall = nil
-		}
-		a3 := b.Binary(ir.OpMul, g.accIn, c(3), fmt.Sprint("a", j, "x3"))
-		a1 := b.Binary(ir.OpAdd, a3, c(int64(j+1)), fmt.Sprint("a", j, "n"))
-		last := j == len(groups)-1
-		kind := r.IntN(5)
-		switch {
-		case kind == 0 && inLoop: // continue
-			b.Br(loopCont)
-			toCont = append(toCont, edge{b.B, a1})
-		case kind <= 1 || last: // break
-			b.Br(merge)
-			toMerge = append(toMerge, edge{b.B, a1})
-		case kind == 2: // fall through
-			b.Br(groups[j+1].entry)
-			fall = &edge{b.B, a1}
-		default: // if (a1 & 1) break/continue; fall through
-			bit := b.Binary(ir.OpAnd, a1, c(1), fmt.Sprint("a", j, "b"))
-			odd := b.Cmp(ir.PredNE, bit, c(0), fmt.Sprint("a", j, "odd"))
-			brk := f.NewBlock(fmt.Sprint("case", j, ".brk"))
-			ft := f.NewBlock(fmt.Sprint("case", j, ".ft"))
-			t := b.CondBr(odd, brk, ft)
-			t.SetSelectionMerge(ft)
-			b.SetBlock(brk)
-			if inLoop && r.IntN(2) == 0 {
-				b.Br(loopCont)
-				toCont = append(toCont, edge{brk, a1})
-			} else {
-				b.Br(merge)
-				toMerge = append(toMerge, edge{brk, a1})
-			}
-			b.SetBlock(ft)
-			b.Br(groups[j+1].entry)
-			fall = &edge{ft, a1}
-		}
-	}
-	b.SetBlock(merge)
-	accSw := b.Phi(ir.I32, "acc.sw")
-	for _, e := range toMerge {
-		accSw.AddIncoming(e.v, e.from)
-	}
-	if !hasDefault {
-		accSw.AddIncoming(accIn, hb)
-	}
-	after := b.Binary(ir.OpAdd, accSw, c(1000), "acc.after")
-	if inLoop {
-		b.Br(loopCont)
-		b.SetBlock(loopCont)
-		next := b.Phi(ir.I32, "acc.next")
-		next.AddIncoming(after, merge)
-		for _, e := range toCont {
-			next.AddIncoming(e.v, e.from)
-		}
-		kn := b.Binary(ir.OpAdd, k, c(1), "k.next")
-		b.Br(loop)
-		k.AddIncoming(c(0), entry)
-		k.AddIncoming(kn, loopCont)
-		acc.AddIncoming(c(0), entry)
-		acc.AddIncoming(next, loopCont)
-		b.SetBlock(exit)
-		b.Store(acc, b.Access(outG, []ir.Value{i}, "out.p"))
-	} else {
-		b.Store(after, b.Access(outG, []ir.Value{i}, "out.p"))
-	}
-	b.Ret(nil)
-	// Blocks in a readable order: loop and switch first, exit last.
-	if exit != nil {
-		blocks := slices.DeleteFunc(slices.Clone(f.Blocks), func(x *ir.Block) bool { return x == exit || x == merge || x == loopCont })
-		blocks = append(blocks, merge, loopCont, exit)
-		copy(f.Blocks, blocks)
-	}
-	return m
 }
 
 // swPointerSrc is the reproducer of "SPIR-V logical addressing cannot
@@ -463,6 +268,7 @@ end2:
 // outside the switch is recomputed where it is used, never merged by a
 // phi, and the program computes what it did.
 func TestSwitchToIfNoPointerPhis(t *testing.T) {
+	t.Parallel()
 	m := cfParse(t, "sw_pointer.pir", swPointerSrc)
 	in := cfInput(m, []int32{0, 1, 2, 3, 4, 5, 6, 7, -1, -2, 0, 1, 9, 10, 11, 12})
 	out, changed := cfApply(t, SwitchToIf, m, "all")

@@ -180,7 +180,7 @@ occasionally judged before a fold upstream makes its arm larger; the result
 is equally valid (random-module test: 0.7% of modules differ in text from
 the old algorithm, all verify and agree when run).`,
 	},
-	// sm3_lower.go
+	// lower.go
 	"sm3-lower": {
 		summary: "carry integers as floats, mark loops for SM3 rep (255-iteration cap), reject what SM3 lacks",
 		doc: `Shader models 1-3 have no integer arithmetic: temporary registers are
@@ -231,7 +231,7 @@ instructions. This pass:
     switch-to-if; otherwise it is 255, SM3's "defi i0, 255" with a
     break_ge policy: such a loop runs its body at most 255 times and then stops,
     whatever its own condition says (a loop that needs 256 iterations
-    stops after 255 - documented, tested behaviour). SM3RepModel runs the
+    stops after 255 - documented, tested behaviour). RepModel runs the
     output as the hardware would, for tests;
   - rejects, naming the construct and its source position: wave operations
     and barriers (no waves in SM3), atomics, bit reinterpretation
@@ -278,9 +278,9 @@ whole function becomes
 with loop_merge and selection_merge annotations, so any CFG - irreducible
 ones included - comes out structured. Returns stay where they are (inside
 the loop); the loop's merge block is unreachable. For targets without a
-switch instruction (the sm3 target, or structurize<ifs>) the dispatch is a
-chain "if (idx == i) { block i; continue; }" instead of the switch
-(structurize<switch> forces the switch).
+switch instruction, structurize<ifs> (which the sm3 pipeline uses) makes
+the dispatch a chain "if (idx == i) { block i; continue; }" instead of
+the switch (structurize<switch>, the default).
 
 Functions that are already structured are left alone: a function is
 untouched when every branch that needs one has a merge annotation, every

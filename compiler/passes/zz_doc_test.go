@@ -12,6 +12,7 @@ import (
 // comments of the pass variables (someone edited a comment and did not
 // regenerate, or edited the generated file).
 func TestGeneratedDocsFresh(t *testing.T) {
+	t.Parallel()
 	want, err := passdoc.Generate(passdoc.Dirs...)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +29,7 @@ func TestGeneratedDocsFresh(t *testing.T) {
 // TestEveryPassDocumentedFromComment checks that each registered pass got
 // its Summary and Doc from the generated table, i.e. from its doc comment.
 func TestEveryPassDocumentedFromComment(t *testing.T) {
+	t.Parallel()
 	for _, p := range All {
 		d, ok := passDocs[p.Name]
 		if !ok {

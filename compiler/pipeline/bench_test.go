@@ -11,6 +11,8 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/passes"
+	"passlens/compiler/target"
+	_ "passlens/compiler/target/sm3/sm3lower" // registers sm3-lower, the last pass of the sm3 pipeline
 )
 
 // genLarge generates a shader-like module of about n instructions: an
@@ -126,7 +128,7 @@ func countInstrs(m *ir.Module) int {
 
 // runnable reports whether every pass of a target's default pipeline is
 // registered.
-func runnable(target string) bool {
+func runnable(target target.Name) bool {
 	_, err := Default(target)
 	return err == nil
 }
@@ -136,7 +138,7 @@ func runnable(target string) bool {
 func BenchmarkDefaultPipeline(b *testing.B) {
 	src := genLarge(100_000)
 	for _, target := range passes.Targets {
-		b.Run(target, func(b *testing.B) {
+		b.Run(string(target), func(b *testing.B) {
 			if !runnable(target) {
 				b.Skipf("default %s pipeline has unregistered passes", target)
 			}

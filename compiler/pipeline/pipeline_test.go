@@ -8,6 +8,7 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/passes"
+	"passlens/compiler/target"
 	"passlens/internal/guard"
 )
 
@@ -89,11 +90,11 @@ func TestParse(t *testing.T) {
 }
 
 func TestDefault(t *testing.T) {
-	s, err := Default("dxil")
+	s, err := Default(target.DXIL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.String(); got != strings.Join(passes.DefaultPipelines["dxil"], ",") {
+	if got := s.String(); got != strings.Join(passes.DefaultPipelines[target.DXIL], ",") {
 		t.Errorf("dxil pipeline %q", got)
 	}
 	if _, err := Default("vulkan"); err == nil || !strings.Contains(err.Error(), "spirv, dxil, sm3") {

@@ -10,13 +10,14 @@ import (
 
 	"passlens/compiler/ir"
 	"passlens/compiler/passes"
+	"passlens/compiler/target"
 	"passlens/internal/guard"
 )
 
 // Options control a pipeline run.
 type Options struct {
-	// Target is passed to every pass ("spirv", "dxil", "sm3" or "").
-	Target string
+	// Target is passed to every pass ("" for none).
+	Target target.Name
 	// VerifyEach runs the verifier on the input and after every pass; a
 	// verifier error fails that step.
 	VerifyEach bool

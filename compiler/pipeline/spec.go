@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"passlens/compiler/passes"
+	"passlens/compiler/target"
 )
 
 // Step is one entry of a pipeline spec.
@@ -153,17 +154,18 @@ func (s Spec) Check() error {
 	return nil
 }
 
-// Default returns the default pipeline of a target ("spirv", "dxil",
-// "sm3"). It fails for unknown targets and if the target's pipeline names a
-// pass that is not registered.
-func Default(target string) (Spec, error) {
-	names, ok := passes.DefaultPipelines[target]
+// Default returns the default pipeline of a target (passes.Targets). It
+// fails for unknown targets and if the target's pipeline names a pass that
+// is not registered (a target's own pass registers from its back end's
+// package, e.g. sm3-lower from compiler/target/sm3).
+func Default(tgt target.Name) (Spec, error) {
+	names, ok := passes.DefaultPipelines[tgt]
 	if !ok {
-		return Spec{}, fmt.Errorf("unknown target %q (targets: %s)", target, strings.Join(passes.Targets, ", "))
+		return Spec{}, fmt.Errorf("unknown target %q (targets: %s)", tgt, strings.Join(target.Strings(passes.Targets), ", "))
 	}
 	s, err := Parse(strings.Join(names, ","))
 	if err != nil {
-		return Spec{}, fmt.Errorf("default %s pipeline: %w", target, err)
+		return Spec{}, fmt.Errorf("default %s pipeline: %w", tgt, err)
 	}
 	return s, nil
 }

@@ -10,13 +10,15 @@ import (
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/progen"
+	"passlens/compiler/target"
+	"passlens/compiler/target/sm3/sm3lower"
 )
 
 // TestSM3Program: the SM3 programs are deterministic, parse, verify and go
 // through the whole sm3 pipeline: sm3-lower accepts every one (no wave
 // operations, no xor/or, no variable shifts, only 2^k - 1 masks).
 func TestSM3Program(t *testing.T) {
-	spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines["sm3"], ","))
+	spec, err := pipeline.Parse(strings.Join(passes.DefaultPipelines[target.SM3], ","))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,8 +34,8 @@ func TestSM3Program(t *testing.T) {
 		if err := ir.Verify(m); err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
-		res := pipeline.Run(context.Background(), m, spec, pipeline.Options{Target: "sm3", VerifyEach: true})
-		if last := res.Snapshots[len(res.Snapshots)-1]; last.Err != nil || last.Pass != passes.SM3Lower.Name {
+		res := pipeline.Run(context.Background(), m, spec, pipeline.Options{Target: target.SM3, VerifyEach: true})
+		if last := res.Snapshots[len(res.Snapshots)-1]; last.Err != nil || last.Pass != sm3lower.Pass.Name {
 			t.Errorf("seed %d: the sm3 pipeline stopped at %s: %v", seed, last.Pass, last.Err)
 		}
 	}

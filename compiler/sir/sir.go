@@ -163,7 +163,7 @@ type Block struct {
 	Rep      *Rep   // SM3 rep cap of the loop headed here (sm3.rep marker)
 }
 
-// Rep is the trip-count cap of an SM3 loop (passes.SM3RepIntrinsic): a
+// Rep is the trip-count cap of an SM3 loop (sm3lower.RepIntrinsic): a
 // constant Count, or Uniform, the integer uniform whose value is the count.
 // Done is the flag that says the cap is reached: a read-only 1-bit input
 // register with no writes, whose value the hardware supplies (an SM3 rep

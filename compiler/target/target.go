@@ -6,7 +6,7 @@ package target
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,8 +43,8 @@ type Emitter func(m *ir.Module) (*Output, error)
 
 var (
 	mu       sync.RWMutex
-	emitters = map[string]Emitter{
-		"pir": func(m *ir.Module) (*Output, error) {
+	emitters = map[Name]Emitter{
+		PIR: func(m *ir.Module) (*Output, error) {
 			return &Output{Text: m.String(), Lang: "pir", Ext: ".pir"}, nil
 		},
 	}
@@ -52,7 +52,7 @@ var (
 
 // Register installs the emitter for a target (back-end packages call it
 // from init).
-func Register(name string, e Emitter) {
+func Register(name Name, e Emitter) {
 	mu.Lock()
 	defer mu.Unlock()
 	emitters[name] = e
@@ -63,14 +63,14 @@ func Register(name string, e Emitter) {
 // refuses one that does not verify: with --verify-each=false a pass's bad
 // output would otherwise become invalid SPIR-V or LLVM IR written as if
 // all was well.
-func Emit(name string, m *ir.Module) (*Output, error) {
+func Emit(name Name, m *ir.Module) (*Output, error) {
 	mu.RLock()
 	e, ok := emitters[name]
 	mu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("no back end for target %q (available: %v)", name, Names())
 	}
-	if name != "pir" {
+	if name != PIR {
 		if err := ir.Verify(m); err != nil {
 			return nil, fmt.Errorf("%s: refusing to emit a module that does not verify (a pass produced invalid IR):\n%v", name, err)
 		}
@@ -79,13 +79,13 @@ func Emit(name string, m *ir.Module) (*Output, error) {
 }
 
 // Names lists targets with an emitter.
-func Names() []string {
+func Names() []Name {
 	mu.RLock()
 	defer mu.RUnlock()
-	var out []string
+	var out []Name
 	for n := range emitters {
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }

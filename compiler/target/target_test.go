@@ -15,7 +15,7 @@ import (
 // The back ends refuse a module that does not verify, even when the
 // pipeline ran without the verifier (--verify-each=false).
 func TestEmitRefusesUnverifiedModule(t *testing.T) {
-	for _, tgt := range []string{"spirv", "dxil"} {
+	for _, tgt := range []target.Name{target.SPIRV, target.DXIL} {
 		m, _, err := load.File("samples/add-mul", load.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +41,7 @@ func TestEmitRefusesUnverifiedModule(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "does not verify") {
 			t.Fatalf("%s: Emit of a broken module = %v, %v", tgt, out, err)
 		}
-		if _, err := target.Emit("pir", m); err != nil {
+		if _, err := target.Emit(target.PIR, m); err != nil {
 			t.Fatalf("pir: the IR text of a broken module is still printable: %v", err)
 		}
 	}

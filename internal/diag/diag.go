@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"passlens/compiler/ir"
@@ -70,10 +71,43 @@ func locate(path, name, line string, keep bool) string {
 
 // Emit locates an error of target tgt's back end (target.Emit) in src.
 // Every line that carries the target's prefix is located; continuation
-// lines are kept as they are.
-func Emit(src *load.Source, tgt string, err error) error {
-	return &Error{Text: lines(src.Path, tgt, err.Error(), true), Err: err}
+// lines are kept as they are. A line located in an HLSL source is
+// followed by that source line and a caret under the column.
+func Emit(src *load.Source, tgt target.Name, err error) error {
+	text := lines(src.Path, string(tgt), err.Error(), true)
+	if src.Kind == "hlsl" && len(src.Text) > 0 {
+		text = withCarets(src.Path, string(src.Text), text)
+	}
+	return &Error{Text: text, Err: err}
 }
+
+// withCarets adds, after every line of text located at "path:L:C: " in
+// source, the source line L and a caret under column C (rendered as the
+// IR parser renders its errors: long lines cut to a window, control bytes
+// escaped).
+func withCarets(path, source, text string) string {
+	src := strings.Split(source, "\n")
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, l)
+		m := caretRE.FindStringSubmatch(strings.TrimPrefix(l, path))
+		if !strings.HasPrefix(l, path+":") || m == nil {
+			continue
+		}
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		if line < 1 || line > len(src) || col < 1 {
+			continue
+		}
+		pe := &ir.ParseError{File: path, Line: line, Col: col, Source: strings.TrimRight(src[line-1], "\r")}
+		r := pe.Error()
+		out = append(out, r[strings.IndexByte(r, '\n')+1:])
+	}
+	return strings.Join(out, "\n")
+}
+
+// caretRE matches ":LINE:COL: " after the file name of a located line.
+var caretRE = regexp.MustCompile(`^:(\d+):(\d+): `)
 
 func lines(path, name, text string, keep bool) string {
 	ls := strings.Split(strings.TrimRight(text, "\n"), "\n")
@@ -129,7 +163,7 @@ func stepText(src *load.Source, m *ir.Module, e *pipeline.StepError, keep bool) 
 // positions (the module the pipeline ran on), the failure is taken from
 // the back end's run on it, so the message carries the line:col of the
 // user's file as the CLI's does; the output itself always comes from m.
-func EmitSnapshot(src *load.Source, tgt string, m, located *ir.Module) (*target.Output, error) {
+func EmitSnapshot(src *load.Source, tgt target.Name, m, located *ir.Module) (*target.Output, error) {
 	o, err := target.Emit(tgt, m)
 	if err == nil {
 		return o, nil

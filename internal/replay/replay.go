@@ -21,6 +21,7 @@ import (
 	"passlens/compiler/passdump"
 	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 	_ "passlens/compiler/target/all" // registers the back ends
 	"passlens/internal/atomicfile"
 	"passlens/internal/diag"
@@ -65,7 +66,7 @@ type Engine struct {
 	mod       *ir.Module
 	src       *load.Source
 	opts      load.Options
-	target    string
+	target    target.Name
 	spec      string
 	specSet   bool
 	res       *pipeline.Result
@@ -90,7 +91,7 @@ func Run(name string, r io.Reader, out io.Writer) error {
 // NewEngine returns an engine for a script named name (relative paths
 // resolve in its directory) printing to out.
 func NewEngine(name string, out io.Writer) *Engine {
-	return &Engine{Out: out, Dir: filepath.Dir(name), target: "spirv"}
+	return &Engine{Out: out, Dir: filepath.Dir(name), target: target.SPIRV}
 }
 
 // Run parses the whole script read from r (at most limits.MaxModuleSize
@@ -140,7 +141,7 @@ func (e *Engine) State() (State, error) {
 	if !e.specSet {
 		spec = strings.Join(passes.DefaultPipelines[e.target], ",")
 	}
-	return State{Target: e.target, Passes: spec, Step: e.step, Pass: e.passNames()[e.step], Function: e.fn, RunJSON: e.lastRun}, nil
+	return State{Target: string(e.target), Passes: spec, Step: e.step, Pass: e.passNames()[e.step], Function: e.fn, RunJSON: e.lastRun}, nil
 }
 
 // Resolve resolves a script path: absolute as is, else relative to the
@@ -259,10 +260,11 @@ func (e *Engine) Do(c Command) error {
 		if err := need(1); err != nil {
 			return err
 		}
-		if _, ok := passes.DefaultPipelines[args[0]]; !ok && args[0] != "pir" {
+		tgt := target.Name(args[0])
+		if _, ok := passes.DefaultPipelines[tgt]; !ok && tgt != target.PIR {
 			return fmt.Errorf("unknown target %q", args[0])
 		}
-		e.target, e.dirty = args[0], true
+		e.target, e.dirty = tgt, true
 	case "passes":
 		if err := need(1); err != nil {
 			return err

@@ -141,7 +141,7 @@ func (d *Driver) SourceBytes() int { return len(d.src.Text) }
 func (d *Driver) Source() string { return d.src.Name }
 
 // Targets lists the targets with default pipelines.
-func (d *Driver) Targets() []string { return append([]string(nil), passes.Targets...) }
+func (d *Driver) Targets() []string { return target.Strings(passes.Targets) }
 
 // SetInput loads the interpreter input used by Run from a JSON file.
 func (d *Driver) SetInput(path string) error {
@@ -181,7 +181,7 @@ func (d *Driver) Policies() []string {
 // not registered (yet) are listed disabled so the pipeline still runs.
 func (d *Driver) DefaultPipeline(t string) []tui.PassSlot {
 	var out []tui.PassSlot
-	for _, n := range passes.DefaultPipelines[t] {
+	for _, n := range passes.DefaultPipelines[target.Name(t)] {
 		name := n
 		if i := strings.IndexByte(n, '<'); i >= 0 {
 			name = n[:i]
@@ -212,7 +212,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	mod := d.mod
 	d.mu.Unlock()
 	work := ir.CloneModule(mod)
-	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: !d.NoAllocStats})
+	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: target.Name(tgt), VerifyEach: true, MeasureAllocs: !d.NoAllocStats})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
 	}
@@ -231,7 +231,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 		if m, err := res.Final().FreshModule(); err != nil {
 			kept.outErr = err
 		} else {
-			kept.out, kept.outErr = diag.EmitSnapshot(d.src, tgt, m, work)
+			kept.out, kept.outErr = diag.EmitSnapshot(d.src, target.Name(tgt), m, work)
 		}
 		if kept.out != nil {
 			c.Steps = append(c.Steps, StageSteps(kept.out.Stages)...)

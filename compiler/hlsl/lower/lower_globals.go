@@ -74,6 +74,7 @@ func (l *lowerer) lowerCBuffer(cb *hlsl.CBuffer) {
 		fields[i] = ir.Field{Name: uniqueIn(names, m.Name), Type: l.memType(m.Type), Placed: packed || reserved, Offset: m.Offset}
 		if reserved && m.PackOffset == nil {
 			fields[i].RegShift = m.Register.Shift // register(cN[k]): FXC's k, for sm3
+			fields[i].Loc = l.loc(m.Register.Pos())
 		}
 	}
 	st := ir.Struct(uniqueIn(l.structNames, cb.Name), fields)

@@ -1,7 +1,6 @@
 package lower
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +9,9 @@ import (
 	"passlens/compiler/hlsl"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/internal/golden"
 	"passlens/samples"
 )
-
-var updateLower = flag.Bool("update-lower", false, "rewrite testdata/lower/*.pir from the lowering")
 
 // lowerSource runs the frontend and the lowering over src and fails the
 // test on any error; the module is verified and round-trips through the
@@ -218,20 +216,8 @@ func TestLowerGolden(t *testing.T) {
 			}
 			m := lowerSource(t, name, string(src), hlsl.Options{})
 			got := m.String()
-			golden := strings.TrimSuffix(path, ".hlsl") + ".pir"
-			if *updateLower {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update-lower to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("lowering of %s differs from %s (run with -update-lower to accept):\n%s", name, golden, got)
-			}
+			goldenPath := strings.TrimSuffix(path, ".hlsl") + ".pir"
+			golden.Check(t, goldenPath, []byte(got))
 		})
 	}
 }

@@ -68,10 +68,6 @@ var knownDeviations = map[string]string{
 	"duplicate-modifiers.shader_test:12": "DXC matrix-to-vector order",
 	// Interpreter: atan2(-0, -1) is -pi in IEEE arithmetic; GPUs give pi.
 	"inverse-trig.shader_test:196": "signed zero in atan2",
-	// Literal typing of 3000000000 + 3000000000 (marked todo by vkd3d too).
-	"sm1-const-folding.shader_test:100": "literal folding",
-	"sm1-const-folding.shader_test:112": "literal folding",
-	"sm1-const-folding.shader_test:134": "literal folding",
 	// [unroll(4)] on an 8-iteration loop: DXC runs 4 iterations.
 	"unroll.shader_test:37": "unroll(N) semantics",
 	// DXC ignores row_major on a typedef used as a StructuredBuffer

@@ -14,7 +14,10 @@ import (
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
+	"passlens/compiler/passes"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
+	_ "passlens/compiler/target/sm3/sm3lower" // registers sm3-lower, the last pass of the sm3 pipeline
 	"passlens/samples"
 )
 
@@ -169,15 +172,14 @@ func TestPipelinesPreserveResults(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", sh.name, err)
 			}
-			for _, target := range []string{"spirv", "dxil", "sm3"} {
-				spec, err := pipeline.Default(target)
+			for _, tg := range passes.Targets {
+				spec, err := pipeline.Default(tg)
 				if err != nil {
-					t.Logf("%s: %v", target, err)
-					continue
+					t.Fatalf("%s: %v", tg, err)
 				}
-				res := pipeline.Run(context.Background(), ir.CloneModule(sh.m), spec, pipeline.Options{Target: target, VerifyEach: true})
+				res := pipeline.Run(context.Background(), ir.CloneModule(sh.m), spec, pipeline.Options{Target: tg, VerifyEach: true})
 				if res.Err != nil {
-					t.Logf("%s, %s pipeline: %v", sh.name, target, res.Err)
+					t.Logf("%s, %s pipeline: %v", sh.name, tg, res.Err)
 				}
 				for _, snap := range res.Snapshots[1:] {
 					if snap.Failed() {
@@ -185,16 +187,16 @@ func TestPipelinesPreserveResults(t *testing.T) {
 					}
 					m, err := snap.FreshModule()
 					if err != nil {
-						t.Errorf("%s, %s after %s: %v", sh.name, target, snap.Pass, err)
+						t.Errorf("%s, %s after %s: %v", sh.name, tg, snap.Pass, err)
 						break
 					}
 					got, err := interp.Run(m, in, opts)
 					if err != nil {
-						t.Errorf("%s, %s after %s (%s): %v", sh.name, target, snap.Pass, policy, err)
+						t.Errorf("%s, %s after %s (%s): %v", sh.name, tg, snap.Pass, policy, err)
 						break
 					}
 					if ok, diff := want.Equal(got); !ok {
-						t.Errorf("%s, %s after %s (%s): result differs: %s", sh.name, target, snap.Pass, policy, diff)
+						t.Errorf("%s, %s after %s (%s): result differs: %s", sh.name, tg, snap.Pass, policy, diff)
 						break
 					}
 					compared++
@@ -228,11 +230,11 @@ func TestSwitchToIfFixesHazard(t *testing.T) {
 	if got := values(m, interp.PolicySwitchSeparate); got != "22 22 20 20" {
 		t.Errorf("lowered, switch-separate: %s, want 22 22 20 20", got)
 	}
-	spec, err := pipeline.Default("spirv")
+	spec, err := pipeline.Default(target.SPIRV)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := pipeline.Run(context.Background(), ir.CloneModule(m), spec, pipeline.Options{Target: "spirv", VerifyEach: true})
+	res := pipeline.Run(context.Background(), ir.CloneModule(m), spec, pipeline.Options{Target: target.SPIRV, VerifyEach: true})
 	if res.Err != nil {
 		t.Skipf("spirv pipeline failed (passes in progress): %v", res.Err)
 	}

@@ -6,14 +6,12 @@ import (
 	"passlens/compiler/target"
 )
 
-// AMDGCNLL is the target that writes the IR as LLVM IR for amdgcn
+// The target.AMDGCNLL back end writes the IR as LLVM IR for amdgcn
 // (compiler/llvm.Export), for cross-checks with opt-22 -mtriple=amdgcn--.
-// It has no pipeline of its own: like "pir" it takes the IR after the
+// It has no pipeline of its own: like target.PIR it takes the IR after the
 // passes the user asked for.
-const AMDGCNLL = "amdgcn-ll"
-
 func init() {
-	target.Register(AMDGCNLL, func(m *ir.Module) (*target.Output, error) {
+	target.Register(target.AMDGCNLL, func(m *ir.Module) (*target.Output, error) {
 		text, err := llvm.Export(m)
 		if err != nil {
 			return nil, err

@@ -14,6 +14,7 @@ import (
 // the barrier (a read-modify-write of the whole vector would, and would
 // let threads undo each other's writes). llvm-as-22 and opt-22 accept it.
 func TestComponentStores(t *testing.T) {
+	t.Parallel()
 	const path = "../../hlsl/lower/testdata/lower/exec/components.hlsl"
 	m, _, err := load.File(path, load.Options{})
 	if err != nil {

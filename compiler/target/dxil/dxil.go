@@ -10,7 +10,7 @@ import (
 	"passlens/internal/guard"
 )
 
-func init() { target.Register("dxil", Emit) }
+func init() { target.Register(target.DXIL, Emit) }
 
 // Emit writes a module that went through the dxil pipeline as DXIL-style
 // scalar LLVM IR. m is not modified: the back end works on a clone. It

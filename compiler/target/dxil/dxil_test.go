@@ -3,8 +3,6 @@ package dxil
 import (
 	"context"
 	"os"
-	"os/exec"
-	"passlens/internal/testtool"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,13 +12,14 @@ import (
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
 	"passlens/compiler/target"
+	"passlens/internal/testtool/llvmverify"
 	"passlens/samples"
 )
 
 // runDXIL runs the default dxil pipeline over m and emits it.
 func runDXIL(t *testing.T, name string, m *ir.Module) string {
 	t.Helper()
-	spec, err := pipeline.Default("dxil")
+	spec, err := pipeline.Default(target.DXIL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +27,7 @@ func runDXIL(t *testing.T, name string, m *ir.Module) string {
 	if res.Err != nil {
 		t.Fatalf("%s: dxil pipeline: %v", name, res.Err)
 	}
-	out, err := target.Emit("dxil", m)
+	out, err := target.Emit(target.DXIL, m)
 	if err != nil {
 		t.Fatalf("%s: emit: %v", name, err)
 	}
@@ -38,25 +37,13 @@ func runDXIL(t *testing.T, name string, m *ir.Module) string {
 	return out.Text
 }
 
-// tool finds an LLVM tool: missing tools fail under CI=true, else skip.
-func tool(t *testing.T, name string) string {
-	t.Helper()
-	return testtool.Require(t, name, "llvm-22")
-}
-
-// checkLLVM runs llvm-as-22 and opt-22 -passes=verify over the text.
+// checkLLVM checks the text as llvm-as-22 does: LLVM's parser and IR
+// verifier (what opt-22 -passes=verify runs too, so one of them is
+// enough; llvmverify's test shows the helper agrees with llvm-as-22).
 func checkLLVM(t *testing.T, name, text string) {
 	t.Helper()
-	as, opt := tool(t, "llvm-as-22"), tool(t, "opt-22")
-	f := filepath.Join(t.TempDir(), name+".ll")
-	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(as, "-o", os.DevNull, f).CombinedOutput(); err != nil {
-		t.Errorf("%s: llvm-as-22 rejects the output: %v\n%s\n%s", name, err, out, text)
-	}
-	if out, err := exec.Command(opt, "-passes=verify", "-disable-output", f).CombinedOutput(); err != nil {
-		t.Errorf("%s: opt-22 -passes=verify rejects the output: %v\n%s\n%s", name, err, out, text)
+	if err := llvmverify.Text(t, name+".ll", text); err != nil {
+		t.Errorf("%s: llvm-as-22 rejects the output: %v\n%s", name, err, text)
 	}
 }
 
@@ -76,6 +63,7 @@ func checkScalar(t *testing.T, name, text string) {
 // llvm-as-22 and opt-22. Samples whose HLSL front end or lowering is not
 // available are skipped; any other load error fails.
 func TestDXILSamples(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, s := range samples.All() {
 		m, _, err := load.File(s.File, load.Options{})
@@ -133,6 +121,7 @@ func want(t *testing.T, name, text, re string, n int) {
 // The seed's "DXIL OP CallInst example": four scalar Sin then four scalar
 // Cos dx.op calls, declared once.
 func TestDXILSeedCosSin(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "cos-sin")
 	want(t, "cos-sin", text, `= call float @dx\.op\.unary\.f32\(i32 13, float %`, 4)
 	want(t, "cos-sin", text, `= call float @dx\.op\.unary\.f32\(i32 12, float %`, 4)
@@ -146,6 +135,7 @@ func TestDXILSeedCosSin(t *testing.T) {
 
 // "Example 3 add and mul": per-element fadd and fmul.
 func TestDXILSeedAddMul(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "add-mul")
 	want(t, "add-mul", text, `= fadd float `, 8)
 	want(t, "add-mul", text, `= fmul float `, 4)
@@ -154,6 +144,7 @@ func TestDXILSeedAddMul(t *testing.T) {
 // "BitCast": asfloat is a per-element bitcast i32 -> float, the value
 // conversion a per-element sitofp.
 func TestDXILSeedBitcast(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "bitcast")
 	want(t, "bitcast", text, `= bitcast i32 %\S+ to float`, 4)
 	want(t, "bitcast", text, `= sitofp i32 %\S+ to float`, 4)
@@ -164,6 +155,7 @@ func TestDXILSeedBitcast(t *testing.T) {
 // the thread id read with dx.op.threadId, the barrier as dx.op.barrier
 // (GroupMemoryBarrierWithGroupSync: TGSM fence | sync = 9).
 func TestDXILSeedGroupsharedStore(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "groupshared-store")
 	want(t, "groupshared-store", text, `store float \S+, ptr addrspace\(3\) %`, 6)
 	want(t, "groupshared-store", text, `call i32 @dx\.op\.threadId\.i32\(i32 93, i32 0\)`, 1)
@@ -175,6 +167,7 @@ func TestDXILSeedGroupsharedStore(t *testing.T) {
 
 // Emit leaves its input untouched (it works on a clone).
 func TestDXILEmitDoesNotModifyInput(t *testing.T) {
+	t.Parallel()
 	src, _ := os.ReadFile("testdata/cos-sin.pir")
 	m, err := ir.ParseModule("cos-sin.pir", src)
 	if err != nil {
@@ -193,6 +186,7 @@ func TestDXILEmitDoesNotModifyInput(t *testing.T) {
 // A vector value that survived the pipeline is an error naming the
 // instruction, not silently emitted.
 func TestDXILVectorValueIsAnError(t *testing.T) {
+	t.Parallel()
 	src, _ := os.ReadFile("testdata/add-mul.pir")
 	m, err := ir.ParseModule("add-mul.pir", src)
 	if err != nil {
@@ -206,6 +200,7 @@ func TestDXILVectorValueIsAnError(t *testing.T) {
 
 // Intrinsics without a DXIL operation fail with a clear error.
 func TestDXILUnknownIntrinsic(t *testing.T) {
+	t.Parallel()
 	src := `module "m"
 @a = global uniform f32 kind "cbuffer"
 @out = global output f32 semantic "SV_Target0"
@@ -237,6 +232,7 @@ entry:
 
 // The intrinsic mapping: opcode numbers from DXIL's OpCode enum.
 func TestDXILIntrinsicMapping(t *testing.T) {
+	t.Parallel()
 	src := `module "m"
 @a = global uniform f32 kind "cbuffer"
 @u = global uniform u32 kind "cbuffer"
@@ -296,6 +292,7 @@ entry:
 // the result returned as a struct of four floats (calls are covered by
 // TestDXILAllIntrinsicsDifferential).
 func TestDXILSeedLibraryFunction(t *testing.T) {
+	t.Parallel()
 	text := seed(t, "library")
 	for _, w := range []string{
 		"%fn.ret = type { float, float, float, float }",
@@ -314,6 +311,7 @@ func TestDXILSeedLibraryFunction(t *testing.T) {
 // vector parameters and a vector result gets a scalar signature: four
 // float parameters and a struct result read with extractvalue.
 func TestDXILDeclarationSignature(t *testing.T) {
+	t.Parallel()
 	src := `module "m"
 @a = global uniform <4 x f32> kind "cbuffer"
 @out = global output <4 x f32> semantic "SV_Target0"

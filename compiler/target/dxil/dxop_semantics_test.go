@@ -107,6 +107,7 @@ var ulpBounds = map[int]int64{0: 16, 1: 2, 2: 2, 3: 16, 4: 2} // exp log log10 p
 // within ulpBounds. A wrong opcode (floor for ceil, signed for unsigned
 // max, a wrong wave kind or barrier mode) makes it fail.
 func TestDXILOpSemantics(t *testing.T) {
+	t.Parallel()
 	const n = 64
 	xs, ys := make([]any, n), make([]any, n)
 	for i := 0; i < n; i++ {

@@ -12,6 +12,7 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/load"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 )
 
 // allIntrinsicsInput feeds testdata/all-intrinsics.hlsl: 16 float4 inputs
@@ -63,7 +64,7 @@ func runSpec(t *testing.T, m *ir.Module, spec string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: "dxil", VerifyEach: true})
+	res := pipeline.Run(context.Background(), m, sp, pipeline.Options{Target: target.DXIL, VerifyEach: true})
 	if res.Err != nil {
 		t.Fatalf("pipeline %s: %v", spec, res.Err)
 	}
@@ -79,6 +80,7 @@ func runSpec(t *testing.T, m *ir.Module, spec string) {
 // so the helpers' vector signatures go through scalarize's flattening and
 // the calls are executed by the interpreter.
 func TestDXILAllIntrinsicsDifferential(t *testing.T) {
+	t.Parallel()
 	const src = "testdata/all-intrinsics.hlsl"
 	in := allIntrinsicsInput()
 	want := runInterp(t, loadHLSL(t, src), in)
@@ -164,6 +166,7 @@ var issueIntrinsics = strings.Fields(`abs acos all any asfloat asin asint asuint
 // operations, barriers, f16tof32, ...), so the differential and
 // verification test above covers them all.
 func TestDXILAllIntrinsicsCoverage(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("testdata/all-intrinsics.hlsl")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"passlens/compiler/ir/irtest"
 	"passlens/compiler/pipeline"
+	"passlens/compiler/target"
 )
 
 // TestDXILRandomModules runs random valid modules through the dxil pipeline
@@ -17,7 +18,8 @@ import (
 // (a vector surviving in a signature, an intrinsic without a DXIL
 // operation) are allowed but counted.
 func TestDXILRandomModules(t *testing.T) {
-	spec, err := pipeline.Default("dxil")
+	t.Parallel()
+	spec, err := pipeline.Default(target.DXIL)
 	if err != nil {
 		t.Fatal(err)
 	}

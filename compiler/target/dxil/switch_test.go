@@ -14,6 +14,7 @@ import (
 // fallthrough needs one entry per edge; llvm-as-22 and opt-22 reject the
 // output otherwise ("PHINode should have one entry for each predecessor").
 func TestGroupedCaseLabels(t *testing.T) {
+	t.Parallel()
 	src := `RWStructuredBuffer<uint> Out : register(u0);
 [numthreads(8, 1, 1)]
 void main(uint3 t : SV_GroupThreadID) {
@@ -48,6 +49,7 @@ void main(uint3 t : SV_GroupThreadID) {
 // "fp32-denorm-mode"="ftz" (in an attribute group llvm-as-22 accepts);
 // other functions do not.
 func TestDenormModeAttribute(t *testing.T) {
+	t.Parallel()
 	src := `RWStructuredBuffer<float> Out : register(u0);
 [numthreads(4, 1, 1)]
 void main(uint3 t : SV_GroupThreadID) {

@@ -10,6 +10,7 @@ import (
 // lowering addresses per component outside function memory) compile to
 // SM3 and agree with the interpreter on the emulator for every index.
 func TestComponentStores(t *testing.T) {
+	t.Parallel()
 	src := `float4 a;
 static float4 S;
 float4 main(out float4 o2 : COLOR1) : COLOR0 {

@@ -93,6 +93,15 @@ func (e *emitter) globalLoc(r *sir.Reg) string {
 	return e.globalLocOf(e.m.Global(r.Name))
 }
 
+// fieldLocOf is the "line:col: " prefix of a message about member f of
+// uniform buffer g: where the member's placement is written, else g's.
+func (e *emitter) fieldLocOf(g *ir.Global, f ir.Field) string {
+	if f.Loc.Line > 0 {
+		return fmt.Sprintf("%d:%d: ", f.Loc.Line, f.Loc.Col)
+	}
+	return e.globalLocOf(g)
+}
+
 // globalLocOf is g's source position as an error prefix ("" if unknown).
 func (e *emitter) globalLocOf(g *ir.Global) string {
 	if g != nil && g.Loc.Line > 0 {

@@ -17,6 +17,7 @@ import (
 // and the IR on compiler/interp for several values of the uniform m, and
 // compares the pixel's color.
 func TestEmulatorMatchesInterp(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"sm3-loop-m.sm3.pir", "sm3-loop-mm.sm3.pir", "sm3-loop-m-uniform.sm3.pir"} {
 		src, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -84,6 +85,7 @@ func uniformsFromTable(asm string, vals map[string][4]float32) (map[string][4]fl
 
 // Vector uniforms: the color of add-mul.hlsl, (x+y) + x*y componentwise.
 func TestEmulatorMatchesInterpVectors(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(filepath.Join("testdata", "add-mul.sm3.pir"))
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +124,7 @@ func TestEmulatorMatchesInterpVectors(t *testing.T) {
 // if/else nesting, an equality compare and discard (texkill): the emulator's
 // color and kill flag agree with the interpreter for every branch.
 func TestEmulatorMatchesInterpIfElseDiscard(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(filepath.Join("testdata", "ifelse.sm3.pir"))
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +170,7 @@ func TestEmulatorMatchesInterpIfElseDiscard(t *testing.T) {
 // texcoord input) and samples/cos-sin.hlsl (sincos): the emulator agrees
 // with the interpreter to within float rounding.
 func TestEmulatorMatchesInterpSamples(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		uniforms map[string]any
 		regs     map[string][4]float32 // table names -> values for the emulator

@@ -1,7 +1,9 @@
 // Package sm3 emits Direct3D shader model 3 assembly (ps_3_0 / vs_3_0) from
-// SIR (compiler/sir). The module must have gone through the "sm3" pipeline
-// (compiler/passes/registry.go): scalarized, integers carried as floats,
-// phis out of SSA, structured control flow with sm3.rep loop markers.
+// SIR (compiler/sir). The module must have gone through the sm3 pipeline
+// (passes.DefaultPipelines[target.SM3]): scalarized, integers carried as
+// floats, phis out of SSA, structured control flow with sm3.rep loop
+// markers. That pipeline ends with the back end's own pass, sm3-lower
+// (compiler/target/sm3/sm3lower), which this package links in.
 //
 // The emitter lowers the entry point to SIR with a dispatch width of 1 (one
 // pixel or vertex), optimizes it, then walks the structured CFG (the merge
@@ -25,9 +27,10 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/sir"
 	"passlens/compiler/target"
+	_ "passlens/compiler/target/sm3/sm3lower" // registers sm3-lower, the last pass of the sm3 pipeline
 )
 
-func init() { target.Register("sm3", Emit) }
+func init() { target.Register(target.SM3, Emit) }
 
 // Emit compiles the module's single entry point (pixel or vertex) to SM3
 // assembly.
@@ -325,7 +328,7 @@ func (e *emitter) reservations() ([]reservation, error) {
 			}
 			// register(cN[k]): fxc adds k to N (ir.Field.RegShift).
 			if f.Offset+16*f.RegShift < 0 {
-				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d, before c0 (register(c%d[%d]))", e.globalLocOf(g), f.Name, f.Offset/16+f.RegShift, f.Offset/16, f.RegShift)
+				return nil, fmt.Errorf("sm3: %suniform %s is placed at c%d, before c0 (register(c%d[%d]))", e.fieldLocOf(g, f), f.Name, f.Offset/16+f.RegShift, f.Offset/16, f.RegShift)
 			}
 			start := (f.Offset + 16*f.RegShift) / 4
 			r := reservation{f.Name, [2]int{start, start + 4*sir.ConstSlots(f.Type)}}
@@ -333,11 +336,11 @@ func (e *emitter) reservations() ([]reservation, error) {
 				r.comps[1] = start + max(f.Type.Len, 1)
 			}
 			if f.Offset%4 != 0 || start%4 != 0 && (r.comps[1]-1)/4 != start/4 {
-				return nil, fmt.Errorf("sm3: %suniform %s at byte offset %d does not fit in c%d; SM3 places a uniform in whole registers or within one", e.globalLocOf(g), f.Name, f.Offset, start/4)
+				return nil, fmt.Errorf("sm3: %suniform %s at byte offset %d does not fit in c%d; SM3 places a uniform in whole registers or within one", e.fieldLocOf(g, f), f.Name, f.Offset, start/4)
 			}
 			for _, o := range rs {
 				if r.comps[0] < o.comps[1] && o.comps[0] < r.comps[1] {
-					return nil, fmt.Errorf("sm3: %suniforms %s (%s) and %s (%s) are given overlapping registers", e.globalLocOf(g), o.name, o.where(), r.name, r.where())
+					return nil, fmt.Errorf("sm3: %suniforms %s (%s) and %s (%s) are given overlapping registers", e.fieldLocOf(g, f), o.name, o.where(), r.name, r.where())
 				}
 			}
 			rs = append(rs, r)

@@ -52,6 +52,7 @@ func wantLines(t *testing.T, asm string, lines ...string) {
 // The seed's second loop (k < m*m): m is a float constant c0, the loop is
 // "rep i0" with "defi i0, 255, 0, 0, 0" and a break_ge exit test.
 func TestLoopMMShape(t *testing.T) {
+	t.Parallel()
 	asm := emitFile(t, "sm3-loop-mm.sm3.pir")
 	wantLines(t, asm,
 		"// Name Reg Size",
@@ -80,6 +81,7 @@ func TestLoopMMShape(t *testing.T) {
 // The seed's first loop with the trip count bound to the integer uniform:
 // "rep i0" on m itself, no defi, and the register table lists m in i0.
 func TestLoopMUniformRep(t *testing.T) {
+	t.Parallel()
 	asm := emitFile(t, "sm3-loop-m-uniform.sm3.pir")
 	wantLines(t, asm, "// m i0 1", "rep i0", "endrep")
 	if strings.Contains(asm, "defi") {
@@ -90,6 +92,7 @@ func TestLoopMUniformRep(t *testing.T) {
 // Without the uniform binding (what sm3-lower currently emits for k < m)
 // the loop falls back to the 255 cap.
 func TestLoopMCapped(t *testing.T) {
+	t.Parallel()
 	asm := emitFile(t, "sm3-loop-m.sm3.pir")
 	wantLines(t, asm, "defi i0, 255, 0, 0, 0", "rep i0", "break_ge ", "endrep")
 }
@@ -98,6 +101,7 @@ func TestLoopMCapped(t *testing.T) {
 // outputs (vs_3_0 has no oPos: the position is an o# declared
 // dcl_position), and the per-component code merged into write masks.
 func TestVertexDeclarations(t *testing.T) {
+	t.Parallel()
 	asm := emitFile(t, "vs-scale.sm3.pir")
 	wantLines(t, asm,
 		"vs_3_0",
@@ -112,6 +116,7 @@ func TestVertexDeclarations(t *testing.T) {
 
 // Constructs SM3 cannot express are errors naming them and their location.
 func TestRejectsWithLocation(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(filepath.Join("..", "..", "sir", "testdata", "pixel.sm3.pir"))
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +140,7 @@ func TestRejectsWithLocation(t *testing.T) {
 }
 
 func TestRejectsComputeShader(t *testing.T) {
+	t.Parallel()
 	m, err := ir.ParseModule("cs.pir", []byte(`define void @main() compute numthreads(1, 1, 1) {
 entry:
   ret
@@ -156,6 +162,7 @@ entry:
 // register keeps its components. Overlaps and placements straddling a
 // register are errors.
 func TestRegisterReservations(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		src  string
 		want map[string]string
@@ -254,6 +261,7 @@ func wantSM3Error(t *testing.T, src, want string) {
 // Render-target outputs take their index from the semantic (SV_TargetN or
 // COLORN): oC1 for SV_Target1, oC2 for COLOR2, oC0 without a number.
 func TestRenderTargetIndex(t *testing.T) {
+	t.Parallel()
 	src := `struct PSOut { float4 a : SV_Target; float4 b : SV_Target1; float4 c : COLOR2; };
 float4 k;
 PSOut main() {

@@ -10,6 +10,7 @@ import (
 // relative, since acos/asin use fxc's polynomial (error up to 7e-5, twice
 // here) and the rest rcp/exp/log approximations rounded in float32.
 func TestIntrinsicExpansions(t *testing.T) {
+	t.Parallel()
 	src := `float4 a;
 float4 main() : SV_Target {
   float x = a.x * 0.2;

@@ -12,6 +12,7 @@ import (
 // when the count runs out), and that replay must not disturb what a break
 // left behind. Each shader runs with many random inputs.
 func TestLoopExitValues(t *testing.T) {
+	t.Parallel()
 	shaders := []string{
 		`float lim;
 float4 main(float2 uv : TEXCOORD0) : SV_Target {

@@ -239,6 +239,7 @@ VOut main(float4 p : POSITION, float2 uv : TEXCOORD0) {
 // TestRandomPrograms does for pixel shaders; dynamic indexing here uses
 // the address register (mova a0.x, c#[a0.x]).
 func TestRandomVertexPrograms(t *testing.T) {
+	t.Parallel()
 	const programs, runsEach = 60, 3
 	compiled, agreed, runs, mova, aL, dp := 0, 0, 0, 0, 0, 0
 	for seed := uint64(1); seed <= programs; seed++ {
@@ -291,6 +292,7 @@ func TestRandomVertexPrograms(t *testing.T) {
 // TestRandomPrograms compiles 150 random pixel shaders for SM3 and runs each
 // with 3 random uniform/input sets on the emulator and the interpreter.
 func TestRandomPrograms(t *testing.T) {
+	t.Parallel()
 	const programs, runsEach = 150, 3
 	compiled, agreed, runs, killed := 0, 0, 0, 0
 	seen := map[string]int{}

@@ -25,6 +25,7 @@ var sm3Samples = map[string]bool{
 // that names the construct and a line:col (for .pir/.ll inputs, which have
 // no source locations, the function).
 func TestSamples(t *testing.T) {
+	t.Parallel()
 	agreed, runs := 0, 0
 	for _, s := range samples.All() {
 		kind := strings.TrimPrefix(path.Ext(s.File), ".")

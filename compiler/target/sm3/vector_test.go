@@ -8,6 +8,7 @@ import (
 // merge joins per-component instructions into write masks where that
 // keeps the meaning, and leaves them alone where it would not.
 func TestMergeComponents(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, in, want string }{
 		{"aligned and replicated operands",
 			"add r0.x, r0.x, r1.x\nadd r0.y, r0.y, r1.x\nadd r0.z, r0.z, r1.x\nadd r0.w, r0.w, r1.x",
@@ -50,6 +51,7 @@ func TestMergeComponents(t *testing.T) {
 // Dot-product chains become dp4/dp3 only in an order that rounds as dp
 // does, over one pair of registers, without reading the destination.
 func TestDotProducts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, in, want string }{
 		{"dp4, y before x",
 			"mul r0.x, v0.y, c0.y\nmad r0.x, v0.x, c0.x, r0.x\nmad r0.x, v0.z, c0.z, r0.x\nmad r0.x, v0.w, c0.w, r0.x",

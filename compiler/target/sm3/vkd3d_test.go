@@ -35,8 +35,6 @@ var sm3KnownDeviations = map[string]string{
 	"initializer-numeric.shader_test:73": "integer literal folding beyond 2^31",
 	"sm1-const-folding.shader_test:25":   "integer literal folding beyond 2^31",
 	"sm1-const-folding.shader_test:71":   "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:112":  "integer literal folding beyond 2^31",
-	"sm1-const-folding.shader_test:134":  "integer literal folding beyond 2^31",
 	// Frontend semantics that differ between FXC (SM1-5) and DXC (SM6),
 	// where the frontend follows DXC.
 	"majority-pragma.shader_test:94": "FXC does not macro-expand #pragma pack_matrix",
@@ -56,6 +54,7 @@ type vkStats struct {
 // TestVKD3DProbesSM3 runs the vkd3d pixel shader probes through the SM3
 // back end and the emulator.
 func TestVKD3DProbesSM3(t *testing.T) {
+	t.Parallel()
 	st := &vkStats{notCompiled: map[string]int{}, skipped: map[string]int{}}
 	for _, f := range vkd3d.Load(t) {
 		runVKFile(f, st)

@@ -17,6 +17,7 @@ import (
 // interpreter computes, which is the values D3D and Vulkan give:
 // G = (10, 11, 12, 13), not (0, 0, 0, 13).
 func TestComponentStoresOnDevice(t *testing.T) {
+	t.Parallel()
 	const path = "../../hlsl/lower/testdata/lower/exec/components.hlsl"
 	m, _, err := load.File(path, load.Options{})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 // as do modules without float32. On lavapipe the results of arithmetic on
 // a denormal agree with the interpreter's default (ftz) mode.
 func TestDenormFlushToZero(t *testing.T) {
+	t.Parallel()
 	src := `RWStructuredBuffer<uint> Out : register(u0);
 [numthreads(1, 1, 1)]
 void main() {

@@ -12,6 +12,7 @@ import (
 // and 64-bit integers, name clashes) with spirv-as and requires
 // Disassemble to print exactly what spirv-dis prints.
 func TestDisassembleLiterals(t *testing.T) {
+	t.Parallel()
 	as := needTool(t, "spirv-as")
 	src := `OpCapability Shader
 OpCapability Int64
@@ -74,6 +75,7 @@ OpName %clash "uint"
 
 // TestDecodeErrors checks that malformed binaries are rejected.
 func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
 	for _, w := range [][]uint32{
 		nil,
 		{1, 2, 3, 4, 5},

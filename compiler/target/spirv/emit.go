@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	target.Register("spirv", Emit)
+	target.Register(target.SPIRV, Emit)
 }
 
 // Options control Assemble.

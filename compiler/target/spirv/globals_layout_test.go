@@ -22,6 +22,7 @@ import (
 // offsets, run on lavapipe, and must give what the interpreter gives for
 // the same values by name.
 func TestGlobalsLayoutAgrees(t *testing.T) {
+	t.Parallel()
 	src := `float4 a;
 float4 b : register(c0);
 float c : register(c2);

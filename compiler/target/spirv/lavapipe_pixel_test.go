@@ -420,6 +420,7 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 // (other system values, storage buffers, wave operations, integer
 // targets) are counted by reason.
 func TestLavapipePixel(t *testing.T) {
+	t.Parallel()
 	needDevice(t)
 	type item struct {
 		name string
@@ -510,6 +511,7 @@ func TestLavapipePixel(t *testing.T) {
 // comparison must notice a changed interpolated input and a changed
 // uniform.
 func TestLavapipePixelDetectsDifferences(t *testing.T) {
+	t.Parallel()
 	needDevice(t)
 	m, _, err := load.File("samples/pixel", load.Options{})
 	if err != nil {

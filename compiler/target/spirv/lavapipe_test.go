@@ -186,6 +186,7 @@ func runBoth(t *testing.T, c gpuCase) (string, error) {
 // TestLavapipeSwitch42 runs the [42,42,40,40] example: after switch-to-if
 // the device must agree with the interpreter's maximal reconvergence.
 func TestLavapipeSwitch42(t *testing.T) {
+	t.Parallel()
 	needDevice(t)
 	m := parseFile(t, "../../interp/testdata/switch42.pir")
 	if err := runSpirvPipeline(m); err != nil {
@@ -214,6 +215,7 @@ func TestLavapipeSwitch42(t *testing.T) {
 
 // TestLavapipeModules runs the hand-written compute modules.
 func TestLavapipeModules(t *testing.T) {
+	t.Parallel()
 	needDevice(t)
 	r := rand.New(rand.NewPCG(7, 7))
 	small := func(n int) []any {
@@ -253,6 +255,7 @@ const lavapipeRandomCount = 100
 // TestLavapipeRandom runs generated programs (divergent control flow,
 // loops, lowered switches, wave operations) on both and compares.
 func TestLavapipeRandom(t *testing.T) {
+	t.Parallel()
 	needDevice(t)
 	agree := 0
 	for seed := 0; seed < lavapipeRandomCount; seed++ {
@@ -297,6 +300,7 @@ func TestLavapipeRandom(t *testing.T) {
 // allowed by SPIR-V, so this is a measurement, not a requirement; the
 // test only checks that the device gives one of the two answers.
 func TestLavapipeUnloweredSwitch(t *testing.T) {
+	t.Parallel()
 	info := needDevice(t)
 	m := parseFile(t, "../../interp/testdata/switch42.pir")
 	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "value", Data: []any{int32(0), int32(0), int32(1), int32(2)}}}}
@@ -340,6 +344,7 @@ func TestLavapipeUnloweredSwitch(t *testing.T) {
 // TestLavapipeDetectsDifferences is the negative control: the comparison
 // must notice when the interpreter runs with another wave size.
 func TestLavapipeDetectsDifferences(t *testing.T) {
+	t.Parallel()
 	info := needDevice(t)
 	m := parseFile(t, "testdata/waves.pir")
 	if err := runSpirvPipeline(m); err != nil {

@@ -25,6 +25,7 @@ func randomCount() int {
 // spirv pipeline and checks each binary with spirv-val, spirv-dis and the
 // no-fallthrough switch check.
 func TestRandomPrograms(t *testing.T) {
+	t.Parallel()
 	needTool(t, "spirv-val")
 	n := randomCount()
 	for seed := 0; seed < n; seed++ {
@@ -52,6 +53,7 @@ func TestRandomPrograms(t *testing.T) {
 // the back end must either produce a module spirv-val accepts or return a
 // located *Error, never panic or emit invalid SPIR-V.
 func TestRandomIRModules(t *testing.T) {
+	t.Parallel()
 	needTool(t, "spirv-val")
 	ok, rejected := 0, 0
 	for seed := int64(0); seed < 100; seed++ {

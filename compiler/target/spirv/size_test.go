@@ -158,6 +158,7 @@ var vkd3dSizeSelection = []string{
 // passlens's vkd3d total exceeds 1.5 times glslang's (a regression
 // guard).
 func TestCodeSize(t *testing.T) {
+	t.Parallel()
 	glslang := needTool(t, "glslangValidator")
 	var sampleRows []sizeRow
 	for _, s := range samples.All() {

@@ -74,6 +74,7 @@ func pirFiles(t *testing.T) []string {
 // TestPIRModules compiles every .pir test module through the spirv
 // pipeline, one entry point at a time and all together.
 func TestPIRModules(t *testing.T) {
+	t.Parallel()
 	files := pirFiles(t)
 	if len(files) < 5 {
 		t.Fatalf("only %d .pir modules found", len(files))
@@ -98,6 +99,7 @@ func TestPIRModules(t *testing.T) {
 // TestSamples compiles every embedded sample that loads and has an entry
 // point (HLSL samples join automatically once the HLSL lowering lands).
 func TestSamples(t *testing.T) {
+	t.Parallel()
 	compiled := 0
 	for _, s := range samples.All() {
 		m, _, err := load.File("samples/"+s.Name, load.Options{})
@@ -133,6 +135,7 @@ func firstLine(s string) string {
 
 // TestTargetRegistry checks the registered emitter's output shape.
 func TestTargetRegistry(t *testing.T) {
+	t.Parallel()
 	m := parseFile(t, "../../interp/testdata/switch42.pir")
 	if err := runSpirvPipeline(m); err != nil {
 		t.Fatal(err)
@@ -159,6 +162,7 @@ func TestTargetRegistry(t *testing.T) {
 // TestErrors checks that unsupported input fails with a located error
 // rather than invalid SPIR-V.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, src, want string }{
 		{"no entry", "define void @f() {\nentry:\n  ret\n}\n", "no entry point"},
 		{"declared callee", "declare void @g()\n\ndefine void @main() compute numthreads(1, 1, 1) {\nentry:\n  call void @g()\n  ret\n}\n", "only declared"},
@@ -200,6 +204,7 @@ func TestErrors(t *testing.T) {
 // (packoffset) is declared with exactly those Offsets, and BufferLayout
 // reports them to hosts that fill the buffer.
 func TestPlacedOffsets(t *testing.T) {
+	t.Parallel()
 	m := parseFile(t, filepath.Join("testdata", "packoffset.pir"))
 	l, err := BufferLayout(m.Global("cb"))
 	if err != nil {
@@ -223,6 +228,7 @@ func TestPlacedOffsets(t *testing.T) {
 // after every placed member, in order, where the std140 rules put them
 // (ir.PlaceMembers).
 func TestPartlyPlacedLayout(t *testing.T) {
+	t.Parallel()
 	v4 := ir.Vec(ir.F32, 4)
 	cases := []struct {
 		fields []ir.Field

@@ -101,6 +101,7 @@ func checkSwitches(words []uint32) error {
 // TestCheckSwitchesCatchesFallthrough makes sure the checker is not
 // vacuous: the unlowered switch42 module falls through.
 func TestCheckSwitchesCatchesFallthrough(t *testing.T) {
+	t.Parallel()
 	m := parseFile(t, "../../interp/testdata/switch42.pir")
 	words, err := Assemble(m, Options{})
 	if err != nil {

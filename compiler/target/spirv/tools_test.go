@@ -8,12 +8,12 @@ import (
 	"os/exec"
 	"passlens/internal/testtool"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/pipeline"
+	"passlens/internal/testtool/spirvval"
 )
 
 // Helpers shared by the tests: the external SPIRV-Tools oracles and the
@@ -30,16 +30,12 @@ func needTool(t testing.TB, name string) string {
 	return ""
 }
 
-// spirvVal runs spirv-val on words and returns its complaint ("" if valid).
+// spirvVal validates words as spirv-val --target-env env does and returns
+// its complaint ("" if valid). One helper process validates every module
+// of the test binary (internal/testtool/spirvval), not a process each.
 func spirvVal(t testing.TB, words []uint32, env string) string {
 	t.Helper()
-	val := needTool(t, "spirv-val")
-	f := writeTemp(t, words)
-	out, err := exec.Command(val, "--target-env", env, f).CombinedOutput()
-	if err != nil {
-		return strings.TrimSpace(string(out)) + " (" + err.Error() + ")"
-	}
-	return ""
+	return spirvval.Words(t, words, env)
 }
 
 // spirvDis runs spirv-dis on words.

@@ -147,6 +147,7 @@ func counts(m map[string]int) string {
 // fall through a non-empty case (switch-to-if ran). Set VKD3D_VERBOSE=1
 // to list every rejection.
 func TestVKD3D(t *testing.T) {
+	t.Parallel()
 	needTool(t, "spirv-val")
 	mods, c := loadVKD3D(t)
 	verbose := os.Getenv("VKD3D_VERBOSE") != ""

@@ -8,7 +8,9 @@ void main() {
     for (uint k = 0u; k < i; k++) {
         if ((k & 3u) == 1u) continue;
         if (acc > 200u) break;
-        acc += data[k] * 3u + k;
+        // Not data[k]: another invocation (maybe of another workgroup,
+        // which may run first on a device) writes it: a race.
+        acc += ((7u * k + 3u) % 29u) * 3u + k;
         for (int j = 0; j < int(k % 3u); j++) acc ^= uint(j) << 2;
     }
     int s = int(data[i]) - 40;

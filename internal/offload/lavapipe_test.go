@@ -1,0 +1,226 @@
+package offload
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
+	"passlens/compiler/target/spirv"
+	"passlens/compiler/target/spirv/vkrun"
+)
+
+// The SPIR-V output of an executed test also runs on a real Vulkan driver
+// (lavapipe) through compiler/target/spirv/vkrun, the runner the SPIR-V
+// back end's own tests use: the storage buffers are filled from the
+// test's data at the std430 offsets the back end declares (uniform
+// buffers from the same values at its std140 offsets), the shader is
+// dispatched with the test's group counts, and the buffers read back are
+// compared with the test's expected values by the test's own rule. The
+// driver has one subgroup size, so a test that requires another wave size
+// does not run there.
+
+var (
+	deviceOnce sync.Once
+	deviceInfo *vkrun.Info
+	deviceErr  error
+)
+
+// device returns the Vulkan runner's device, or nil (with the reason)
+// when there is none.
+func device() (*vkrun.Info, error) {
+	deviceOnce.Do(func() { deviceInfo, deviceErr = vkrun.DeviceInfo() })
+	return deviceInfo, deviceErr
+}
+
+// lavapipeEnabled says whether the suite runs on the device: always when
+// one is available (OFFLOAD_LAVAPIPE=0 turns it off). Without a device
+// the suite still runs on the interpreter; under CI=true a missing
+// device is a failure (testtool.Unavailable).
+func lavapipeEnabled() bool {
+	v, err := strconv.ParseBool(os.Getenv("OFFLOAD_LAVAPIPE"))
+	return err != nil || v
+}
+
+// leafOffsets appends the byte offset of every scalar leaf of t (in the
+// interpreter's cell order) placed at base in a buffer laid out by the
+// SPIR-V back end's rule (std140 when uniform).
+func leafOffsets(t *ir.Type, std140 bool, base int, out []int) ([]int, error) {
+	switch t.Kind {
+	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat:
+		if t.Kind != ir.KBool && t.Bits != 32 {
+			return nil, fmt.Errorf("%s leaves are not 32-bit", t)
+		}
+		return append(out, base), nil
+	case ir.KVector:
+		for i := 0; i < t.Len; i++ {
+			out = append(out, base+4*i)
+		}
+		return out, nil
+	case ir.KMatrix, ir.KArray:
+		l, err := spirv.TypeLayout(t, std140)
+		if err != nil {
+			return nil, err
+		}
+		el := t.Elem
+		if t.Kind == ir.KMatrix {
+			el = ir.Vec(t.Elem, t.Cols) // the IR keeps rows
+		}
+		for i := 0; i < t.Len; i++ {
+			if out, err = leafOffsets(el, std140, base+i*l.Stride, out); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case ir.KStruct:
+		l, err := spirv.TypeLayout(t, std140)
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range t.Fields {
+			if out, err = leafOffsets(f.Type, std140, base+l.Offsets[i], out); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("no leaves for %s", t)
+}
+
+// cellOf converts one interpreter input value (a "0x…" string or a bool)
+// to its 32-bit word.
+func cellOf(v any) (uint32, error) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case string:
+		n, err := strconv.ParseUint(x, 0, 64)
+		return uint32(n), err
+	}
+	return 0, fmt.Errorf("input value %T", v)
+}
+
+// flatten lists the leaf values of one input element (a value or a list).
+func flatten(v any) []any {
+	if l, ok := v.([]any); ok {
+		var out []any
+		for _, x := range l {
+			out = append(out, flatten(x)...)
+		}
+		return out
+	}
+	return []any{v}
+}
+
+// runLavapipe runs m (after the spirv pipeline) on the device with the
+// input in, and returns the cells of every storage buffer by global name.
+// counts gives each storage buffer's element count (the interpreter's).
+// An error says why the test cannot run there or that the run failed;
+// skip is set for the first kind.
+func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string]int) (cells map[string][]uint64, skip bool, err error) {
+	words, err := spirv.Assemble(m, spirv.Options{Entry: entry})
+	if err != nil {
+		return nil, false, fmt.Errorf("assemble: %w", err)
+	}
+	job := vkrun.Job{SPIRV: words, Entry: entry, Groups: in.Dispatch}
+	for i, g := range job.Groups {
+		if g == 0 {
+			job.Groups[i] = 1
+		}
+	}
+	inputs := map[string][]any{}
+	for _, b := range in.Buffers {
+		for _, e := range b.Data {
+			inputs[b.Name] = append(inputs[b.Name], flatten(e)...)
+		}
+	}
+	type slot struct {
+		name string
+		offs []int
+	}
+	var slots []slot
+	for _, b := range spirv.Bindings(m) {
+		g := b.Global
+		var offs []int
+		var size int
+		var vals []any
+		if b.Uniform {
+			if g.ValType.Kind != ir.KStruct {
+				return nil, true, fmt.Errorf("uniform %s of %s", g.Name(), g.ValType)
+			}
+			l, err := spirv.TypeLayout(g.ValType, true)
+			if err != nil {
+				return nil, true, err
+			}
+			size = l.Size
+			for i, f := range g.ValType.Fields {
+				if offs, err = leafOffsets(f.Type, true, l.Offsets[i], offs); err != nil {
+					return nil, true, err
+				}
+				u, ok := in.Uniforms[g.Name()+"."+f.Name]
+				if !ok {
+					return nil, true, fmt.Errorf("no value for uniform %s.%s", g.Name(), f.Name)
+				}
+				vals = append(vals, flatten(u)...)
+			}
+		} else {
+			el := g.ValType
+			if el.Kind != ir.KArray || el.Len >= 0 {
+				return nil, true, fmt.Errorf("storage buffer %s of %s", g.Name(), el)
+			}
+			n, ok := counts[g.Name()]
+			if !ok {
+				return nil, true, fmt.Errorf("no element count for %s", g.Name())
+			}
+			al, err := spirv.TypeLayout(ir.Array(el.Elem, max(n, 1)), false)
+			if err != nil {
+				return nil, true, err
+			}
+			size = al.Size
+			for k := 0; k < n; k++ {
+				if offs, err = leafOffsets(el.Elem, false, k*al.Stride, offs); err != nil {
+					return nil, true, err
+				}
+			}
+			vals = inputs[g.Name()]
+			slots = append(slots, slot{g.Name(), offs})
+		}
+		if len(vals) > len(offs) {
+			return nil, true, fmt.Errorf("%s: %d values for %d leaves", g.Name(), len(vals), len(offs))
+		}
+		data := make([]byte, size)
+		for k, v := range vals {
+			w, err := cellOf(v)
+			if err != nil {
+				return nil, true, err
+			}
+			binary.LittleEndian.PutUint32(data[offs[k]:], w)
+		}
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: b.Uniform, Data: data})
+	}
+	out, err := vkrun.Run(job)
+	if err != nil {
+		return nil, false, fmt.Errorf("vkrun: %w", err)
+	}
+	cells = map[string][]uint64{}
+	k := 0
+	for i, b := range spirv.Bindings(m) {
+		if b.Uniform {
+			continue
+		}
+		s := slots[k]
+		k++
+		c := make([]uint64, len(s.offs))
+		for j, off := range s.offs {
+			c[j] = uint64(binary.LittleEndian.Uint32(out[i][off:]))
+		}
+		cells[s.name] = c
+	}
+	return cells, false, nil
+}
