@@ -31,7 +31,7 @@ pixels and per-lane outputs as JSON (format: docs/run.md).
   --workgroup-size X[,Y[,Z]]
                    compute work-group size, overriding numthreads and the input's
                    workgroup_size (LLVM kernels: default !reqd_work_group_size, else 64)
-  --wave N         lanes per wave, 4..64 (default 32)
+  --wave N         lanes per wave, 4..64 (default: the entry's [WaveSize(n)], else 32)
   --policy P       reconvergence policy: maximal or switch-separate (default maximal)
   --denorm D       float32 denormals: ftz (flushed, D3D's rule; default) or preserve
   --passes SPEC    run these passes first
@@ -48,7 +48,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(c, stderr)
 	entry := fs.String("entry", "", "")
 	input := fs.String("input", "", "")
-	wave := fs.Int("wave", interp.DefaultWaveSize, "")
+	wave := fs.Int("wave", 0, "")
 	policy := fs.String("policy", "maximal", "")
 	denorm := fs.String("denorm", "ftz", "")
 	spec := fs.String("passes", "", "")
@@ -71,7 +71,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &usageError{c, err.Error()}
 	}
-	if *wave < interp.MinWaveSize || *wave > interp.MaxWaveSize || *wave&(*wave-1) != 0 {
+	if *wave != 0 && *wave < interp.MinWaveSize || *wave > interp.MaxWaveSize || *wave&(*wave-1) != 0 {
 		return &usageError{c, fmt.Sprintf("--wave %d: want a power of two from %d to %d", *wave, interp.MinWaveSize, interp.MaxWaveSize)}
 	}
 	sp, err := selectPipeline(c, *spec, target.Name(*tgt), *after)

@@ -414,11 +414,40 @@ type PackOffset struct {
 	Component int // 0..3
 }
 
-// Attribute is [name(args)] before a function or statement.
+// Attribute is [name(args)] before a function, statement or declaration,
+// or [[ns::name(args)]] (Namespace "vk" for Vulkan's attributes).
 type Attribute struct {
 	span
-	Name string
-	Args []Expr
+	Namespace string // "vk" of [[vk::binding(0)]]; "" for [name]
+	Name      string
+	NamePos   Pos
+	Args      []Expr
+	// Str is a string-literal argument, the only argument when present
+	// ([RootSignature("…")]).
+	Str *StringArg
+	// Root is the checked root signature of [RootSignature("…")].
+	Root *RootSignature
+}
+
+// FullName is the attribute's name with its namespace ("vk::binding").
+func (a *Attribute) FullName() string {
+	if a.Namespace != "" {
+		return a.Namespace + "::" + a.Name
+	}
+	return a.Name
+}
+
+// StringArg is a string literal argument of an attribute: one or more
+// adjacent literals.
+type StringArg struct {
+	span
+	Pieces []StringPiece
+}
+
+// StringPiece is one literal as written (with its quotes) and where.
+type StringPiece struct {
+	Text string
+	Pos  Pos
 }
 
 // VarDecl declares a variable, parameter or cbuffer member.
@@ -443,6 +472,28 @@ type VarDecl struct {
 	Offset int
 	// Used is set when the variable is referenced by some expression.
 	Used bool
+	// Attrs are the attributes written before a global's declaration
+	// ([[vk::binding(0)]]) or a parameter's ([[vk::location(1)]]).
+	Attrs []*Attribute
+	// Vk holds what the checker read from the Vulkan attributes.
+	Vk VkDecor
+	// Elements are the per-element declarations of an array of
+	// ConstantBuffer<T> (each the one member of its own constant buffer).
+	Elements []*VarDecl
+}
+
+// VkDecor is what Vulkan attributes say about a declaration (checked by
+// checkDeclAttrs; docs/hlsl-lowering.md). Binding, Set, SpecID and
+// Location are -1 when absent... zero values are made valid by the Has
+// flags.
+type VkDecor struct {
+	HasBinding   bool
+	Binding, Set int // [[vk::binding(b, s)]]
+	PushConstant bool
+	HasSpecID    bool
+	SpecID       int // [[vk::constant_id(n)]]
+	HasLocation  bool
+	Location     int // [[vk::location(n)]]
 }
 
 // IsUniform reports whether the global is a uniform constant (in a cbuffer
@@ -492,6 +543,12 @@ type CBuffer struct {
 	Register *Register
 	Members  []*VarDecl
 	Implicit bool // $Globals
+	// Attrs are the attributes written before it ([[vk::binding(0)]]);
+	// Vk is what the checker read from them.
+	Attrs []*Attribute
+	Vk    VkDecor
+	// Of is T of a ConstantBuffer<T> declaration (nil for cbuffer).
+	Of *Type
 }
 
 // FuncDecl declares (and possibly defines) a function.

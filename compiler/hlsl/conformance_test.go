@@ -44,6 +44,8 @@ func unsupportedCategory(diags Diagnostics) string {
 			}
 		}
 		switch {
+		case strings.HasPrefix(m, "arrays of ConstantBuffer<"):
+			return "ConstantBuffer arrays"
 		case strings.Contains(m, "effect"):
 			return "effects"
 		case strings.HasPrefix(m, "resource of type") && strings.HasSuffix(m, "cannot be used in an initializer list"),

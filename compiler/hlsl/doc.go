@@ -59,5 +59,7 @@
 // and scopes), sema_expr.go, sema_stmt.go, calls.go (overloads),
 // intrinsics.go, methods.go (buffer methods), conv.go (conversion rules),
 // initlist.go, constfold.go, layout.go (cbuffer packing), entry.go (entry
-// points and semantics); diag.go: diagnostics and rendering.
+// points and semantics), vkattr.go ([[vk::…]] and [WaveSize] attributes),
+// rootsig.go ([RootSignature] grammar), cbuffer_t.go (ConstantBuffer<T>);
+// diag.go: diagnostics and rendering.
 package hlsl

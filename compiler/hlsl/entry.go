@@ -79,8 +79,14 @@ type EntryPoint struct {
 	Func       *FuncDecl
 	Stage      Stage
 	NumThreads [3]int // compute only
-	Inputs     []*EntryIO
-	Outputs    []*EntryIO
+	// WaveSize is n of [WaveSize(n)] (0 without it): the wave size the
+	// shader requires, which the interpreter runs at by default.
+	WaveSize int
+	// RootSignature is the parsed [RootSignature("…")] (nil without it);
+	// like DXC for SPIR-V, nothing is laid out by it.
+	RootSignature *RootSignature
+	Inputs        []*EntryIO
+	Outputs       []*EntryIO
 	// Uniforms are entry parameters declared 'uniform'. Like global
 	// uniforms they are members of the implicit $Globals buffer (after
 	// the global ones, with Buffer and Offset set).
@@ -123,13 +129,25 @@ func (c *checker) checkEntry() {
 		}
 	}
 	for _, a := range attrs {
-		switch strings.ToLower(a.Name) {
+		name := strings.ToLower(a.Name)
+		if a.Namespace != "" {
+			name = ""
+		}
+		switch name {
 		case "numthreads":
 			numthreads = a
-		case "earlydepthstencil", "shader", "outputtopology", "wavesize", "domain", "partitioning",
+		case "wavesize":
+			if len(a.Args) == 1 {
+				if n, ok := ConstEval(a.Args[0]); ok {
+					ep.WaveSize = int(n.AsInt())
+				}
+			}
+		case "rootsignature":
+			ep.RootSignature = a.Root
+		case "earlydepthstencil", "shader", "outputtopology", "domain", "partitioning",
 			"outputcontrolpoints", "patchconstantfunc", "maxtessfactor", "instance", "maxvertexcount":
 		default:
-			c.warnf(a, "unknown attribute '%s' ignored", a.Name)
+			c.warnf(a, "unknown attribute '%s' ignored", a.FullName())
 		}
 	}
 	ep.Stage = c.opts.Stage
@@ -179,6 +197,7 @@ func (c *checker) checkEntry() {
 	}
 	c.checkDuplicateSemantics(ep.Inputs, "input")
 	c.checkDuplicateSemantics(ep.Outputs, "output")
+	c.checkLocations(ep)
 	c.checkStageIntrinsics(ep)
 	c.checkResourceOverlap(ep)
 	c.checkGroupsharedSize(ep)
@@ -528,4 +547,50 @@ func (c *checker) checkStageIntrinsics(ep *EntryPoint) {
 		}
 	}
 	visit(ep.Func)
+}
+
+// checkLocations warns where [[vk::location(n)]] on an entry parameter is
+// ignored: on a system value or a struct (whose members' locations stay
+// assigned in order); two parameters at one location in the same direction
+// are an error.
+func (c *checker) checkLocations(ep *EntryPoint) {
+	type key struct {
+		loc   int
+		input bool
+	}
+	seen := map[key]*VarDecl{}
+	check := func(ios []*EntryIO, input bool) {
+		for _, io := range ios {
+			p := io.Param
+			if p == nil || !p.Vk.HasLocation || len(io.Path) > 0 {
+				continue
+			}
+			if io.SysValue != SVNone {
+				continue
+			}
+			k := key{p.Vk.Location, input}
+			if q := seen[k]; q != nil && q != p {
+				c.rep.errorf(p.NamePos, p.NamePos.advance(len(p.Name)), "'%s' and '%s' have the same location %d", q.Name, p.Name, p.Vk.Location)
+			}
+			seen[k] = p
+		}
+	}
+	check(ep.Inputs, true)
+	check(ep.Outputs, false)
+	for _, p := range ep.Func.Params {
+		if !p.Vk.HasLocation {
+			continue
+		}
+		for _, a := range p.Attrs {
+			if a.Namespace != "vk" || a.Name != "location" {
+				continue
+			}
+			switch {
+			case p.Type.Kind == KindStruct:
+				c.warnf(a, "'vk::location' ignored on a struct parameter: its members take locations in order")
+			case p.Semantic != nil && strings.HasPrefix(strings.ToUpper(p.Semantic.Name), "SV_"):
+				c.warnf(a, "'vk::location' ignored on the system value '%s'", p.Semantic.Name)
+			}
+		}
+	}
 }

@@ -296,6 +296,7 @@ var glslangExplained = map[string]string{
 	"gather-cmp.shader_test:82":                     "glslang-unimplemented",
 	"gather-cmp.shader_test:95":                     "glslang-unimplemented",
 	"getdimensions.shader_test:11":                  "glslang-conversion",
+	"cbuffer.shader_test:902":                       "glslang-conversion", // ConstantBuffer<s> passed as an s
 	"arithmetic-int-uniform.shader_test:375":        "passlens-subset",
 	"arithmetic-int.shader_test:112":                "glslang-crash",
 	"array-dimension.shader_test:4":                 "glslang-constant-checks",

@@ -25,16 +25,94 @@ func (p *parser) parseModifiers() Modifiers {
 	return m
 }
 
-// parseAttributes parses one "[...]" attribute group.
+// parseAttributes parses one "[...]" attribute group, or one C++11-style
+// "[[ns::name(args)]]" (the form of Vulkan's [[vk::binding(0, 1)]]). A
+// string literal is allowed as the only argument ([RootSignature("…")]).
 func (p *parser) parseAttributes() []*Attribute {
 	open := p.advance() // '['
+	double := p.at("[")
+	if double {
+		p.advance()
+	}
 	name, ok := p.expectIdent("attribute name")
 	if !ok {
 		p.skipTo("]")
 		p.accept("]")
+		if double {
+			p.accept("]")
+		}
 		return nil
 	}
-	a := &Attribute{span: span{open.pos, name.end()}, Name: name.text}
+	a := &Attribute{span: span{open.pos, name.end()}, Name: name.text, NamePos: name.pos}
+	if double {
+		a.P = name.pos // diagnostics point at "vk::binding", inside the brackets
+	}
+	if double && p.at("::") {
+		p.advance()
+		if n, ok := p.expectIdent("attribute name after '::'"); ok {
+			a.Namespace, a.Name = name.text, n.text
+		}
+	}
+	if p.at("(") {
+		lp := p.advance()
+		if p.tok().kind == tString {
+			// Adjacent literals concatenate ("a" "b", as a macro spread
+			// over lines writes a root signature).
+			st := p.tok()
+			a.Str = &StringArg{span: span{st.pos, st.end()}}
+			for p.tok().kind == tString {
+				t := p.advance()
+				a.Str.Pieces = append(a.Str.Pieces, StringPiece{Text: t.text, Pos: t.pos})
+				a.Str.E = t.end()
+			}
+		} else if !p.at(")") {
+			for {
+				a.Args = append(a.Args, p.parseAssign())
+				if !p.accept(",") {
+					break
+				}
+			}
+		}
+		p.expectClose(")", lp)
+	}
+	a.E = p.prevEnd()
+	attrs := []*Attribute{a}
+	if p.at(",") && !double {
+		// HLSL takes one attribute per bracket pair (unlike C++11's [[a, b]]).
+		t := p.tok()
+		p.errorf(t.pos, t.end(), "expected ']': write each attribute in its own brackets")
+		p.skipTo("]")
+		p.accept("]")
+		return attrs
+	}
+	if double {
+		for p.accept(",") {
+			if more := p.parseDoubleRest(open); more != nil {
+				attrs = append(attrs, more)
+			}
+		}
+		if !p.expectClose("]", open) {
+			p.skipTo("]")
+			p.accept("]")
+			return attrs
+		}
+	}
+	p.expectClose("]", open)
+	return attrs
+}
+
+// parseDoubleRest parses one more "ns::name(args)" of a [[a, b]] list.
+func (p *parser) parseDoubleRest(open token) *Attribute {
+	name, ok := p.expectIdent("attribute name")
+	if !ok {
+		return nil
+	}
+	a := &Attribute{span: span{name.pos, name.end()}, Name: name.text, NamePos: name.pos}
+	if p.accept("::") {
+		if n, ok := p.expectIdent("attribute name after '::'"); ok {
+			a.Namespace, a.Name = name.text, n.text
+		}
+	}
 	if p.at("(") {
 		lp := p.advance()
 		if !p.at(")") {
@@ -48,17 +126,7 @@ func (p *parser) parseAttributes() []*Attribute {
 		p.expectClose(")", lp)
 	}
 	a.E = p.prevEnd()
-	attrs := []*Attribute{a}
-	if p.at(",") {
-		// HLSL takes one attribute per bracket pair (unlike C++11's [[a, b]]).
-		t := p.tok()
-		p.errorf(t.pos, t.end(), "expected ']': write each attribute in its own brackets")
-		p.skipTo("]")
-		p.accept("]")
-		return attrs
-	}
-	p.expectClose("]", open)
-	return attrs
+	return a
 }
 
 // parseTypeSpec parses a type: a (possibly templated) type name or a
@@ -223,6 +291,14 @@ func (p *parser) parseStructBody() *StructDecl {
 func (p *parser) parseFields(sd *StructDecl) {
 	if p.accept(";") {
 		return
+	}
+	for p.at("[") {
+		// Member attributes ([[vk::location(n)]], [[vk::offset(n)]]) are
+		// outside the subset: struct members keep the default layout and
+		// locations.
+		for _, a := range p.parseAttributes() {
+			p.rep.warnf(a.P, a.E, "attribute '%s' ignored on a struct member", a.FullName())
+		}
 	}
 	mods := p.parseModifiers()
 	if !p.isTypeStart() {
@@ -768,8 +844,9 @@ func (p *parser) parseFunction(attrs []*Attribute, mods Modifiers, ret *TypeSpec
 
 // parseParam parses one parameter declaration.
 func (p *parser) parseParam() *VarDecl {
-	for p.at("[") { // parameter attributes are ignored
-		p.parseAttributes()
+	var attrs []*Attribute
+	for p.at("[") {
+		attrs = append(attrs, p.parseAttributes()...)
 	}
 	start := p.tok().pos
 	mods := p.parseModifiers()
@@ -789,7 +866,7 @@ func (p *parser) parseParam() *VarDecl {
 	}
 	spec := p.parseTypeSpec()
 	mods |= p.parseModifiers()
-	v := &VarDecl{span: span{start, p.prevEnd()}, Spec: spec, Mods: mods, Kind: VarParam}
+	v := &VarDecl{span: span{start, p.prevEnd()}, Spec: spec, Mods: mods, Kind: VarParam, Attrs: attrs}
 	switch {
 	case mods&ModInOut != 0 || mods&ModIn != 0 && mods&ModOut != 0:
 		v.Dir = DirInOut

@@ -426,6 +426,14 @@ func (p *parser) parseTopLevel() []Decl {
 	for p.at("[") {
 		attrs = append(attrs, p.parseAttributes()...)
 	}
+	if t := p.tok(); len(attrs) > 0 && t.kind == tIdent && (t.text == "cbuffer" || t.text == "tbuffer") {
+		d := p.parseCBuffer()
+		if cb, ok := d.(*CBuffer); ok && cb != nil {
+			cb.Attrs = attrs
+			return []Decl{cb}
+		}
+		return nil
+	}
 	declStart := p.tok().pos
 	mods := p.parseModifiers()
 	if !p.isTypeStart() {
@@ -459,11 +467,11 @@ func (p *parser) parseTopLevel() []Decl {
 		f := p.parseFunction(attrs, mods, spec, name, declStart)
 		return append(decls, f)
 	}
-	if len(attrs) > 0 {
-		p.rep.warnf(attrs[0].P, attrs[0].E, "attribute '%s' ignored on a variable declaration", attrs[0].Name)
-	}
 	g := &VarGroup{span: span{declStart, declStart}}
 	g.Vars = p.parseDeclarators(mods, spec, name, VarGlobal)
+	for _, v := range g.Vars {
+		v.Attrs = attrs // checked by checkDeclAttrs
+	}
 	g.E = p.prevEnd()
 	p.expect(";", " after top level declarator")
 	return append(decls, g)

@@ -271,10 +271,24 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 
 // checkGlobal checks a global variable and classifies it.
 func (c *checker) checkGlobal(v *VarDecl) {
+	if c.isConstantBufferT(v) {
+		c.checkConstantBufferT(v)
+		return
+	}
 	c.checkVarType(v)
 	c.checkStorage(v)
+	c.checkDeclAttrs(v)
 	switch {
 	case v.Mods&(ModStatic|ModGroupshared) != 0:
+	case v.Vk.HasSpecID:
+		// A specialization constant: its initializer is the default
+		// value; it lives outside every constant buffer.
+	case v.Vk.PushConstant:
+		// [[vk::push_constant]] S s;: a buffer of its own holding s.
+		cb := &CBuffer{span: v.span, Name: v.Name, Members: []*VarDecl{v}, Vk: v.Vk}
+		v.Buffer = cb
+		layoutBuffer(cb)
+		c.prog.Buffers = append(c.prog.Buffers, cb)
 	case v.Type.ContainsResource():
 	default:
 		// A uniform: lives in $Globals.
@@ -301,6 +315,11 @@ func (c *checker) checkGlobalInit(v *VarDecl) {
 		if v.Type.Kind == KindArray && v.Type.Len < 0 {
 			v.Type = c.sizeFromInit(v, v.Type)
 		}
+	}
+	if v.Type.Kind == KindArray && v.Type.Len < 0 && v.Kind == VarGlobal && v.Type.Elem.ContainsResource() && v.Type.Elem.Kind != KindStruct {
+		// An unbounded resource array (Buf[] : register(u0)): D3D binds
+		// it to every register from its first; it stays unsized.
+		return
 	}
 	if v.Type.Kind == KindArray && v.Type.Len < 0 {
 		c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
@@ -402,6 +421,8 @@ func (c *checker) checkStorage(v *VarDecl) {
 		c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected 'b', 'c' or 'i'", v.Register.Class, v.Type)
 	}
 	if v.Register != nil && v.Kind == VarGlobal && rt.Kind == KindResource {
+		// The element type decides the class: an array of UAVs binds u
+		// registers (one per element, consecutive); samplers bind s.
 		want := rt.Resource.RegisterClass()
 		if v.Register.Class != want && v.Register.Profile == "" {
 			c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected '%c'", v.Register.Class, v.Type, want)
@@ -443,6 +464,7 @@ func (c *checker) checkCBuffer(cb *CBuffer) {
 		}
 	}
 	defer c.checkPackOffsets(cb)
+	c.checkCBufferAttrs(cb)
 	if cb.Register != nil && cb.Register.Class != 'b' && cb.Register.Profile == "" {
 		c.rep.errorf(cb.Register.P, cb.Register.E, "invalid register class '%c' for constant buffer: expected 'b'", cb.Register.Class)
 	}

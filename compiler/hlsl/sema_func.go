@@ -31,6 +31,7 @@ func (c *checker) checkFunc(f *FuncDecl) {
 		if p.Init != nil {
 			p.Init = c.checkInitializer(p.Init, p.Type)
 		}
+		c.checkDeclAttrs(p)
 		c.declareVar(p)
 	}
 	c.declareFunc(f)
@@ -39,8 +40,14 @@ func (c *checker) checkFunc(f *FuncDecl) {
 		entry = "main"
 	}
 	for _, a := range f.Attrs {
-		if strings.EqualFold(a.Name, "numthreads") {
+		switch {
+		case a.Namespace != "":
+		case strings.EqualFold(a.Name, "numthreads"):
 			c.checkNumThreads(a)
+		case strings.EqualFold(a.Name, "wavesize"):
+			c.checkWaveSize(a)
+		case strings.EqualFold(a.Name, "rootsignature"):
+			c.checkRootSignatureAttr(a)
 		}
 	}
 	if f.Name != entry && !c.opts.Library {

@@ -36,6 +36,10 @@ type Input struct {
 	// Uniforms sets uniform globals by name, or struct members of a uniform
 	// global as "global.member" or just "member".
 	Uniforms map[string]any `json:"uniforms,omitempty"`
+	// SpecConstants override specialization constants by SpecId (the
+	// decimal n of [[vk::constant_id(n)]]), as Vulkan's
+	// VkSpecializationInfo does; the others keep their default.
+	SpecConstants map[string]any `json:"spec_constants,omitempty"`
 	// Rect shades a width x height grid of pixels (pixel shaders).
 	Rect *Rect `json:"rect,omitempty"`
 	// Pixels lists pixels to shade as [x, y] pairs (instead of Rect).

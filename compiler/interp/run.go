@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sort"
+	"strconv"
 	"strings"
 
 	"passlens/compiler/ir"
@@ -51,6 +53,16 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	if in == nil {
 		in = &Input{}
 	}
+	entry, err := pickEntry(m, opts.Entry)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSpecConstants(m, in); err != nil {
+		return nil, err
+	}
+	if opts.WaveSize == 0 && entry.Entry != nil && entry.Entry.WaveSize > 0 {
+		opts.WaveSize = entry.Entry.WaveSize // [WaveSize(n)]
+	}
 	if opts.WaveSize == 0 {
 		opts.WaveSize = DefaultWaveSize
 	}
@@ -62,10 +74,6 @@ func RunContext(ctx context.Context, m *ir.Module, in *Input, opts Options) (res
 	}
 	if opts.Policy > PolicySwitchSeparate {
 		return nil, inputErr("unknown policy %d", opts.Policy)
-	}
-	entry, err := pickEntry(m, opts.Entry)
-	if err != nil {
-		return nil, err
 	}
 	if len(entry.Params) > 0 && entry.Entry.Stage != ir.StageCompute {
 		return nil, &Error{Func: entry.Name(), Err: ErrUnsupported,
@@ -422,5 +430,31 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading, 
 		}
 	}
 	mc.collectLanes(fi, waves, sh)
+	return nil
+}
+
+// checkSpecConstants rejects an override of a SpecId no global has, and
+// a value of the wrong kind, before anything runs (the first in id order).
+func checkSpecConstants(m *ir.Module, in *Input) error {
+	ids := map[string]*ir.Global{}
+	for _, g := range m.Globals {
+		if g.SpecID >= 0 {
+			ids[strconv.Itoa(g.SpecID)] = g
+		}
+	}
+	keys := make([]string, 0, len(in.SpecConstants))
+	for k := range in.SpecConstants {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		g := ids[k]
+		if g == nil {
+			return inputErr("spec_constants: no specialization constant has SpecId %s", k)
+		}
+		if _, err := fromValue(in.SpecConstants[k], g.ValType, "spec_constants["+k+"]"); err != nil {
+			return &Error{Msg: err.Error(), Err: ErrInput}
+		}
+	}
 	return nil
 }

@@ -7,6 +7,7 @@ package interp
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"passlens/compiler/ir"
@@ -92,6 +93,9 @@ func (mc *machine) laneValue(g *ir.Global, inv *invocation, in *Input, sh *shadi
 	cells := make([]uint64, slots(g.ValType))
 	switch g.Space {
 	case ir.SpacePrivate:
+		if v, ok := in.SpecConstants[strconv.Itoa(g.SpecID)]; ok && g.SpecID >= 0 {
+			return fromValue(v, g.ValType, fmt.Sprintf("spec_constants[%d]", g.SpecID))
+		}
 		if g.Init != nil {
 			fillConst(g.Init, cells)
 		}

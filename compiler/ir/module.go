@@ -35,6 +35,12 @@ func ParseStage(s string) (Stage, bool) {
 type EntryPoint struct {
 	Stage      Stage
 	NumThreads [3]int // compute only
+	// WaveSize is the wave size the shader requires ([WaveSize(n)]), 0
+	// for any; the interpreter runs at it unless told otherwise.
+	WaveSize int
+	// RootSignature is the entry's [RootSignature("…")] in canonical
+	// form (shown, not used for layout).
+	RootSignature string
 }
 
 // Module is a translation unit: struct types, globals and functions.

@@ -893,7 +893,7 @@ func (p *parser) parseGlobal() {
 			g.Loc = p.parseLocRest(at)
 			continue
 		}
-		attr := p.word("a global attribute (semantic, binding, readonly, flat, kind) or end of line")
+		attr := p.word("a global attribute (semantic, binding, vk_binding, push_constant, spec_id, location, readonly, flat, kind) or end of line")
 		if seen[attr] {
 			p.errTok(at, "duplicate attribute '%s'", attr)
 		}
@@ -905,6 +905,16 @@ func (p *parser) parseGlobal() {
 			g.Set = int(p.intTok("a descriptor set", -1, math.MaxInt32))
 			p.expectPunct(',')
 			g.Binding = int(p.intTok("a binding", -1, math.MaxInt32))
+		case "vk_binding":
+			g.VkSet = int(p.intTok("a descriptor set", 0, math.MaxInt32))
+			p.expectPunct(',')
+			g.VkBinding = int(p.intTok("a binding", 0, math.MaxInt32))
+		case "push_constant":
+			g.PushConstant = true
+		case "location":
+			g.Location = int(p.intTok("a location", 0, math.MaxInt32))
+		case "spec_id":
+			g.SpecID = int(p.intTok("a specialization constant id", 0, math.MaxInt32))
 		case "readonly":
 			g.ReadOnly = true
 		case "flat":
@@ -987,6 +997,14 @@ func (p *parser) parseFuncHeader(isDef bool) *Function {
 				e.NumThreads[i] = int(p.intTok("a thread count", 0, math.MaxInt32))
 			}
 			p.expectPunct(')')
+		}
+		if p.acceptWord("wavesize") {
+			p.expectPunct('(')
+			e.WaveSize = int(p.intTok("a wave size", 4, 128))
+			p.expectPunct(')')
+		}
+		if p.acceptWord("rootsignature") {
+			e.RootSignature = p.str("a root signature")
 		}
 		f.Entry = e
 	}

@@ -122,6 +122,23 @@ func (p *Printer) global(g *Global) {
 		p.s(", ")
 		p.s(strconv.Itoa(g.Binding))
 	}
+	if g.VkBinding >= 0 {
+		p.s(" vk_binding ")
+		p.s(strconv.Itoa(g.VkSet))
+		p.s(", ")
+		p.s(strconv.Itoa(g.VkBinding))
+	}
+	if g.PushConstant {
+		p.s(" push_constant")
+	}
+	if g.SpecID >= 0 {
+		p.s(" spec_id ")
+		p.s(strconv.Itoa(g.SpecID))
+	}
+	if g.Location >= 0 {
+		p.s(" location ")
+		p.s(strconv.Itoa(g.Location))
+	}
 	if g.ReadOnly {
 		p.s(" readonly")
 	}
@@ -179,6 +196,15 @@ func (p *Printer) function(f *Function) {
 				p.s(strconv.Itoa(n))
 			}
 			p.b(')')
+		}
+		if e.WaveSize > 0 {
+			p.s(" wavesize(")
+			p.s(strconv.Itoa(e.WaveSize))
+			p.b(')')
+		}
+		if e.RootSignature != "" {
+			p.s(" rootsignature ")
+			p.s(strconv.Quote(e.RootSignature))
 		}
 	}
 	if f.IsDeclaration() {

@@ -42,6 +42,21 @@ type Global struct {
 	Semantic string // stage input/output semantic, e.g. SV_DispatchThreadID, TEXCOORD0, SV_Target0
 	Set      int    // descriptor set; -1 when unbound
 	Binding  int    // binding / register index; -1 when unbound
+	// VkSet and VkBinding are [[vk::binding(b, s)]]: the SPIR-V back end
+	// uses them instead of Set/Binding (VkBinding -1 when absent).
+	VkSet, VkBinding int
+	// PushConstant: a uniform global in Vulkan push constants
+	// ([[vk::push_constant]]), not in a descriptor.
+	PushConstant bool
+	// SpecID is the SpecId of a specialization constant
+	// ([[vk::constant_id(n)]]): a private scalar global whose initializer
+	// is the default value, overridable when the shader runs; -1 for
+	// none.
+	SpecID int
+	// Location is a stage input's or output's explicit location
+	// ([[vk::location(n)]]), which the SPIR-V back end uses instead of
+	// assigning one; -1 for none.
+	Location int
 	ReadOnly bool   // StructuredBuffer/Buffer (vs RW)
 	Flat     bool   // nointerpolation
 	Kind     string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
@@ -55,7 +70,7 @@ func (g *Global) Ref() string  { return "@" + quoteName(g.name) }
 // NewGlobal makes a global of value type t in the given space (not yet added
 // to a module).
 func NewGlobal(name string, space AddrSpace, t *Type) *Global {
-	return &Global{name: name, typ: Ptr(space, t), ValType: t, Space: space, Set: -1, Binding: -1}
+	return &Global{name: name, typ: Ptr(space, t), ValType: t, Space: space, Set: -1, Binding: -1, VkBinding: -1, SpecID: -1, Location: -1}
 }
 
 // Const is a constant: a scalar (Bits holds the value: ints sign- or

@@ -424,6 +424,15 @@ func (v *verifier) module() {
 		if holdsRuntimeArray(g.ValType) && g.Space != SpaceStorage {
 			bad("a runtime-sized array must be in the storage address space, not %s", g.Space)
 		}
+		if g.SpecID >= 0 && (g.Space != SpacePrivate || !g.ValType.IsScalar() || g.Init == nil) {
+			bad("a specialization constant (spec_id) must be a private scalar with an initializer")
+		}
+		if g.Location >= 0 && g.Space != SpaceInput && g.Space != SpaceOutput {
+			bad("a location needs the input or output address space, not %s", g.Space)
+		}
+		if g.PushConstant && g.Space != SpaceUniform {
+			bad("push_constant needs the uniform address space, not %s", g.Space)
+		}
 		if g.Init != nil {
 			if g.Space == SpaceInput {
 				bad("an input global cannot have an initializer")

@@ -29,6 +29,9 @@ type Test struct {
 	// XFail, Unsupported and Requires are the lit directives' expressions.
 	XFail, Unsupported, Requires []string
 	Pipeline                     *Pipeline // parsed pipeline.yaml (nil if absent)
+	// ExpectMismatch: the offloader must fail ("not %offloader"), i.e.
+	// the results must differ from the expected buffers.
+	ExpectMismatch bool
 	// PipelineErr says why pipeline.yaml could not be read.
 	PipelineErr error
 }
@@ -88,6 +91,9 @@ func Parse(path, text string) (*Test, error) {
 		d := strings.TrimSpace(strings.TrimLeft(l, "#/ "))
 		switch {
 		case strings.HasPrefix(d, "RUN:"):
+			if strings.Contains(d, "not %offloader") {
+				t.ExpectMismatch = true
+			}
 			if r, ok := parseRun(strings.TrimSpace(d[4:])); ok {
 				t.Runs = append(t.Runs, r)
 			}
@@ -263,10 +269,11 @@ type Buffer struct {
 	Channels int
 	Data     []uint64
 	Fill     bool // FillSize given (no Data)
-	// ArraySize is the element count of an array of resources (their
-	// data are not read).
+	// ArraySize is the element count of an array of resources (0 for
+	// one resource); Data then holds the elements' data one after the
+	// other, each len(Data)/ArraySize values.
 	ArraySize int
-	Size      int // bytes (FillSize, or len(Data) * Bits/8)
+	Size      int // bytes of one resource (FillSize, or len(Data) * Bits/8)
 }
 
 // Result is one comparison of an actual buffer with an expected one.
@@ -339,11 +346,12 @@ func ParsePipeline(src string) (*Pipeline, error) {
 		}
 		buf.Bits, buf.Float = f.bits, f.float
 		buf.Stride, _ = strconv.Atoi(str(m["Stride"]))
+		copies := 1
 		if as := str(m["ArraySize"]); as != "" {
-			// An array of resources: its data are not read.
+			// An array of resources: Data is one list per element,
+			// FillSize the size of each; Data holds them in order.
 			buf.ArraySize, _ = strconv.Atoi(as)
-			p.Buffers = append(p.Buffers, buf)
-			continue
+			copies = max(buf.ArraySize, 1)
 		}
 		buf.Channels, _ = strconv.Atoi(str(m["Channels"]))
 		if fs := str(m["FillSize"]); fs != "" {
@@ -355,20 +363,26 @@ func ParsePipeline(src string) (*Pipeline, error) {
 					return nil, fmt.Errorf("buffer %s: %v", buf.Name, err)
 				}
 			}
-			buf.Data = make([]uint64, buf.Size*8/f.bits)
+			buf.Data = make([]uint64, copies*buf.Size*8/f.bits)
 			for i := range buf.Data {
 				buf.Data[i] = fill
 			}
 		}
 		for _, d := range list(m["Data"]) {
-			v, err := parseValue(str(d), f.bits, f.float)
-			if err != nil {
-				return nil, fmt.Errorf("buffer %s: %v", buf.Name, err)
+			items := []any{d}
+			if buf.ArraySize > 0 {
+				items = list(d)
 			}
-			buf.Data = append(buf.Data, v)
+			for _, d := range items {
+				v, err := parseValue(str(d), f.bits, f.float)
+				if err != nil {
+					return nil, fmt.Errorf("buffer %s: %v", buf.Name, err)
+				}
+				buf.Data = append(buf.Data, v)
+			}
 		}
 		if !buf.Fill {
-			buf.Size = len(buf.Data) * f.bits / 8
+			buf.Size = len(buf.Data) / copies * f.bits / 8
 		}
 		p.Buffers = append(p.Buffers, buf)
 	}

@@ -426,6 +426,11 @@ func (u *UniformityInfo) FormatExplain(steps []ExplainStep) string {
 			sb.WriteString("terminator of " + s.Block.Name())
 		}
 		sb.WriteString(" is divergent: ")
+		if resourceSelect(s.Value, s.Reason) {
+			// A dynamic index into a resource array (hlsl/lower's
+			// select over the elements' buffers).
+			sb.WriteString("selects a resource by a divergent index; ")
+		}
 		sb.WriteString(u.DescribeReason(s.Reason))
 		sb.WriteByte('\n')
 	}
@@ -461,4 +466,12 @@ func (u *UniformityInfo) DescribeReason(r Reason) string {
 			name(r.Branch) + " join at " + name(r.Join) + " inside it"
 	}
 	return "uniform"
+}
+
+// resourceSelect reports whether v selects between storage buffers on a
+// condition that r says is divergent.
+func resourceSelect(v ir.Value, r Reason) bool {
+	in, ok := v.(*ir.Instr)
+	return ok && in.Op == ir.OpSelect && r.Kind == DivOperand && len(in.Args) == 3 && in.Args[0] == r.Value &&
+		in.Type().Kind == ir.KPointer && in.Type().Space == ir.SpaceStorage
 }

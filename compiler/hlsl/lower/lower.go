@@ -80,6 +80,8 @@ type lowerer struct {
 	// counters are the hidden counters of RWStructuredBuffers that call
 	// IncrementCounter/DecrementCounter.
 	counters map[*hlsl.VarDecl]*ir.Global
+	// resArrays are the global resource arrays (lower_resarray.go).
+	resArrays map[*hlsl.VarDecl]*resArray
 	// errorAt dedupes "not supported" diagnostics per position.
 	errorAt map[hlsl.Pos]bool
 }

@@ -38,7 +38,10 @@ var irStages = map[hlsl.Stage]ir.Stage{hlsl.StageCompute: ir.StageCompute, hlsl.
 func (l *lowerer) lowerEntry(ep *hlsl.EntryPoint) {
 	fd := ep.Func
 	f := l.m.NewFunction(fd.Name, ir.Void, nil, nil)
-	f.Entry = &ir.EntryPoint{Stage: irStages[ep.Stage], NumThreads: ep.NumThreads}
+	f.Entry = &ir.EntryPoint{Stage: irStages[ep.Stage], NumThreads: ep.NumThreads, WaveSize: ep.WaveSize}
+	if ep.RootSignature != nil {
+		f.Entry.RootSignature = ep.RootSignature.String()
+	}
 	fl := l.newFnLowerer(fd, f)
 	st := &entryState{ep: ep}
 	fl.entry = st
@@ -89,6 +92,9 @@ func (l *lowerer) ioGlobal(io *hlsl.EntryIO, space ir.AddrSpace, name string) *i
 	g.Semantic = semanticName(io)
 	g.Flat = io.Interp&hlsl.ModNoInterpolation != 0
 	g.Loc = l.loc(io.Pos)
+	if p := io.Param; p != nil && p.Vk.HasLocation && len(io.Path) == 0 && io.SysValue == hlsl.SVNone {
+		g.Location = p.Vk.Location // [[vk::location(n)]] on the parameter
+	}
 	l.m.AddGlobal(g)
 	return g
 }

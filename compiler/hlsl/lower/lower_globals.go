@@ -85,10 +85,21 @@ func (l *lowerer) lowerCBuffer(cb *hlsl.CBuffer) {
 	if r := cb.Register; r != nil {
 		g.Set, g.Binding = r.Space, r.Index
 	}
+	vkDecorate(g, cb.Vk)
 	l.m.AddGlobal(g)
 	for i, m := range members {
 		l.globals[m] = &varInfo{t: m.Type, buf: g, field: i, mem: true, decl: m}
 	}
+}
+
+// vkDecorate carries [[vk::binding]] and [[vk::push_constant]] to the
+// global (used by the SPIR-V back end only, as DXC reads them only for
+// SPIR-V).
+func vkDecorate(g *ir.Global, vk hlsl.VkDecor) {
+	if vk.HasBinding {
+		g.VkSet, g.VkBinding = vk.Set, vk.Binding
+	}
+	g.PushConstant = vk.PushConstant
 }
 
 // lowerGlobal creates the global of a non-uniform global variable.
@@ -103,8 +114,10 @@ func (l *lowerer) lowerGlobal(v *hlsl.VarDecl) {
 		if r := v.Register; r != nil {
 			g.Set, g.Binding = r.Space, r.Index
 		}
+		vkDecorate(g, v.Vk)
 		l.m.AddGlobal(g)
 		l.globals[v] = &varInfo{t: t, value: g, decl: v}
+	case l.lowerResourceArray(v):
 	case t.ContainsResource():
 		if v.Used {
 			l.errorf(v, "arrays and structs of resources ('%s') are not supported", t)
@@ -132,8 +145,14 @@ func (l *lowerer) lowerStatic(v *hlsl.VarDecl, name string) *varInfo {
 			if !k.IsZeroValue() {
 				g.Init = k
 			}
-			if v.Mods&hlsl.ModConst != 0 && (v.Type.IsScalar() || v.Type.IsVector()) {
+			if v.Mods&hlsl.ModConst != 0 && (v.Type.IsScalar() || v.Type.IsVector()) && !v.Vk.HasSpecID {
 				info.konst = k
+			}
+			if v.Vk.HasSpecID {
+				// A specialization constant: the initializer is its
+				// default; reads load it so a run can override it.
+				g.SpecID = v.Vk.SpecID
+				g.Init = k
 			}
 		} else if v.Kind == hlsl.VarGlobal {
 			l.runtimeInits = append(l.runtimeInits, v)

@@ -95,6 +95,9 @@ func (fl *fnLowerer) addressable(e hlsl.Expr) bool {
 		if x.Var == nil {
 			return false
 		}
+		if len(x.Var.Elements) > 0 {
+			return true // an array of ConstantBuffer<T>: in its elements' buffers
+		}
 		info := fl.local(x.Var)
 		return info != nil && (info.ptr != nil || info.buf != nil)
 	case *hlsl.Member:
@@ -150,6 +153,9 @@ func (fl *fnLowerer) lvalue(e hlsl.Expr) *place {
 		base.proj = append(base.proj, proj{from: from, comps: x.Comps, name: base.projName() + "." + x.Name})
 		return base
 	case *hlsl.Index:
+		if id, ok := stripNoop(x.X).(*hlsl.Ident); ok && id.Var != nil && len(id.Var.Elements) > 0 {
+			return fl.constantBufferElement(x, id.Var)
+		}
 		return fl.indexPlace(x)
 	}
 	fl.errorf(e, "cannot lower this expression as an assignable place")
@@ -541,6 +547,15 @@ func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
 			return info.value
 		}
 	}
+	if ra, elem, idx, ok := fl.arrayElement(e); ok {
+		switch {
+		case elem != nil:
+			return fl.local(elem).value
+		case idx != nil:
+			return fl.selectElement(ra, idx)
+		}
+		return ir.ConstUndef(fl.irType(e.Type()))
+	}
 	fl.errorf(e, "only buffer variables and parameters can be used as buffers here")
 	return ir.ConstUndef(fl.irType(e.Type()))
 }
@@ -551,5 +566,32 @@ func (fl *fnLowerer) resourceDecl(e hlsl.Expr) *hlsl.VarDecl {
 	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil && id.Var.Kind == hlsl.VarGlobal {
 		return id.Var
 	}
+	if _, _, elem, ok := fl.arrayIndex(e); ok && elem != nil {
+		return elem // a constant index: the element's own counter
+	}
 	return nil
+}
+
+// constantBufferElement is cbs[k] of an array of ConstantBuffer<T>: the
+// one member of element k's constant buffer. The index must be constant.
+func (fl *fnLowerer) constantBufferElement(x *hlsl.Index, arr *hlsl.VarDecl) *place {
+	k, ok := hlsl.ConstEval(x.Index)
+	if !ok {
+		fl.errorf(x.Index, "an index into the ConstantBuffer array '%s' must be constant: SPIR-V cannot select a uniform buffer per lane", arr.Name)
+		return nil
+	}
+	i := int(k.AsInt())
+	if i < 0 || i >= len(arr.Elements) {
+		fl.errorf(x.Index, "index %d is out of bounds for ConstantBuffer array '%s' of %d elements", i, arr.Name, len(arr.Elements))
+		return nil
+	}
+	m := arr.Elements[i]
+	info := fl.local(m)
+	if info == nil || info.buf == nil {
+		fl.errorf(x, "cannot lower the ConstantBuffer array element '%s'", m.Name)
+		return nil
+	}
+	fl.atNode(x)
+	p := fl.b.Access(info.buf, []ir.Value{ir.ConstInt(ir.I32, int64(info.field))}, m.Name)
+	return &place{ptr: p, t: info.t, mem: true, name: m.Name}
 }

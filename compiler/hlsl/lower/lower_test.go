@@ -230,8 +230,14 @@ func TestLowerDiagnostics(t *testing.T) {
 			"test.hlsl:2:10: error: 'ddx' is not supported: passlens IR has no derivative (quad) operations"},
 		{"RWStructuredBuffer<uint> B;\n[numthreads(1,1,1)] void main() {\n  uint n, s;\n  B.GetDimensions(n, s);\n  B[0] = n;\n}\n",
 			"test.hlsl:4:3: error: the method 'GetDimensions' of 'RWStructuredBuffer<uint>' is not supported"},
-		{"RWBuffer<uint> B[2];\n[numthreads(1,1,1)] void main() {\n  B[1][0] = 1;\n}\n",
-			"test.hlsl:1:1: error: arrays and structs of resources ('RWBuffer<uint> [2]') are not supported"},
+		{"struct S { RWBuffer<uint> b; };\nS s;\n[numthreads(1,1,1)] void main() {\n  s.b[0] = 1;\n}\n",
+			"test.hlsl:2:1: error: arrays and structs of resources ('S') are not supported"},
+		{"RWBuffer<uint> B[] : register(u0);\n[numthreads(1,1,1)] void main() {\n  B[1][0] = 1;\n}\n",
+			"test.hlsl:3:3: error: unbounded resource array 'B' is not supported: give it a size"},
+		{"RWStructuredBuffer<uint> B[2] : register(u0);\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) {\n  B[i].IncrementCounter();\n}\n",
+			"test.hlsl:3:3: error: 'IncrementCounter' on a resource array element needs a constant index"},
+		{"struct S { float x; };\nConstantBuffer<S> c[2];\nRWBuffer<float> o;\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) { o[i] = c[i].x; }\n",
+			"test.hlsl:4:66: error: an index into the ConstantBuffer array 'c' must be constant"},
 	}
 	for _, c := range cases {
 		prog, diags := hlsl.Frontend("test.hlsl", []byte(c.src), hlsl.Options{})

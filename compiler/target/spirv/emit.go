@@ -94,10 +94,12 @@ func (s *section) inst(op uint16, operands ...uint32) {
 
 // enc is the state of one module being assembled.
 type enc struct {
-	ftz  bool // entry points declare DenormFlushToZero 32
-	m    *ir.Module
-	opts Options
-	next uint32 // next free id
+	ftz bool // entry points declare DenormFlushToZero 32
+	// pushConstant is the module's [[vk::push_constant]] buffer, if any.
+	pushConstant *ir.Global
+	m            *ir.Module
+	opts         Options
+	next         uint32 // next free id
 
 	caps    map[uint32]bool
 	glslExt uint32 // GLSL.std.450 import id (0 until used)
@@ -371,6 +373,9 @@ func (e *enc) finish() []uint32 {
 	}
 	if e.caps[CapShaderViewportIndexLayer] {
 		head.inst(OpExtension, encodeString("SPV_EXT_shader_viewport_index_layer")...)
+	}
+	if e.caps[CapShaderNonUniform] {
+		head.inst(OpExtension, encodeString("SPV_EXT_descriptor_indexing")...)
 	}
 	if e.glslExt != 0 {
 		head.inst(OpExtInstImport, append([]uint32{e.glslExt}, encodeString("GLSL.std.450")...)...)

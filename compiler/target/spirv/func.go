@@ -19,6 +19,10 @@ type ptrInfo struct {
 	decl    bool   // a memory object declaration (an alloca or a parameter)
 	ro      bool   // the memory is read-only (uniform, input, readonly buffer)
 	ptype   uint32 // the SPIR-V pointer type of the value
+	// nonUniform: the pointer may address a different buffer in each
+	// lane (selected between buffers); it and the chains from it are
+	// decorated NonUniform.
+	nonUniform bool
 }
 
 type fn struct {
@@ -455,6 +459,9 @@ func (fe *fn) instr(in *ir.Instr) error {
 	case op == ir.OpIntrinsic:
 		return fe.intrinsic(in)
 	}
+	if in.Op == ir.OpSelect && in.Type().Kind == ir.KPointer && in.Type().Space == ir.SpaceStorage {
+		return fe.selectBuffer(in)
+	}
 	if in.HasResult() && in.Type().Kind == ir.KPointer {
 		return fe.fail("%s producing a pointer: SPIR-V logical addressing only has pointers from variables and access chains", in.Op)
 	}
@@ -758,7 +765,7 @@ func (fe *fn) access(in *ir.Instr) error {
 	}
 	if fe.fold[in] && len(idx) > 0 {
 		// No pointer type: only the users' chains exist.
-		fe.chains[in] = &chain{base: base, idx: idx, pi: &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro}}
+		fe.chains[in] = &chain{base: base, idx: idx, pi: &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro, nonUniform: pi.nonUniform}}
 		return nil
 	}
 	if fe.fold[in] && in.Name() != "" {
@@ -773,7 +780,10 @@ func (fe *fn) access(in *ir.Instr) error {
 		return nil
 	}
 	fe.op(OpAccessChain, fe.e.pointerType(pi.sc, et), res, append([]uint32{base}, idx...)...)
-	fe.ptrs[in] = &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro, ptype: fe.e.pointerType(pi.sc, et)}
+	fe.ptrs[in] = &ptrInfo{sc: pi.sc, rule: pi.rule, ro: pi.ro, ptype: fe.e.pointerType(pi.sc, et), nonUniform: pi.nonUniform}
+	if pi.nonUniform {
+		fe.e.annots.inst(OpDecorate, res, DecNonUniform)
+	}
 	return nil
 }
 
@@ -1082,5 +1092,44 @@ func (fe *fn) call(in *ir.Instr) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// selectBuffer emits a select between two storage buffer pointers (a
+// dynamic index into a resource array, lower_resarray.go): OpSelect on
+// pointers to the buffers' Block structs, which SPIR-V 1.3 allows with
+// the VariablePointersStorageBuffer capability (a Vulkan 1.1 feature
+// that lavapipe has), decorated NonUniform (SPV_EXT_descriptor_indexing)
+// with the access chains through it. Both buffers must have the same
+// Block type.
+func (fe *fn) selectBuffer(in *ir.Instr) error {
+	c, err := fe.value(in.Args[0])
+	if err != nil {
+		return err
+	}
+	a, api, err := fe.pointer(in.Args[1])
+	if err != nil {
+		return err
+	}
+	b, bpi, err := fe.pointer(in.Args[2])
+	if err != nil {
+		return err
+	}
+	if api.sc != SCStorageBuffer || api.ptype != bpi.ptype || api.wrapped != bpi.wrapped || api.root != bpi.root {
+		return fe.fail("select between buffers of different types: SPIR-V variable pointers need one pointer type")
+	}
+	fe.e.capability(CapVariablePointersStorageBuffer)
+	fe.e.capability(CapShaderNonUniform)
+	res := fe.resultID(in)
+	fe.op(OpSelect, api.ptype, res, c, a, b)
+	// The selected buffer may differ between lanes (Vulkan requires
+	// NonUniform on a resource pointer that is not dynamically uniform;
+	// on a uniform one it is harmless, so every such select has it).
+	fe.e.annots.inst(OpDecorate, res, DecNonUniform)
+	npi := *api
+	npi.decl = false
+	npi.nonUniform = true
+	npi.ro = api.ro || bpi.ro
+	fe.ptrs[in] = &npi
 	return nil
 }

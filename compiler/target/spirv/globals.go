@@ -152,16 +152,26 @@ type Binding struct {
 func Bindings(m *ir.Module) []Binding {
 	var out []Binding
 	taken := map[[2]int]bool{}
+	// [[vk::binding(b, s)]] (VkBinding) wins over register(): DXC reads
+	// the Vulkan attribute when it emits SPIR-V.
+	setOf := func(g *ir.Global) (int, int) {
+		if g.VkBinding >= 0 {
+			return g.VkSet, g.VkBinding
+		}
+		return max(g.Set, 0), g.Binding
+	}
 	for _, g := range m.Globals {
-		if (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) && g.Binding >= 0 {
-			taken[[2]int{max(g.Set, 0), g.Binding}] = true
+		if (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) && !g.PushConstant {
+			if s, b := setOf(g); b >= 0 {
+				taken[[2]int{s, b}] = true
+			}
 		}
 	}
 	for _, g := range m.Globals {
-		if g.Space != ir.SpaceStorage && g.Space != ir.SpaceUniform {
+		if g.Space != ir.SpaceStorage && g.Space != ir.SpaceUniform || g.PushConstant {
 			continue
 		}
-		set, b := max(g.Set, 0), g.Binding
+		set, b := setOf(g)
 		if b < 0 {
 			for b = 0; taken[[2]int{set, b}]; b++ {
 			}
@@ -238,6 +248,18 @@ type wrapKey struct {
 func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 	rule := ruleOf(g.Space)
 	sc := scStorage(g.Space)
+	if g.PushConstant {
+		// [[vk::push_constant]]: a PushConstant Block laid out as DXC
+		// lays push constants out (std430), without a descriptor.
+		if g.Space != ir.SpaceUniform {
+			return fmt.Errorf("push constants must be uniform (a constant buffer), not %s", g.Space)
+		}
+		if e.pushConstant != nil {
+			return fmt.Errorf("a second push constant block (@%s has one): Vulkan allows one per entry point", e.pushConstant.Name())
+		}
+		e.pushConstant = g
+		rule, sc = ruleStd430, SCPushConstant
+	}
 	gv := &gvar{g: g, sc: sc, rule: rule}
 	t := g.ValType
 	if t.Kind == ir.KArray && t.Len < 0 && rule != ruleStd430 {
@@ -282,8 +304,10 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 	gv.id = e.id()
 	e.globals.inst(OpVariable, e.pointerType(sc, root), gv.id, sc)
 	e.name(gv.id, g.Name())
-	e.annots.inst(OpDecorate, gv.id, DecDescriptorSet, uint32(b.Set))
-	e.annots.inst(OpDecorate, gv.id, DecBinding, uint32(b.Binding))
+	if !g.PushConstant {
+		e.annots.inst(OpDecorate, gv.id, DecDescriptorSet, uint32(b.Set))
+		e.annots.inst(OpDecorate, gv.id, DecBinding, uint32(b.Binding))
+	}
 	e.gvars[g] = gv
 	return nil
 }
@@ -300,7 +324,11 @@ func (e *enc) plainVar(g *ir.Global) error {
 		if err := checkConst(g.Init); err != nil {
 			return err
 		}
-		ops = append(ops, e.constOf(g.Init))
+		if g.SpecID >= 0 {
+			ops = append(ops, e.specConst(g))
+		} else {
+			ops = append(ops, e.constOf(g.Init))
+		}
 	} else if g.Space == ir.SpacePrivate {
 		// HLSL statics without an initializer are zero (and the IR reads
 		// them as zero); a Private variable without one is undefined.
@@ -430,9 +458,16 @@ func (e *enc) stageVar(g *ir.Global, stage ir.Stage, locs map[ir.AddrSpace]int) 
 			}
 		}
 		loc = n
+	} else if g.Location >= 0 {
+		loc = g.Location // [[vk::location(n)]]
 	} else {
+		// The next free location after the explicit ones' (DXC rejects
+		// mixing; passlens fills around them).
 		loc = locs[g.Space]
-		locs[g.Space] += locationCount(g.ValType)
+		for e.explicitLoc(g.Space, loc, locationCount(g.ValType)) {
+			loc++
+		}
+		locs[g.Space] = loc + locationCount(g.ValType)
 	}
 	gv.id = e.id()
 	ops := []uint32{e.pointerType(sc, tid), gv.id, sc}
@@ -623,4 +658,40 @@ func (e *enc) sampleMask(g *ir.Global, gv *gvar) error {
 	gv.out = &outShadow{builtin: bi, elem: ir.I32}
 	e.gvars[g] = gv
 	return nil
+}
+
+// specConst declares the specialization constant of a private global
+// with a SpecId ([[vk::constant_id(n)]]): OpSpecConstant (or
+// OpSpecConstantTrue/False) holding the default, decorated SpecId n. It
+// initializes the Private variable the IR reads, so a pipeline's
+// specialization reaches every load.
+func (e *enc) specConst(g *ir.Global) uint32 {
+	t := g.ValType
+	tid := e.mustType(t, rulePlain)
+	id := e.id()
+	bits := g.Init.Bits
+	switch {
+	case t.Kind == ir.KBool && bits != 0:
+		e.globals.inst(OpSpecConstantTrue, tid, id)
+	case t.Kind == ir.KBool:
+		e.globals.inst(OpSpecConstantFalse, tid, id)
+	case t.Bits == 64:
+		e.globals.inst(OpSpecConstant, tid, id, uint32(bits), uint32(bits>>32))
+	default:
+		e.globals.inst(OpSpecConstant, tid, id, uint32(bits))
+	}
+	e.name(id, g.Name()+".default")
+	e.annots.inst(OpDecorate, id, DecSpecID, uint32(g.SpecID))
+	return id
+}
+
+// explicitLoc reports whether locations [loc, loc+n) of space overlap a
+// stage variable with an explicit [[vk::location]].
+func (e *enc) explicitLoc(space ir.AddrSpace, loc, n int) bool {
+	for _, g := range e.m.Globals {
+		if g.Space == space && g.Location >= 0 && g.Location < loc+n && loc < g.Location+locationCount(g.ValType) {
+			return true
+		}
+	}
+	return false
 }

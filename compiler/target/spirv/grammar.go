@@ -119,6 +119,9 @@ func init() {
 	defOp(OpConstant, "Constant", "T R v")
 	defOp(OpConstantComposite, "ConstantComposite", "T R i*")
 	defOp(OpConstantNull, "ConstantNull", "T R")
+	defOp(OpSpecConstantTrue, "SpecConstantTrue", "T R")
+	defOp(OpSpecConstantFalse, "SpecConstantFalse", "T R")
+	defOp(OpSpecConstant, "SpecConstant", "T R v")
 	defOp(OpFunction, "Function", "T R fc i")
 	defOp(OpFunctionParameter, "FunctionParameter", "T R")
 	defOp(OpFunctionEnd, "FunctionEnd", "")
@@ -220,7 +223,7 @@ var (
 	capabilityNames = map[uint32]string{
 		CapMatrix: "Matrix", CapShader: "Shader", CapGeometry: "Geometry", CapMultiViewport: "MultiViewport", CapFloat16: "Float16", CapFloat64: "Float64",
 		CapInt64: "Int64", CapInt64Atomics: "Int64Atomics", CapInt16: "Int16",
-		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapDenormFlushToZero: "DenormFlushToZero", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
+		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapVariablePointersStorageBuffer: "VariablePointersStorageBuffer", CapShaderNonUniform: "ShaderNonUniform", CapDenormFlushToZero: "DenormFlushToZero", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
 		CapGroupNonUniformVote: "GroupNonUniformVote", CapGroupNonUniformArithmetic: "GroupNonUniformArithmetic",
 		CapGroupNonUniformBallot: "GroupNonUniformBallot", CapGroupNonUniformShuffle: "GroupNonUniformShuffle",
 	}
@@ -241,12 +244,12 @@ var (
 		DecArrayStride: "ArrayStride", DecMatrixStride: "MatrixStride", DecBuiltIn: "BuiltIn",
 		DecNoPerspective: "NoPerspective", DecFlat: "Flat", DecNonWritable: "NonWritable",
 		DecNonReadable: "NonReadable", DecLocation: "Location", DecBinding: "Binding",
-		DecDescriptorSet: "DescriptorSet", DecOffset: "Offset",
+		DecDescriptorSet: "DescriptorSet", DecOffset: "Offset", DecSpecID: "SpecId", DecNonUniform: "NonUniform",
 	}
 	// decorationLits is the number of literal operands of each decoration
 	// (BuiltIn's single operand is an enumerant, handled separately).
 	decorationLits = map[uint32]int{
-		DecArrayStride: 1, DecMatrixStride: 1, DecLocation: 1, DecBinding: 1, DecDescriptorSet: 1, DecOffset: 1,
+		DecArrayStride: 1, DecMatrixStride: 1, DecLocation: 1, DecBinding: 1, DecDescriptorSet: 1, DecOffset: 1, DecSpecID: 1,
 	}
 	builtInNames = map[uint32]string{
 		BuiltInPosition: "Position", BuiltInFragCoord: "FragCoord", BuiltInFrontFacing: "FrontFacing",

@@ -40,6 +40,9 @@ const (
 	OpConstant                 = 43
 	OpConstantComposite        = 44
 	OpConstantNull             = 46
+	OpSpecConstantTrue         = 48
+	OpSpecConstantFalse        = 49
+	OpSpecConstant             = 50
 	OpFunction                 = 54
 	OpFunctionParameter        = 55
 	OpFunctionEnd              = 56
@@ -182,26 +185,28 @@ const (
 
 // Capabilities.
 const (
-	CapMatrix                    = 0
-	CapShader                    = 1
-	CapGeometry                  = 2
-	CapFloat16                   = 9
-	CapFloat64                   = 10
-	CapInt64                     = 11
-	CapInt64Atomics              = 12
-	CapInt16                     = 22
-	CapClipDistance              = 32
-	CapCullDistance              = 33
-	CapSampleRateShading         = 35
-	CapInt8                      = 39
-	CapMultiViewport             = 57
-	CapGroupNonUniform           = 61
-	CapGroupNonUniformVote       = 62
-	CapGroupNonUniformArithmetic = 63
-	CapGroupNonUniformBallot     = 64
-	CapGroupNonUniformShuffle    = 65
-	CapDenormFlushToZero         = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
-	CapShaderViewportIndexLayer  = 5254 // SPV_EXT_shader_viewport_index_layer
+	CapMatrix                        = 0
+	CapShader                        = 1
+	CapGeometry                      = 2
+	CapFloat16                       = 9
+	CapFloat64                       = 10
+	CapInt64                         = 11
+	CapInt64Atomics                  = 12
+	CapInt16                         = 22
+	CapClipDistance                  = 32
+	CapCullDistance                  = 33
+	CapSampleRateShading             = 35
+	CapInt8                          = 39
+	CapMultiViewport                 = 57
+	CapGroupNonUniform               = 61
+	CapGroupNonUniformVote           = 62
+	CapGroupNonUniformArithmetic     = 63
+	CapGroupNonUniformBallot         = 64
+	CapGroupNonUniformShuffle        = 65
+	CapDenormFlushToZero             = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
+	CapShaderViewportIndexLayer      = 5254 // SPV_EXT_shader_viewport_index_layer
+	CapVariablePointersStorageBuffer = 4441 // core in SPIR-V 1.3
+	CapShaderNonUniform              = 5301 // SPV_EXT_descriptor_indexing
 )
 
 // Execution models.
@@ -244,6 +249,8 @@ const (
 const (
 	DecBlock         = 2
 	DecBufferBlock   = 3
+	DecSpecID        = 1
+	DecNonUniform    = 5300 // SPV_EXT_descriptor_indexing
 	DecRowMajor      = 4
 	DecColMajor      = 5
 	DecArrayStride   = 6
