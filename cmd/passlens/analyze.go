@@ -33,7 +33,7 @@ syntax, as written in the file, so the output diffs against opt's line by line.
   --after PASS      with --target or --passes: stop after (the last run of) PASS
   --entry NAME      HLSL entry point (default main)
   -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
-                       16-bit types themselves are refused as not supported yet
+                       with it half, float16_t, int16_t and uint16_t are 16-bit
   --filter-func=F   only function F
 `,
 		run: runAnalyze,

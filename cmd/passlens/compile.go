@@ -43,7 +43,7 @@ Flags:
   --entry NAME        HLSL entry point (default main)
   -D NAME[=VAL], -I DIR   HLSL preprocessor definitions and include directories
   -enable-16bit-types     HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
-                          16-bit types themselves are refused as not supported yet
+                          with it half, float16_t, int16_t and uint16_t are 16-bit
   --verify-each       run the IR verifier after every pass (default true)
   --print-after-all   print the IR after every pass (*** IR Dump After <pass> ***)
   --print-changed[=diff]  print the IR (or a diff) after passes that changed it

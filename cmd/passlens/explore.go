@@ -44,7 +44,7 @@ Flags:
   -D NAME[=VAL]   HLSL macro (repeatable)
   -I DIR          HLSL include directory (repeatable)
   -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
-                       16-bit types themselves are refused as not supported yet
+                       with it half, float16_t, int16_t and uint16_t are 16-bit
   --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
   --replay FILE   play a replay script on start; with no FILE argument the

@@ -27,9 +27,9 @@ pixels and per-lane outputs as JSON (format: docs/run.md).
 
   --entry E        entry point (default: the only one)
   -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
-                       16-bit types themselves are refused as not supported yet
-  --input in.json  buffers, uniforms, dispatch size, pixels, kernel arguments
-                   (default: zero-filled buffers, one group)
+                       with it half, float16_t, int16_t and uint16_t are 16-bit
+  --input in.json  buffers, textures, samplers, uniforms, dispatch size, pixels,
+                   kernel arguments (default: zero-filled buffers, one group)
   --workgroup-size X[,Y[,Z]]
                    compute work-group size, overriding numthreads and the input's
                    workgroup_size (LLVM kernels: default !reqd_work_group_size, else 64)

@@ -48,6 +48,13 @@ func unsupportedCategory(diags Diagnostics) string {
 			return "ConstantBuffer arrays"
 		case strings.Contains(m, "effect"):
 			return "effects"
+		case strings.HasPrefix(m, "resource of type") && strings.HasSuffix(m, "cannot be used in an initializer list"),
+			m == "resources cannot be members of a constant buffer",
+			strings.HasPrefix(m, "local resource variable") && strings.HasSuffix(m, "must be initialized"),
+			strings.HasPrefix(m, "'Texture") && strings.Contains(m, "is not a valid element type"):
+			// Limits of passlens's resource handling that DXC legalizes
+			// away (issue 17, item 4); textures now reach them.
+			return "resource objects"
 		case strings.Contains(m, "geometry shader"):
 			return "geometry shader"
 		}

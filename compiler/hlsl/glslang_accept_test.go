@@ -259,6 +259,10 @@ var glslangCategories = map[string]glslangCategory{
 		doc: "a cbuffer member's default value naming another member (float4 b = a;): DXC accepts it at SM6 (default values are only reflected), glslang resolves the name as a variable"},
 	"glslang-min-precision": {pattern: re(`'min1[026](float|int|uint)\w*' : unknown variable|'detect' : function already has a body`),
 		doc: "DXC's minimum-precision types as glslang lacks them: no min16uint4x2-style matrix spellings, and half is float itself rather than a distinct type, so overloads on float4 and half4 collide"},
+	"glslang-register-space": {pattern: re(`expected register number after register type`),
+		doc: "register(space0) and register(ps, space0): a space without a register, which DXC accepts at SM6 (the register is allocated)"},
+	"glslang-unimplemented": {pattern: re(`unimplemented: component-level gather compare`),
+		doc: "GatherCmpGreen/Blue/Alpha: glslang implements only the red-channel gather compare"},
 	"glslang-lvalue": {pattern: re(`l-value required`),
 		doc: "writing a float1 SV_CullDistance output member: glslang maps it to the built-in array and rejects the store"},
 	// passlens subset limits: vkd3d expects DXC to reject these, glslang
@@ -270,7 +274,7 @@ var glslangCategories = map[string]glslangCategory{
 	// SM6 behaviour glslang does not implement: vkd3d expects DXC to
 	// reject these; passlens rejects them as DXC does, glslang accepts.
 	"glslang-skips-check": {onlyGlslang: true,
-		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool or a double, 64-bit render target outputs, intrinsic shape mismatches, uniform parameters of non-entry functions"},
+		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool or a double, 64-bit render target outputs, intrinsic shape mismatches, uniform parameters of non-entry functions, register() profile names, conflicting and mixed profile reservations, a space before the register, two resources reserving one register"},
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
@@ -278,6 +282,22 @@ func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 // glslangExplained lists every disagreement: input key -> category (in
 // glslangCategories). Regenerate after a change with HLSL_GLSLANG_VERBOSE=1.
 var glslangExplained = map[string]string{
+	"register-reservations-profile.shader_test:211": "glslang-skips-check",
+	"register-reservations-profile.shader_test:232": "glslang-skips-check",
+	"register-reservations-profile.shader_test:241": "glslang-skips-check",
+	"register-reservations-profile.shader_test:61":  "glslang-skips-check",
+	"register-reservations-profile.shader_test:70":  "glslang-skips-check",
+	"register-reservations-space.shader_test:145":   "glslang-skips-check",
+	"register-reservations-space.shader_test:60":    "glslang-skips-check",
+	"register-reservations-space.shader_test:172":   "glslang-skips-check",
+	"register-reservations-space.shader_test:69":    "glslang-register-space",
+	"register-reservations-space.shader_test:82":    "glslang-register-space",
+	"gather-cmp.shader_test:43":                     "glslang-unimplemented",
+	"gather-cmp.shader_test:56":                     "glslang-unimplemented",
+	"gather-cmp.shader_test:69":                     "glslang-unimplemented",
+	"gather-cmp.shader_test:82":                     "glslang-unimplemented",
+	"gather-cmp.shader_test:95":                     "glslang-unimplemented",
+	"getdimensions.shader_test:11":                  "glslang-conversion",
 	"cbuffer.shader_test:902":                       "glslang-conversion", // ConstantBuffer<s> passed as an s
 	"arithmetic-int-uniform.shader_test:375":        "glslang-skips-check",
 	"minimum-precision.shader_test:6":               "glslang-min-precision",
@@ -451,11 +471,11 @@ var glslangExplained = map[string]string{
 	"numthreads.shader_test:92":                     "glslang-skips-check",
 	"object-parameters.shader_test:130":             "passlens-subset",
 	"object-parameters.shader_test:178":             "passlens-subset",
-	"object-parameters.shader_test:2":               "passlens-subset",
-	"object-parameters.shader_test:32":              "passlens-subset",
+	"object-parameters.shader_test:2":               "glslang-skips-check",
+	"object-parameters.shader_test:32":              "glslang-skips-check",
 	"object-references.shader_test:2":               "passlens-subset",
 	"object-references.shader_test:208":             "passlens-subset",
-	"object-references.shader_test:225":             "passlens-subset",
+	"object-references.shader_test:225":             "glslang-skips-check",
 	"patch-syntax.shader_test:115":                  "passlens-subset",
 	"patch-syntax.shader_test:209":                  "passlens-subset",
 	"patch-syntax.shader_test:33":                   "passlens-subset",
@@ -467,15 +487,7 @@ var glslangExplained = map[string]string{
 	"precise-modifier.shader_test:30":               "glslang-syntax",
 	"reflect.shader_test:51":                        "glslang-conversion",
 	"refract.shader_test:86":                        "glslang-conversion",
-	"register-reservations-profile.shader_test:211": "passlens-subset",
-	"register-reservations-profile.shader_test:232": "passlens-subset",
-	"register-reservations-profile.shader_test:241": "passlens-subset",
-	"register-reservations-profile.shader_test:61":  "passlens-subset",
-	"register-reservations-profile.shader_test:70":  "passlens-subset",
-	"register-reservations-space.shader_test:145":   "passlens-subset",
-	"register-reservations-space.shader_test:172":   "passlens-subset",
 	"register-reservations-space.shader_test:181":   "glslang-skips-check",
-	"register-reservations-space.shader_test:60":    "passlens-subset",
 	"return-implicit-conversion.shader_test:12":     "glslang-degenerate-matrix",
 	"return-implicit-conversion.shader_test:139":    "glslang-degenerate-matrix",
 	"return-implicit-conversion.shader_test:154":    "glslang-degenerate-matrix",
@@ -553,10 +565,10 @@ var glslangExplained = map[string]string{
 	"uav-atomics.shader_test:295":                   "glslang-skips-check",
 	"uav-atomics.shader_test:308":                   "glslang-skips-check",
 	"uav-atomics.shader_test:317":                   "glslang-skips-check",
-	"uav-rwstructuredbuffer.shader_test:93":         "passlens-subset",
-	"unbounded-array-5.1.shader_test:14":            "passlens-subset",
+	"uav-rwstructuredbuffer.shader_test:93":         "glslang-skips-check",
+	"unbounded-array-5.1.shader_test:14":            "glslang-skips-check",
 	"unbounded-array-5.1.shader_test:18":            "glslang-skips-check",
-	"unbounded-array-5.1.shader_test:6":             "passlens-subset",
+	"unbounded-array-5.1.shader_test:6":             "glslang-skips-check",
 	"wave-reconvergence.shader_test:100":            "glslang-syntax",
 	"wave-reconvergence.shader_test:32":             "glslang-syntax",
 }

@@ -29,12 +29,23 @@ func (c *checker) checkMethodCall(e *MethodCall) Expr {
 	if bad {
 		return e
 	}
+	return c.resolveMethodCall(e)
+}
+
+// resolveMethodCall resolves the checked receiver and arguments of e to a
+// method and converts the arguments to its parameter types.
+func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 	rt := e.Recv.Type()
 	if rt.Kind != KindResource {
 		c.errorf(e, "'%s' has no methods: member function call on type '%s'", e.Name, rt)
 		return e
 	}
-	m := resourceMethod(rt, e.Name)
+	var m *Method
+	if rt.Resource.IsTexture() {
+		m = textureMethod(rt, e.Name, len(e.Args))
+	} else {
+		m = resourceMethod(rt, e.Name)
+	}
 	if m == nil {
 		c.errorf(e, "no member function named '%s' in '%s'", e.Name, rt)
 		return e

@@ -3,6 +3,7 @@ package hlsl
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -484,6 +485,9 @@ func (p *parser) parseRegisterLike(reg **Register, po **PackOffset, sem **Semant
 		p.expectClose(")", open)
 		r.E = p.prevEnd()
 		if p.fillRegister(r, parts) {
+			if prev := *reg; prev != nil && !p.compatibleRegisters(prev, r) {
+				return
+			}
 			*reg = r
 		}
 	case t.kind == tIdent && t.text == "packoffset":
@@ -558,6 +562,7 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 		return text
 	}
 	var regs [][]token
+	spaced := false
 	for _, part := range parts {
 		if len(part) == 0 {
 			p.rep.errorf(r.P, r.E, "expected register")
@@ -570,10 +575,24 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 				p.rep.errorf(part[0].pos, part[len(part)-1].end(), "invalid register space '%s': expected 'space' and a number from 0 to %d", text, uint32(math.MaxUint32))
 				return false
 			}
-			r.Space = n
+			r.Space, spaced = n, true
 			continue
 		}
+		if spaced {
+			// register(space0, t1): DXC wants the space last.
+			p.rep.errorf(part[0].pos, part[len(part)-1].end(), "the register space must follow the register in register()")
+			return false
+		}
 		regs = append(regs, part)
+	}
+	if spaced && (len(regs) == 0 || len(regs) == 1 && len(regs[0]) == 1 && registerProfile.MatchString(regs[0][0].text)) {
+		// register(space0) and register(ps, space0): a space without a
+		// register, which SM6 accepts; the register is then allocated.
+		return false
+	}
+	if len(regs) == 2 && len(regs[0]) == 1 && regs[0][0].kind == tIdent && !registerProfile.MatchString(regs[0][0].text) {
+		p.rep.errorf(regs[0][0].pos, regs[0][0].end(), "invalid shader profile '%s' in register(): expected a profile name such as 'ps' or 'ps_5_0'", regs[0][0].text)
+		return false
 	}
 	if len(regs) == 2 {
 		r.Profile = regs[0][0].text
@@ -620,6 +639,30 @@ func (p *parser) fillRegister(r *Register, parts [][]token) bool {
 		return false
 	}
 	r.Index = n
+	return true
+}
+
+// registerProfile is the shader profile of register(profile, ...): a
+// stage (lower case, as DXC requires) and an optional version.
+var registerProfile = regexp.MustCompile(`^(vs|ps|cs|gs|hs|ds|lib|as|ms)(_[0-9]+(_[0-9x]+)?)?$`)
+
+// compatibleRegisters checks a second register() of one declaration: the
+// same profile (or none twice) must name the same register, and a
+// register() without a profile cannot be combined with profile-specific
+// ones (DXC at SM6; register-reservations-profile.shader_test).
+func (p *parser) compatibleRegisters(prev, r *Register) bool {
+	switch {
+	case (prev.Profile == "") != (r.Profile == ""):
+		p.rep.errorf(r.P, r.E, "register() without a shader profile cannot be combined with profile-specific register() reservations")
+		return false
+	case prev.Profile == r.Profile && (prev.Class != r.Class || prev.Index != r.Index || prev.Space != r.Space):
+		what := "the same declaration"
+		if r.Profile != "" {
+			what = "profile '" + r.Profile + "'"
+		}
+		p.rep.errorf(r.P, r.E, "conflicting register reservations for %s", what)
+		return false
+	}
 	return true
 }
 

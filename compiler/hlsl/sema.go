@@ -422,11 +422,8 @@ func (c *checker) checkStorage(v *VarDecl) {
 	}
 	if v.Register != nil && v.Kind == VarGlobal && rt.Kind == KindResource {
 		// The element type decides the class: an array of UAVs binds u
-		// registers (one per element, consecutive).
-		want := byte('t')
-		if rt.Resource.Writable() {
-			want = 'u'
-		}
+		// registers (one per element, consecutive); samplers bind s.
+		want := rt.Resource.RegisterClass()
 		if v.Register.Class != want && v.Register.Profile == "" {
 			c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected '%c'", v.Register.Class, v.Type, want)
 		}

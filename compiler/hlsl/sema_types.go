@@ -271,7 +271,7 @@ func (c *checker) resolveResource(ts *TypeSpec, rk ResourceKind) *Type {
 		return t
 	}
 	if len(ts.Args) == 0 {
-		if rk == ResBuffer || rk == ResRWBuffer {
+		if rk == ResBuffer || rk == ResRWBuffer || rk.IsTexture() {
 			t.Elem = VectorOf(TypeFloat, 4)
 			return t
 		}
@@ -295,10 +295,10 @@ func (c *checker) resolveResource(ts *TypeSpec, rk ResourceKind) *Type {
 	case elem.ContainsResource() || elem.Kind == KindVoid:
 		c.errorf(a, "'%s' is not a valid element type for '%s'", elem, ts.Name)
 		return TypeError
-	case (rk == ResBuffer || rk == ResRWBuffer) && !(elem.IsScalar() || elem.IsVector()):
+	case (rk == ResBuffer || rk == ResRWBuffer || rk.IsTexture()) && !(elem.IsScalar() || elem.IsVector()):
 		c.errorf(a, "elements of typed buffer '%s' must be scalars or vectors, not '%s'", ts.Name, elem)
 		return TypeError
-	case (rk == ResBuffer || rk == ResRWBuffer) && elem.Dim() > 4:
+	case (rk == ResBuffer || rk == ResRWBuffer || rk.IsTexture()) && elem.Dim() > 4:
 		c.errorf(a, "elements of typed buffer '%s' must fit in 4 components", ts.Name)
 		return TypeError
 	}

@@ -36,15 +36,34 @@ const (
 	ResRWStructuredBuffer
 	ResByteAddressBuffer
 	ResRWByteAddressBuffer
+	// Textures (SRVs) and samplers: see texture.go.
+	ResTexture1D
+	ResTexture1DArray
+	ResTexture2D
+	ResTexture2DArray
+	ResTexture3D
+	ResTextureCube
+	ResTextureCubeArray
+	ResSamplerState
+	ResSamplerComparisonState
 )
 
 var resourceNames = map[ResourceKind]string{
-	ResBuffer:              "Buffer",
-	ResRWBuffer:            "RWBuffer",
-	ResStructuredBuffer:    "StructuredBuffer",
-	ResRWStructuredBuffer:  "RWStructuredBuffer",
-	ResByteAddressBuffer:   "ByteAddressBuffer",
-	ResRWByteAddressBuffer: "RWByteAddressBuffer",
+	ResBuffer:                 "Buffer",
+	ResRWBuffer:               "RWBuffer",
+	ResStructuredBuffer:       "StructuredBuffer",
+	ResRWStructuredBuffer:     "RWStructuredBuffer",
+	ResByteAddressBuffer:      "ByteAddressBuffer",
+	ResRWByteAddressBuffer:    "RWByteAddressBuffer",
+	ResTexture1D:              "Texture1D",
+	ResTexture1DArray:         "Texture1DArray",
+	ResTexture2D:              "Texture2D",
+	ResTexture2DArray:         "Texture2DArray",
+	ResTexture3D:              "Texture3D",
+	ResTextureCube:            "TextureCube",
+	ResTextureCubeArray:       "TextureCubeArray",
+	ResSamplerState:           "SamplerState",
+	ResSamplerComparisonState: "SamplerComparisonState",
 }
 
 func (r ResourceKind) String() string { return resourceNames[r] }
@@ -56,7 +75,7 @@ func (r ResourceKind) Writable() bool {
 
 // Templated reports whether the resource takes an element type.
 func (r ResourceKind) Templated() bool {
-	return r != ResByteAddressBuffer && r != ResRWByteAddressBuffer
+	return r != ResByteAddressBuffer && r != ResRWByteAddressBuffer && !r.IsSampler()
 }
 
 // Type is an HLSL type. Scalars, vectors and matrices of the same shape are
@@ -430,15 +449,14 @@ var unsupportedScalars = map[string]bool{
 // unsupportedObjects are object type names outside the subset, with the
 // category used to classify rejections.
 var unsupportedObjects = map[string]string{
-	"Texture1D": "texture", "Texture1DArray": "texture", "Texture2D": "texture", "Texture2DArray": "texture",
-	"Texture2DMS": "texture", "Texture2DMSArray": "texture", "Texture3D": "texture", "TextureCube": "texture",
-	"TextureCubeArray": "texture", "RWTexture1D": "texture", "RWTexture1DArray": "texture",
-	"RWTexture2D": "texture", "RWTexture2DArray": "texture", "RWTexture3D": "texture", "texture": "texture",
+	"Texture2DMS": "texture", "Texture2DMSArray": "texture",
+	"RWTexture1D": "texture", "RWTexture2D": "texture", "RWTexture3D": "texture", "RWTexture1DArray": "texture",
+	"RWTexture2DArray": "texture", "texture": "texture",
 	"Texture": "texture", "texture1D": "texture", "texture2D": "texture", "texture3D": "texture", "textureCUBE": "texture",
 	"RasterizerOrderedTexture1D": "texture", "RasterizerOrderedTexture2D": "texture",
 	"RasterizerOrderedTexture3D": "texture", "RasterizerOrderedTexture1DArray": "texture",
 	"RasterizerOrderedTexture2DArray": "texture", "FeedbackTexture2D": "texture",
-	"SamplerState": "sampler", "SamplerComparisonState": "sampler", "sampler": "sampler",
+	"sampler":   "sampler",
 	"sampler1D": "sampler", "sampler2D": "sampler", "sampler3D": "sampler", "samplerCUBE": "sampler",
 	"sampler_state":          "sampler",
 	"AppendStructuredBuffer": "append/consume buffer", "ConsumeStructuredBuffer": "append/consume buffer",
@@ -459,6 +477,10 @@ var resourceByName = map[string]ResourceKind{
 	"Buffer": ResBuffer, "RWBuffer": ResRWBuffer,
 	"StructuredBuffer": ResStructuredBuffer, "RWStructuredBuffer": ResRWStructuredBuffer,
 	"ByteAddressBuffer": ResByteAddressBuffer, "RWByteAddressBuffer": ResRWByteAddressBuffer,
+	"Texture1D": ResTexture1D, "Texture1DArray": ResTexture1DArray, "Texture2D": ResTexture2D,
+	"Texture2DArray": ResTexture2DArray, "Texture3D": ResTexture3D, "TextureCube": ResTextureCube,
+	"TextureCubeArray": ResTextureCubeArray, "SamplerState": ResSamplerState,
+	"SamplerComparisonState": ResSamplerComparisonState,
 }
 
 // builtinTypeName splits a numeric type spelling such as "float4x3" into

@@ -42,6 +42,10 @@ type machine struct {
 	// dispatchPtr and implicitPtr are the byte objects that
 	// llvm.amdgcn.dispatch.ptr and implicitarg.ptr return (llvmintr.go).
 	dispatchPtr, implicitPtr uint64
+	// images and samplers are what texture and sampler globals' objects
+	// stand for (texture_input.go), by object id.
+	images   map[int]*image
+	samplers map[int]*samplerState
 }
 
 // group is a set of lanes executing together. Its context says which

@@ -29,6 +29,10 @@ type Input struct {
 	Dispatch [3]int `json:"dispatch,omitzero"`
 	// Buffers fills storage buffers (others are zero-filled).
 	Buffers []BufferInput `json:"buffers,omitempty"`
+	// Textures and Samplers bind texture and sampler globals
+	// (texture_input.go).
+	Textures []TextureInput `json:"textures,omitempty"`
+	Samplers []SamplerInput `json:"samplers,omitempty"`
 	// Uniforms sets uniform globals by name, or struct members of a uniform
 	// global as "global.member" or just "member".
 	Uniforms map[string]any `json:"uniforms,omitempty"`

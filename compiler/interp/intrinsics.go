@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 
 	"passlens/compiler/ir"
 )
@@ -191,6 +192,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	}
 	if f, ok := elementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
+	}
+	if strings.HasPrefix(name, "tex.") {
+		return w.texIntrinsic(fr, ic, mask)
 	}
 	if f, ok := llvmElementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)

@@ -29,8 +29,10 @@ func (mc *machine) resources(in *Input, invocations int) error {
 		used[i] = isArgBuffer(mc.entry, &in.Buffers[i])
 	}
 	for gi, g := range mc.globals {
-		switch g.Space {
-		case ir.SpaceStorage:
+		switch {
+		case ir.IsImageGlobal(g):
+			// bindImages.
+		case g.Space == ir.SpaceStorage:
 			elem, count, runtime := elemOf(g.ValType)
 			tailed := runtimeElem(elem) != nil // ends in a runtime array (ByteAddressBuffer-like struct)
 			if hasRuntimeArray(elem) && (runtime || !tailed) {
@@ -96,7 +98,7 @@ func (mc *machine) resources(in *Input, invocations int) error {
 				}
 			}
 			mc.shared[gi] = p
-		case ir.SpaceUniform:
+		case g.Space == ir.SpaceUniform:
 			p := mc.mem.alloc(g.ValType, 0, g.Space, "@"+g.Name())
 			o := mc.mem.objs[ptrObj(p)]
 			o.ro = true
@@ -122,6 +124,9 @@ func (mc *machine) resources(in *Input, invocations int) error {
 			}
 			return inputErr("buffer %q matches no storage global of the module", who)
 		}
+	}
+	if err := mc.bindImages(in); err != nil {
+		return err
 	}
 	return mc.uniforms(in)
 }
@@ -259,10 +264,11 @@ func (mc *machine) isUniformGlobal(name string) bool {
 	return false
 }
 
-// collectBuffers copies every storage global into the result.
+// collectBuffers copies every storage global (but textures and samplers)
+// into the result.
 func (mc *machine) collectBuffers() {
 	for gi, g := range mc.globals {
-		if g.Space != ir.SpaceStorage {
+		if g.Space != ir.SpaceStorage || ir.IsImageGlobal(g) {
 			continue
 		}
 		o := mc.mem.objs[ptrObj(mc.shared[gi])]

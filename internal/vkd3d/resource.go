@@ -21,6 +21,10 @@ type Resource struct {
 	Class         byte // the format's data type: 'f', 'i', 'u'
 	Words         []uint32
 	Bad           string // why shaders cannot use it ("texture", "format X", ...)
+	// Format is the runner's format name; Levels the mip level count of a
+	// 2d texture (its Words hold the levels one after the other).
+	Format string
+	Levels int
 }
 
 // Formats are the formats of vkd3d's shader runner a buffer may have:
@@ -54,6 +58,7 @@ func ParseResource(header string, body []string) *Resource {
 				continue
 			}
 			r.Texel, r.Comps, r.Class = f.Size, f.Comps, f.Class
+			r.Format = name
 		case strings.HasPrefix(l, "stride "):
 			r.Texel, _ = strconv.Atoi(strings.TrimSpace(l[len("stride "):]))
 			r.Comps = 0
@@ -71,6 +76,7 @@ func ParseResource(header string, body []string) *Resource {
 				r.Texel, r.Comps = 4, 0
 			}
 		case strings.HasPrefix(l, "levels "):
+			r.Levels, _ = strconv.Atoi(strings.TrimSpace(l[len("levels "):]))
 		default:
 			for _, tok := range strings.Fields(l) {
 				w, ok := ParseDataWord(tok)
@@ -81,14 +87,27 @@ func ParseResource(header string, body []string) *Resource {
 			}
 		}
 	}
+	if r.Dim == "2d" && r.Format == "" && r.Bad == "" {
+		// The runner's default texture format.
+		r.Format, r.Texel, r.Comps, r.Class = "r32g32b32a32-float", 16, 4, 'f'
+	}
+	r.Levels = max(r.Levels, 1)
 	switch {
 	case r.Bad != "":
-	case r.Dim != "buffer" && r.Dim != "raw_buffer" && r.Dim != "counter_buffer":
+	case r.Dim == "2d" && r.UAV:
+		r.Bad = "texture"
+	case r.Dim != "buffer" && r.Dim != "raw_buffer" && r.Dim != "counter_buffer" && r.Dim != "2d":
 		r.Bad = "texture"
 	case r.Texel <= 0 || r.Texel%4 != 0:
 		r.Bad = "stride not a multiple of 4"
 	}
 	n := r.Width * r.Height * r.Texel / 4
+	if r.Dim == "2d" {
+		n = 0
+		for k := 0; k < r.Levels; k++ {
+			n += max(r.Width>>k, 1) * max(r.Height>>k, 1) * r.Texel / 4
+		}
+	}
 	r.Words = make([]uint32, max(n, 0))
 	copy(r.Words, data)
 	return r
@@ -408,4 +427,37 @@ func (p Probe) Pixels() [][2]int {
 		out = append(out, [2]int{p.X + p.W - 1, p.Y}, [2]int{p.X, p.Y + p.H - 1}, [2]int{p.X + p.W - 1, p.Y + p.H - 1})
 	}
 	return out
+}
+
+// Sampler is a [sampler N] section: filters (min, mag, mip: "point" or
+// "linear"), address modes (u, v, w) and the comparison function, as
+// the runner spells them ("less equal", "not equal", ...).
+type Sampler struct {
+	Slot       int
+	Filter     [3]string
+	Address    [3]string
+	Comparison string
+}
+
+// ParseSampler reads a sampler section; the defaults are the runner's
+// (linear filtering, clamp addressing, no comparison).
+func ParseSampler(header string, body []string) *Sampler {
+	_, slot, _ := strings.Cut(header, " ")
+	s := &Sampler{Filter: [3]string{"linear", "linear", "linear"}, Address: [3]string{"clamp", "clamp", "clamp"}}
+	s.Slot, _ = strconv.Atoi(strings.TrimSpace(slot))
+	for _, l := range body {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "filter":
+			copy(s.Filter[:], f[1:])
+		case "address":
+			copy(s.Address[:], f[1:])
+		case "comparison":
+			s.Comparison = strings.Join(f[1:], "_")
+		}
+	}
+	return s
 }

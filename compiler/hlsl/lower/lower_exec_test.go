@@ -47,7 +47,10 @@ import (
 //     once (groupshared, storage, static and local vectors, matrix rows
 //     and elements), each of which must write only its component;
 //   - pixel.hlsl: clip, discard, an out parameter, an out struct and
-//     SV_Depth.
+//     SV_Depth;
+//   - textures.hlsl: Load with a mip and an offset, operator[],
+//     GetDimensions with and without a level, a four-offset Gather and
+//     GatherCmp.
 
 // execShader reads a shader of testdata/lower/exec.
 func execShader(t *testing.T, name string) string {
@@ -111,6 +114,16 @@ func TestLowerExec(t *testing.T) {
 		// is not infinity, 40000 and 70000 do not wrap.
 		{"minprec", "minprec", nil, "F", 4, "131008.75 131009.75 131010.75 131011.75"},
 		{"minprec", "minprec", nil, "I", 4, "150000 150001 150002 150003"},
+		// t is 2x2 (texels 1 2 / 3 4) with a 1x1 level 1 holding 9. Out[0] =
+		// (texel (1,0), level 1, texel (1,1) by offset, t[1,1]); Out[1] =
+		// (level 1: 1x1, 2 levels -> 112, level 0: 2x2); Gather's footprint
+		// at the centre is (i0j1, i1j1, i1j0, i0j0) = (3, 4, 2, 1), the first
+		// offset by (1, 0) reads texel (1,1): 4; GatherCmp with ref 2.5
+		// "less": 2.5 < (3, 4, 2, 1).
+		{"textures", "textures", &interp.Input{
+			Textures: []interp.TextureInput{{Name: "t", Format: "R32F", Width: 2, Height: 2, Levels: [][]any{{1, 2, 3, 4}, {9}}}},
+			Samplers: []interp.SamplerInput{{Name: "s", Filter: "point"}, {Name: "c", Filter: "point", Comparison: "less"}}},
+			"Out", 4, "<2.0, 9.0, 4.0, 4.0> <112.0, 2.0, 2.0, 0.0> <4.0, 4.0, 2.0, 1.0> <1.0, 1.0, 0.0, 0.0>"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.buffer, func(t *testing.T) {

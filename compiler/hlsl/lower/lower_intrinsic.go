@@ -388,12 +388,15 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 	buf := fl.resourcePtr(x.Recv)
 	args := make([]ir.Value, len(x.Args))
 	for i, a := range x.Args {
-		if i < len(m.Out) && m.Out[i] {
-			continue
+		if i < len(m.Out) && m.Out[i] || m.Params[i].Kind == hlsl.KindResource {
+			continue // out parameters are stored after; samplers are pointers
 		}
 		args[i] = fl.convert(fl.rv(a), a.Type(), m.Params[i])
 	}
 	fl.atNode(x)
+	if rt.Resource.IsTexture() {
+		return fl.textureCall(x, buf, args)
+	}
 	name := exprName(x.Recv)
 	word := func(addr ir.Value, k int) ir.Value {
 		w := fl.b.Binary(ir.OpLShr, addr, ir.ConstInt(ir.U32, 2), "word")

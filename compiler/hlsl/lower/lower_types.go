@@ -68,8 +68,15 @@ func (l *lowerer) typeOf(t *hlsl.Type, mem bool) *ir.Type {
 
 // resourceValueType is the IR value type of a buffer global: a
 // runtime-sized array of its elements (of 32-bit words for byte address
-// buffers).
+// buffers); of a texture its texel type and of a sampler u32 (never
+// loaded: see ir/texture.go).
 func (l *lowerer) resourceValueType(t *hlsl.Type) *ir.Type {
+	switch {
+	case t.Resource.IsTexture():
+		return l.memType(t.Elem) // the texel type (ir/texture.go)
+	case t.Resource.IsSampler():
+		return ir.U32
+	}
 	if !t.Resource.Templated() {
 		return ir.Array(ir.U32, -1)
 	}

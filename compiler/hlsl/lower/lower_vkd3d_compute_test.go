@@ -235,42 +235,15 @@ type boundBuffer struct {
 // without one) and finds each buffer's resource and IR global. skip says
 // why the shader cannot run with these resources.
 func bindResources(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources) (out []*boundBuffer, skip string) {
-	taken := map[[2]int]bool{}
-	slots := map[*hlsl.VarDecl]int{}
-	class := func(v *hlsl.VarDecl) int {
-		if v.Type.Resource.Writable() {
-			return 1
-		}
-		return 0
+	slots, res, skip := resourceSlots(prog)
+	if skip != "" {
+		return nil, skip
 	}
-	var res []*hlsl.VarDecl
-	for _, v := range prog.Globals {
-		if v.Type.Kind != hlsl.KindResource {
-			continue
-		}
-		if r := v.Register; r != nil {
-			if r.Space != 0 {
-				return nil, "register space"
-			}
-			slots[v] = r.Index
-			taken[[2]int{class(v), r.Index}] = true
-		}
-		if v.Used {
-			res = append(res, v)
-		}
-	}
+	class := registerClass
 	for _, v := range res {
-		if _, ok := slots[v]; ok {
-			continue
+		if v.Type.Resource.IsTexture() || v.Type.Resource.IsSampler() {
+			continue // bindTextures
 		}
-		i := 0
-		for taken[[2]int{class(v), i}] {
-			i++
-		}
-		slots[v] = i
-		taken[[2]int{class(v), i}] = true
-	}
-	for _, v := range res {
 		r := resources[[2]int{class(v), slots[v]}]
 		if r == nil {
 			return nil, "unbound resource"
@@ -322,6 +295,53 @@ func bindResources(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources) 
 		out = append(out, b)
 	}
 	return out, ""
+}
+
+// registerClass is the slot space of a resource global: 0 for t
+// registers (SRV buffers and textures), 1 for u, 2 for s.
+func registerClass(v *hlsl.VarDecl) int {
+	switch {
+	case v.Type.Resource.IsSampler():
+		return 2
+	case v.Type.Resource.Writable():
+		return 1
+	}
+	return 0
+}
+
+// resourceSlots gives every resource global its register: the one it
+// declares, or (for used ones) the lowest free one of its class in
+// declaration order. used lists the used resources.
+func resourceSlots(prog *hlsl.Program) (slots map[*hlsl.VarDecl]int, used []*hlsl.VarDecl, skip string) {
+	taken := map[[2]int]bool{}
+	slots = map[*hlsl.VarDecl]int{}
+	for _, v := range prog.Globals {
+		if v.Type.Kind != hlsl.KindResource {
+			continue
+		}
+		if r := v.Register; r != nil {
+			if r.Space != 0 {
+				return nil, nil, "register space"
+			}
+			slots[v] = r.Index
+			taken[[2]int{registerClass(v), r.Index}] = true
+		}
+		if v.Used {
+			used = append(used, v)
+		}
+	}
+	for _, v := range used {
+		if _, ok := slots[v]; ok {
+			continue
+		}
+		i := 0
+		for taken[[2]int{registerClass(v), i}] {
+			i++
+		}
+		slots[v] = i
+		taken[[2]int{registerClass(v), i}] = true
+	}
+	return slots, used, ""
 }
 
 // irLeaves appends the scalar types of t in memory order.

@@ -119,6 +119,10 @@ type probeShader struct {
 	cb    *hlsl.CBuffer // the constant buffer "uniform" lines fill (b0)
 	cbVar string        // its IR global
 	skip  string        // why its tests are skipped
+	// textures and samplers are the bound [srv N] textures and [sampler N]
+	// states (bindTextures).
+	textures []interp.TextureInput
+	samplers []interp.SamplerInput
 }
 
 // runProbeFile walks one .shader_test file: sections in order, the
@@ -128,6 +132,7 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 	req := vkd3d.NoRequire
 	var ps *probeShader
 	resources := vkd3d.Resources{}
+	samplers := map[int]*vkd3d.Sampler{}
 	otherResources, customVS, depth := false, false, false
 	for _, s := range f.Sections {
 		h := s.Header
@@ -155,6 +160,10 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 			resources.Declare(h, s.Body)
 		case h == "dsv":
 			depth = true
+		case strings.HasPrefix(h, "sampler "):
+			sm := vkd3d.ParseSampler(h, s.Body)
+			samplers[sm.Slot] = sm
+			otherResources = true
 		case strings.HasPrefix(h, "sampler") || strings.HasPrefix(h, "texture") || strings.HasPrefix(h, "vb") ||
 			strings.HasPrefix(h, "input layout"):
 			otherResources = true
@@ -173,6 +182,10 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 			case (len(resources) > 0 || otherResources) && ps.usesResources():
 				bound, skip := bindResources(ps.prog, ps.m, resources)
 				if skip != "" {
+					st.skipped["resources: "+skip]++
+					continue
+				}
+				if ps.textures, ps.samplers, skip = bindTextures(ps.prog, ps.m, resources, samplers); skip != "" {
 					st.skipped["resources: "+skip]++
 					continue
 				}
@@ -268,7 +281,7 @@ func (ps *probeShader) runTest(file string, test *vkd3d.Section, bound []*boundB
 				return
 			}
 		case l == "draw quad":
-			in := &interp.Input{Uniforms: ps.uniforms(words)}
+			in := &interp.Input{Uniforms: ps.uniforms(words), Textures: ps.textures, Samplers: ps.samplers}
 			uav := false
 			for _, b := range bound {
 				in.Buffers = append(in.Buffers, b.inputs()...)

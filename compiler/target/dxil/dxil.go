@@ -52,6 +52,7 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 // intrinsics (llvm.* outside llvm.amdgcn) are kept as they are.
 func lowerIntrinsics(f *ir.Function) error {
 	lw := &lowerer{f: f, bd: ir.NewBuilder(f)}
+	lowered := false
 	for _, b := range f.Blocks {
 		for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
 			if in.Op != ir.OpIntrinsic || in.Intr == nil {
@@ -64,10 +65,21 @@ func lowerIntrinsics(f *ir.Function) error {
 			if strings.HasPrefix(n, "llvm.") && !strings.HasPrefix(n, "llvm.amdgcn.") && !strings.HasPrefix(n, "llvm.passlens.") {
 				continue
 			}
+			text := ir.InstrString(in)
+			if isTexture(n) {
+				lowered = true
+				if err := lw.texture(in); err != nil {
+					return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), text, err)
+				}
+				continue
+			}
 			if err := lw.intrinsic(in); err != nil {
-				return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), ir.InstrString(in), err)
+				return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), text, err)
 			}
 		}
+	}
+	if lowered {
+		removeDeadVectors(f)
 	}
 	return nil
 }

@@ -484,6 +484,16 @@ func (ds *disasm) instruction(in *Instruction) (string, error) {
 						kExecModel: execModelNames, kStorageClass: storageClassNames, kGroupOp: groupOpNames,
 					}[op.kind], "enumerant", v)
 				}
+			case kDim, kImageFormat:
+				var v uint32
+				if v, err = lit(); err == nil {
+					s, err = enumName(map[operandKind]map[uint32]string{kDim: dimNames, kImageFormat: imageFormatNames}[op.kind], "enumerant", v)
+				}
+			case kImageOperands:
+				var v uint32
+				if v, err = lit(); err == nil {
+					s, err = maskName(imageOpBits, v)
+				}
 			case kFuncControl, kSelControl, kLoopControl, kMemAccess:
 				var v uint32
 				if v, err = lit(); err == nil {

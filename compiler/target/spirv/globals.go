@@ -143,6 +143,8 @@ type Binding struct {
 	Set     int
 	Binding int
 	Uniform bool // a uniform buffer (else a storage buffer)
+	// Image is a texture or sampler (texture.go), not a buffer.
+	Image bool
 }
 
 // Bindings returns the descriptor set and binding of every uniform and
@@ -175,7 +177,7 @@ func Bindings(m *ir.Module) []Binding {
 			}
 			taken[[2]int{set, b}] = true
 		}
-		out = append(out, Binding{Global: g, Set: set, Binding: b, Uniform: g.Space == ir.SpaceUniform})
+		out = append(out, Binding{Global: g, Set: set, Binding: b, Uniform: g.Space == ir.SpaceUniform, Image: ir.IsImageGlobal(g)})
 	}
 	return out
 }
@@ -213,6 +215,10 @@ func (e *enc) declareGlobals(entries, funcs []*ir.Function) error {
 		var err error
 		switch g.Space {
 		case ir.SpaceStorage, ir.SpaceUniform:
+			if ir.IsImageGlobal(g) {
+				err = e.imageVar(g, binds[g])
+				break
+			}
 			err = e.bufferVar(g, binds[g])
 		case ir.SpaceGroupshared, ir.SpacePrivate:
 			err = e.plainVar(g)

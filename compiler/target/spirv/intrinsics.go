@@ -1,6 +1,8 @@
 package spirv
 
 import (
+	"strings"
+
 	"passlens/compiler/ir"
 )
 
@@ -56,6 +58,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 		return fe.fail("intrinsic without a table entry")
 	}
 	name := in.Intr.Name
+	if strings.HasPrefix(name, "tex.") {
+		return fe.texture(in)
+	}
 	t := in.Type()
 	tid, err := fe.typ(t)
 	if err != nil {

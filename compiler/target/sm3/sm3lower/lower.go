@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"passlens/compiler/ir"
 	"passlens/compiler/passes"
@@ -182,6 +183,8 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		a := in.Intr.Attrs
 		switch {
 		case in.Intr.Name == RepIntrinsic:
+		case strings.HasPrefix(in.Intr.Name, "tex."):
+			bad(f, in, "textures are not supported by the SM3 back end yet (%s; texld/texldl with s# registers are planned)", in.Intr.Name)
 		case a.Has(ir.AttrWave):
 			bad(f, in, "wave operation %s is not available in shader model 3 (no waves)", in.Intr.Name)
 		case a.Has(ir.AttrBarrier):

@@ -25,11 +25,60 @@ import (
 //go:embed csrc/runner.c
 var runnerSource []byte
 
-// Buffer is one descriptor-bound buffer of a job.
+// Buffer is one descriptor-bound buffer of a job, or a sampled image
+// (Image) or sampler (Sampler) at that set and binding.
 type Buffer struct {
 	Set, Binding int
 	Uniform      bool   // a uniform buffer (else a storage buffer)
 	Data         []byte // initial contents; the run returns the final ones
+	Image        *Image
+	Sampler      *Sampler
+}
+
+// Image is a sampled image: Format is a VkFormat, TexelBytes its size,
+// ViewType a VkImageViewType (1D/2D images of Layers layers; cube views
+// need Layers a multiple of 6); Data holds level 0, 1, ... each with all
+// its layers, rows of texels from the top-left.
+type Image struct {
+	Format, TexelBytes, Width, Height, Layers, Levels, ViewType uint32
+	Data                                                        []byte
+}
+
+// Sampler is a VkSampler's state: filters and mipmap mode (0 nearest, 1
+// linear), address modes (VkSamplerAddressMode), comparison (CompareOp,
+// a VkCompareOp, when Compare), border colour (VkBorderColor) and LOD
+// range and bias.
+type Sampler struct {
+	Mag, Min, Mip              uint32
+	Address                    [3]uint32
+	Compare                    bool
+	CompareOp, Border          uint32
+	MinLOD, MaxLOD, MipLODBias float32
+}
+
+// encode is the job-file form of an image or sampler (csrc/runner.c).
+func (b *Buffer) encode() (kind uint32, data []byte) {
+	var w bytes.Buffer
+	put := func(v any) { binary.Write(&w, binary.LittleEndian, v) }
+	switch {
+	case b.Image != nil:
+		im := b.Image
+		put([]uint32{im.Format, im.TexelBytes, im.Width, im.Height, im.Layers, im.Levels, im.ViewType})
+		w.Write(im.Data)
+		return 2, w.Bytes()
+	case b.Sampler != nil:
+		s := b.Sampler
+		cmp := uint32(0)
+		if s.Compare {
+			cmp = 1
+		}
+		put([]uint32{s.Mag, s.Min, s.Mip, s.Address[0], s.Address[1], s.Address[2], cmp, s.CompareOp, s.Border})
+		put([]float32{s.MinLOD, s.MaxLOD, s.MipLODBias})
+		return 3, w.Bytes()
+	case b.Uniform:
+		return 1, b.Data
+	}
+	return 0, b.Data
 }
 
 // Job is one compute dispatch, or a draw when Draw is set (SPIRV and Entry
@@ -204,14 +253,11 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 		}
 		put(uint32(b.Set))
 		put(uint32(b.Binding))
-		kind := uint32(0)
-		if b.Uniform {
-			kind = 1
-		}
+		kind, data := b.encode()
 		put(kind)
-		put(uint32(len(b.Data)))
-		w.Write(b.Data)
-		pad(len(b.Data))
+		put(uint32(len(data)))
+		w.Write(data)
+		pad(len(data))
 	}
 	put(uint32(len(job.SPIRV)))
 	for _, x := range job.SPIRV {

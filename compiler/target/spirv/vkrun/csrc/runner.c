@@ -8,8 +8,13 @@
 // Job file (little-endian uint32 words): mode (0 dispatch, 1 draw); for a
 // dispatch, groups x y z; for a draw, width, height, target count and
 // per target its kind (0 float, 1 signed, 2 unsigned integer); buffer
-// count; per buffer: set, binding, kind (0 storage, 1 uniform), byte size,
-// then the bytes padded to a word; SPIR-V word count and words; entry
+// count; per buffer: set, binding, kind (0 storage, 1 uniform, 2 sampled
+// image, 3 sampler), byte size, then the bytes padded to a word (an image:
+// words VkFormat, bytes per texel, width, height, layers, levels,
+// VkImageViewType, then the texels of level 0, 1, ... each with all its
+// layers; a sampler: words mag filter, min filter, mipmap mode, address
+// u, v, w, compare enable, compare op, border colour, and the floats min
+// lod, max lod, lod bias); SPIR-V word count and words; entry
 // point name length and bytes (padded); for a draw, the vertex shader's
 // SPIR-V and entry point the same way (the first module is the fragment
 // shader). OUT holds, per buffer, its byte size and bytes (padded), then
@@ -44,7 +49,21 @@ typedef struct {
 	VkBuffer buf;
 	VkDeviceMemory mem;
 	void *map;
+	// kind 2: the image, its memory and view; kind 3: the sampler.
+	VkImage image;
+	VkDeviceMemory imem;
+	VkImageView view;
+	VkSampler sampler;
 } Buf;
+
+static VkDescriptorType desc_type(uint32_t kind) {
+	switch (kind) {
+	case 1: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+	case 2: return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+	case 3: return VK_DESCRIPTOR_TYPE_SAMPLER;
+	}
+	return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
 
 static uint8_t *file;
 static size_t fsize, fpos;
@@ -373,12 +392,34 @@ int main(int argc, char **argv) {
 
 	VkPhysicalDeviceMemoryProperties mp;
 	vkGetPhysicalDeviceMemoryProperties(phys, &mp);
-	uint32_t nstorage = 0, nuniform = 0;
+	uint32_t nstorage = 0, nuniform = 0, nimages = 0, nsamplers = 0;
 	for (uint32_t i = 0; i < nbuf; i++) {
 		Buf *b = &bufs[i];
+		if (b->kind > 3) die("bad buffer kind");
+		if (b->kind == 3) {
+			if (b->size < 48) die("short sampler");
+			uint32_t *w = (uint32_t *)b->data;
+			float *fl = (float *)b->data;
+			VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+			sci.magFilter = w[0];
+			sci.minFilter = w[1];
+			sci.mipmapMode = w[2];
+			sci.addressModeU = w[3];
+			sci.addressModeV = w[4];
+			sci.addressModeW = w[5];
+			sci.compareEnable = w[6];
+			sci.compareOp = w[7];
+			sci.borderColor = w[8];
+			sci.minLod = fl[9];
+			sci.maxLod = fl[10];
+			sci.mipLodBias = fl[11];
+			CHECK(vkCreateSampler(dev, &sci, NULL, &b->sampler));
+			nsamplers++;
+			continue;
+		}
 		VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
 		bci.size = b->size ? b->size : 4;
-		bci.usage = b->kind ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+		bci.usage = b->kind == 2 ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : b->kind ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 		bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &b->buf));
 		VkMemoryRequirements req;
@@ -398,7 +439,41 @@ int main(int argc, char **argv) {
 		CHECK(vkMapMemory(dev, b->mem, 0, VK_WHOLE_SIZE, 0, &b->map));
 		memset(b->map, 0, bci.size);
 		memcpy(b->map, b->data, b->size);
-		if (b->kind) nuniform++;
+		if (b->kind == 2) {
+			if (b->size < 28) die("short image");
+			uint32_t *w = (uint32_t *)b->data;
+			VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+			ici.imageType = VK_IMAGE_TYPE_2D;
+			ici.format = w[0];
+			ici.extent.width = w[2];
+			ici.extent.height = w[3];
+			ici.extent.depth = 1;
+			ici.arrayLayers = w[4];
+			ici.mipLevels = w[5];
+			ici.samples = VK_SAMPLE_COUNT_1_BIT;
+			ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+			ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+			ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+			if (w[6] == VK_IMAGE_VIEW_TYPE_CUBE || w[6] == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY) ici.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+			if (w[6] == VK_IMAGE_VIEW_TYPE_1D || w[6] == VK_IMAGE_VIEW_TYPE_1D_ARRAY) ici.imageType = VK_IMAGE_TYPE_1D;
+			CHECK(vkCreateImage(dev, &ici, NULL, &b->image));
+			VkMemoryRequirements ireq;
+			vkGetImageMemoryRequirements(dev, b->image, &ireq);
+			VkMemoryAllocateInfo imai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+			imai.allocationSize = ireq.size;
+			imai.memoryTypeIndex = mem_type(&mp, ireq.memoryTypeBits, 0);
+			CHECK(vkAllocateMemory(dev, &imai, NULL, &b->imem));
+			CHECK(vkBindImageMemory(dev, b->image, b->imem, 0));
+			VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+			vci.image = b->image;
+			vci.viewType = w[6];
+			vci.format = w[0];
+			vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+			vci.subresourceRange.levelCount = w[5];
+			vci.subresourceRange.layerCount = w[4];
+			CHECK(vkCreateImageView(dev, &vci, NULL, &b->view));
+			nimages++;
+		} else if (b->kind) nuniform++;
 		else nstorage++;
 	}
 
@@ -410,7 +485,7 @@ int main(int argc, char **argv) {
 		for (uint32_t i = 0; i < nbuf; i++) {
 			if (bufs[i].set != s) continue;
 			lb[n].binding = bufs[i].binding;
-			lb[n].descriptorType = bufs[i].kind ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+			lb[n].descriptorType = desc_type(bufs[i].kind);
 			lb[n].descriptorCount = 1;
 			lb[n].stageFlags = mode == 0 ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS;
 			n++;
@@ -456,10 +531,12 @@ int main(int argc, char **argv) {
 
 	VkDescriptorSet *sets = calloc(nsets ? nsets : 1, sizeof *sets);
 	if (nsets) {
-		VkDescriptorPoolSize sizes[2];
+		VkDescriptorPoolSize sizes[4];
 		uint32_t ns = 0;
 		if (nstorage) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nstorage};
 		if (nuniform) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nuniform};
+		if (nimages) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, nimages};
+		if (nsamplers) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_SAMPLER, nsamplers};
 		VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
 		dpci.maxSets = nsets;
 		dpci.poolSizeCount = ns;
@@ -473,12 +550,14 @@ int main(int argc, char **argv) {
 		CHECK(vkAllocateDescriptorSets(dev, &dsai, sets));
 		for (uint32_t i = 0; i < nbuf; i++) {
 			VkDescriptorBufferInfo bi = {bufs[i].buf, 0, VK_WHOLE_SIZE};
+			VkDescriptorImageInfo ii = {bufs[i].sampler, bufs[i].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 			VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 			w.dstSet = sets[bufs[i].set];
 			w.dstBinding = bufs[i].binding;
 			w.descriptorCount = 1;
-			w.descriptorType = bufs[i].kind ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-			w.pBufferInfo = &bi;
+			w.descriptorType = desc_type(bufs[i].kind);
+			if (bufs[i].kind >= 2) w.pImageInfo = &ii;
+			else w.pBufferInfo = &bi;
 			vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
 		}
 	}
@@ -496,6 +575,42 @@ int main(int argc, char **argv) {
 	VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
 	CHECK(vkBeginCommandBuffer(cb, &bi));
+	// Upload the images: staging buffer -> every level and layer.
+	for (uint32_t i = 0; i < nbuf; i++) {
+		Buf *b = &bufs[i];
+		if (b->kind != 2) continue;
+		uint32_t *w = (uint32_t *)b->data;
+		VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+		ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+		ib.image = b->image;
+		ib.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+		ib.subresourceRange.levelCount = w[5];
+		ib.subresourceRange.layerCount = w[4];
+		ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+		ib.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+		ib.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+		VkDeviceSize off = 28;
+		for (uint32_t k = 0; k < w[5]; k++) {
+			uint32_t lw = w[2] >> k ? w[2] >> k : 1, lh = w[3] >> k ? w[3] >> k : 1;
+			VkBufferImageCopy r = {0};
+			r.bufferOffset = off;
+			r.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+			r.imageSubresource.mipLevel = k;
+			r.imageSubresource.layerCount = w[4];
+			r.imageExtent.width = lw;
+			r.imageExtent.height = lh;
+			r.imageExtent.depth = 1;
+			off += (VkDeviceSize)lw * lh * w[4] * w[1];
+			if (off > b->size) die("image data too short");
+			vkCmdCopyBufferToImage(cb, b->buf, b->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+		}
+		ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+		ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+		ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+		ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	}
 	if (mode == 0) {
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 		if (nsets) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, playout, 0, nsets, sets, 0, NULL);
@@ -546,7 +661,7 @@ int main(int argc, char **argv) {
 	for (uint32_t i = 0; i < nbuf; i++) {
 		uint32_t sz = bufs[i].size;
 		fwrite(&sz, 4, 1, o);
-		fwrite(bufs[i].map, 1, sz, o);
+		fwrite(bufs[i].kind == 3 ? (void *)bufs[i].data : bufs[i].map, 1, sz, o);
 		uint32_t zero = 0;
 		fwrite(&zero, 1, ((sz + 3u) & ~3u) - sz, o);
 	}
