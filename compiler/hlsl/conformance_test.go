@@ -159,7 +159,6 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 var knownMismatches = map[string]string{}
 
 func TestConformanceVKD3D(t *testing.T) {
-	t.Parallel()
 	subset, st := checkConformance(t)
 	for _, u := range subset {
 		mismatch := u.expectFail != u.rejected

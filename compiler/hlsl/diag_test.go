@@ -7,7 +7,6 @@ import (
 )
 
 func TestRenderExact(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name, src, want string
 	}{
@@ -81,7 +80,6 @@ test.hlsl:1:40: error: use of undeclared identifier 'undefinedVar'
 }
 
 func TestErrorRecoveryAndCap(t *testing.T) {
-	t.Parallel()
 	// Several independent syntax errors are all reported.
 	src := "void f() {\n  int a = ;\n  float b = 1\n  b = (2;\n  return;\n}\nint g( { }\nfloat h() { return 1; }\n"
 	_, diags := compile(t, src, Options{Library: true})
@@ -107,7 +105,6 @@ func TestErrorRecoveryAndCap(t *testing.T) {
 }
 
 func TestDiagnosticOptions(t *testing.T) {
-	t.Parallel()
 	src := "void f() { float4 v = 1; float2 w = v; }"
 	_, diags := compile(t, src, Options{Library: true, NoWarnings: true})
 	if len(diags) != 0 {
@@ -120,7 +117,6 @@ func TestDiagnosticOptions(t *testing.T) {
 }
 
 func TestParseThenCheck(t *testing.T) {
-	t.Parallel()
 	prog, diags := Parse("t.hlsl", []byte("float4 main() : SV_Target { return 1; }"), Options{})
 	if len(diags) != 0 {
 		t.Fatal(messages(diags))

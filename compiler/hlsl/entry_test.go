@@ -6,7 +6,6 @@ import (
 )
 
 func TestEntryCompute(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, `
 struct CSIn { uint3 gtid : SV_GroupThreadID; uint gi : SV_GroupIndex; };
 RWStructuredBuffer<uint> o;
@@ -35,7 +34,6 @@ void main(uint3 id : SV_DispatchThreadID, CSIn s, uint2 gid : SV_GroupID)
 }
 
 func TestEntryPixel(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, `
 struct VSOut { float4 pos : SV_Position; float2 uv : TEXCOORD0; nointerpolation uint id : ID; };
 struct PSOut { float4 c0 : SV_Target0; float4 c1 : SV_Target1; float d : SV_Depth; };
@@ -69,7 +67,6 @@ PSOut main(VSOut i, bool front : SV_IsFrontFace, out float4 extra : COLOR2)
 }
 
 func TestEntryVertexAndOptions(t *testing.T) {
-	t.Parallel()
 	src := `
 float4x4 mvp;
 void vsmain(float3 p : POSITION, uint vid : SV_VertexID, out float4 o : SV_Position, out float2 uv : TEXCOORD)
@@ -95,7 +92,6 @@ void vsmain(float3 p : POSITION, uint vid : SV_VertexID, out float4 o : SV_Posit
 }
 
 func TestEntryErrors(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		src  string
 		opts Options

@@ -24,7 +24,6 @@ func globalType(t *testing.T, prog *Program, name string) *Type {
 // A typedef keeps the matrix majority in effect where it was declared
 // (majority-pragma.shader_test:116 probes this on DXC).
 func TestTypedefKeepsMajority(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, `
 #pragma pack_matrix(row_major)
 typedef float2x2 rm_t;
@@ -73,7 +72,6 @@ uniform row_major rm_t f;
 // Macros in the operands of #pragma pack_matrix are expanded, not the
 // pragma name (clang's pragma handling; majority-pragma.shader_test:95).
 func TestPackMatrixPragmaMacros(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, "#define VALUE row_major\n#pragma pack_matrix(VALUE)\nuniform float2x2 r;", Options{Library: true})
 	if diags.HasErrors() || len(diags) != 0 {
 		t.Fatalf("diagnostics: %s", messages(diags))
@@ -98,7 +96,6 @@ func TestPackMatrixPragmaMacros(t *testing.T) {
 // not replace the intrinsic: DXC picks the intrinsic on a tie, and the user
 // function only when it is a strictly better match.
 func TestUserFunctionVsIntrinsic(t *testing.T) {
-	t.Parallel()
 	prelude := `
 float2 max(float2 a, float2 b) { return a + b; }
 int abs(int x) { return 42; }
@@ -147,7 +144,6 @@ float dot(S a, S b) { return a.x * b.x; }
 // Entry parameters declared 'uniform' are members of $Globals after the
 // global uniforms, laid out like them.
 func TestUniformEntryParamsInGlobals(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, `
 uniform float s;
 float4 main(uniform float4 tint, float4 pos : SV_Position, uniform float2x2 m) : SV_Target

@@ -31,7 +31,6 @@ import (
 // arguments and source (PASSLENS_GLSLANG_NOCACHE=1 bypasses the cache).
 // HLSL_GLSLANG_VERBOSE=1 prints every disagreement with glslang's error.
 func TestGlslangAcceptance(t *testing.T) {
-	t.Parallel()
 	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
 	subset, _ := checkConformance(t)
 	type input struct {

@@ -21,7 +21,6 @@ const cs = "[numthreads(1,1,1)] void main() { b[0] = 1; }\n"
 // accepted with a sign; a bad class reports one error, not a follow-up
 // "missing entry point".
 func TestRegisterOperandsStrict(t *testing.T) {
-	t.Parallel()
 	for reg, want := range map[string]string{
 		"q0":                             "error: invalid register 'q0': expected b, t, u, s, c or i",
 		"u-1":                            "error: invalid register 'u-1'",
@@ -50,7 +49,6 @@ func TestRegisterOperandsStrict(t *testing.T) {
 }
 
 func TestUnknownTypeName(t *testing.T) {
-	t.Parallel()
 	out, _ := renderSrc("RWStructuredBuffer<float> b;\n[numthreads(1,1,1)] void main() { float5 x = 1; b[0] = 2; }\n")
 	if !strings.Contains(out, "t.hlsl:2:35: error: unknown type name 'float5'") || strings.Contains(out, "undeclared identifier 'float5'") {
 		t.Errorf("got\n%s", out)
@@ -58,7 +56,6 @@ func TestUnknownTypeName(t *testing.T) {
 }
 
 func TestStageHintNamesWhatToWrite(t *testing.T) {
-	t.Parallel()
 	out, _ := renderSrc("RWStructuredBuffer<float> b;\nvoid main() { b[0] = 1; }\n")
 	if !strings.Contains(out, "[numthreads(X, Y, Z)]") || strings.Contains(out, "stage option") {
 		t.Errorf("got\n%s", out)
@@ -68,7 +65,6 @@ func TestStageHintNamesWhatToWrite(t *testing.T) {
 // Control bytes from the source are shown escaped; a long line is shown as
 // a window around the caret.
 func TestDiagnosticsAreTerminalSafe(t *testing.T) {
-	t.Parallel()
 	out, _ := renderSrc("RWStructuredBuffer<int> b;\n[numthreads(1,1,1)] void main() { b[0] = \x1b]0;pwned\x07 1; }\n")
 	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b]0;pwned\x07`) {
 		t.Errorf("got %q", out)
@@ -93,7 +89,6 @@ func TestDiagnosticsAreTerminalSafe(t *testing.T) {
 // past the bound, quickly and without deep recursion; a chain under it
 // checks fine.
 func TestOperatorChainBound(t *testing.T) {
-	t.Parallel()
 	prefix := "RWStructuredBuffer<int> b;\n[numthreads(1,1,1)] void main() { b[0] = "
 	out, diags := renderSrc(prefix + strings.Repeat("1+", 100_000) + "1; }\n")
 	// b[0] is one postfix operator: the error is at the 16384th '+'.

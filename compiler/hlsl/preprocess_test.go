@@ -19,7 +19,6 @@ func memFS(files map[string]string) func(string) ([]byte, error) {
 }
 
 func TestPreprocess(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name, src, want string
 		opts            Options
@@ -71,7 +70,6 @@ func TestPreprocess(t *testing.T) {
 }
 
 func TestPreprocessErrors(t *testing.T) {
-	t.Parallel()
 	tests := []struct{ src, want string }{
 		{"#error stop here", "error: #error stop here"},
 		{"#warning careful", "warning: #warning careful"},
@@ -108,7 +106,6 @@ func TestPreprocessErrors(t *testing.T) {
 }
 
 func TestExponentialMacros(t *testing.T) {
-	t.Parallel()
 	src := "#define A0 x x\n"
 	for i := 1; i < 30; i++ {
 		src += "#define A" + string(rune('0'+i%10)) + strings.Repeat("_", i/10) + " A" + string(rune('0'+(i-1)%10)) + strings.Repeat("_", (i-1)/10) + " A" + string(rune('0'+(i-1)%10)) + strings.Repeat("_", (i-1)/10) + "\n"
@@ -123,7 +120,6 @@ func TestExponentialMacros(t *testing.T) {
 // TestPositionsThroughIncludes checks that positions map back to the
 // included file and line, and through #line.
 func TestPositionsThroughIncludes(t *testing.T) {
-	t.Parallel()
 	files := map[string]string{"dir/inc.h": "\n\nfloat bad = undefinedInInclude;\n"}
 	src := "#include \"inc.h\"\n#line 100 \"renamed.hlsl\"\nfloat x = alsoUndefined;\n"
 	prog, diags := Frontend("dir/main.hlsl", []byte(src), Options{Library: true, ReadFile: memFS(files)})
@@ -144,7 +140,6 @@ func TestPositionsThroughIncludes(t *testing.T) {
 }
 
 func TestDefinesErrorPath(t *testing.T) {
-	t.Parallel()
 	_, diags := Preprocess("t.hlsl", []byte(`#include "x.h"`), Options{ReadFile: func(string) ([]byte, error) { return nil, errors.New("boom") }})
 	if !diags.HasErrors() {
 		t.Error("expected include error")
@@ -152,7 +147,6 @@ func TestDefinesErrorPath(t *testing.T) {
 }
 
 func TestIncludeBlowup(t *testing.T) {
-	t.Parallel()
 	// A file that includes itself twice would be read 2^64 times.
 	src := "#include \"t.hlsl\"\n#include \"t.hlsl\"\nint x;\n"
 	_, diags := Preprocess("t.hlsl", []byte(src), Options{ReadFile: memFS(map[string]string{"t.hlsl": src})})

@@ -265,7 +265,6 @@ func cut(src string) (string, int, int) {
 }
 
 func TestRules(t *testing.T) {
-	t.Parallel()
 	rules := map[string]int{}
 	for i, c := range ruleCases {
 		src, line, col := cut(c.src)

@@ -6,7 +6,6 @@ import (
 )
 
 func TestExprTypes(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		prelude, expr, want string
 	}{
@@ -164,7 +163,6 @@ func TestExprTypes(t *testing.T) {
 
 // TestConversions checks implicit conversions, their warnings and errors.
 func TestConversions(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		src  string
 		want string // substring of the diagnostics, "" for none
@@ -211,7 +209,6 @@ func TestConversions(t *testing.T) {
 }
 
 func TestConversionNodes(t *testing.T) {
-	t.Parallel()
 	// Splat: scalar int literal to float4 converts then splats.
 	x, _ := exprOf(t, "static float4 v;", "v = 1")
 	a := x.(*Assign)
@@ -250,7 +247,6 @@ func TestConversionNodes(t *testing.T) {
 }
 
 func TestSwizzleWrites(t *testing.T) {
-	t.Parallel()
 	tests := []struct{ src, want string }{
 		{"float4 v = 0; v.xz = 1;", ""},
 		{"float4 v = 0; v.wzyx = v;", ""},
@@ -277,7 +273,6 @@ func TestSwizzleWrites(t *testing.T) {
 }
 
 func TestOverloads(t *testing.T) {
-	t.Parallel()
 	prelude := `
 float f(float x) { return 1; }
 int f(int x) { return 2; }
@@ -339,7 +334,6 @@ float3 k(float3 v, float s = 2) { return v * s; }
 }
 
 func TestStatements(t *testing.T) {
-	t.Parallel()
 	tests := []struct{ src, want string }{
 		{"void f() { for (int i = 0; i < 4; i++) { if (i == 2) continue; if (i == 3) break; } }", ""},
 		{"void f() { int i = 0; while (i < 3) i++; do { i--; } while (i > 0); }", ""},
@@ -371,7 +365,6 @@ func TestStatements(t *testing.T) {
 }
 
 func TestSwitchClauses(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, `int f(int x) {
 	switch (x) {
 	case 0:
@@ -402,7 +395,6 @@ func TestSwitchClauses(t *testing.T) {
 }
 
 func TestRecursion(t *testing.T) {
-	t.Parallel()
 	tests := []struct{ src, want string }{
 		{"int f(int x) { return f(x - 1); }", "recursive call to 'f' is not allowed (call cycle: 'f' -> 'f')"},
 		{"int b(int x);\nint a(int x) { return b(x); }\nint b(int x) { return a(x); }",
@@ -422,7 +414,6 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestUnsupportedTypes(t *testing.T) {
-	t.Parallel()
 	for _, ty := range []string{"half", "double", "min16float", "min16int", "min16uint", "int64_t", "uint64_t", "half4", "double2x2", "min10float3", "Texture2D", "SamplerState", "Texture2D<float4>"} {
 		src := "uniform " + ty + " x;\n"
 		_, diags := compile(t, src, Options{Library: true})
@@ -439,7 +430,6 @@ func TestUnsupportedTypes(t *testing.T) {
 }
 
 func TestMisc(t *testing.T) {
-	t.Parallel()
 	tests := []struct{ src, want string }{
 		{"struct S { float a; float a; };", "duplicate member 'a'"},
 		{"struct S { float a; }; void f() { S s; s.b = 1; }", "no member named 'b' in 'S'"},
@@ -498,7 +488,6 @@ func TestMisc(t *testing.T) {
 }
 
 func TestCBufferLayout(t *testing.T) {
-	t.Parallel()
 	prog, diags := compile(t, `
 cbuffer C : register(b3, space1)
 {
@@ -536,7 +525,6 @@ float g2;
 // and accepts every variant that names the type, is static, has no
 // initializer or lives in a cbuffer.
 func TestUnnamedStructUniformInit(t *testing.T) {
-	t.Parallel()
 	const msg = "uniform 'u' of an unnamed struct type cannot have an initializer"
 	tests := []struct{ src, want string }{
 		{"struct { float a; } u = {1};", msg},
@@ -562,7 +550,6 @@ func TestUnnamedStructUniformInit(t *testing.T) {
 // sized from its initializer, or is an error (FuzzLower found it lowered
 // to a runtime-sized array in uniform memory, which does not verify).
 func TestUnsizedCBufferMember(t *testing.T) {
-	t.Parallel()
 	expectDiag(t, "cbuffer A { int a; float b[]; }", Options{Library: true},
 		"definition of variable 'b' with array type needs an explicit size or an initializer")
 	prog, diags := compile(t, "cbuffer A { int a; float b[] = {1, 2, 3}; }", Options{Library: true})
@@ -578,7 +565,6 @@ func TestUnsizedCBufferMember(t *testing.T) {
 // and ignored at SM6; another register class is an error (vkd3d's cbuffer
 // tests).
 func TestCBufferMemberRegister(t *testing.T) {
-	t.Parallel()
 	expectDiag(t, "cbuffer cb { float4 w : register(c3); };", Options{Library: true}, "")
 	expectDiag(t, "cbuffer cb { float4 w : register(t3); };", Options{Library: true}, "invalid register class 't' for constant buffer member 'w': expected 'c'")
 	expectDiag(t, "void f() { float4 w : register(c3); }", Options{Library: true}, "register binding is only allowed on global variables")
