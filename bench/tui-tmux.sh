@@ -10,7 +10,8 @@
 #   diff     ←/→ in the diff pane: key → answer, and → settled (diff shown)
 #   trees    3 opens the trees pane; then ←/→: key → answer, → settled
 #            (tree drawn, no "computing")
-# and reads the process's peak RSS (VmHWM) after every pane was opened.
+# and reads the process's peak RSS (VmHWM) and CPU time (user+sys) after
+# every pane was opened.
 # "answer" is the first screen change after the key; "settled" is when the
 # screen no longer shows a computing/spinner line and is stable for 50 ms.
 # A key that freezes the UI shows up as a long answer time.
@@ -136,6 +137,9 @@ for bin in "$@"; do
 	fi
 	rss=$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$pid/status" 2>/dev/null)
 	echo "  peak RSS               ${rss:-?} MiB"
+	# CPU time (user+sys) of the process so far, from /proc/PID/stat.
+	cpu=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$pid/stat" 2>/dev/null)
+	echo "  CPU (user+sys)         ${cpu:-?} s"
 	tm send-keys -t b q
 	sleep 0.5
 done

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCFGWithInstructionsLabelsAndDiff(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 120, 40)
 	press(t, m, "4")
 	e := m.currentEntry()
@@ -39,6 +40,7 @@ func TestCFGWithInstructionsLabelsAndDiff(t *testing.T) {
 }
 
 func TestCFGDiffAndDOT(t *testing.T) {
+	t.Parallel()
 	prev := &Analysis{Func: "f", Blocks: []string{"entry", "old", "end"}, Succs: [][]int{{1}, {2}, {}}}
 	cur := &Analysis{Func: "f", Blocks: []string{"entry", "end", "new"}, Succs: [][]int{{1, 2}, {}, {1}},
 		Divergent: map[string]DivKind{"%entry": DivBranch, "%v": DivValue}}
@@ -65,6 +67,7 @@ func TestCFGDiffAndDOT(t *testing.T) {
 // TestExportDOTAsksWithAbsoluteDefault: D offers an absolute path (never
 // silently the current directory) and writes DOT with instructions.
 func TestExportDOTAsksWithAbsoluteDefault(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 120, 40)
 	press(t, m, "4", "D")
 	if m.prompt.kind != promptDOT || !filepath.IsAbs(m.prompt.input.Value()) {

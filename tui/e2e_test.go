@@ -35,6 +35,7 @@ func realModel(t *testing.T, sample string) *tui.Model {
 // TestExplorerEndToEnd runs the real program loop on the real compiler:
 // it waits for the first frame, steps, opens help and quits.
 func TestExplorerEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := teatest.NewTestModel(t, realModel(t, "samples/divergent-loop"),
 		teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

@@ -44,6 +44,7 @@ var focusKeys = map[Focus][]string{
 // command) must be one of that focus's bindings, so `?` lists it and the
 // config file can remap it.
 func TestEveryHandledKeyIsInTheKeyMap(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	for f := Focus(0); f < numFocus; f++ {
 		active := km.Active(f)
@@ -69,6 +70,7 @@ func TestEveryHandledKeyIsInTheKeyMap(t *testing.T) {
 // TestNoBindingShadowed: no key is bound to two actions in any focus, by
 // default and after a remap; a remap that would shadow is refused.
 func TestNoBindingShadowed(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	if err := km.Shadowed(); err != nil {
 		t.Fatal(err)
@@ -90,6 +92,7 @@ func TestNoBindingShadowed(t *testing.T) {
 // TestHelpListsTheFocusedPane: `?` shows the focused pane's keys and the
 // global ones, generated from the KeyMap.
 func TestHelpListsTheFocusedPane(t *testing.T) {
+	t.Parallel()
 	for f, want := range map[Focus]string{FocusList: "show the selected pass", FocusTrees: "dominator / post-dominator / cycle tree", FocusDiff: "unified / side-by-side diff"} {
 		m, _ := newModel(t, 160, 48)
 		press(t, m, focusKeys[f]...)
@@ -112,6 +115,7 @@ func fingerprint(m *Model) string {
 
 // A config can never make the explorer impossible to leave.
 func TestConfigKeepsQuit(t *testing.T) {
+	t.Parallel()
 	for _, remap := range []map[string][]string{
 		{"quit": {}},
 		{"quit": nil},
@@ -136,6 +140,7 @@ func TestConfigKeepsQuit(t *testing.T) {
 // The config file is read with the shared bound: a link to /dev/zero is an
 // error naming the file, not an endless read.
 func TestLoadConfigRefusesDevices(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "config.json")
 	if err := os.Symlink("/dev/zero", p); err != nil {
 		t.Fatal(err)

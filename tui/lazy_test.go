@@ -31,6 +31,7 @@ func (d *lazyDriver) LoadStep(c *Compiled, i int) error {
 func (d *lazyDriver) StepChangedFunc(c *Compiled, i int, fn string) bool { return d.changed[i] == fn }
 
 func TestLazyStepsAndFunctionView(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	d := &lazyDriver{fakeDriver: f, changed: map[int]string{1: "g", 3: "main"}}
 	c := &Compiled{Source: "log", Target: "log"}
@@ -73,6 +74,7 @@ func TestLazyStepsAndFunctionView(t *testing.T) {
 // TestUnavailableAnalysis: an analysis that cannot exist for a step
 // ("unavailable: …") is kept and shown in the trees and CFG panes.
 func TestUnavailableAnalysis(t *testing.T) {
+	t.Parallel()
 	m := New(newFake(), Options{Target: "spirv"})
 	m.Update(CompiledForTest(&Compiled{Steps: newFake().steps}))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -145,6 +147,7 @@ func (p *progFake) WaitComplete(ctx context.Context) error {
 // indexed, the explorer swaps in the whole step list: on the new last step
 // if the user was on the first part's last step, else on the same step.
 func TestProgressiveStepsGrow(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []bool{false, true} {
 		p := newProgFake()
 		m := New(p, Options{Target: "log", Theme: themes.NoColorTheme()})
@@ -180,6 +183,7 @@ func TestProgressiveStepsGrow(t *testing.T) {
 // A replay given at start waits for the whole step list: its goto may name
 // a step past the first part.
 func TestProgressiveReplayWaitsForTheWhole(t *testing.T) {
+	t.Parallel()
 	p := newProgFake()
 	m := New(p, Options{Target: "log", Theme: themes.NoColorTheme(), Replay: "goto c\n", ReplayName: "r.passlens"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -177,6 +177,7 @@ func press(t *testing.T, m *Model, keys ...string) {
 func screen(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func TestFailedStepIsSelectedAndShown(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	if m.stepName() != "broken" {
 		t.Fatalf("after compile the failed step should be selected, got %q", m.stepName())
@@ -190,6 +191,7 @@ func TestFailedStepIsSelectedAndShown(t *testing.T) {
 }
 
 func TestStepAndCollapsedUnchanged(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "home")
 	if m.step != 0 {
@@ -214,6 +216,7 @@ func TestStepAndCollapsedUnchanged(t *testing.T) {
 }
 
 func TestDiffPaneShowsIntraLineChange(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "home", "}", "2")
 	s := screen(m)
@@ -229,6 +232,7 @@ func TestDiffPaneShowsIntraLineChange(t *testing.T) {
 }
 
 func TestUniformityOverlayAndExplain(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "u")
 	s := screen(m)
@@ -250,6 +254,7 @@ func TestUniformityOverlayAndExplain(t *testing.T) {
 }
 
 func TestHelpIsGeneratedFromKeyMap(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "?")
 	s := screen(m)
@@ -268,6 +273,7 @@ func TestHelpIsGeneratedFromKeyMap(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 60, 20)
 	if s := screen(m); !strings.Contains(s, "terminal too small: 60×20") {
 		t.Fatalf("got %q", s)
@@ -279,6 +285,7 @@ func TestTooSmall(t *testing.T) {
 }
 
 func TestWhatIfTogglePassRecompiles(t *testing.T) {
+	t.Parallel()
 	m, f := newModel(t, 100, 30)
 	before := f.compiles
 	press(t, m, "tab", "up", "space")
@@ -296,6 +303,7 @@ func TestWhatIfTogglePassRecompiles(t *testing.T) {
 }
 
 func TestExportAsksBeforeOverwrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.spvasm")
 	os.WriteFile(path, []byte("keep"), 0o644)
@@ -323,6 +331,7 @@ func TestExportAsksBeforeOverwrite(t *testing.T) {
 }
 
 func TestLanesRunAndError(t *testing.T) {
+	t.Parallel()
 	m, f := newModel(t, 100, 30)
 	press(t, m, "W", "r")
 	if s := screen(m); !strings.Contains(s, "wave 64 policy maximal") || !strings.Contains(s, "WaveActiveSum lanes {0,1}") {
@@ -336,6 +345,7 @@ func TestLanesRunAndError(t *testing.T) {
 }
 
 func TestTreesSelectBlock(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "3")
 	if s := screen(m); !strings.Contains(s, "├─ %then") || !strings.Contains(s, "└─ %end") {
@@ -352,6 +362,7 @@ func TestTreesSelectBlock(t *testing.T) {
 }
 
 func TestSearchAndOccurrences(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "/")
 	m.prompt.input.SetValue("WaveActiveSum")

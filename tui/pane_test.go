@@ -26,6 +26,7 @@ func keyOf(k string) tea.KeyPressMsg {
 }
 
 func TestPassListPane(t *testing.T) {
+	t.Parallel()
 	m, f := newModel(t, 100, 30)
 	m.focusList = true
 	p := m.list
@@ -56,6 +57,7 @@ func TestPassListPane(t *testing.T) {
 }
 
 func TestDiffPane(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	press(t, m, "home", "}", "2")
 	p := m.diff
@@ -77,6 +79,7 @@ func TestDiffPane(t *testing.T) {
 }
 
 func TestGraphPane(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 160, 40)
 	press(t, m, "3")
 	p := m.graph
@@ -102,6 +105,7 @@ func TestGraphPane(t *testing.T) {
 }
 
 func TestExplainPane(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 100, 30)
 	m.ir.gotoLine(3) // %c = icmp
 	press(t, m, "e")
@@ -128,6 +132,7 @@ func TestExplainPane(t *testing.T) {
 }
 
 func TestTargetPaneRefreshesAfterTargetChange(t *testing.T) {
+	t.Parallel()
 	m, f := newModel(t, 100, 30)
 	press(t, m, "6")
 	if !strings.Contains(screen(m), "OpCapability Shader") {
@@ -140,6 +145,7 @@ func TestTargetPaneRefreshesAfterTargetChange(t *testing.T) {
 }
 
 func TestZoomHidesPassList(t *testing.T) {
+	t.Parallel()
 	m, _ := newModel(t, 80, 24)
 	press(t, m, "Z")
 	s := screen(m)
@@ -159,6 +165,7 @@ func TestZoomHidesPassList(t *testing.T) {
 // TestAnalysesBounded: stepping through many snapshots with the trees
 // shown keeps at most keepAnalyses analyses (least recently used out).
 func TestAnalysesBounded(t *testing.T) {
+	t.Parallel()
 	m, f := newModel(t, 100, 30)
 	for i := 0; i < 12; i++ { // a longer pipeline: the fake repeats passes
 		f.steps = append(f.steps, Step{Pass: "simplify", Status: StepChanged, Text: f.steps[3].Text})

@@ -16,6 +16,7 @@ import (
 // output whose second function uses metadata and attribute-group numbers
 // that opt renumbers: the instructions are LLVM text, not passlens IR.
 func TestAnalyzeLLMatchesOptLineByLine(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	clang := testtool.Require(t, "clang-22", "clang-22")
 	dir := t.TempDir()

@@ -15,6 +15,7 @@ import (
 // trees and uniformity (OpName names in both), the shader runs, and a
 // bad .spvasm is a located error.
 func TestAnalyzeSPIRV(t *testing.T) {
+	t.Parallel()
 	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
 	dis := testtool.Require(t, "spirv-dis", "spirv-tools")
 	dir := t.TempDir()

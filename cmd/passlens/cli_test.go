@@ -33,6 +33,7 @@ func commandNames() []string {
 // standard output with status 0, usage errors as one line plus a hint
 // with status 2, for passlens and for every subcommand.
 func TestHelpVersionExitCodes(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		args       []string
 		code       int
@@ -139,6 +140,7 @@ func binary(t *testing.T) string {
 // The real binary: --version carries the module's VCS revision, and help
 // goes to standard output with status 0.
 func TestBinaryVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {
@@ -173,6 +175,7 @@ func TestBinaryVersionAndHelp(t *testing.T) {
 
 // versionText renders the VCS fields of the build information.
 func TestVersionText(t *testing.T) {
+	t.Parallel()
 	bi := &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 		{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.time", Value: "2026-11-26T08:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
 	got := versionText(bi, true)
@@ -187,6 +190,7 @@ func TestVersionText(t *testing.T) {
 // passlens samples prints whole descriptions when standard output is not
 // a terminal.
 func TestSamplesNotTruncatedWhenPiped(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := run("samples")
 	if code != 0 || strings.Contains(stdout, "…") {
 		t.Fatalf("exit %d, output:\n%s", code, stdout)

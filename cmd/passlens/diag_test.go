@@ -27,6 +27,7 @@ func sourceAt(t *testing.T, file string, line, col int) string {
 // A .pir module that parses but does not verify: every problem points at
 // its instruction (file:line:col, the line and a caret), once.
 func TestPIRVerifierErrorsLocated(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bad.pir")
 	text := "define void @main() {\nentry:\n  %y = add u32 %z, 1\n  br %next\nnext:\n  %z = add u32 1, 2\n  %w = add u32 %y, %z\n  ret\n}\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -47,6 +48,7 @@ func TestPIRVerifierErrorsLocated(t *testing.T) {
 // Every problem of a module is located at its own line, and the file is
 // named once per problem (analyze prints through the same path).
 func TestPIRVerifierTwoProblems(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "two.pir")
 	text := "define void @main() {\nentry:\n  %a = add u32 %b, 1\n  %b = add u32 1, 1\n  %c = add u32 %d, 1\n  %d = add u32 1, 1\n  ret\n}\n"
 	os.WriteFile(path, []byte(text), 0o644)
@@ -69,6 +71,7 @@ var locLineRE = regexp.MustCompile(`^(\S+):(\d+):(\d+): (.*)$`)
 // Pass and back-end errors on HLSL input name the file with the position
 // of the HLSL source, once per message, and the position is right.
 func TestBackEndErrorsLocated(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args   []string
 		file   string
@@ -127,6 +130,7 @@ func TestBackEndErrorsLocated(t *testing.T) {
 // An interpreter error on HLSL input points at the HLSL line of the
 // instruction, with the file named once.
 func TestRunErrorLocated(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "spin.hlsl")
 	os.WriteFile(path, []byte("[numthreads(1,1,1)]\nvoid main() {\n  uint x = 0;\n  while (true) { x = x + 1; }\n}\n"), 0o644)
 	code, _, stderr := run("run", path)
@@ -146,6 +150,7 @@ func TestRunErrorLocated(t *testing.T) {
 // the script's own position; the snapshot text the output comes from
 // keeps no positions, so this checks they are not lost on the way.
 func TestReplayBackEndErrorLocated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "cs.hlsl")
 	os.WriteFile(mod, []byte("[numthreads(1,1,1)]\nvoid main(uint3 tid : SV_DispatchThreadID) { uint x = tid.x; }\n"), 0o644)
@@ -176,6 +181,7 @@ func TestReplayBackEndErrorLocated(t *testing.T) {
 // work-group size from the flag, and an operation that cannot run (inline
 // asm, imported as opaque) reported at its line and column in the .ll file.
 func TestRunLLVMKernel(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ll := filepath.Join(dir, "k.ll")
 	os.WriteFile(ll, []byte(`define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) {

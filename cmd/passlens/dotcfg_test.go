@@ -11,6 +11,7 @@ import (
 // TestCompileDotCFG: --dot-cfg writes the input's and every changed
 // pass's CFG into the directory, with instructions and edge labels.
 func TestCompileDotCFG(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "cfgs")
 	var out, errb bytes.Buffer
 	if err := runCompile([]string{"samples/wave-switch-42", "--target", "spirv", "--dot-cfg", dir, "-o", os.DevNull}, &out, &errb); err != nil {

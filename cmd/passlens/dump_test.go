@@ -30,6 +30,7 @@ func optLog(t *testing.T, flags ...string) string {
 // TestDumpRoundTrip: `passlens dump` prints every step as a whole module in
 // a format passlens reads back into the same steps.
 func TestDumpRoundTrip(t *testing.T) {
+	t.Parallel()
 	log := optLog(t, "-print-after-all")
 	var out, errb bytes.Buffer
 	if code := runMain([]string{"dump", log}, &out, &errb); code != 0 {
@@ -57,6 +58,7 @@ func TestDumpRoundTrip(t *testing.T) {
 }
 
 func TestDumpFlags(t *testing.T) {
+	t.Parallel()
 	log := optLog(t, "-print-changed")
 	run := func(args ...string) string {
 		t.Helper()
@@ -110,6 +112,7 @@ func TestDumpStdin(t *testing.T) {
 // TestDumpExplorerInTmux steps through a real clang-22 OpenCL log in the
 // real binary (testdata/tmux-dump.sh).
 func TestDumpExplorerInTmux(t *testing.T) {
+	t.Parallel()
 	requireTool(t, "tmux", "tmux")
 	clang := requireTool(t, "clang-22", "clang-22")
 	dir := t.TempDir()
@@ -137,6 +140,7 @@ func TestDumpExplorerInTmux(t *testing.T) {
 // TestDumpRoundTripStages: passlens's own sm3 log (IR passes, then SIR
 // stages) reads back through `passlens dump` with the same languages.
 func TestDumpRoundTripStages(t *testing.T) {
+	t.Parallel()
 	var log, errb bytes.Buffer
 	if code := runMain([]string{"compile", "samples/sm3-loop-m", "--target", "sm3", "--print-after-all"}, &log, &errb); code != 0 {
 		t.Fatalf("compile: %s", errb.String())

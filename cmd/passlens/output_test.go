@@ -13,6 +13,7 @@ import (
 // `-o x.spv` writes a binary module (the extension decides) that
 // spirv-val accepts; `-o x.spvasm` writes the assembly text.
 func TestCompileSPVIsBinary(t *testing.T) {
+	t.Parallel()
 	val := testtool.Require(t, "spirv-val", "spirv-tools")
 	dir := t.TempDir()
 	spv, asm := filepath.Join(dir, "x.spv"), filepath.Join(dir, "x.spvasm")
@@ -43,6 +44,7 @@ func TestCompileSPVIsBinary(t *testing.T) {
 // Binary output never goes to a terminal (the real binary under script(1),
 // which gives it a pseudo-terminal).
 func TestBinaryNotToTerminal(t *testing.T) {
+	t.Parallel()
 	script := testtool.Require(t, "script", "bsdutils")
 	bin := binary(t)
 	cmd := exec.Command(script, "-qec", bin+" compile --target spirv --emit bin samples/add-mul", "/dev/null")
@@ -64,6 +66,7 @@ func TestBinaryNotToTerminal(t *testing.T) {
 // Outputs are written atomically: a failing compile leaves no file and
 // keeps an existing one; links are refused; -o INPUT is refused.
 func TestCompileOutputSafety(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.hlsl")
 	if err := os.WriteFile(bad, []byte("[numthreads(1,1,1)]\nvoid main() { undeclared = 1; }\n"), 0o644); err != nil {
@@ -149,6 +152,7 @@ func TestCompileOutputSafety(t *testing.T) {
 
 // compile --target amdgcn-ll writes LLVM IR that opt-22 reads for amdgcn.
 func TestCompileAMDGCN(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	for _, s := range []string{"samples/wave-switch-42", "samples/structs-arrays", "samples/divergent-loop"} {
 		for _, passes := range []string{"", "inline,sroa,simplify"} {
@@ -172,6 +176,7 @@ func TestCompileAMDGCN(t *testing.T) {
 // analyze --target analyzes the explorer's final snapshot; --after stops
 // the pipeline after a pass.
 func TestAnalyzeTargetAfter(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := run("analyze", "--explain=%isCase0", "samples/wave-switch-42")
 	if code != 1 || !strings.Contains(stderr, "--target spirv") {
 		t.Errorf("input module: exit %d, stderr %q (want a pointer to --target)", code, stderr)

@@ -12,6 +12,7 @@ import (
 // what `passlens passes --markdown` prints (a pass's doc comment, the
 // header/footer or the rules changed without regenerating).
 func TestPassesMarkdownIsDocsPassesMD(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := run("passes", "--markdown")
 	if code != 0 || errOut != "" {
 		t.Fatalf("passes --markdown: exit %d, stderr %q", code, errOut)
@@ -39,6 +40,7 @@ func TestPassesMarkdownIsDocsPassesMD(t *testing.T) {
 // TestPassesDocPrintsComment: `passes --doc` prints each pass's long
 // description (from its doc comment) under its summary line.
 func TestPassesDocPrintsComment(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run("passes", "--doc")
 	if code != 0 {
 		t.Fatalf("exit %d", code)

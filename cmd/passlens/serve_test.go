@@ -20,6 +20,7 @@ import (
 )
 
 func TestServeRefusesWithoutAuthorizedKeys(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	var out, errb bytes.Buffer
 	code := runMain([]string{"serve", "--listen", "127.0.0.1:0", "--authorized-keys", filepath.Join(tmp, "none"), "--host-key", filepath.Join(tmp, "hk")}, &out, &errb)
@@ -52,6 +53,7 @@ func (l *lockedBuffer) String() string {
 // TestServeSIGTERM runs `passlens serve` in a child process (this test
 // binary re-executed) and checks that SIGTERM shuts it down with status 0.
 func TestServeSIGTERM(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PASSLENS_SERVE_CHILD") == "1" {
 		os.Exit(runMain(strings.Fields(os.Getenv("PASSLENS_SERVE_ARGS")), os.Stdout, os.Stderr))
 	}

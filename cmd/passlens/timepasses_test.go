@@ -57,6 +57,7 @@ func parseTimeRows(t *testing.T, stderr string) (map[string]parsedRow, []string)
 }
 
 func TestCompileTimePasses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plain, timed := filepath.Join(dir, "plain.spv"), filepath.Join(dir, "timed.spv")
 	var out, errb bytes.Buffer
@@ -106,6 +107,7 @@ func TestCompileTimePasses(t *testing.T) {
 
 // A failing compile still prints the phases that ran.
 func TestCompileTimePassesOnError(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bad.hlsl")
 	if err := os.WriteFile(path, []byte("[numthreads(1,1,1)]\nvoid main() { undeclared = 1; }\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ func requireTool(t *testing.T, name, pkg string) string {
 // TestExplorerInTmux starts the real binary in tmux and drives it with
 // keys (testdata/tmux-explorer.sh).
 func TestExplorerInTmux(t *testing.T) {
+	t.Parallel()
 	requireTool(t, "tmux", "tmux")
 	bin := binary(t)
 	out, err := exec.Command("bash", "testdata/tmux-explorer.sh", bin, "samples/divergent-loop").CombinedOutput()
@@ -31,6 +32,7 @@ func TestExplorerInTmux(t *testing.T) {
 // binary in tmux, records the session, quits, and replays it headless with
 // the same interpreter result (testdata/tmux-record.sh).
 func TestExplorerRecordReplayInTmux(t *testing.T) {
+	t.Parallel()
 	requireTool(t, "tmux", "tmux")
 	bin := binary(t)
 	script, err := filepath.Abs("testdata/tmux-record.sh")

@@ -21,6 +21,7 @@ func groupIndexKit(threads int) (*kit, ir.Value) {
 // through groupshared memory. Wave 0 reads what wave 1 wrote before the
 // barrier, so it only works if waves interleave at the barrier.
 func TestBarrierGroupshared(t *testing.T) {
+	t.Parallel()
 	for _, barrier := range []string{"GroupMemoryBarrierWithGroupSync", "AllMemoryBarrierWithGroupSync", "DeviceMemoryBarrierWithGroupSync"} {
 		k, gi := groupIndexKit(8)
 		gs := ir.NewGlobal("shared", ir.SpaceGroupshared, ir.Array(ir.U32, 8))
@@ -57,6 +58,7 @@ func TestBarrierGroupshared(t *testing.T) {
 
 // TestGroupsharedPerGroup: groupshared memory starts zeroed in every group.
 func TestGroupsharedPerGroup(t *testing.T) {
+	t.Parallel()
 	k, gi := groupIndexKit(4)
 	gs := ir.NewGlobal("counter", ir.SpaceGroupshared, ir.U32)
 	k.m.AddGlobal(gs)
@@ -73,6 +75,7 @@ func TestGroupsharedPerGroup(t *testing.T) {
 }
 
 func TestAtomics(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		kind ir.AtomicKind
 		t    *ir.Type
@@ -130,6 +133,7 @@ func hex(v uint64) string {
 // TestAtomicOldValues: the returned old values are distinct and ordered by
 // lane (the interpreter's deterministic order).
 func TestAtomicOldValues(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 8)
 	g := ir.NewGlobal("n", ir.SpaceGroupshared, ir.U32)
 	k.m.AddGlobal(g)
@@ -142,6 +146,7 @@ func TestAtomicOldValues(t *testing.T) {
 }
 
 func TestDivergentBarrier(t *testing.T) {
+	t.Parallel()
 	// Lanes 0-1 reach the barrier, 2-3 skip it.
 	k, gi := groupIndexKit(4)
 	k.ifThen(k.b.Cmp(ir.PredULT, gi, u32c(2), ""), func() {
@@ -180,6 +185,7 @@ func TestDivergentBarrier(t *testing.T) {
 // TestBarrierInCallee: a barrier in a non-inlined function called from
 // uniform control flow.
 func TestBarrierInCallee(t *testing.T) {
+	t.Parallel()
 	k, gi := groupIndexKit(8)
 	gs := ir.NewGlobal("shared", ir.SpaceGroupshared, ir.Array(ir.U32, 8))
 	k.m.AddGlobal(gs)

@@ -16,6 +16,7 @@ import (
 // padded to four, and that offsets into padding or inside a scalar are
 // refused.
 func TestByteLayout(t *testing.T) {
+	t.Parallel()
 	v3 := ir.Vec(ir.F32, 3)
 	s := ir.Struct("S", []ir.Field{{Name: "c", Type: ir.I8}, {Name: "v", Type: v3}, {Name: "h", Type: ir.I16}, {Name: "d", Type: ir.F64}})
 	for _, c := range []struct {
@@ -47,6 +48,7 @@ func TestByteLayout(t *testing.T) {
 // kernel stores sizeof and offsetof of the struct of TestByteLayout, and
 // the interpreter runs it.
 func TestByteLayoutMatchesClang(t *testing.T) {
+	t.Parallel()
 	testtool.Require(t, "clang-22", "clang-22")
 	cl := filepath.Join(t.TempDir(), "layout.cl")
 	os.WriteFile(cl, []byte(`typedef struct { char c; float3 v; short h; double d; } S;

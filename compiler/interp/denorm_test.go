@@ -26,6 +26,7 @@ func eval1Mode(t *testing.T, d Denorm, rt *ir.Type, build func(k *kit) ir.Value)
 }
 
 func TestDenormModes(t *testing.T) {
+	t.Parallel()
 	f := ir.F32
 	dn := ir.ConstF32Bits(math.Float32bits(denorm))
 	ndn := ir.ConstF32Bits(math.Float32bits(-denorm))
@@ -82,6 +83,7 @@ func TestDenormModes(t *testing.T) {
 }
 
 func TestParseDenorm(t *testing.T) {
+	t.Parallel()
 	for _, d := range []Denorm{DenormFTZ, DenormPreserve} {
 		if back, err := ParseDenorm(d.String()); err != nil || back != d {
 			t.Errorf("%s: %v %v", d, back, err)

@@ -11,6 +11,7 @@ import (
 
 // Inputs the JSON decoder would accept silently are located errors.
 func TestParseInputRefusesOutOfRange(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ json, want string }{
 		{`{"dispatch":[1,1,1,1]}`, "in.json:1:2: dispatch has 4 sizes"},
 		{`{"dispatch":[4294967296,1,1]}`, "in.json: dispatch[0] = 4294967296"},
@@ -76,6 +77,7 @@ func TestManyInvocationsHitTheMemoryLimit(t *testing.T) {
 
 // Without Options.MaxSteps an infinite loop stops at DefaultMaxSteps.
 func TestInfiniteLoopStopsByDefault(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 1)
 	loop := k.f.NewBlock("loop")
 	k.b.Br(loop)

@@ -28,6 +28,7 @@ func f32s(xs ...float32) []uint64 {
 }
 
 func TestMathIntrinsics(t *testing.T) {
+	t.Parallel()
 	f, i, u, bl := ir.F32, ir.I32, ir.U32, ir.Bool
 	pi := float32(math.Pi)
 	nan := ir.ConstF32Bits(0x7FC00000)
@@ -107,6 +108,7 @@ func TestMathIntrinsics(t *testing.T) {
 // a = b = 1 + 2^-12 the exact a*b needs 25 bits, so fused and unfused
 // results differ.
 func TestMadNotFused(t *testing.T) {
+	t.Parallel()
 	a := float32(1 + math.Ldexp(1, -12))
 	c := float32(-1)
 	prod := float32(a * a) // the explicit conversion forbids fusion
@@ -138,6 +140,7 @@ func TestFmaFused(t *testing.T) {
 }
 
 func TestVectorMatrixIntrinsics(t *testing.T) {
+	t.Parallel()
 	f := ir.F32
 	m22 := func(a, b, c, d float64) *ir.Const {
 		return ir.ConstAggregate(ir.Mat(f, 2, 2), []*ir.Const{fvec(a, b), fvec(c, d)})
@@ -180,6 +183,7 @@ func TestVectorMatrixIntrinsics(t *testing.T) {
 }
 
 func TestHalfConversions(t *testing.T) {
+	t.Parallel()
 	// Every half converts to float32 and back unchanged (NaNs stay NaN).
 	for h := 0; h < 1<<16; h++ {
 		f := halfToF32(uint16(h))

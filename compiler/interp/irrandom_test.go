@@ -13,6 +13,7 @@ import (
 // limit, divergent barrier, unreachable, ...) but never crash, and it is
 // deterministic.
 func TestIRRandomModules(t *testing.T) {
+	t.Parallel()
 	n := 120
 	if testing.Short() {
 		n = 30

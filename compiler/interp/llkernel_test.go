@@ -352,6 +352,7 @@ func compareBuffers(t *testing.T, what string, got, want map[int][]int32) {
 }
 
 func TestOpenCLKernelsRun(t *testing.T) {
+	t.Parallel()
 	testtool.Require(t, "clang-22", "clang-22")
 	for _, k := range clKernels() {
 		name := k.name
@@ -493,6 +494,7 @@ func runOnHost(t *testing.T, k *clKernel, path string) map[int][]int32 {
 // located error naming the instruction, never a panic: an opaque operation
 // (inline asm), a call of a function without a body, a bad argument key.
 func TestLLVMKernelRefusals(t *testing.T) {
+	t.Parallel()
 	src := `define amdgpu_kernel void @k(ptr addrspace(1) %out) {
 entry:
   %x = call i32 @llvm.amdgcn.workitem.id.x()
@@ -562,6 +564,7 @@ declare i32 @_Z21work_group_reduce_addi(i32)
 // located in its .ll file — never another error, never a panic. The count
 // that runs is the figure docs/run.md gives.
 func TestOpenCLCorpusRunsOrRefuses(t *testing.T) {
+	t.Parallel()
 	testtool.Require(t, "clang-22", "clang-22")
 	files, err := filepath.Glob(filepath.Join("..", "llvm", "testdata", "opencl", "*.cl"))
 	if err != nil || len(files) == 0 {
@@ -601,6 +604,7 @@ func TestOpenCLCorpusRunsOrRefuses(t *testing.T) {
 // hidden arguments, with the widths clang and the device libraries load
 // them with.
 func TestDispatchPacketFields(t *testing.T) {
+	t.Parallel()
 	type field struct {
 		implicit bool
 		off      int
@@ -659,6 +663,7 @@ func TestDispatchPacketFields(t *testing.T) {
 // TestStructByteOffsets runs structs.cl, whose fields of mixed widths
 // clang addresses with byte offsets, against a Go computation.
 func TestStructByteOffsets(t *testing.T) {
+	t.Parallel()
 	testtool.Require(t, "clang-22", "clang-22")
 	src := compileCL(t, filepath.Join("testdata", "opencl", "structs.cl"), nil)
 	m, err := llvm.Import("structs.ll", src)
@@ -705,6 +710,7 @@ func TestStructByteOffsets(t *testing.T) {
 // imported as opaque operations named after the operation) against a Go
 // computation.
 func TestFloatAtomics(t *testing.T) {
+	t.Parallel()
 	testtool.Require(t, "clang-22", "clang-22")
 	m, err := llvm.Import("fatomics.ll", compileCL(t, filepath.Join("testdata", "opencl", "fatomics.cl"), nil))
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // call to a constant; both modules run in the interpreter (float32
 // denormals preserved, as LLVM folds) and must store the same bits.
 func TestLLVMIntrinsicsMatchOptFolding(t *testing.T) {
+	t.Parallel()
 	testtool.Require(t, "opt-22", "llvm-22")
 	cases := []struct{ ty, call string }{
 		{"i32", "@llvm.smax.i32(i32 -5, i32 3)"},

@@ -49,6 +49,7 @@ func bin(op ir.Op, x, y ir.Value) func(k *kit) ir.Value {
 }
 
 func TestIntegerOps(t *testing.T) {
+	t.Parallel()
 	intMin := int64(math.MinInt32)
 	runCases(t, []opCase{
 		{"add wraps", ir.I32, bin(ir.OpAdd, i32c(math.MaxInt32), i32c(1)), []uint64{0x80000000}},
@@ -82,6 +83,7 @@ func TestIntegerOps(t *testing.T) {
 }
 
 func TestFloatOps(t *testing.T) {
+	t.Parallel()
 	a, b := float32(0.1), float32(0.2)
 	sum := a + b
 	x, y := float32(1)/float32(3), float32(3)
@@ -121,6 +123,7 @@ func TestFloatOps(t *testing.T) {
 }
 
 func TestIntCompare(t *testing.T) {
+	t.Parallel()
 	cmp := func(p ir.CmpPred, x, y ir.Value) func(k *kit) ir.Value {
 		return func(k *kit) ir.Value { return k.b.Cmp(p, x, y, "") }
 	}
@@ -149,6 +152,7 @@ func TestIntCompare(t *testing.T) {
 }
 
 func TestCasts(t *testing.T) {
+	t.Parallel()
 	cast := func(op ir.Op, x ir.Value, to *ir.Type) func(k *kit) ir.Value {
 		return func(k *kit) ir.Value { return k.b.Cast(op, x, to, "") }
 	}
@@ -178,6 +182,7 @@ func TestCasts(t *testing.T) {
 }
 
 func TestAggregates(t *testing.T) {
+	t.Parallel()
 	v2 := ir.Vec(ir.U32, 2)
 	v4 := ir.Vec(ir.U32, 4)
 	s := ir.Struct("S", []ir.Field{{Name: "a", Type: ir.U32}, {Name: "b", Type: ir.Vec(ir.F32, 2)}})
@@ -223,6 +228,7 @@ func mat23() *ir.Const {
 }
 
 func TestMemory(t *testing.T) {
+	t.Parallel()
 	arr := ir.Array(ir.U32, 4)
 	s := ir.Struct("Rec", []ir.Field{{Name: "n", Type: ir.U32}, {Name: "v", Type: ir.Array(ir.Vec(ir.U32, 2), 3)}})
 	runCases(t, []opCase{
@@ -278,6 +284,7 @@ func TestMemory(t *testing.T) {
 }
 
 func TestStorageOutOfBounds(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 4)
 	// Out has max(64, 4) = 64 elements: Out[tid + 62] is in bounds for
 	// tid < 2 only; the other stores are dropped, loads read 0.
@@ -298,6 +305,7 @@ func TestStorageOutOfBounds(t *testing.T) {
 // TestWideTypes covers the scalar widths of the LLVM bridge (ir/widths.go):
 // i8, i16, i64, u64, f16, bf16 and f64.
 func TestWideTypes(t *testing.T) {
+	t.Parallel()
 	cast := func(op ir.Op, x ir.Value, to *ir.Type) func(k *kit) ir.Value {
 		return func(k *kit) ir.Value { return k.b.Cast(op, x, to, "") }
 	}

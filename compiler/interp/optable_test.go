@@ -51,6 +51,7 @@ func sameCells(a, b []uint64) bool {
 }
 
 func TestCommutativeFlagMatchesExecution(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, op := range tableOps() {
 		if !op.IsBinary() {
@@ -91,6 +92,7 @@ var castTypes = map[ir.Op][2]*ir.Type{
 }
 
 func TestElementwiseFlagMatchesExecution(t *testing.T) {
+	t.Parallel()
 	const lanes = 3
 	vec := func(s *ir.Type, k int) *ir.Const {
 		cs := make([]*ir.Const, lanes)

@@ -83,6 +83,7 @@ func lanePaths(r *Result) map[int][]string {
 // every wave op's lanes are active lanes of one wave; without switches the
 // two policies agree exactly.
 func TestRandomCFGs(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	for iter := 0; iter < 150; iter++ {
 		switches := iter%2 == 1
@@ -204,6 +205,7 @@ func maximalKeys(t *testing.T, m *ir.Module, r *Result) map[int][]string {
 // TestRandomMaximalConvergence checks the scheduler against maximalKeys on
 // random CFGs (reducible and irreducible) without switches.
 func TestRandomMaximalConvergence(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(7))
 	for iter := 0; iter < 200; iter++ {
 		m := randomModule(rng, 2+rng.Intn(9), false)

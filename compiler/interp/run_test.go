@@ -45,6 +45,7 @@ func TestStepLimit(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		time.Sleep(20 * time.Millisecond)
@@ -57,6 +58,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
+	t.Parallel()
 	// Unreachable.
 	k := newKit(ir.U32, 4)
 	k.b.Unreachable()
@@ -148,6 +150,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 100)
 	k.store(k.wave("WaveGetLaneCount", ir.U32))
 	res := k.run(t, nil, Options{})
@@ -164,6 +167,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestParsePolicy(t *testing.T) {
+	t.Parallel()
 	for _, p := range Policies() {
 		q, err := ParsePolicy(p.String())
 		if err != nil || q != p {
@@ -176,6 +180,7 @@ func TestParsePolicy(t *testing.T) {
 }
 
 func TestParseInput(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "switch42.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -206,6 +211,7 @@ func TestParseInput(t *testing.T) {
 // TestJSONValues: exact float round trip through the JSON input and
 // output formats, including NaN payloads, infinities and -0.
 func TestJSONValues(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.F32, 1)
 	k.finish()
 	data := `{"buffers": [{"name": "Out", "data": [0.1, 3.4028235e+38, 1e-45, "nan", "-inf", "0x80000000", "0x7FC00001", 16777217, -2.5]}]}`
@@ -250,6 +256,7 @@ func TestJSONValues(t *testing.T) {
 
 // TestResultJSONGolden pins the JSON output shape (docs/run.md).
 func TestResultJSONGolden(t *testing.T) {
+	t.Parallel()
 	res, err := runT(switch42Module(), switch42Input(), Options{WaveSize: 4, Trace: true})
 	if err != nil {
 		t.Fatal(err)
@@ -274,6 +281,7 @@ func TestResultJSONGolden(t *testing.T) {
 }
 
 func TestEqual(t *testing.T) {
+	t.Parallel()
 	a, err := runT(switch42Module(), switch42Input(), Options{WaveSize: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -308,6 +316,7 @@ func TestEqual(t *testing.T) {
 // (ByteAddressBuffer-like) is one element whose array length comes from
 // the input.
 func TestTailBuffer(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 4)
 	bt := ir.Struct("Buf", []ir.Field{{Name: "count", Type: ir.U32}, {Name: "data", Type: ir.Array(ir.F32, -1)}})
 	k.m.AddStruct(bt)
@@ -343,6 +352,7 @@ func TestTailBuffer(t *testing.T) {
 }
 
 func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 64)
 	p := k.b.Alloca(ir.Array(ir.U32, 1<<20), "big") // 64 lanes x 1M cells
 	k.b.Store(u32c(1), k.b.Access(p, []ir.Value{k.tid}, ""))

@@ -10,6 +10,7 @@ import (
 // the marker annotates the loop for the SM3 back end and must not change
 // what the program computes.
 func TestSM3RepMarkerIsNoOp(t *testing.T) {
+	t.Parallel()
 	src := `@Out = global storage [? x u32] binding 0, 0 kind "RWStructuredBuffer"
 
 define void @main() compute numthreads(4, 1, 1) {

@@ -52,6 +52,7 @@ func pixelModule() *ir.Module {
 }
 
 func TestPixelShader(t *testing.T) {
+	t.Parallel()
 	in := &Input{
 		Rect:     &Rect{Width: 4, Height: 4},
 		Uniforms: map[string]any{"scale": 2},
@@ -105,6 +106,7 @@ func eqCells(a, b []uint64) bool {
 
 // TestPixelList shades an explicit pixel list with a per-lane input.
 func TestPixelList(t *testing.T) {
+	t.Parallel()
 	in := &Input{
 		Pixels:   [][2]int{{3, 0}, {0, 1}},
 		Uniforms: map[string]any{"Colors.scale": 1, "Colors.tint": []any{1, 1, 1, 1}},
@@ -159,6 +161,7 @@ func vertexModule() *ir.Module {
 }
 
 func TestVertexShader(t *testing.T) {
+	t.Parallel()
 	in := &Input{
 		Uniforms: map[string]any{"worldViewProj": []any{
 			[]any{1, 0, 0, 0}, []any{0, 1, 0, 0}, []any{0, 0, 1, 0}, []any{10, 20, 30, 1}}},

@@ -205,6 +205,7 @@ func runSwitch42(t *testing.T, m *ir.Module, p Policy) []uint32 {
 }
 
 func TestSwitch42(t *testing.T) {
+	t.Parallel()
 	want := []uint32{42, 42, 40, 40}
 	separated := []uint32{22, 22, 20, 20}
 	for _, tc := range []struct {
@@ -234,6 +235,7 @@ func TestSwitch42(t *testing.T) {
 // TestSwitch42Trace checks the lanes pane data: which lanes took part in
 // each wave op.
 func TestSwitch42Trace(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		p     Policy
 		lanes [][]int
@@ -268,6 +270,7 @@ func TestSwitch42Trace(t *testing.T) {
 // TestSwitch42Testdata keeps testdata/*.pir equal to the builders (run
 // with -update to rewrite them).
 func TestSwitch42Testdata(t *testing.T) {
+	t.Parallel()
 	for file, m := range map[string]*ir.Module{
 		"switch42.pir":         switch42Module(),
 		"switch42-alloca.pir":  switch42AllocaModule(),
@@ -282,6 +285,7 @@ func TestSwitch42Testdata(t *testing.T) {
 // TestSwitch42Parsed runs the .pir files read by the IR parser: they give
 // the same results as the builders, under both policies.
 func TestSwitch42Parsed(t *testing.T) {
+	t.Parallel()
 	for file, m := range map[string]*ir.Module{
 		"switch42.pir":         switch42Module(),
 		"switch42-alloca.pir":  switch42AllocaModule(),

@@ -53,6 +53,7 @@ func (k *kit) toU32(v ir.Value) ir.Value {
 // TestWaveOpsDivergent runs each wave op with only the odd lanes of an
 // 8-lane wave active, under both policies.
 func TestWaveOpsDivergent(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		name string
 		rt   *ir.Type
@@ -116,6 +117,7 @@ func TestWaveOpsDivergent(t *testing.T) {
 // TestWaveOpsValues covers float and vector reductions and the
 // per-component AllEqual.
 func TestWaveOpsValues(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 4)
 	// Float sums run in lane order, rounding each step.
 	fs := k.wave("WaveActiveSum", ir.F32, f32c(0.1))
@@ -188,6 +190,7 @@ func loopModule(annotate bool) *ir.Module {
 }
 
 func TestWaveInLoop(t *testing.T) {
+	t.Parallel()
 	for _, annotate := range []bool{false, true} {
 		for _, p := range Policies() {
 			res, err := runT(loopModule(annotate), nil, Options{WaveSize: 4, Policy: p})
@@ -240,6 +243,7 @@ func breakModule(annotate bool) *ir.Module {
 // with the annotation the break block belongs to the loop construct and
 // each lane executes it alone (HLSL / SPV_KHR_maximal_reconvergence).
 func TestBreakBlockConvergence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		annotate bool
 		want     []uint32
@@ -257,6 +261,7 @@ func TestBreakBlockConvergence(t *testing.T) {
 // TestNestedLoopReconvergence: lanes leave an inner loop after different
 // trip counts and reconverge in the same outer iteration.
 func TestNestedLoopReconvergence(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 4)
 	acc := k.variable(ir.U32, "acc", u32c(0))
 	inner := k.variable(ir.U32, "inner", u32c(0))
@@ -314,6 +319,7 @@ func TestNestedLoopReconvergence(t *testing.T) {
 // that called it and diverged inside it; after the call all lanes
 // reconverge.
 func TestCallDivergence(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 8)
 	f := k.m.NewFunction("f", ir.U32, []string{"x"}, []*ir.Type{ir.U32})
 	fb := ir.NewBuilder(f)
@@ -345,6 +351,7 @@ func TestCallDivergence(t *testing.T) {
 // TestIrreducible runs an irreducible loop (two entries chosen by lane
 // parity): values per lane, and full reconvergence after the cycle.
 func TestIrreducible(t *testing.T) {
+	t.Parallel()
 	for _, p := range Policies() {
 		k := newKit(ir.U32, 8)
 		entry := k.b.B
@@ -378,6 +385,7 @@ func TestIrreducible(t *testing.T) {
 
 // TestPartialWave: 6 threads in waves of 4; the second wave has 2 lanes.
 func TestPartialWave(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 6)
 	n := k.wave("WaveGetLaneCount", ir.U32)
 	c := k.wave("WaveActiveCountBits", ir.U32, ir.ConstBool(ir.Bool, true))
@@ -458,6 +466,7 @@ func seedSwitchModule() *ir.Module {
 }
 
 func TestSeedSwitchExample(t *testing.T) {
+	t.Parallel()
 	want := []uint32{1, 3, 4, 3, 23, 23, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0}
 	for _, p := range Policies() {
 		for _, ws := range []int{4, 16, 32} {
@@ -475,6 +484,7 @@ func TestSeedSwitchExample(t *testing.T) {
 // TestAMDGPUIntrinsics covers the llvm.amdgcn.* intrinsics of the LLVM
 // bridge on one 8-lane wave.
 func TestAMDGPUIntrinsics(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 8)
 	k.f.Entry.NumThreads = [3]int{8, 1, 1}
 	l := k.wave("llvm.amdgcn.workitem.id.x", ir.U32)
@@ -515,6 +525,7 @@ func TestAMDGPUIntrinsics(t *testing.T) {
 }
 
 func TestUnsupportedIntrinsic(t *testing.T) {
+	t.Parallel()
 	k := newKit(ir.U32, 4)
 	k.store(k.wave("llvm.amdgcn.permlane16", ir.U32, k.tid, k.tid, u32c(0), u32c(0)))
 	_, err := Run(k.finish(), nil, Options{WaveSize: 4})
@@ -528,6 +539,7 @@ func TestUnsupportedIntrinsic(t *testing.T) {
 // loop body rejoin at the loop header (the continue leaves the switch
 // construct), so a wave op there sees every lane in each iteration.
 func TestSwitchSeparateInLoop(t *testing.T) {
+	t.Parallel()
 	build := func() *ir.Module {
 		k := newKit(ir.U32, 8)
 		acc := k.variable(ir.U32, "acc", u32c(0))

@@ -397,6 +397,7 @@ func runCorpus(t *testing.T, jobs []corpusJob) *corpusStats {
 // TestOpenCLCorpus compiles every kernel of testdata/opencl with clang-22
 // for gfx1100 at -O2 and compares the imported functions with opt-22.
 func TestOpenCLCorpus(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	clang := testtool.Require(t, "clang-22", "clang-22")
 	files, err := filepath.Glob(filepath.Join("testdata", "opencl", "*.cl"))
@@ -540,6 +541,7 @@ func exportedModules(t *testing.T) ([]corpusModule, int) {
 // module), optimises it with opt-22 -O3 and compares the imported result
 // with opt-22. Under -short only every fourth vkd3d unit runs.
 func TestExportedCorpus(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	mods, nSamples := exportedModules(t)
 	var jobs []corpusJob
@@ -559,6 +561,7 @@ func TestExportedCorpus(t *testing.T) {
 // imported result is compared with opt-22. Under -short only every fourth
 // vkd3d unit runs.
 func TestDXILCorpus(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	spec, err := pipeline.Default("dxil")
 	if err != nil {
@@ -597,6 +600,7 @@ func TestDXILCorpus(t *testing.T) {
 // compares every function with opt-22. Each module must contain opaque
 // operations or types, so the fallback itself is what is checked.
 func TestConstructsMatchOpt(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	files, err := filepath.Glob(filepath.Join("testdata", "constructs", "*.ll"))
 	if err != nil || len(files) == 0 {

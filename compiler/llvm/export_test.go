@@ -46,6 +46,7 @@ func keys(m map[string]bool) []string {
 // TestExportDivergenceMatches builds a passlens function whose values have
 // known passlens divergence and checks that opt-22 agrees on the export.
 func TestExportDivergenceMatches(t *testing.T) {
+	t.Parallel()
 	opt := requireOpt(t)
 	m := ir.NewModule("t")
 	tid := ir.NewGlobal("tid", ir.SpaceInput, ir.Vec(ir.U32, 3))
@@ -129,6 +130,7 @@ func TestExportDivergenceMatches(t *testing.T) {
 
 // TestExportNames checks name quoting and numbering rules.
 func TestExportNames(t *testing.T) {
+	t.Parallel()
 	opt := requireOpt(t)
 	m := ir.NewModule("t")
 	f := m.NewFunction("f n", ir.I32, []string{"a b", "7"}, []*ir.Type{ir.I32, ir.I32})

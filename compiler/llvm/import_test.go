@@ -10,6 +10,7 @@ import (
 // TestImportConstructs imports one small function per supported construct
 // and compares the passlens text.
 func TestImportConstructs(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, src, want string }{
 		{"params and inreg",
 			"define amdgpu_ps void @f(i32 inreg %u, float %d) {\n  ret void\n}\n",
@@ -81,6 +82,7 @@ func TestImportConstructs(t *testing.T) {
 
 // TestImportErrors checks each error message and its position.
 func TestImportErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ src, want string }{
 		{"define void @f() {\n  %x = add i32 1, 2 [ \"b\"() ]\n}\n", "t.ll:2:21: expected an instruction"},
 		{"define void @f(<vscale x 2 x i32> %x) {\n  ret void\n}\n", "t.ll:1:17: unsupported scalable vector type"},
@@ -115,6 +117,7 @@ func TestImportErrors(t *testing.T) {
 // TestImportIntrinsicAttrs checks the divergence attributes imported calls
 // carry (DivergenceFacts).
 func TestImportIntrinsicAttrs(t *testing.T) {
+	t.Parallel()
 	src := `declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare i64 @llvm.amdgcn.ballot.i64(i1)
@@ -157,6 +160,7 @@ attributes #0 = { nodivergencesource }
 // opaque type named after the LLVM type, or an opaque operation named after
 // the LLVM opcode with the right divergence class, and located positions.
 func TestImportOpaque(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, src, want string }{
 		{"odd widths", "define i32 @f(i33 %a) {\n  %b = add i33 %a, 1\n  %c = trunc i33 %b to i32\n  ret i32 %c\n}\n",
 			"define i32 @f(%\"llvm:i33\" %a) {\n0:\n  %const = intr %\"llvm:i33\" llvm.opaque.int(i64 1)\n  %b = intr %\"llvm:i33\" llvm.opaque.add(%\"llvm:i33\" %a, %\"llvm:i33\" %const)\n  %c = intr i32 llvm.opaque.trunc(%\"llvm:i33\" %b)\n  ret i32 %c\n}\n"},

@@ -68,6 +68,7 @@ func optVerify(t *testing.T, opt, text string) (string, bool) {
 // export to LLVM that opt-22 verifies and re-import to the same passlens
 // text. The report lists every file and why the others do not import.
 func TestLLVMTestFiles(t *testing.T) {
+	t.Parallel()
 	dir, files := llvmTestFiles(t)
 	opt := requireOpt(t)
 	imported, roundTripped := 0, 0

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseHeader(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		line string
 		want header
@@ -42,6 +43,7 @@ func TestParseHeader(t *testing.T) {
 // TestLegacyDXC: DXC's legacy banners carry no scope; function dumps are
 // merged into the module by name and the declaration after it is kept.
 func TestLegacyDXC(t *testing.T) {
+	t.Parallel()
 	l, err := Open("testdata/dxc-legacy.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +87,7 @@ declare float @dx.op.loadInput.f32(i32, i32, i32, i8, i32)
 // TestLoopMerge: a loop dump replaces the blocks it prints, inserts new
 // ones after their predecessor in the dump and leaves the rest alone.
 func TestLoopMerge(t *testing.T) {
+	t.Parallel()
 	log := `; *** IR Dump After SimplifyCFGPass on f ***
 define void @f(i32 %n) {
 entry:
@@ -174,6 +177,7 @@ exit:                                             ; preds = %latch
 // TestPrintChangedSteps: -print-changed's own dialect (no "; ", At Start,
 // omitted, ignored lines) on a hand-written log.
 func TestPrintChangedSteps(t *testing.T) {
+	t.Parallel()
 	log := `*** IR Dump At Start ***
 ; ModuleID = 'm'
 define i32 @f() {
@@ -211,6 +215,7 @@ define i32 @g() {
 }
 
 func TestSniff(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]bool{
 		"testdata/dxc-legacy.txt":          true,
 		"testdata/loops.cl":                false,
@@ -250,6 +255,7 @@ func TestStdin(t *testing.T) {
 // TestFuncHash: the hash of a merged text equals the scan's hash of the
 // same text printed as a function dump.
 func TestFuncHash(t *testing.T) {
+	t.Parallel()
 	fn := "; Function Attrs: nounwind\ndefine void @f() {\nentry:\n  ret void\n}\n"
 	l, err := Parse("h", []byte("; *** IR Dump After A on f ***\n"+fn))
 	if err != nil {

@@ -37,6 +37,7 @@ var (
 // the full log prints a function, the rebuilt function's body equals the
 // printed one; and the last step's bodies equal opt's output.
 func TestOptPrintChangedDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	irr, _ := filepath.Abs("../../samples/irreducible.ll")
 	for _, in := range []string{clangLL(t, dir, "sync.cl"), clangLL(t, dir, "loops.cl"), irr} {
@@ -157,6 +158,7 @@ func TestOptPrintChangedDiff(t *testing.T) {
 // emptied function is deleted; blank lines left by a renamed block
 // collapse.
 func TestRebuildDiffModule(t *testing.T) {
+	t.Parallel()
 	log := `*** IR Dump At Start ***
 ; ModuleID = 'm'
 

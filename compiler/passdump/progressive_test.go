@@ -15,6 +15,7 @@ import (
 // log: the same steps with the same texts, cut at a banner; the whole log
 // equals what Open indexes.
 func TestOpenProgressive(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	// Two rounds of a small module: function, loop and module dumps.
 	if err := dumpgen.Write(&buf, dumpgen.Options{Size: 1, Funcs: 6, FuncPass: 8, LoopPass: 2, ModPasses: 2}); err != nil {

@@ -155,6 +155,7 @@ func optLog(t *testing.T, dir, in string, flags ...string) (*Log, string) {
 }
 
 func TestOptPrintAfterAll(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	irr, _ := filepath.Abs("../../samples/irreducible.ll")
 	for _, in := range []string{clangLL(t, dir, "loops.cl"), clangLL(t, dir, "sync.cl"), irr} {
@@ -180,6 +181,7 @@ func TestOptPrintAfterAll(t *testing.T) {
 }
 
 func TestOptPrintModuleScope(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l, out := optLog(t, dir, clangLL(t, dir, "loops.cl"), "-print-after-all", "-print-module-scope")
 	texts := loadAll(t, l)
@@ -194,6 +196,7 @@ func TestOptPrintModuleScope(t *testing.T) {
 }
 
 func TestOptPrintChanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := clangLL(t, dir, "sync.cl")
 	for _, mode := range []string{"-print-changed", "-print-changed=quiet"} {
@@ -221,6 +224,7 @@ func TestOptPrintChanged(t *testing.T) {
 }
 
 func TestOptFilterPrintFuncs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l, out := optLog(t, dir, clangLL(t, dir, "loops.cl"), "-print-after-all", "-filter-print-funcs=capped")
 	texts := loadAll(t, l)
@@ -243,6 +247,7 @@ func TestOptFilterPrintFuncs(t *testing.T) {
 }
 
 func TestClangOpenCLDump(t *testing.T) {
+	t.Parallel()
 	clang := testtool.Require(t, "clang-22", "clang-22")
 	dir := t.TempDir()
 	for _, cl := range []string{"loops.cl", "sync.cl"} {
@@ -264,6 +269,7 @@ func TestClangOpenCLDump(t *testing.T) {
 }
 
 func TestSpirvOptPrintAll(t *testing.T) {
+	t.Parallel()
 	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
 	spvopt := testtool.Require(t, "spirv-opt", "spirv-tools")
 	spvdis := testtool.Require(t, "spirv-dis", "spirv-tools")
@@ -343,6 +349,7 @@ func TestSpirvOptPrintAll(t *testing.T) {
 }
 
 func TestLlcMachineIR(t *testing.T) {
+	t.Parallel()
 	llc := testtool.Require(t, "llc-22", "llvm-22")
 	dir := t.TempDir()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
@@ -392,6 +399,7 @@ func TestLlcMachineIR(t *testing.T) {
 // TestPasslensRoundTrip: passlens's own --print-after-all and
 // --print-changed output load back into the pipeline's snapshots.
 func TestPasslensRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, sample := range []string{"samples/nested-loops", "samples/wave-switch-42", "samples/divergent-loop"} {
 		t.Run(sample, func(t *testing.T) {
 			m, _, err := load.File(sample, load.Options{})
@@ -438,6 +446,7 @@ func TestPasslensRoundTrip(t *testing.T) {
 // TestOptPrintBeforeAndAfter: -print-before-all interleaves Before dumps;
 // both load and the last (After) step is opt's output.
 func TestOptPrintBeforeAndAfter(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in, _ := filepath.Abs("../../samples/irreducible.ll")
 	l, out := optLog(t, dir, in, "-print-before-all", "-print-after-all")
@@ -457,6 +466,7 @@ func TestOptPrintBeforeAndAfter(t *testing.T) {
 // TestRunSpirvOptWhatIf: `--run 'spirv-opt -O …'` expands -O into the
 // passes its log names; turning one off re-runs spirv-opt without it.
 func TestRunSpirvOptWhatIf(t *testing.T) {
+	t.Parallel()
 	glslang := testtool.Require(t, "glslangValidator", "glslang-tools")
 	spvopt := testtool.Require(t, "spirv-opt", "spirv-tools")
 	dir := t.TempDir()
@@ -499,6 +509,7 @@ func TestRunSpirvOptWhatIf(t *testing.T) {
 }
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	c, err := ParseCommand(`clang-22 -x cl "a b.cl" -o 'out file.ll' -DX=\"y\"`)
 	if err != nil || c.Tool != "clang" || len(c.Argv) != 7 || c.Argv[3] != "a b.cl" || c.Argv[5] != "out file.ll" || c.Argv[6] != `-DX="y"` {
 		t.Fatalf("%v %q", err, c.Argv)
@@ -517,6 +528,7 @@ func TestParseCommand(t *testing.T) {
 // TestRunOptInput: --run on opt starts from the input module (an At Start
 // step) and merges the function dumps into it.
 func TestRunOptInput(t *testing.T) {
+	t.Parallel()
 	opt := testtool.Require(t, "opt-22", "llvm-22")
 	in, _ := filepath.Abs("../../samples/irreducible.ll")
 	c, err := ParseCommand(opt + " -passes=sroa,simplifycfg -mtriple=amdgcn-- " + in + " -S -o " + os.DevNull)
@@ -551,6 +563,7 @@ func TestRunOptInput(t *testing.T) {
 // function is printed whole again; the share of exact loop merges is
 // logged.
 func TestMergeAgainstModuleScope(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, cl := range []string{"loops.cl", "sync.cl"} {
 		t.Run(cl, func(t *testing.T) {

@@ -9,19 +9,6 @@ import (
 	"passlens/compiler/target"
 )
 
-// passCase is one table-driven before/after test: the input IR, the passes
-// to run (by name, in order), and the expected IR text after them.
-type passCase struct {
-	name   string
-	passes string // comma-separated pass names
-	target target.Name
-	in     string
-	want   string
-	// run, when set, executes the module with the interpreter before and
-	// after the passes and requires bit-identical results.
-	run *interp.Input
-}
-
 // trimIR normalizes IR text written in Go source: leading tabs (the Go
 // indentation) go, as do trailing spaces and leading/trailing blank lines.
 // IR itself indents with spaces only.
@@ -77,29 +64,15 @@ func runPasses(t *testing.T, m *ir.Module, names string, tgt target.Name) {
 	}
 }
 
-func runCases(t *testing.T, cases []passCase) {
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			m := parseIR(t, tc.name, tc.in)
-			var before *interp.Result
-			if tc.run != nil {
-				before = mustRun(t, m, tc.run)
-			}
-			runPasses(t, m, tc.passes, tc.target)
-			got := m.String()
-			if tc.want == "" {
-				t.Errorf("no expectation; got:\n%s", got)
-			} else if want := trimIR(tc.want); got != want {
-				t.Errorf("after %s:\n--- got ---\n%s--- want ---\n%s", tc.passes, got, want)
-			}
-			if tc.run != nil {
-				after := mustRun(t, m, tc.run)
-				if ok, diff := before.Equal(after); !ok {
-					t.Errorf("results differ after %s: %s", tc.passes, diff)
-				}
-			}
-		})
-	}
+// caseAfter loads the case file testdata/<pass>/<name>.pir and runs the
+// passes seq over it (runPasses), for a test's assertions about the output
+// that a .want.pir file does not state as such (what must be gone, a
+// type). TestPassCases checks the case's runs and expected outputs.
+func caseAfter(t *testing.T, name, seq string) *ir.Module {
+	t.Helper()
+	m := cfLoad(t, name)
+	runPasses(t, m, seq, "")
+	return m
 }
 
 func mustRun(t *testing.T, m *ir.Module, in *interp.Input) *interp.Result {

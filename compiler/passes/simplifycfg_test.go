@@ -219,3 +219,11 @@ func TestSimplifyFoldBranchesBuildsFewTrees(t *testing.T) {
 		t.Errorf("simplify left %d instructions, with the reference %d", g, w)
 	}
 }
+
+// computeHeader declares the buffers of the generated compute modules.
+const computeHeader = `
+module "t"
+
+@Out = global storage [? x u32] binding 0, 0 kind "RWStructuredBuffer"
+@tid = global input <3 x u32> semantic "SV_DispatchThreadID"
+`

@@ -38,6 +38,7 @@ import (
 // side effects, fmod of negative values (GLSL mod), integer dot products,
 // and typed buffers (texel buffers in glslang).
 func TestGlslangDifferential(t *testing.T) {
+	t.Parallel()
 	glslang, err := exec.LookPath("glslangValidator")
 	if err != nil {
 		unavailable(t, "glslangValidator not found")

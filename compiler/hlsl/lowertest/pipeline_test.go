@@ -24,6 +24,7 @@ import (
 // TestLoadSamples compiles every HLSL sample the way the command line
 // does (load.File) and verifies the module.
 func TestLoadSamples(t *testing.T) {
+	t.Parallel()
 	for _, s := range hlslSamples(t) {
 		m, src, err := load.File("samples/"+s.Name, load.Options{})
 		if err != nil {
@@ -42,6 +43,7 @@ func TestLoadSamples(t *testing.T) {
 // TestLoadLoweringError checks that a construct the lowering rejects is
 // reported with its position and a caret.
 func TestLoadLoweringError(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "deriv.hlsl")
 	src := "float4 main(float2 uv : TEXCOORD0) : SV_Target {\n  return ddx(uv).xyxy;\n}\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -165,6 +167,7 @@ func shaders(t *testing.T) []shader {
 // barriers, integer bit operations) are logged, not counted: those passes
 // belong to others and may still be in progress.
 func TestPipelinesPreserveResults(t *testing.T) {
+	t.Parallel()
 	compared := 0
 	for _, sh := range shaders(t) {
 		in := inputs[sh.name]
@@ -213,6 +216,7 @@ func TestPipelinesPreserveResults(t *testing.T) {
 // hazardous [22, 22, 20, 20] under the switch-separate policy, and the
 // spirv pipeline (switch-to-if) makes it [42, 42, 40, 40] under both.
 func TestSwitchToIfFixesHazard(t *testing.T) {
+	t.Parallel()
 	m, _, err := load.File("samples/wave-switch-42", load.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -17,8 +17,12 @@
 //	; run: out-of-ssa,structurize<ifs>   a pass sequence (repeatable)
 //	; data: 0 1 2 -3                     the i32s of buffer @In (compute)
 //	; pixel: m=37                        a 1x1 pixel draw with uniforms (none: "; pixel:")
+//	; input: {"uniforms":{"x":"nan"}}     an interpreter input in the JSON form of
+//	                                     docs/run.md, on one line (repeatable: the
+//	                                     case runs on each)
 //
-// Without data or pixel a compute case gets Data. A file without run lines
+// Without data, pixel or input a compute case gets Data. Input lines replace
+// data and pixel (a case uses one kind). A file without run lines
 // is an input that Go tests load (Load) and RunDir skips.
 package passtest
 
@@ -166,6 +170,9 @@ type Case struct {
 	Data  []int32  // @In contents (nil: Data)
 	Pixel map[string]any
 	IsPix bool // a pixel draw (Pixel may be empty)
+	// Inputs are the "; input:" lines; when there are any, the case runs on
+	// each of them instead of Data, Pixel.
+	Inputs []*interp.Input
 }
 
 // ReadCase reads and parses the directives of the case file path.
@@ -200,6 +207,12 @@ func ReadCase(path string) (*Case, error) {
 				}
 				c.Data = append(c.Data, int32(n))
 			}
+		case "input":
+			in, err := interp.ParseInputFile(where+": input", []byte(val))
+			if err != nil {
+				return nil, err
+			}
+			c.Inputs = append(c.Inputs, in)
 		case "pixel":
 			c.IsPix = true
 			c.Pixel = map[string]any{}
@@ -213,6 +226,9 @@ func ReadCase(path string) (*Case, error) {
 			}
 		}
 	}
+	if len(c.Inputs) > 0 && (c.IsPix || c.Data != nil) {
+		return nil, fmt.Errorf("%s: input lines replace data and pixel; give one kind", path)
+	}
 	return c, nil
 }
 
@@ -224,8 +240,21 @@ func (c *Case) WantPath(seq string) string {
 	return stem + "." + strings.NewReplacer(",", "+", "<", "(", ">", ")").Replace(seq) + ".want.pir"
 }
 
-// Input returns the interpreter input of the case for module m.
+// RunInputs returns the interpreter inputs of the case for module m: its
+// input lines, or else the one input Input gives.
+func (c *Case) RunInputs(m *ir.Module) []*interp.Input {
+	if len(c.Inputs) > 0 {
+		return c.Inputs
+	}
+	return []*interp.Input{c.Input(m)}
+}
+
+// Input returns the interpreter input of the case for module m (for a case
+// with input lines, the first).
 func (c *Case) Input(m *ir.Module) *interp.Input {
+	if len(c.Inputs) > 0 {
+		return c.Inputs[0]
+	}
 	if c.IsPix {
 		return PixelInput(c.Pixel)
 	}
@@ -290,13 +319,16 @@ func RunDir(t *testing.T, dir string, run PassFunc, prepare func(*ir.Module) *ir
 }
 
 // RunCase runs sequence seq of case c step by step (see Apply), requiring
-// after every step a parser round trip and the input's results, and
+// after every step a parser round trip and the results of every input, and
 // compares the final text with the case's .want.pir (golden.Check).
 func RunCase(t *testing.T, c *Case, seq string, run PassFunc, prepare func(*ir.Module) *ir.Module) {
 	t.Helper()
 	orig := Parse(t, c.Path, c.Src)
-	in := c.Input(orig)
-	want := Run(t, orig, in, interp.PolicyMaximal)
+	ins := c.RunInputs(orig)
+	want := make([]*interp.Result, len(ins))
+	for i, in := range ins {
+		want[i] = Run(t, orig, in, interp.PolicyMaximal)
+	}
 	cur := orig
 	for _, step := range strings.Split(seq, ",") {
 		name, opt, _ := strings.Cut(strings.TrimSpace(step), "<")
@@ -311,9 +343,11 @@ func RunCase(t *testing.T, c *Case, seq string, run PassFunc, prepare func(*ir.M
 		if prepare != nil {
 			runnable = prepare(cur)
 		}
-		got := Run(t, runnable, in, interp.PolicyMaximal)
-		if ok, why := want.Equal(got); !ok {
-			t.Fatalf("after %s the results differ: %s\n%s", name, why, cur)
+		for i, in := range ins {
+			got := Run(t, runnable, in, interp.PolicyMaximal)
+			if ok, why := want[i].Equal(got); !ok {
+				t.Fatalf("after %s the results on input %d differ: %s\n%s", name, i+1, why, cur)
+			}
 		}
 	}
 	golden.Check(t, c.WantPath(seq), []byte(cur.String()))
