@@ -61,7 +61,9 @@ var Inline = &Pass{
 // Structure: the block holding the call is split at the call; the tail
 // (named `<callee>.exit`, as LLVM does) receives the rest of the block and
 // its terminator. If that block was a loop header, its loop_merge stays on
-// the header, which branches to a new block holding the rest. The callee's
+// the header, which branches to a new block holding the rest; a header that
+// was its own continue target gets a new continue target holding just the
+// back edge (`<header>.continue`). The callee's
 // allocas move to the caller's entry block. A callee whose returns are not
 // all at its top level (several returns, or one inside a selection or loop)
 // is entered through a one-case switch, `selection_merge %<callee>.exit;
@@ -305,6 +307,8 @@ func inlineCallsIn(f *ir.Function) (bool, error) {
 		pending = nil
 		for _, b := range blocks {
 			calls := callsOf[b]
+			var header *ir.Instr // the header's new branch when b heads a one-block loop
+			var backEdge *ir.Instr
 			if t := b.Terminator(); t != nil && t.MergeKind == ir.MergeLoop {
 				// Keep the loop header a header: it keeps its phis and the
 				// loop_merge; everything else moves to a new block.
@@ -312,6 +316,13 @@ func inlineCallsIn(f *ir.Function) (bool, error) {
 				moveTail(b, b.FirstNonPhi(), rest)
 				br := appendInstr(b, newBr(f, rest))
 				br.MergeKind, br.Merge, br.Continue = t.MergeKind, t.Merge, t.Continue
+				if t.Continue == b {
+					// The header was its own continue target: the back
+					// edge now leaves from another block, which must
+					// become the continue target (SPIR-V: the continue
+					// target dominates the back edge's block).
+					header, backEdge = br, t
+				}
 				t.ClearMerge()
 				b = rest
 			}
@@ -322,6 +333,16 @@ func inlineCallsIn(f *ir.Function) (bool, error) {
 					return true, fmt.Errorf("@%s: inlining would copy more than %d instructions into it (a call graph whose size doubles per level?)", f.Name(), maxInlinedInstrs)
 				}
 				pending = append(pending, il.inlineCall(call, heads[k], tails[k])...)
+			}
+			if header != nil {
+				// A block of its own holding just the back edge, so that
+				// it is nobody's merge block (the last tail may merge the
+				// callee's returns).
+				last := backEdge.Block
+				cont := il.newBlockAfter(last, header.Block.Name()+".continue")
+				moveTail(last, len(last.Instrs)-1, cont)
+				appendInstr(last, newBr(f, cont))
+				header.Continue = cont
 			}
 		}
 		changed = changed || len(blocks) > 0

@@ -11,8 +11,8 @@ entry:
   %i = extractvalue <3 x u32> %id, 0
   br %loop
 loop:
-  %n = phi u32 [%i, %entry], [%n1, %twice.exit]
-  loop_merge %exit, %loop
+  %n = phi u32 [%i, %entry], [%n1, %loop.continue]
+  loop_merge %exit, %loop.continue
   br %loop.body
 loop.body:
   br %twice.entry
@@ -34,6 +34,8 @@ inc.exit.1:
   br %twice.exit
 twice.exit:
   %c = icmp ult u32 %n1, 9
+  br %loop.continue
+loop.continue:
   condbr bool %c, %loop, %exit
 exit:
   %p = access ptr<storage, [? x u32]> @Out, u32 %i
