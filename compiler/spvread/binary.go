@@ -113,7 +113,7 @@ func (d *decoder) inst(op uint16, ws []uint32, at int) (*inst, error) {
 		}
 		for first := true; first || rep && k < len(ws); first = false {
 			if k >= len(ws) {
-				if rep {
+				if rep || tok == "o" {
 					break
 				}
 				return nil, short()
@@ -133,7 +133,7 @@ func (d *decoder) inst(op uint16, ws []uint32, at int) (*inst, error) {
 			case tok == "i":
 				in.args = append(in.args, idOp(ws[k], wpos))
 				k++
-			case tok == "n":
+			case tok == "n" || tok == "o":
 				in.args = append(in.args, operand{kind: kLit, s: strconv.FormatUint(uint64(ws[k]), 10), w: ws[k : k+1], pos: Pos{Word: wpos}})
 				k++
 			case tok == "s":

@@ -11,8 +11,9 @@ package spvread
 // decoded (see binary.go): "T R" result type and result, then i (id),
 // n (literal word), s (string), v (literal typed by the result type),
 // w (OpSwitch pairs), e:TABLE (an enumerant), d (a decoration and its
-// operands), x (extended instruction number); a trailing * repeats the
-// last kind to the end. An empty pattern means no operands.
+// operands), x (extended instruction number), o (an optional literal
+// word: the image-operands mask, whose ids follow); a trailing * repeats
+// the last kind to the end. An empty pattern means no operands.
 var opNames = map[uint16][2]string{
 	0: {"OpNop", ""}, 1: {"OpUndef", "T R"}, 3: {"OpSource", "-"}, 4: {"OpSourceExtension", "-"},
 	5: {"OpName", "i s"}, 6: {"OpMemberName", "i n s"}, 7: {"OpString", "R s"}, 8: {"OpLine", "i n n"},
@@ -37,9 +38,14 @@ var opNames = map[uint16][2]string{
 	79: {"OpVectorShuffle", "T R i i n*"}, 80: {"OpCompositeConstruct", "T R i*"},
 	81: {"OpCompositeExtract", "T R i n*"}, 82: {"OpCompositeInsert", "T R i i n*"}, 83: {"OpCopyObject", "T R i"},
 	84: {"OpTranspose", "T R i"}, 86: {"OpSampledImage", "T R i i"},
-	87: {"OpImageSampleImplicitLod", "T R i i n*"}, 88: {"OpImageSampleExplicitLod", "T R i i n*"},
-	95: {"OpImageFetch", "T R i i n*"}, 98: {"OpImageRead", "T R i i n*"}, 99: {"OpImageWrite", "i i i n*"},
-	100: {"OpImage", "T R i"}, 103: {"OpImageQuerySize", "T R i"},
+	87: {"OpImageSampleImplicitLod", "T R i i o i*"}, 88: {"OpImageSampleExplicitLod", "T R i i o i*"},
+	89: {"OpImageSampleDrefImplicitLod", "T R i i i o i*"}, 90: {"OpImageSampleDrefExplicitLod", "T R i i i o i*"},
+	91: {"OpImageSampleProjImplicitLod", "T R i i o i*"}, 92: {"OpImageSampleProjExplicitLod", "T R i i o i*"},
+	93: {"OpImageSampleProjDrefImplicitLod", "T R i i i o i*"}, 94: {"OpImageSampleProjDrefExplicitLod", "T R i i i o i*"},
+	96: {"OpImageGather", "T R i i i o i*"}, 97: {"OpImageDrefGather", "T R i i i o i*"},
+	95: {"OpImageFetch", "T R i i o i*"}, 98: {"OpImageRead", "T R i i o i*"}, 99: {"OpImageWrite", "i i i o i*"},
+	100: {"OpImage", "T R i"}, 103: {"OpImageQuerySizeLod", "T R i i"}, 104: {"OpImageQuerySize", "T R i"},
+	105: {"OpImageQueryLod", "T R i i"}, 106: {"OpImageQueryLevels", "T R i"}, 107: {"OpImageQuerySamples", "T R i"},
 	109: {"OpConvertFToU", "T R i"}, 110: {"OpConvertFToS", "T R i"}, 111: {"OpConvertSToF", "T R i"},
 	112: {"OpConvertUToF", "T R i"}, 113: {"OpUConvert", "T R i"}, 114: {"OpSConvert", "T R i"},
 	115: {"OpFConvert", "T R i"}, 116: {"OpQuantizeToF16", "T R i"}, 124: {"OpBitcast", "T R i"},

@@ -211,7 +211,7 @@ func treesOf(m *ir.Module) string {
 func TestRoundTrip(t *testing.T) {
 	testtool.Require(t, "spirv-dis", "spirv-tools")
 	mods := corpus(t)
-	var assembled, ran, treesEqual, readWords int
+	var assembled, ran, treesEqual, readWords, opaqueImages int
 	var readTime time.Duration
 	for _, cm := range mods {
 		if err := spirvPipeline(cm.m); err != nil {
@@ -268,6 +268,13 @@ func TestRoundTrip(t *testing.T) {
 			continue // the interpreter refuses the original too (needs input)
 		}
 		if err1 != nil {
+			if readsImages(fromText) {
+				// Images and samplers are opaque to the reader
+				// (docs/spirv-reader.md): the module keeps its trees
+				// and uniformity, not its execution.
+				opaqueImages++
+				continue
+			}
 			t.Errorf("%s: the original runs, the read module does not: %v", cm.name, err1)
 			continue
 		}
@@ -277,9 +284,24 @@ func TestRoundTrip(t *testing.T) {
 		}
 		ran++
 	}
-	t.Logf("%d modules assembled; trees equal on %d; %d run with equal results; binaries read at %.1f M words/s",
-		assembled, treesEqual, ran, float64(readWords)/readTime.Seconds()/1e6)
+	t.Logf("%d modules assembled; trees equal on %d; %d run with equal results; %d not run (images, opaque to the reader); binaries read at %.1f M words/s",
+		assembled, treesEqual, ran, opaqueImages, float64(readWords)/readTime.Seconds()/1e6)
 	if assembled < 20 {
 		t.Errorf("only %d modules assembled", assembled)
 	}
+}
+
+// readsImages reports whether m holds an opaque image or sampler
+// operation (the reader keeps them as spirv.opaque.Image*/SampledImage).
+func readsImages(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if spvread.IsOpaque(in) && in.Intr != nil && (strings.Contains(in.Intr.Name, "Image") || strings.Contains(in.Intr.Name, "Sampler")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

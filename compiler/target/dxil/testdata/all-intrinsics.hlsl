@@ -52,6 +52,7 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   r += atan2(a, b) + ceil(a) + cos(a) + cosh(saturate(a)) + degrees(a) + exp(saturate(b));
   r += exp2(b) + floor(a) + fmod(a, p) + frac(a) + ldexp(a, floor(b)) + lerp(a, b, 0.3);
   r += log(p) + log10(p) + log2(p) + mad(a, b, p) + max(a, b) + min(a, b) + pow(p, b);
+  r.x += (float)fma((double)a.x, (double)b.x, (double)p.x); // fma is double-only
   r += radians(a) + rcp(p) + round(a) + rsqrt(p) + saturate(a) + sin(a) + sinh(saturate(b));
   r += smoothstep(a, p, b) + sqrt(p) + step(a, b) + tan(saturate(a)) + tanh(b) + trunc(a);
   float4 ip;
