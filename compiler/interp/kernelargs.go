@@ -150,27 +150,9 @@ func (mc *machine) argBuffer(f *ir.Function, pi int, t *ir.Type, bi *BufferInput
 			elem = st
 		}
 	}
-	if bi != nil && bi.Type != "" && bi.Type != elem.String() {
-		return 0, inputErr("%s: input says element type %s, the module has %s", what, bi.Type, elem)
-	}
-	if runtime {
-		count = max(DefaultBufferCount, invocations)
-		if bi != nil {
-			switch {
-			case bi.Count > 0:
-				count = bi.Count
-			case len(bi.Data) > 0:
-				count = len(bi.Data)
-				if allScalars(bi.Data) && slots(elem) > 1 && len(bi.Data)%slots(elem) == 0 {
-					count = len(bi.Data) / slots(elem)
-				}
-			}
-		}
-		if count > maxInvocations*4 {
-			return 0, inputErr("%s: %d elements is too many", what, count)
-		}
-	} else if bi != nil && bi.Count > 0 && bi.Count != count {
-		return 0, inputErr("%s has %d elements, input says %d", what, count, bi.Count)
+	count, err := bufferCount(what, bi, elem, count, runtime, invocations)
+	if err != nil {
+		return 0, err
 	}
 	at := ir.Array(elem, -1)
 	ptr := mc.mem.allocCells(count*slots(elem), at, p.Type().Space, p.Ref())

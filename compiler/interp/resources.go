@@ -49,27 +49,9 @@ func (mc *machine) resources(in *Input, invocations int) error {
 					break
 				}
 			}
-			if bi != nil && bi.Type != "" && bi.Type != elem.String() {
-				return inputErr("buffer @%s: input says element type %s, the module has %s", g.Name(), bi.Type, elem)
-			}
-			if runtime {
-				count = max(DefaultBufferCount, invocations)
-				if bi != nil {
-					switch {
-					case bi.Count > 0:
-						count = bi.Count
-					case len(bi.Data) > 0:
-						count = len(bi.Data)
-						if allScalars(bi.Data) && slots(elem) > 1 && len(bi.Data)%slots(elem) == 0 {
-							count = len(bi.Data) / slots(elem)
-						}
-					}
-				}
-				if count > maxInvocations*4 {
-					return inputErr("buffer @%s: %d elements is too many", g.Name(), count)
-				}
-			} else if bi != nil && bi.Count > 0 && bi.Count != count {
-				return inputErr("buffer @%s has %d elements, input says %d", g.Name(), count, bi.Count)
+			count, err := bufferCount("buffer @"+g.Name(), bi, elem, count, runtime, invocations)
+			if err != nil {
+				return err
 			}
 			tail := 0
 			if tailed {
@@ -284,4 +266,37 @@ func (mc *machine) collectBuffers() {
 		}
 		mc.result.Buffers = append(mc.result.Buffers, b)
 	}
+}
+
+// bufferCount checks a buffer's input against its element type and gives
+// its element count: for a runtime-sized buffer the input's count, else
+// its data's length (in elements when the data are flat scalars), else
+// max(DefaultBufferCount, invocations); for a sized one its own count,
+// which the input may only repeat. what names the buffer in errors.
+func bufferCount(what string, bi *BufferInput, elem *ir.Type, count int, runtime bool, invocations int) (int, error) {
+	if bi != nil && bi.Type != "" && bi.Type != elem.String() {
+		return 0, inputErr("%s: input says element type %s, the module has %s", what, bi.Type, elem)
+	}
+	if !runtime {
+		if bi != nil && bi.Count > 0 && bi.Count != count {
+			return 0, inputErr("%s has %d elements, input says %d", what, count, bi.Count)
+		}
+		return count, nil
+	}
+	count = max(DefaultBufferCount, invocations)
+	if bi != nil {
+		switch {
+		case bi.Count > 0:
+			count = bi.Count
+		case len(bi.Data) > 0:
+			count = len(bi.Data)
+			if allScalars(bi.Data) && slots(elem) > 1 && len(bi.Data)%slots(elem) == 0 {
+				count = len(bi.Data) / slots(elem)
+			}
+		}
+	}
+	if count > maxInvocations*4 {
+		return 0, inputErr("%s: %d elements is too many", what, count)
+	}
+	return count, nil
 }
