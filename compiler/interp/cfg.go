@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"sort"
 
 	"passlens/compiler/graph"
@@ -150,71 +151,19 @@ func (c *cfg) selfLoop(b int) bool {
 	return false
 }
 
-// sccs is Tarjan's algorithm restricted to members (iterative).
+// sccs gives the strongly connected components of the subgraph of
+// members (graph.Tarjan), each sorted.
 func (c *cfg) sccs(members []int) [][]int {
-	in := make(map[int]bool, len(members))
+	in := make([]bool, c.n)
 	for _, b := range members {
 		in[b] = true
 	}
-	index := map[int]int{}
-	low := map[int]int{}
-	onStack := map[int]bool{}
-	var stack []int
 	var out [][]int
-	next := 0
-	type item struct{ b, i int }
-	for _, root := range members {
-		if _, seen := index[root]; seen {
-			continue
-		}
-		work := []item{{root, 0}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(work) > 0 {
-			top := &work[len(work)-1]
-			b := top.b
-			if top.i < len(c.succ[b]) {
-				s := c.succ[b][top.i]
-				top.i++
-				if !in[s] {
-					continue
-				}
-				if _, seen := index[s]; !seen {
-					index[s], low[s] = next, next
-					next++
-					stack = append(stack, s)
-					onStack[s] = true
-					work = append(work, item{s, 0})
-				} else if onStack[s] && index[s] < low[b] {
-					low[b] = index[s]
-				}
-				continue
-			}
-			work = work[:len(work)-1]
-			if len(work) > 0 {
-				p := work[len(work)-1].b
-				if low[b] < low[p] {
-					low[p] = low[b]
-				}
-			}
-			if low[b] == index[b] {
-				var scc []int
-				for {
-					x := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[x] = false
-					scc = append(scc, x)
-					if x == b {
-						break
-					}
-				}
-				sort.Ints(scc)
-				out = append(out, scc)
-			}
-		}
-	}
+	graph.Tarjan(c.n, members, func(b int) []int { return c.succ[b] }, func(b int) bool { return in[b] }, func(comp []int) {
+		scc := slices.Clone(comp)
+		sort.Ints(scc)
+		out = append(out, scc)
+	})
 	return out
 }
 

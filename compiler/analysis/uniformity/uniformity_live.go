@@ -1,6 +1,9 @@
 package uniformity
 
-import "passlens/compiler/analysis"
+import (
+	"passlens/compiler/analysis"
+	"passlens/compiler/graph"
+)
 
 // liveness tracks which blocks could still be affected by a divergent
 // branch, so that the engine can skip branches and prune propagation that
@@ -110,63 +113,20 @@ func newLiveness(c *cfgCtx, p *uprog) *liveness {
 func (lv *liveness) computeSCCs(c *cfgCtx) {
 	n := c.g.Len()
 	lv.scc = make([]int32, n)
-	index := make([]int32, n)
-	low := make([]int32, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
+	for i := range lv.scc {
 		lv.scc[i] = -1
 	}
-	var stack []int32
-	type frame struct{ v, next int32 }
-	var call []frame
-	next := int32(0)
 	nscc := int32(0)
 	var order []int32 // blocks grouped by component
 	var starts []int32
-	visit := func(v int32) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		call = append(call, frame{v, c.succ.start[v]})
-	}
-	visit(0)
-	for len(call) > 0 {
-		f := &call[len(call)-1]
-		v := f.v
-		if f.next < c.succ.start[v+1] {
-			w := c.succ.list[f.next]
-			f.next++
-			if index[w] < 0 {
-				visit(w)
-			} else if onStack[w] && index[w] < low[v] {
-				low[v] = index[w]
-			}
-			continue
+	graph.Tarjan(n, []int32{0}, func(v int32) []int32 { return c.succ.of(int(v)) }, nil, func(comp []int32) {
+		starts = append(starts, int32(len(order)))
+		for _, w := range comp {
+			lv.scc[w] = nscc
+			order = append(order, w)
 		}
-		call = call[:len(call)-1]
-		if len(call) > 0 {
-			u := call[len(call)-1].v
-			if low[v] < low[u] {
-				low[u] = low[v]
-			}
-		}
-		if low[v] == index[v] {
-			starts = append(starts, int32(len(order)))
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				lv.scc[w] = nscc
-				order = append(order, w)
-				if w == v {
-					break
-				}
-			}
-			nscc++
-		}
-	}
+		nscc++
+	})
 	starts = append(starts, int32(len(order)))
 	lv.members = csr{start: starts, list: order}
 }
