@@ -1686,7 +1686,7 @@ func (p *parser) parseAtomicRMW(in *instAST) error {
 		p.pos++
 	}
 	opTok := p.tok()
-	if opTok.kind != tIdent {
+	if opTok.kind != tIdent || !isKeyword(opTok.text) {
 		return p.errAt(opTok, "expected an atomicrmw operation, found %s", opTok)
 	}
 	in.atomicOp = opTok.text
@@ -1731,4 +1731,20 @@ func (p *parser) parseTypedValues(dst *[]typedVal, where string) error {
 		}
 	}
 	return nil
+}
+
+// isKeyword reports whether s is spelled like an LLVM keyword (a lower-case
+// letter, then letters, digits and underscores): atomicrmw's operation
+// names the interpreter's intrinsic, so nothing else may pass for one.
+func isKeyword(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
