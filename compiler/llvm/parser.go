@@ -743,6 +743,10 @@ retType:
 			f.attrs[word] = true
 			continue
 		case t.kind == tString && p.peekAt(1).text == "=":
+			// "key"="value"
+			if v := p.peekAt(2); v.kind != tString {
+				return nil, p.errAt(v, "expected the string value of attribute \"%s\", found %s", t.text, v)
+			}
 			f.attrs[t.text] = true
 			p.pos += 3
 			continue
