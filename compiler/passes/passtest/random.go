@@ -17,17 +17,7 @@ import (
 func RandomSwitchModule(seed uint64) *ir.Module {
 	r := rand.New(rand.NewPCG(seed, 77))
 	m := ir.NewModule(fmt.Sprintf("random-switch-%d", seed))
-	inG := ir.NewGlobal("In", ir.SpaceStorage, ir.Array(ir.I32, -1))
-	inG.Set, inG.Binding, inG.ReadOnly = 0, 0, true
-	outG := ir.NewGlobal("Out", ir.SpaceStorage, ir.Array(ir.I32, -1))
-	outG.Set, outG.Binding = 0, 1
-	tid := ir.NewGlobal("tid", ir.SpaceInput, ir.Vec(ir.U32, 3))
-	tid.Semantic = "SV_DispatchThreadID"
-	m.AddGlobal(inG)
-	m.AddGlobal(outG)
-	m.AddGlobal(tid)
-	f := m.NewFunction("main", ir.Void, nil, nil)
-	f.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: [3]int{16, 1, 1}}
+	inG, outG, tid, f := computeSkeleton(m)
 	b := ir.NewBuilder(f)
 	c := func(v int64) ir.Value { return ir.ConstInt(ir.I32, v) }
 
@@ -208,17 +198,7 @@ func RandomSwitchModule(seed uint64) *ir.Module {
 func RandomCFGModule(seed uint64) *ir.Module {
 	r := rand.New(rand.NewPCG(seed, 99))
 	m := ir.NewModule(fmt.Sprintf("random-cfg-%d", seed))
-	inG := ir.NewGlobal("In", ir.SpaceStorage, ir.Array(ir.I32, -1))
-	inG.Set, inG.Binding, inG.ReadOnly = 0, 0, true
-	outG := ir.NewGlobal("Out", ir.SpaceStorage, ir.Array(ir.I32, -1))
-	outG.Set, outG.Binding = 0, 1
-	tid := ir.NewGlobal("tid", ir.SpaceInput, ir.Vec(ir.U32, 3))
-	tid.Semantic = "SV_DispatchThreadID"
-	m.AddGlobal(inG)
-	m.AddGlobal(outG)
-	m.AddGlobal(tid)
-	f := m.NewFunction("main", ir.Void, nil, nil)
-	f.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: [3]int{16, 1, 1}}
+	inG, outG, tid, f := computeSkeleton(m)
 	b := ir.NewBuilder(f)
 	c := func(v int64) ir.Value { return ir.ConstInt(ir.I32, v) }
 
@@ -317,4 +297,22 @@ func RandomCFGModule(seed uint64) *ir.Module {
 	b.Store(res, b.Access(outG, []ir.Value{i}, "out.p"))
 	b.Ret(nil)
 	return m
+}
+
+// computeSkeleton adds the shape every random module shares to m: the
+// read-only buffer @In, the buffer @Out, the thread id @tid and an empty
+// compute entry @main of 16 threads.
+func computeSkeleton(m *ir.Module) (inG, outG, tid *ir.Global, f *ir.Function) {
+	inG = ir.NewGlobal("In", ir.SpaceStorage, ir.Array(ir.I32, -1))
+	inG.Set, inG.Binding, inG.ReadOnly = 0, 0, true
+	outG = ir.NewGlobal("Out", ir.SpaceStorage, ir.Array(ir.I32, -1))
+	outG.Set, outG.Binding = 0, 1
+	tid = ir.NewGlobal("tid", ir.SpaceInput, ir.Vec(ir.U32, 3))
+	tid.Semantic = "SV_DispatchThreadID"
+	m.AddGlobal(inG)
+	m.AddGlobal(outG)
+	m.AddGlobal(tid)
+	f = m.NewFunction("main", ir.Void, nil, nil)
+	f.Entry = &ir.EntryPoint{Stage: ir.StageCompute, NumThreads: [3]int{16, 1, 1}}
+	return inG, outG, tid, f
 }
