@@ -228,6 +228,8 @@ func (m *Model) imageLines() []string {
 		wait = "  " + m.spin.View() + " drawing…"
 	}
 	switch {
+	case e == nil && !v.busy:
+		return []string{"the draw was cancelled; p twice draws it again"}
 	case e == nil:
 		return []string{"drawing the picture of this snapshot…" + wait}
 	case e.err != nil:

@@ -176,3 +176,23 @@ func TestUNORM8(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDrawPane is the explorer's largest picture (128×96) of the
+// picture sample.
+func BenchmarkDrawPane(b *testing.B) {
+	m, src, err := load.File("samples/pixel-image", load.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := interp.ParseInput(src.Input)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		r, err := Draw(context.Background(), m, in, interp.Options{}, 128, 96)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Convert(r, 128, 96)
+	}
+}
