@@ -199,28 +199,7 @@ func TestLavapipePicture(t *testing.T) {
 			if job.SPIRV, err = Assemble(m, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			_, pix, err := vkrun.RunDraw(job)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The device's targets as the interpreter's, converted the same way.
-			dev := &interp.Result{}
-			for _, tg := range res.Targets {
-				n, _ := strings.CutPrefix(strings.ToUpper(tg.Semantic), "SV_TARGET")
-				loc := 0
-				fmt.Sscan(n, &loc)
-				lanes := tg.Elem.Lanes()
-				d := interp.Target{Name: tg.Name, Semantic: tg.Semantic, Elem: tg.Elem, Width: tg.Width, Height: tg.Height, Written: tg.Written}
-				for y := 0; y < tg.Height; y++ {
-					for x := 0; x < tg.Width; x++ {
-						for c := 0; c < lanes; c++ {
-							d.Cells = append(d.Cells, uint64(pix[loc][(y*pictureW+x)*4+c]))
-						}
-					}
-				}
-				dev.Targets = append(dev.Targets, d)
-			}
-			got := render.Convert(dev, pictureW, pictureH)
+			got := devicePictures(t, job, res)
 			exact, off1, distinct := 0, 0, map[[4]uint8]bool{}
 			for i := range want {
 				a, b := want[i].Image, got[i].Image
@@ -242,10 +221,50 @@ func TestLavapipePicture(t *testing.T) {
 			if len(distinct) < 100 {
 				t.Errorf("only %d distinct colours: the picture shows too little to compare", len(distinct))
 			}
+			// The negative control: the first uniform value changed on the
+			// device only must show.
+			if len(job.Buffers) > 0 {
+				orig := job.Buffers[0].Data
+				data := append([]byte(nil), orig...)
+				binary.LittleEndian.PutUint32(data, math.Float32bits(math.Float32frombits(binary.LittleEndian.Uint32(data))+0.5))
+				job.Buffers[0].Data = data
+				bad := devicePictures(t, job, res)
+				job.Buffers[0].Data = orig
+				if string(bad[0].Image.Pix) == string(want[0].Image.Pix) {
+					t.Error("a changed uniform on the device went unnoticed")
+				}
+			}
 			t.Logf("%dx%d: %d channels equal, %d differ by one (rounding of float results that differ in the last bits); %d colours", pictureW, pictureH, exact, off1, len(distinct))
 		})
 	}
 	if drawn == 0 {
 		t.Error("no pixel sample with an input was drawn")
 	}
+}
+
+// devicePictures draws job on lavapipe and converts its targets like the
+// interpreter's (res gives their types and which pixels were written).
+func devicePictures(t *testing.T, job vkrun.Job, res *interp.Result) []render.Picture {
+	t.Helper()
+	_, pix, err := vkrun.RunDraw(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := &interp.Result{}
+	for _, tg := range res.Targets {
+		n, _ := strings.CutPrefix(strings.ToUpper(tg.Semantic), "SV_TARGET")
+		loc := 0
+		fmt.Sscan(n, &loc)
+		lanes := tg.Elem.Lanes()
+		d := interp.Target{Name: tg.Name, Semantic: tg.Semantic, Elem: tg.Elem, Width: tg.Width, Height: tg.Height, Written: tg.Written}
+		for y := 0; y < tg.Height; y++ {
+			for x := 0; x < tg.Width; x++ {
+				for c := 0; c < lanes; c++ {
+					d.Cells = append(d.Cells, uint64(pix[loc][(y*pictureW+x)*4+c]))
+				}
+			}
+		}
+		dev.Targets = append(dev.Targets, d)
+	}
+	return render.Convert(dev, pictureW, pictureH)
 }
