@@ -38,6 +38,8 @@ type KeyMap struct {
 	SourceSide key.Binding
 	// Lanes
 	RunLanes, WaveSize, Policy, LoadInput, Cancel key.Binding
+	// Lanes pane: the picture of a pixel shader (pane_image.go)
+	ImageView, ImageTarget, ExportPNG key.Binding
 	// Pass list (what-if)
 	SelectPass, TogglePass, MoveUp, MoveDown key.Binding
 	// Target and app
@@ -95,6 +97,8 @@ func (k KeyMap) Pane(f Focus) []KeyGroup {
 		return []KeyGroup{moving, {"Explanation", append(search, k.CopyText)}}
 	case FocusSource:
 		return []KeyGroup{moving, {"Source", append(search, k.SourceSide)}}
+	case FocusLanes:
+		return []KeyGroup{moving, {"Lanes", append(search, k.ImageView, k.ImageTarget, k.ExportPNG)}}
 	}
 	return []KeyGroup{moving, {"Text", search}}
 }
@@ -204,6 +208,10 @@ func DefaultKeyMap() KeyMap {
 		Policy:    kb([]string{"y"}, "y", "reconvergence policy"),
 		LoadInput: kb([]string{"i"}, "i", "load interpreter input (JSON, docs/run.md)"),
 		Cancel:    kb([]string{"esc"}, "esc", "cancel / close"),
+
+		ImageView:   kb([]string{"p"}, "p", "pixel shaders: picture of the render target at this snapshot / run output"),
+		ImageTarget: kb([]string{"c"}, "c", "picture: next render target (SV_Target0, 1, …)"),
+		ExportPNG:   kb([]string{"P"}, "P", "picture: save the render target as a PNG (fresh name in the working directory)"),
 
 		Target:     kb([]string{"T"}, "T", "cycle target (spirv / dxil / sm3)"),
 		Export:     kb([]string{"x"}, "x", "export target code to a file"),

@@ -310,7 +310,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		return m, m.ensureImage()
+	case imageMsg:
+		return m, m.imageDone(msg)
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
@@ -453,7 +455,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		// A key may change what the picture view needs (W, y, f, a step).
+		return m, tea.Batch(m.handleKey(msg), m.ensureImage())
 	}
 	return m, nil
 }
@@ -790,6 +793,8 @@ func (m *Model) setView(v View) tea.Cmd {
 		return m.loadTarget()
 	case ViewSource:
 		return m.src.load()
+	case ViewLanes:
+		return m.ensureImage()
 	}
 	return nil
 }
@@ -821,6 +826,8 @@ func (m *Model) showStep() tea.Cmd {
 		cmds = append(cmds, m.loadTarget())
 	case ViewSource:
 		cmds = append(cmds, m.src.load())
+	case ViewLanes:
+		cmds = append(cmds, m.ensureImage())
 	}
 	if m.overlay || m.view == ViewTrees || m.view == ViewCFG {
 		cmds = append(cmds, m.ensureAnalysis())
@@ -1039,6 +1046,7 @@ func (m *Model) submitPrompt(kind promptKind, val string) tea.Cmd {
 			return nil
 		}
 		m.rec.InputFile(val)
+		m.lanesP.img.inputGen++
 		m.setStatus("interpreter input "+val+" loaded (r runs)", false)
 	case promptOpen:
 		if val == "" {

@@ -129,6 +129,7 @@ type lanesPane struct {
 	codePane
 	s      *session
 	result *LanesResult
+	img    imageView // the picture of a pixel shader (pane_image.go)
 }
 
 func (p *lanesPane) SetSize(w, h int)          { p.setSize(w, h-1) }
@@ -137,6 +138,9 @@ func (p *lanesPane) FullHelp() [][]key.Binding { return helpOf(p.s.keys, FocusLa
 
 func (p *lanesPane) Update(msg tea.Msg) (pane, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if cmd, ok := p.s.imageKeys(k); ok {
+			return p, cmd
+		}
 		_, cmd := textKeys(p.s, &p.codePane, k)
 		return p, cmd
 	}
@@ -153,7 +157,10 @@ func (p *lanesPane) refresh() {
 
 func (p *lanesPane) View(w, h int) string {
 	s := p.s
-	header := fmt.Sprintf(" lanes: wave %d, policy %s  (r run, W wave size, y policy)", s.waveSize, s.policyName())
+	header := fmt.Sprintf(" lanes: wave %d, policy %s  (r run, W wave size, y policy, p picture)", s.waveSize, s.policyName())
+	if p.img.on {
+		return paneFrame(s, header, strings.Join(s.imageLines(), "\n"), w, h)
+	}
 	return paneFrame(s, header, p.view(s.st, true), w, h)
 }
 

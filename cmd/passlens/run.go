@@ -40,6 +40,13 @@ pixels and per-lane outputs as JSON (format: docs/run.md).
   --target T       run the target's default pipeline first
   --after PASS     with --target/--passes: stop after PASS
   --trace          include every wave operation and the lanes that took part
+  --png FILE       pixel shaders: draw the entry point over a full-viewport quad and
+                   write render target --rt as a PNG instead of printing JSON
+                   (conversion to 8 bits: docs/run.md, "Pictures"); an embedded
+                   sample uses its bundled input unless --input is given
+  --size WxH       with --png: the viewport in pixels, 1..512 a side
+                   (default: the input's rect, else 64x64)
+  --rt N           with --png: which render target, 0 = SV_Target0 (default 0)
 `,
 		run: runRun,
 	})
@@ -59,6 +66,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	after := fs.String("after", "", "")
 	trace := fs.Bool("trace", false, "")
 	wgs := fs.String("workgroup-size", "", "")
+	pngOut := fs.String("png", "", "")
+	size := fs.String("size", "", "")
+	rt := fs.Int("rt", 0, "")
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
@@ -76,6 +86,12 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if *wave != 0 && *wave < interp.MinWaveSize || *wave > interp.MaxWaveSize || *wave&(*wave-1) != 0 {
 		return &usageError{c, fmt.Sprintf("--wave %d: want a power of two from %d to %d", *wave, interp.MinWaveSize, interp.MaxWaveSize)}
+	}
+	var pic *pictureFlags
+	if *pngOut != "" || *size != "" || *rt != 0 {
+		if pic, err = parsePictureFlags(c, *pngOut, *size, *rt, pos[0]); err != nil {
+			return err
+		}
 	}
 	sp, err := selectPipeline(c, *spec, target.Name(*tgt), *after)
 	if err != nil {
@@ -111,7 +127,17 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			return diag.Step(src, m, res.Err)
 		}
 	}
-	r, err := interp.Run(m, in, interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace, Denorm: dn})
+	opts := interp.Options{Entry: *entry, WaveSize: *wave, Policy: pol, Trace: *trace, Denorm: dn}
+	if pic != nil {
+		if in == nil && src.Input != nil {
+			// An embedded sample's bundled input, as the explorer uses it.
+			if in, err = interp.ParseInputFile(src.Path+".json", src.Input); err != nil {
+				return fmt.Errorf("passlens: %v", err)
+			}
+		}
+		return writePicture(src, m, in, opts, pic)
+	}
+	r, err := interp.Run(m, in, opts)
 	if err != nil {
 		return interpFailure(src, err)
 	}

@@ -16,7 +16,7 @@ var locRE = regexp.MustCompile(`\b\d+:\d+\b`)
 // sm3Samples are the samples SM3 can express; every other sample must be
 // rejected with an error naming the construct and its source location.
 var sm3Samples = map[string]bool{
-	"add-mul": true, "cos-sin": true, "pixel": true, "sm3-loop-m": true, "sm3-loop-mm": true, "vertex": true,
+	"add-mul": true, "cos-sin": true, "pixel": true, "pixel-image": true, "sm3-loop-m": true, "sm3-loop-mm": true, "vertex": true,
 }
 
 // TestSamples compiles every embedded sample for SM3. The SM3-compatible
