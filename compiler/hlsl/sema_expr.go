@@ -637,7 +637,13 @@ func (c *checker) checkIndex(e *Index) Expr {
 		return e
 	}
 	if t.Kind == KindResource && t.Resource.IsTexture() {
-		// tex[coord] reads one texel of the top mip level.
+		// tex[coord] reads one texel of the top mip level. The location
+		// takes exactly the texture's coordinates (DXC and FXC reject
+		// t[uint3(...)] on a Texture2D rather than truncating).
+		if n := t.Resource.Shape().Coords; it.IsNumeric() && it.Dim() != n && !OneComponent(it) {
+			c.errorf(e.Index, "the location of '%s' has %d component%s, not %d ('%s')", t, n, pluralS(n), it.Dim(), it)
+			return e
+		}
 		return c.resolveMethodCall(&MethodCall{exprBase: exprBase{span: e.span}, Recv: e.X, Name: "operator[]", Args: []Expr{e.Index}})
 	}
 	if !it.IsNumeric() || !OneComponent(it) {
