@@ -479,7 +479,7 @@ var resourceByName = map[string]ResourceKind{
 	"TextureCubeArray": ResTextureCubeArray, "SamplerState": ResSamplerState,
 	"SamplerComparisonState": ResSamplerComparisonState,
 	// FXC's shader model 1-3 spellings, which DXC keeps as sampler
-	// states (sampler1d.go).
+	// states (sm1tex.go).
 	"sampler": ResSamplerState, "sampler1D": ResSamplerState, "sampler2D": ResSamplerState,
 	"sampler3D": ResSamplerState, "samplerCUBE": ResSamplerState,
 }

@@ -22,7 +22,7 @@ import (
 
 // loadSource runs a frontend on src (HLSL or .pir by kind).
 func loadSource(name, kind string, src []byte) (*ir.Module, error) {
-	return load.Module(&load.Source{Name: name, Path: name, Kind: kind, Text: src}, load.Options{})
+	return load.Module(&load.Source{Name: name, Path: name, Kind: kind, Text: src}, load.Options{SM1Textures: true})
 }
 
 // compileSM3 runs the default sm3 pipeline on m (in place) and emits SM3.
@@ -355,8 +355,8 @@ func bindTextures(c *diffCase, m *ir.Module, asm string, textures []interp.Textu
 			continue
 		}
 		tn, sn, ok := strings.Cut(row.name, "+")
-		if !ok {
-			sn = tn
+		if !ok { // an SM1 sampler: its texture global is <s>.texture
+			sn, tn = tn, tn+".texture"
 		}
 		tg, sg := m.Global(tn), m.Global(sn)
 		if tg == nil || sg == nil {

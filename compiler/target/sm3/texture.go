@@ -52,8 +52,8 @@ func (e *emitter) declareSamplers() error {
 
 // samplerName is a sampler register's name in the register table.
 func samplerName(s *sir.Sampler) string {
-	if s.Texture == s.State {
-		return s.Texture
+	if s.Texture == s.State || strings.HasPrefix(s.Texture, s.State+".texture") {
+		return s.State // an SM1 sampler (hlsl/lower/lower_sm1tex.go)
 	}
 	return s.Texture + "+" + s.State
 }
