@@ -134,10 +134,10 @@ type lowerer struct {
 	vals   map[ir.Value]*Reg
 	ptrs   map[ir.Value]ptrRef
 	blocks map[*ir.Block]*Block
-	named  map[string]*Reg   // registers for memory locations, by name
-	imms   map[ir.Value]Src  // IR values lowered to immediates
-	loads  map[ir.Value]*Reg // load results -> the memory register loaded
-	inits  []*Instr          // static globals' initializations for the entry block
+	named  map[string]*Reg    // registers for memory locations, by name
+	imms   map[ir.Value]Src   // IR values lowered to immediates
+	loads  map[ir.Value]*Reg  // load results -> the memory register loaded
+	inits  []*Instr           // static globals' initializations for the entry block
 	vecs   map[ir.Value][]Src // vector values by component: texture coordinates and results (lower_texture.go)
 }
 

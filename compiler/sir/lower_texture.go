@@ -13,10 +13,8 @@ import (
 // (or a vector constant) and its result leaves through extractvalues.
 //
 // Sampler registers. D3D9 binds a texture and its sampler state together
-// to one s#, so every (texture, sampler) pair read gets its own s#: the
-// sampler's register (its binding, from register(sN) or allocated by the
-// frontend) when no earlier pair took it, else the lowest register no
-// pair uses. Texture1D and Texture2D declare dcl_2d (a 1D texture is a 2D
+// to one s#, so every (texture, sampler) pair read gets its own s#
+// (Func.Samplers; the SM3 emitter chooses the registers). Texture1D and Texture2D declare dcl_2d (a 1D texture is a 2D
 // texture of height 1, read at v = 0.5), TextureCube dcl_cube, Texture3D
 // dcl_volume; sm3-lower has rejected the rest (arrays, Load, Gather,
 // GetDimensions, comparisons, offsets) with located errors.
@@ -157,12 +155,12 @@ func (l *lowerer) texture(in *ir.Instr, emit func(Op, *Dst, ...Src) *Instr) erro
 	return nil
 }
 
-// samplerReg returns the s# of the (texture, sampler) pair, giving the
-// pair one on its first read.
+// samplerReg returns the index of the (texture, sampler) pair in
+// Func.Samplers, adding the pair on its first read.
 func (l *lowerer) samplerReg(in *ir.Instr, tex, smp *ir.Global) (int, error) {
-	for _, s := range l.f.Samplers {
+	for i, s := range l.f.Samplers {
 		if s.Texture == tex.Name() && s.State == smp.Name() {
-			return s.Reg, nil
+			return i, nil
 		}
 	}
 	var dim SamplerDim
@@ -176,20 +174,9 @@ func (l *lowerer) samplerReg(in *ir.Instr, tex, smp *ir.Global) (int, error) {
 	default:
 		return 0, locErr(in, "%s @%s has no shader model 3 sampler type", tex.Kind, tex.Name())
 	}
-	used := map[int]bool{}
-	for _, s := range l.f.Samplers {
-		used[s.Reg] = true
-	}
-	reg := smp.Binding
-	if reg < 0 || reg >= maxSamplers || used[reg] {
-		reg = 0
-		for used[reg] {
-			reg++
-		}
-	}
-	if reg >= maxSamplers {
+	if len(l.f.Samplers) >= maxSamplers {
 		return 0, locErr(in, "more than %d texture and sampler pairs (SM3 has %d sampler registers)", maxSamplers, maxSamplers)
 	}
-	l.f.Samplers = append(l.f.Samplers, &Sampler{Reg: reg, Texture: tex.Name(), State: smp.Name(), Dim: dim, TextureKind: tex.Kind, Loc: locOf(in)})
-	return reg, nil
+	l.f.Samplers = append(l.f.Samplers, &Sampler{Reg: -1, Binding: smp.Binding, Texture: tex.Name(), State: smp.Name(), Dim: dim, TextureKind: tex.Kind, Loc: locOf(in)})
+	return len(l.f.Samplers) - 1, nil
 }

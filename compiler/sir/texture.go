@@ -14,7 +14,8 @@ package sir
 //
 // Shader models 1-3 bind a texture and its sampler state together to one
 // sampler register s#; Func.Samplers lists the (texture, sampler) pairs a
-// function reads and the s# each one got (lower_texture.go).
+// function reads in the order of their first read (lower_texture.go); the
+// SM3 emitter gives each its s#.
 
 import "fmt"
 
@@ -42,12 +43,13 @@ func (k TexKind) String() string {
 }
 
 // TexDesc describes an OpTex: bits 0-2 the kind, 3-4 the component of
-// the result written, 5-9 the sampler register number.
+// the result written, 5-9 the index of its (texture, sampler) pair in
+// Func.Samplers.
 type TexDesc uint32
 
 // MakeTexDesc packs a descriptor.
-func MakeTexDesc(kind TexKind, comp, sampler int) TexDesc {
-	return TexDesc(uint32(kind)&7 | uint32(comp&3)<<3 | uint32(sampler&31)<<5)
+func MakeTexDesc(kind TexKind, comp, pair int) TexDesc {
+	return TexDesc(uint32(kind)&7 | uint32(comp&3)<<3 | uint32(pair&31)<<5)
 }
 
 // Kind is the kind of read.
@@ -56,21 +58,24 @@ func (d TexDesc) Kind() TexKind { return TexKind(d & 7) }
 // Comp is the component of the read's result the instruction writes.
 func (d TexDesc) Comp() int { return int(d>>3) & 3 }
 
-// Sampler is the s# register number.
-func (d TexDesc) Sampler() int { return int(d>>5) & 31 }
+// Pair is the index of the read's (texture, sampler) pair in
+// Func.Samplers.
+func (d TexDesc) Pair() int { return int(d>>5) & 31 }
 
 func (d TexDesc) String() string {
-	return fmt.Sprintf("%s s%d .%c", d.Kind(), d.Sampler(), "xyzw"[d.Comp()])
+	return fmt.Sprintf("%s pair %d .%c", d.Kind(), d.Pair(), "xyzw"[d.Comp()])
 }
 
 // TexDescOf returns the descriptor of an OpTex.
 func TexDescOf(in *Instr) TexDesc { return TexDesc(in.Srcs[0].Imm) }
 
-// Sampler is one sampler register: the texture and sampler state globals
-// (by name; the same name twice for an SM1 sampler, which is both) bound
-// to s<Reg>, and the texture type it is declared as.
+// Sampler is one (texture, sampler state) pair the function reads, by the
+// names of their globals, the texture type it is declared as, and the
+// sampler register a back end binds it to: Binding is the sampler
+// global's register (-1: none given), Reg the s# chosen (the SM3 emitter
+// sets it).
 type Sampler struct {
-	Reg              int
+	Reg, Binding     int
 	Texture, State   string
 	Dim              SamplerDim
 	TextureKind, Loc string // the IR texture kind (Texture2D, ...) and where the pair is first read

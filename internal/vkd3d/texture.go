@@ -14,14 +14,14 @@ var textureFormats = map[string]string{
 	"r32g32b32a32-sint": "RGBA32I", "r32g32-sint": "RG32I", "r32-sint": "R32I",
 }
 
-// TextureInput converts an [srv N] 2d texture to the interpreter's run
-// input under the given name; skip says why it cannot (not a 2d texture,
-// a format the interpreter lacks).
+// TextureInput converts an [srv N] 2d, 3d or cube texture to the
+// interpreter's run input under the given name; skip says why it cannot
+// (a buffer, a format the interpreter lacks).
 func (r *Resource) TextureInput(name string) (in interp.TextureInput, skip string) {
 	switch {
 	case r.Bad != "":
 		return in, r.Bad
-	case r.Dim != "2d" || r.UAV:
+	case r.UAV || r.Dim != "2d" && r.Dim != "3d" && r.Dim != "cube":
 		return in, "texture kind " + r.Dim
 	}
 	f, ok := textureFormats[r.Format]
@@ -29,9 +29,15 @@ func (r *Resource) TextureInput(name string) (in interp.TextureInput, skip strin
 		return in, "texture format " + r.Format
 	}
 	in = interp.TextureInput{Name: name, Format: f, Width: r.Width, Height: r.Height}
+	switch r.Dim {
+	case "3d":
+		in.Depth = r.Depth
+	case "cube": // faces +X, -X, +Y, -Y, +Z, -Z, as the interpreter reads them
+		in.Layers = 6
+	}
 	at := 0
 	for k := 0; k < r.Levels; k++ {
-		n := max(r.Width>>k, 1) * max(r.Height>>k, 1) * r.Comps
+		n := max(r.Width>>k, 1) * max(r.Height>>k, 1) * r.Depth * r.Comps
 		level := make([]any, n)
 		for i := range level {
 			level[i] = fmt.Sprintf("0x%08X", r.Words[at+i])

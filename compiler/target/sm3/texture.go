@@ -2,6 +2,7 @@ package sm3
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"passlens/compiler/sir"
@@ -33,9 +34,53 @@ func maxSamplerRegs(profile string) int {
 	return 16
 }
 
-// declareSamplers checks the sampler registers against the profile and
-// adds their dcl lines and register table rows.
+// assignSamplers gives every (texture, sampler) pair its s#, following
+// FXC's allocation as vkd3d's combined-samplers.shader_test records it
+// for shader model 3: a pair whose sampler has a register (register(sN))
+// takes it unless an earlier pair did; the others take the lowest free
+// registers, first the pairs of a separate texture and sampler state (in
+// the order of their first read), then the SM1 samplers in the order the
+// module declares them.
+func (e *emitter) assignSamplers() {
+	used := map[int]bool{}
+	var rest []*sir.Sampler
+	for _, s := range e.f.Samplers {
+		if s.Binding >= 0 && !used[s.Binding] {
+			s.Reg = s.Binding
+			used[s.Reg] = true
+			continue
+		}
+		rest = append(rest, s)
+	}
+	order := map[string]int{}
+	for i, g := range e.m.Globals {
+		order[g.Name()] = i
+	}
+	sm1 := func(s *sir.Sampler) bool { return strings.HasPrefix(s.Texture, s.State+".texture") }
+	sort.SliceStable(rest, func(i, j int) bool {
+		a, b := rest[i], rest[j]
+		if sm1(a) != sm1(b) {
+			return !sm1(a)
+		}
+		if sm1(a) {
+			return order[a.State] < order[b.State]
+		}
+		return false
+	})
+	for _, s := range rest {
+		r := 0
+		for used[r] {
+			r++
+		}
+		s.Reg = r
+		used[r] = true
+	}
+}
+
+// declareSamplers assigns the sampler registers, checks them against the
+// profile and adds their dcl lines and register table rows.
 func (e *emitter) declareSamplers() error {
+	e.assignSamplers()
 	for _, s := range e.f.Samplers {
 		if s.Reg >= maxSamplerRegs(e.profile) {
 			loc := ""
@@ -74,20 +119,15 @@ func hasGradients(f *sir.Func) bool {
 // texture prints one component of a texture read into d.
 func (e *emitter) texture(in *sir.Instr, d string) error {
 	desc := sir.TexDescOf(in)
-	var smp *sir.Sampler
-	for _, x := range e.f.Samplers {
-		if x.Reg == desc.Sampler() {
-			smp = x
-		}
+	if desc.Pair() >= len(e.f.Samplers) {
+		return fmt.Errorf("sm3: %sinternal error: texture read of unknown sampler pair %d", instrLoc(in), desc.Pair())
 	}
-	if smp == nil {
-		return fmt.Errorf("sm3: %sinternal error: texture read from undeclared s%d", instrLoc(in), desc.Sampler())
-	}
+	smp := e.f.Samplers[desc.Pair()]
 	ops := make([]string, len(in.Srcs))
 	for i, x := range in.Srcs[1:] {
 		ops[1+i] = x.String()
 	}
-	key := fmt.Sprintf("%s s%d %s", desc.Kind(), desc.Sampler(), strings.Join(ops[1:], ","))
+	key := fmt.Sprintf("%s s%d %s", desc.Kind(), smp.Reg, strings.Join(ops[1:], ","))
 	src := func(i int) string { return e.src(in.Srcs[i]) }
 	if key != e.texKey || len(e.body) != e.texEnd {
 		comps := []int{0, 1, 2}[:smp.Dim.Coords()]

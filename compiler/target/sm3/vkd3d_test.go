@@ -3,6 +3,7 @@ package sm3
 import (
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,12 +105,15 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 				skip = "not sm3"
 			case vkd3d.ExpectFail(h, 3):
 				skip = "expected to fail at sm3"
-			case len(req.Features) > 0 || len(req.Options) > 0 || strings.Contains(h, "-hex"):
+			case len(req.Features) > 0 || !onlyBackcompat(req.Options) || strings.Contains(h, "-hex"):
 				skip = "features"
 			default:
 				st.shaders++
 				m, err := loadSource(fmt.Sprintf("%s:%d", name, s.Line), "hlsl", []byte(s.Source()))
 				if err != nil {
+					if os.Getenv("SM3_VERBOSE") != "" {
+						fmt.Printf("FRONTEND %s:%d: %s\n", name, s.Line, firstLineOf(err.Error()))
+					}
 					st.notCompiled["frontend"]++
 					skip = "not compiled"
 					break
@@ -152,6 +156,9 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 				st.skipped["resources"]++
 			default:
 				smp, skip := vkSamplers(mod, asm, srvs, samplers)
+				if os.Getenv("SM3_VERBOSE") != "" && (skip != "" || smp != nil) {
+					fmt.Printf("TEXTURE %s:%d skip=%q\n", name, s.Line, skip)
+				}
 				if skip != "" {
 					st.skipped[skip]++
 					break
@@ -366,8 +373,8 @@ func vkSamplers(m *ir.Module, asm string, srvs vkd3d.Resources, samplers map[int
 func parseVKProbe(l string) (vkd3d.Probe, bool) {
 	p, ok := vkd3d.ParseProbe(l)
 	switch p.Kind {
-	case "rgba", "r", "rg", "rgb":
-		return p, ok
+	case "rgba", "r", "rg", "rgb", "f32": // f32(...): the float target's components
+		return p, ok && len(p.Vals) <= 4
 	}
 	return p, false
 }
@@ -387,4 +394,16 @@ func checkVKProbe(p vkd3d.Probe, rt map[[2]int][4]float32) string {
 		}
 	}
 	return ""
+}
+
+// onlyBackcompat reports [require] options the SM3 runner can meet: none,
+// or "backcompat" (FXC's backwards-compatibility flag, which lets shader
+// model 4+ compile SM1 syntax; shader model 3 has it anyway).
+func onlyBackcompat(opts []string) bool {
+	for _, o := range opts {
+		if o != "backcompat" {
+			return false
+		}
+	}
+	return true
 }
