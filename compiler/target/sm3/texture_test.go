@@ -43,6 +43,9 @@ type texCase struct {
 	want      []string // asm lines (substrings) the compile must contain
 	textures  []interp.TextureInput
 	samplers  [][]interp.SamplerInput // one run set per entry
+	// tol is the relative tolerance (0: bit-exact). tex2Dproj divides by
+	// w, which SM3 computes as rcp and mul (1 ULP from the IR's fdiv).
+	tol float64
 }
 
 // samplerStates are point and linear filtering under every address mode,
@@ -57,6 +60,19 @@ func samplerStates(name string) [][]interp.SamplerInput {
 	}
 	mip := interp.SamplerInput{Name: name, MinFilter: "linear", MagFilter: "point", MipFilter: "point", AddressU: "wrap", AddressV: "clamp"}
 	return append(out, []interp.SamplerInput{mip})
+}
+
+// sm1States are samplerStates for several samplers at once.
+func sm1States(names ...string) [][]interp.SamplerInput {
+	out := samplerStates(names[0])
+	for i := range out {
+		for _, n := range names[1:] {
+			x := out[i][0]
+			x.Name = n
+			out[i] = append(out[i], x)
+		}
+	}
+	return out
 }
 
 var texCases = []texCase{
@@ -157,6 +173,26 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
 		samplers: samplerStates("s"),
 	},
 	{
+		// FXC's SM1 syntax: one sampler register per sampler variable,
+		// its texture @<name>.texture (hlsl/lower/lower_sm1tex.go).
+		name: "sm1",
+		src: `sampler2D s : register(s1); samplerCUBE c; sampler v;
+float4 main(float4 uv : TEXCOORD0, float3 d : TEXCOORD1) : SV_Target {
+    float4 p = uv * 0.3;
+    return tex2D(s, p.xy) + tex2Dlod(s, p) * 2 + tex2Dbias(s, p) * 3 + tex2Dproj(s, float4(p.xy, 0, 1.5)) * 4
+        + tex2Dgrad(s, p.xy, p.zw, p.wz) * 5 + tex2D(s, p.yx, p.zw * 0.5, p.wz) * 6 + texCUBE(c, d) * 7 + texCUBElod(c, float4(d, uv.w)) * 8
+        + tex3Dlod(v, float4(d * 0.2, uv.z));
+}`,
+		want: []string{"dcl_2d s1", "dcl_cube s0", "dcl_volume s2", "texld r", "texldl r", "texldb r", "texldd r", "s            s1", "c            s0", "v            s2"},
+		textures: []interp.TextureInput{
+			texData("s.texture", 8, 8, 1, 4, false),
+			texData("c.texture", 4, 4, 6, 3, false),
+			texData("v.texture", 4, 4, 4, 3, true),
+		},
+		samplers: sm1States("s", "c", "v"),
+		tol:      1e-6,
+	},
+	{
 		name: "vertex",
 		src: `Texture2D t; SamplerState s;
 struct VSOut { float4 pos : POSITION; float4 c : TEXCOORD0; };
@@ -173,8 +209,9 @@ VSOut main(float4 p : POSITION, float2 uv : TEXCOORD0) {
 // on the emulator, which samples through the interpreter's own code
 // (interp.SampledTexture), and on the interpreter, with random inputs
 // under point and linear filtering, every address mode, mip levels through
-// texldl, gradients through texldd and cube and volume textures: the
-// results must be bit-identical.
+// texldl, gradients through texldd, cube and volume textures and FXC's
+// SM1 tex2D & co.: the results must be bit-identical (but for the 1 ULP
+// of SM3's rcp-based division in tex2Dproj).
 func TestTexturesMatchInterp(t *testing.T) {
 	t.Parallel()
 	runs := 0
@@ -205,6 +242,9 @@ func TestTexturesMatchInterp(t *testing.T) {
 					t.Fatalf("%s: %v", tc.name, err)
 				}
 				c.tol = 1e-12 // the same sampling code: bit-exact
+				if tc.tol != 0 {
+					c.tol = tc.tol
+				}
 				diff, err := runDiff(ref, asm, c)
 				if err != nil {
 					t.Fatalf("%s: %v", tc.name, err)
