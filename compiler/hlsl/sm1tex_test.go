@@ -51,3 +51,19 @@ SamplerComparisonState cmp;
 	expectDiag(t, "sampler s = sampler_state { Texture = <t>; MinFilter = LINEAR; };", Options{Library: true}, "")
 	expectDiag(t, "sampler s = sampler_state;", Options{Library: true}, "error: use of undeclared identifier 'sampler_state'")
 }
+
+// TestTextureSubscriptLocation: a texture's subscript takes exactly its
+// coordinates, as DXC (tools/clang/test/HLSL/indexing-operator.hlsl:
+// g_t2d[0] has no viable operator[]) and vkd3d's load-level.shader_test
+// :32 (t[uint3(...)] on a Texture2D fails) say; a Texture1D takes a scalar.
+func TestTextureSubscriptLocation(t *testing.T) {
+	const decls = "Texture2D t; Texture1D t1; Texture3D t3;\n"
+	for _, c := range []struct{ body, want string }{
+		{"float4 r = t[uint2(0, 1)] + t1[2] + t3[uint3(1, 2, 3)];", ""},
+		{"float4 r = t[uint3(0, 0, 0)];", "error: no viable operator[] for 'Texture2D<float4>': the location must be uint2, not 'uint3'"},
+		{"float4 r = t[0];", "error: no viable operator[] for 'Texture2D<float4>': the location must be uint2, not 'int'"},
+		{"float4 r = t3[uint2(0, 0)];", "error: no viable operator[] for 'Texture3D<float4>': the location must be uint3, not 'uint2'"},
+	} {
+		expectDiag(t, decls+"void f() { "+c.body+" }", Options{Library: true}, c.want)
+	}
+}
