@@ -54,4 +54,12 @@ func TestLowerTextures(t *testing.T) {
 	if got := g.String(); got != text {
 		t.Errorf("round trip differs:\n%s\nvs\n%s", got, text)
 	}
+	if err := Validate(g); err != nil {
+		t.Errorf("parsed function: %v", err)
+	}
+	// A descriptor naming no pair is invalid.
+	g.Samplers = g.Samplers[:1]
+	if err := Validate(g); err == nil || !strings.Contains(err.Error(), "names no kind or sampler pair") {
+		t.Errorf("validating a read of a missing pair: %v", err)
+	}
 }
