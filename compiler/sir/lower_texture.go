@@ -14,9 +14,9 @@ import (
 //
 // Sampler registers. D3D9 binds a texture and its sampler state together
 // to one s#, so every (texture, sampler) pair read gets its own s#
-// (Func.Samplers; the SM3 emitter chooses the registers). Texture1D and Texture2D declare dcl_2d (a 1D texture is a 2D
-// texture of height 1, read at v = 0.5), TextureCube dcl_cube, Texture3D
-// dcl_volume; sm3-lower has rejected the rest (arrays, Load, Gather,
+// (Func.Samplers; the SM3 emitter chooses the registers). Texture1D and
+// Texture2D declare dcl_2d (a 1D texture is a 2D texture of height 1, read
+// at v = 0.5), TextureCube dcl_cube, Texture3D dcl_volume; sm3-lower has rejected the rest (arrays, Load, Gather,
 // GetDimensions, comparisons, offsets) with located errors.
 
 // texKinds maps the tex.* intrinsics with an SM3 form to their read.

@@ -7,9 +7,9 @@ package sir
 // DCE and hoisting treat it like arithmetic (an unused component dies).
 //
 // Operands (TexSrcs of them): Srcs[0] is an immediate TexDesc (the kind of
-// read, the component, the s# register); Srcs[1..4] the coordinate x, y,
-// z, w (w: the level of detail of TexLDL, the bias of TexLDB, unused
-// components 0); Srcs[5..7] and Srcs[8..10] the x/y/z gradients of TexLDD
+// read, the component, the index of its pair in Func.Samplers); Srcs[1..4]
+// the coordinate x, y, z, w (w: the level of detail of TexLDL, the bias of
+// TexLDB, unused components 0); Srcs[5..7] and Srcs[8..10] the x/y/z gradients of TexLDD
 // (0 for other kinds).
 //
 // Shader models 1-3 bind a texture and its sampler state together to one
