@@ -157,7 +157,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	var m *ir.Module
 	if err := tm.phase("frontend ("+src.Kind+")", func() (err error) {
-		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half})
+		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half, SM1Textures: tg == target.SM3})
 		return err
 	}); err != nil {
 		return err

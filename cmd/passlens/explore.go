@@ -138,13 +138,15 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if drv == nil {
-		m, src, err := load.File(arg, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half})
+		// FXC's tex2D & co. compile for the SM3 target (hlsl.Options.SM1Textures).
+		lo := load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half, SM1Textures: *tgt == string(target.SM3)}
+		m, src, err := load.File(arg, lo)
 		if err != nil {
 			return err
 		}
 		bd := backend.New(src, m)
 		bd.Entry = *entry
-		bd.LoadOptions = load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half}
+		bd.LoadOptions = lo
 		drv = bd
 	} else {
 		*tgt = "log"

@@ -190,6 +190,9 @@ type Call struct {
 	Args      []Expr
 	Func      *FuncDecl
 	Intrinsic *Intrinsic
+	// Legacy is set for FXC's shader model 1-3 texture intrinsics
+	// (tex2D, tex2Dlod, ...; sm1tex.go).
+	Legacy *LegacyTex
 }
 
 // MethodCall is a method call on a resource, e.g. buf.Load(i).

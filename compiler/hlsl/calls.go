@@ -44,6 +44,12 @@ func (c *checker) checkCall(e *Call) Expr {
 		c.checkIntrinsic(e)
 		return e
 	}
+	if lt, ok := legacyTexIntrinsics[e.Name]; ok {
+		if !bad {
+			c.checkLegacyTex(e, lt)
+		}
+		return e
+	}
 	if v := c.lookupVar(e.Name); v != nil {
 		c.rep.errorf(e.NamePos, e.NamePos.advance(len(e.Name)), "called object type '%s' is not a function", v.Type)
 		return e

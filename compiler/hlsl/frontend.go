@@ -29,6 +29,10 @@ type Options struct {
 	// min-precision types compute at 32 bits and the *16_t types are
 	// refused.
 	Enable16BitTypes bool
+	// SM1Textures accepts FXC's shader model 1-3 texture intrinsics
+	// (tex1D ... texCUBEproj on sampler variables, sm1tex.go), which DXC
+	// does not compile; the SM3 target sets it.
+	SM1Textures bool
 	// MaxErrors caps reported errors (default 20).
 	MaxErrors int
 	// NoWarnings drops warnings; WarningsAsErrors turns them into errors.

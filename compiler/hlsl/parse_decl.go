@@ -726,6 +726,14 @@ func (p *parser) parseDeclarators(mods Modifiers, spec *TypeSpec, name token, ki
 			case p.at("<"): // effect annotations: skipped
 				p.skipAnnotations()
 			case p.accept("="):
+				if p.atIdent("sampler_state") && p.peekN(1).is("{") {
+					// An SM1 "sampler s = sampler_state { ... };": an
+					// effect state block, which DXC parses and ignores.
+					p.advance()
+					p.skipStateBlock()
+					done = true
+					break
+				}
 				v.Init = p.parseInitializer()
 				done = true
 			case p.at("{"):

@@ -16,6 +16,9 @@ type checker struct {
 
 	scopes []*scope
 	funcs  map[string][]*FuncDecl // overload sets by name
+	// legacyDims is the texture dimension each sampler variable is read
+	// with by the legacy texture intrinsics (sm1tex.go).
+	legacyDims map[*VarDecl]ResourceKind
 	// curFunc is the function whose body is being checked.
 	curFunc *FuncDecl
 	// breakable / continuable count enclosing loops and switches.

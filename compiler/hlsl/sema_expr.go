@@ -637,7 +637,16 @@ func (c *checker) checkIndex(e *Index) Expr {
 		return e
 	}
 	if t.Kind == KindResource && t.Resource.IsTexture() {
-		// tex[coord] reads one texel of the top mip level.
+		// tex[coord] reads one texel of the top mip level. The location
+		// has exactly the texture's coordinates: DXC finds no conversion
+		// from a scalar or a vector of another size to vector<uint, N>
+		// (its tools/clang/test/HLSL/indexing-operator.hlsl: g_t2d[0] is
+		// "no viable overloaded operator[]"; FXC's X3120), where other
+		// calls would splat or truncate.
+		if n := t.Resource.Shape().Coords; n > 1 && it.IsNumeric() && (it.Dim() != n || !it.IsVector()) {
+			c.errorf(e.Index, "no viable operator[] for '%s': the location must be uint%d, not '%s'", t, n, it)
+			return e
+		}
 		return c.resolveMethodCall(&MethodCall{exprBase: exprBase{span: e.span}, Recv: e.X, Name: "operator[]", Args: []Expr{e.Index}})
 	}
 	if !it.IsNumeric() || !OneComponent(it) {

@@ -118,6 +118,13 @@ func textureMethod(t *Type, name string, nargs int) *Method {
 	case "SampleGrad":
 		g := vecOrScalar(f, sh.gradDims())
 		return withOffset(t.Elem, samp, coord, g, g)
+	case "CalculateLevelOfDetail", "CalculateLevelOfDetailUnclamped":
+		// The level of detail Sample would use at coord (without the
+		// array index): from the quad's derivatives.
+		if t.Resource == ResTextureCube || t.Resource == ResTextureCubeArray {
+			return m(f, samp, vecOrScalar(f, 3))
+		}
+		return m(f, samp, vecOrScalar(f, sh.gradDims()))
 	case "SampleCmp", "SampleCmpLevelZero":
 		return withOffset(f, cmpSamp, coord, f)
 	case "Gather", "GatherRed", "GatherGreen", "GatherBlue", "GatherAlpha",

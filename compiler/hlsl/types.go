@@ -456,9 +456,6 @@ var unsupportedObjects = map[string]string{
 	"RasterizerOrderedTexture1D": "texture", "RasterizerOrderedTexture2D": "texture",
 	"RasterizerOrderedTexture3D": "texture", "RasterizerOrderedTexture1DArray": "texture",
 	"RasterizerOrderedTexture2DArray": "texture", "FeedbackTexture2D": "texture",
-	"sampler":   "sampler",
-	"sampler1D": "sampler", "sampler2D": "sampler", "sampler3D": "sampler", "samplerCUBE": "sampler",
-	"sampler_state":          "sampler",
 	"AppendStructuredBuffer": "append/consume buffer", "ConsumeStructuredBuffer": "append/consume buffer",
 	"RasterizerOrderedBuffer": "rasterizer-ordered view", "RasterizerOrderedStructuredBuffer": "rasterizer-ordered view",
 	"RasterizerOrderedByteAddressBuffer": "rasterizer-ordered view",
@@ -481,6 +478,10 @@ var resourceByName = map[string]ResourceKind{
 	"Texture2DArray": ResTexture2DArray, "Texture3D": ResTexture3D, "TextureCube": ResTextureCube,
 	"TextureCubeArray": ResTextureCubeArray, "SamplerState": ResSamplerState,
 	"SamplerComparisonState": ResSamplerComparisonState,
+	// FXC's shader model 1-3 spellings, which DXC keeps as sampler
+	// states (sm1tex.go).
+	"sampler": ResSamplerState, "sampler1D": ResSamplerState, "sampler2D": ResSamplerState,
+	"sampler3D": ResSamplerState, "samplerCUBE": ResSamplerState,
 }
 
 // builtinTypeName splits a numeric type spelling such as "float4x3" into

@@ -38,6 +38,7 @@ func Lower(fn *ir.Function, width int) (*Func, error) {
 		named:  map[string]*Reg{},
 		imms:   map[ir.Value]Src{},
 		loads:  map[ir.Value]*Reg{},
+		vecs:   map[ir.Value][]Src{},
 	}
 	for _, b := range fn.Blocks {
 		l.blocks[b] = l.f.NewBlock(b.Name())
@@ -133,10 +134,11 @@ type lowerer struct {
 	vals   map[ir.Value]*Reg
 	ptrs   map[ir.Value]ptrRef
 	blocks map[*ir.Block]*Block
-	named  map[string]*Reg   // registers for memory locations, by name
-	imms   map[ir.Value]Src  // IR values lowered to immediates
-	loads  map[ir.Value]*Reg // load results -> the memory register loaded
-	inits  []*Instr          // static globals' initializations for the entry block
+	named  map[string]*Reg    // registers for memory locations, by name
+	imms   map[ir.Value]Src   // IR values lowered to immediates
+	loads  map[ir.Value]*Reg  // load results -> the memory register loaded
+	inits  []*Instr           // static globals' initializations for the entry block
+	vecs   map[ir.Value][]Src // vector values by component: texture coordinates and results (lower_texture.go)
 }
 
 func locErr(in *ir.Instr, format string, args ...any) error {
@@ -337,7 +339,14 @@ func (l *lowerer) instr(b *Block, in *ir.Instr) error {
 		emit(OpMov, d, val)
 		return nil
 	case ir.OpIntrinsic:
+		if in.Intr != nil && strings.HasPrefix(in.Intr.Name, "tex.") {
+			return l.texture(in, emit)
+		}
 		return l.intrinsic(b, in, emit)
+	case ir.OpConstruct, ir.OpExtractValue:
+		if ok, err := l.vectorPart(in); ok || err != nil {
+			return err
+		}
 	case ir.OpBr:
 		emit(OpBr, nil).Succs = []*Block{l.blocks[in.Succs[0]]}
 		return nil

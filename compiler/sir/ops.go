@@ -32,6 +32,7 @@ const (
 	OpF2I // conversions: bit sizes of dst and src may differ
 	OpI2F
 	OpMovIdx  // dst = Srcs[0] read from slot Srcs[0].Elem + index (Srcs[1]) of a register array; Srcs[2]: immediate count of the slots from Srcs[0].Elem the index may reach
+	OpTex     // dst = one component of a texture read (texture.go): Srcs[0] an immediate TexDesc, then the coordinate (4), ddx (3), ddy (3)
 	OpBr      // unconditional branch to Succs[0]
 	OpBrc     // branch to Succs[0] if the flag Srcs[0] is set, else Succs[1]
 	OpRet     // end of the shader
@@ -79,6 +80,7 @@ var ops = [numOps]opInfo{
 	OpF2I:     {name: "f2i", srcs: 1, dst: true, pure: true, conv: true},
 	OpI2F:     {name: "i2f", srcs: 1, dst: true, pure: true, conv: true},
 	OpMovIdx:  {name: "movidx", srcs: 3, dst: true, pure: true},
+	OpTex:     {name: "tex", srcs: TexSrcs, dst: true, pure: true},
 	OpBr:      {name: "br", term: true},
 	OpBrc:     {name: "brc", srcs: 1, term: true},
 	OpRet:     {name: "ret", term: true},

@@ -72,6 +72,13 @@ func (p *parser) parse(src string) (*Func, error) {
 			if err := p.reg(l[4:]); err != nil {
 				return nil, err
 			}
+		case strings.HasPrefix(l, "sampler "):
+			if cur != nil {
+				return nil, p.errf("sampler declaration after the first block")
+			}
+			if err := p.sampler(l[len("sampler "):]); err != nil {
+				return nil, err
+			}
 		case strings.HasSuffix(l, ":") && !strings.HasPrefix(l, "("):
 			name, err := unquote(l[:len(l)-1])
 			if err != nil {
@@ -342,4 +349,40 @@ func (p *parser) src(t string) (Src, error) {
 		return Src{}, err
 	}
 	return Src{Reg: r, Swizzle: comps, Neg: neg, Elem: elem}, nil
+}
+
+// sampler parses "N @texture @state DIM binding B" (printer.go).
+func (p *parser) sampler(s string) error {
+	var n int
+	if _, err := fmt.Sscanf(s, "%d ", &n); err != nil || n != len(p.f.Samplers) {
+		return p.errf("sampler %q: want the next pair number %d", s, len(p.f.Samplers))
+	}
+	_, rest, _ := strings.Cut(s, " ")
+	names := make([]string, 2)
+	for i := range names {
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, "@") {
+			return p.errf("sampler %q: want @texture @state", s)
+		}
+		name, r, err := splitName(rest[1:])
+		if err != nil {
+			return p.errf("sampler %q: %v", s, err)
+		}
+		names[i], rest = name, r
+	}
+	f := strings.Fields(rest)
+	if len(f) != 3 || f[1] != "binding" {
+		return p.errf("sampler %q: want DIM binding B after the names", s)
+	}
+	dims := map[string]SamplerDim{"2d": Sampler2D, "cube": SamplerCube, "volume": SamplerVolume}
+	dim, ok := dims[f[0]]
+	if !ok {
+		return p.errf("sampler %q: dimension %q (2d, cube, volume)", s, f[0])
+	}
+	b, err := strconv.Atoi(f[2])
+	if err != nil {
+		return p.errf("sampler %q: binding %q", s, f[2])
+	}
+	p.f.Samplers = append(p.f.Samplers, &Sampler{Reg: -1, Binding: b, Texture: names[0], State: names[1], Dim: dim})
+	return nil
 }

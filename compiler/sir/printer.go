@@ -26,7 +26,9 @@ import (
 // identity); immediates are hex bits (":<bits>" unless 32 bits; 1-bit
 // immediates are true/false); "-" is the negate modifier. Names other than
 // [A-Za-z0-9_$]+ are quoted Go-style, so "%\"res.x\".y" is component y of
-// the register res.x.
+// the register res.x. "sampler N @texture @state 2d|cube|volume binding B"
+// lines list the (texture, sampler) pairs the tex instructions' immediate
+// descriptors (texture.go) refer to by N.
 
 var compLetters = "xyzw"
 
@@ -40,6 +42,9 @@ func (f *Func) String() string {
 			arr = fmt.Sprintf("[%d]", r.Elems)
 		}
 		fmt.Fprintf(&sb, "  reg %%%s %dx%d%s simd%s %s\n", quote(r.Name), r.BitSize, r.Comps, arr, r.Group, r.File)
+	}
+	for i, smp := range f.Samplers {
+		fmt.Fprintf(&sb, "  sampler %d @%s @%s %s binding %d\n", i, quote(smp.Texture), quote(smp.State), smp.Dim, smp.Binding)
 	}
 	for _, b := range f.Blocks {
 		fmt.Fprintf(&sb, "%s:\n", quote(b.Name))

@@ -199,6 +199,9 @@ type Func struct {
 	Width  int // dispatch SIMD width
 	Regs   []*Reg
 	Blocks []*Block
+	// Samplers are the sampler registers the texture reads use
+	// (texture.go), in the order of their first read.
+	Samplers []*Sampler
 }
 
 // NewFunc makes an empty function of the given dispatch width.

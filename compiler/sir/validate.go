@@ -164,6 +164,13 @@ func (v *validator) instr(at string, in *Instr) {
 	for i, s := range in.Srcs {
 		v.src(at, in, i, s)
 	}
+	if in.Op == OpTex && len(in.Srcs) == TexSrcs {
+		if !in.Srcs[0].IsImm() {
+			v.errf("%s: tex needs an immediate descriptor as operand 0", at)
+		} else if d := TexDescOf(in); d.Kind() >= numTexKinds || d.Pair() >= len(v.f.Samplers) {
+			v.errf("%s: tex descriptor %s names no kind or sampler pair of the function (%d pairs)", at, d, len(v.f.Samplers))
+		}
+	}
 	v.sizes(at, in)
 }
 

@@ -25,6 +25,9 @@ type Resource struct {
 	// 2d texture (its Words hold the levels one after the other).
 	Format string
 	Levels int
+	// Depth is the depth of a 3d texture or the 6 faces of a cube
+	// (1 otherwise; a cube's Height is its Width).
+	Depth int
 }
 
 // Formats are the formats of vkd3d's shader runner a buffer may have:
@@ -43,7 +46,7 @@ var Formats = map[string]struct {
 // other than buffers of 32-bit-multiple elements get Bad set.
 func ParseResource(header string, body []string) *Resource {
 	kind, slot, _ := strings.Cut(header, " ")
-	r := &Resource{UAV: kind == "uav", Class: 'f', Height: 1}
+	r := &Resource{UAV: kind == "uav", Class: 'f', Height: 1, Depth: 1}
 	r.Slot, _ = strconv.Atoi(strings.TrimSpace(slot))
 	var data []uint32
 	for _, l := range body {
@@ -69,8 +72,14 @@ func ParseResource(header string, body []string) *Resource {
 			if len(f) > 1 {
 				r.Width, _ = strconv.Atoi(strings.TrimSpace(f[1]))
 			}
-			if r.Dim == "2d" && len(f) > 2 {
+			if (r.Dim == "2d" || r.Dim == "3d") && len(f) > 2 {
 				r.Height, _ = strconv.Atoi(strings.TrimSpace(f[2]))
+			}
+			switch {
+			case r.Dim == "3d" && len(f) > 3:
+				r.Depth, _ = strconv.Atoi(strings.TrimSpace(f[3]))
+			case r.Dim == "cube":
+				r.Height, r.Depth = r.Width, 6
 			}
 			if r.Dim == "counter_buffer" {
 				r.Texel, r.Comps = 4, 0
@@ -87,25 +96,28 @@ func ParseResource(header string, body []string) *Resource {
 			}
 		}
 	}
-	if r.Dim == "2d" && r.Format == "" && r.Bad == "" {
+	texture := r.Dim == "2d" || r.Dim == "3d" || r.Dim == "cube"
+	if texture && r.Format == "" && r.Bad == "" {
 		// The runner's default texture format.
 		r.Format, r.Texel, r.Comps, r.Class = "r32g32b32a32-float", 16, 4, 'f'
 	}
 	r.Levels = max(r.Levels, 1)
 	switch {
 	case r.Bad != "":
-	case r.Dim == "2d" && r.UAV:
+	case texture && r.UAV:
 		r.Bad = "texture"
-	case r.Dim != "buffer" && r.Dim != "raw_buffer" && r.Dim != "counter_buffer" && r.Dim != "2d":
+	case r.Dim != "buffer" && r.Dim != "raw_buffer" && r.Dim != "counter_buffer" && !texture:
 		r.Bad = "texture"
+	case r.Dim != "2d" && texture && r.Levels > 1:
+		r.Bad = "texture levels" // the subresource order of 3d and cube mips is not read
 	case r.Texel <= 0 || r.Texel%4 != 0:
 		r.Bad = "stride not a multiple of 4"
 	}
 	n := r.Width * r.Height * r.Texel / 4
-	if r.Dim == "2d" {
+	if texture {
 		n = 0
 		for k := 0; k < r.Levels; k++ {
-			n += max(r.Width>>k, 1) * max(r.Height>>k, 1) * r.Texel / 4
+			n += max(r.Width>>k, 1) * max(r.Height>>k, 1) * r.Depth * r.Texel / 4
 		}
 	}
 	r.Words = make([]uint32, max(n, 0))

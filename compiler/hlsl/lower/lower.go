@@ -82,6 +82,9 @@ type lowerer struct {
 	counters map[*hlsl.VarDecl]*ir.Global
 	// resArrays are the global resource arrays (lower_resarray.go).
 	resArrays map[*hlsl.VarDecl]*resArray
+	// sm1Textures are the texture globals of SM1 sampler variables
+	// (lower_sm1tex.go).
+	sm1Textures map[*hlsl.VarDecl]*ir.Global
 	// errorAt dedupes "not supported" diagnostics per position.
 	errorAt map[hlsl.Pos]bool
 }

@@ -74,6 +74,9 @@ func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 		if x.Intrinsic != nil {
 			return fl.intrinsicCall(x)
 		}
+		if x.Legacy != nil {
+			return fl.legacyTexCall(x)
+		}
 		return fl.userCall(x)
 	case *hlsl.MethodCall:
 		return fl.methodCall(x)

@@ -90,6 +90,9 @@ func (fl *fnLowerer) textureCall(x *hlsl.MethodCall, tex ir.Value, args []ir.Val
 			fl.storeOut(x.Args[k], fl.b.ExtractValue(dims, []int{k - first}, name+".dim"), hlsl.TypeUint)
 		}
 		return nil
+	case "CalculateLevelOfDetail", "CalculateLevelOfDetailUnclamped":
+		fl.errorf(x, "'%s' is not lowered yet: the level of detail comes from a quad's derivatives (issue 17 item 2)", m.Name)
+		return ir.ConstUndef(ret)
 	}
 	fl.errorf(x, "the method '%s' of '%s' is not supported", m.Name, rt)
 	return ir.ConstUndef(ret)

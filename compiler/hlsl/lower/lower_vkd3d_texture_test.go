@@ -1,25 +1,16 @@
 package lower
 
 import (
-	"fmt"
-
 	"passlens/compiler/hlsl"
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
 	"passlens/internal/vkd3d"
 )
 
-// vkd3dTextureFormats maps the runner's texture formats to the
-// interpreter's (docs/run.md).
-var vkd3dTextureFormats = map[string]string{
-	"r32g32b32a32-float": "RGBA32F", "r32g32-float": "RG32F", "r32-float": "R32F",
-	"r32g32b32a32-uint": "RGBA32UI", "r32g32-uint": "RG32UI", "r32-uint": "R32UI", "r32-typeless": "R32UI",
-	"r32g32b32a32-sint": "RGBA32I", "r32g32-sint": "RG32I", "r32-sint": "R32I",
-}
-
 // bindTextures binds a shader's used textures to the [srv N] sections
-// (2d textures only) and its samplers to the [sampler N] sections, at the
-// registers resourceSlots gives them. skip says why the shader cannot run.
+// (2d, 3d and cube textures: vkd3d.Resource.TextureInput) and its samplers
+// to the [sampler N] sections, at the registers resourceSlots gives them.
+// skip says why the shader cannot run.
 func bindTextures(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources, samplers map[int]*vkd3d.Sampler) (tex []interp.TextureInput, smp []interp.SamplerInput, skip string) {
 	slots, used, skip := resourceSlots(prog)
 	if skip != "" {
@@ -32,32 +23,19 @@ func bindTextures(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources, s
 			if s == nil {
 				return nil, nil, "unbound sampler"
 			}
-			smp = append(smp, interp.SamplerInput{Name: v.Name, MinFilter: s.Filter[0], MagFilter: s.Filter[1], MipFilter: s.Filter[2],
-				AddressU: s.Address[0], AddressV: s.Address[1], AddressW: s.Address[2], Comparison: s.Comparison})
+			smp = append(smp, s.SamplerInput(v.Name))
 		case v.Type.Resource.IsTexture():
 			r := resources[[2]int{0, slots[v]}]
-			switch {
-			case r == nil:
+			if r == nil {
 				return nil, nil, "unbound resource"
-			case r.Bad != "":
-				return nil, nil, r.Bad
-			case v.Type.Resource != hlsl.ResTexture2D || r.Dim != "2d":
+			}
+			dims := map[hlsl.ResourceKind]string{hlsl.ResTexture2D: "2d", hlsl.ResTexture3D: "3d", hlsl.ResTextureCube: "cube"}
+			if d, ok := dims[v.Type.Resource]; !ok || r.Bad == "" && r.Dim != d {
 				return nil, nil, "texture kind " + v.Type.Resource.String()
 			}
-			f, ok := vkd3dTextureFormats[r.Format]
-			if !ok {
-				return nil, nil, "texture format " + r.Format
-			}
-			in := interp.TextureInput{Name: v.Name, Format: f, Width: r.Width, Height: r.Height}
-			at := 0
-			for k := 0; k < r.Levels; k++ {
-				n := max(r.Width>>k, 1) * max(r.Height>>k, 1) * r.Comps
-				level := make([]any, n)
-				for i := range level {
-					level[i] = fmt.Sprintf("0x%08X", r.Words[at+i])
-				}
-				at += n
-				in.Levels = append(in.Levels, level)
+			in, skip := r.TextureInput(v.Name)
+			if skip != "" {
+				return nil, nil, skip
 			}
 			tex = append(tex, in)
 		}

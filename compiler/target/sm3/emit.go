@@ -152,6 +152,9 @@ type emitter struct {
 	cur        *sir.Instr                // the instruction being printed (for messages)
 	vpos       *sir.Reg                  // the pixel position input, if read
 	vposCopy   string                    // the register holding vPos + 0.5
+	texRegs    int                       // whole registers after the scratch register for texldd's gradients (texture.go)
+	texKey     string                    // the texture read whose result the scratch register holds
+	texEnd     int                       // len(body) after that read's last line
 }
 
 // maxConsts is the number of float constant registers of a profile.
@@ -192,6 +195,9 @@ func (e *emitter) assign() error {
 		return fmt.Errorf("sm3: %s needs %d scalar temporaries; ps_3_0/vs_3_0 have 128 (spilling is not implemented)", e.f.Name, nslots)
 	}
 	e.temps = nslots
+	if hasGradients(e.f) {
+		e.texRegs = 2
+	}
 	e.repDone = map[*sir.Reg]bool{}
 	for _, b := range e.f.Blocks {
 		if b.Rep != nil && b.Rep.Done != nil {
@@ -260,6 +266,9 @@ func (e *emitter) assign() error {
 			e.loc[r] = fmt.Sprintf("r%d.%c", n/4, "xyzw"[n%4])
 		}
 	}
+	if err := e.declareSamplers(); err != nil {
+		return err
+	}
 	if consts > maxConsts(e.profile) {
 		return fmt.Errorf("sm3: the uniforms need %d constant registers; %s has %d", consts, e.profile, maxConsts(e.profile))
 	}
@@ -271,7 +280,7 @@ func (e *emitter) assign() error {
 	// wants in a temporary (texkill's source) and for sincos, which writes
 	// .x (cos) and .y (sin) of its destination.
 	n := (e.temps + 3) / 4
-	if n >= 32 {
+	if n+e.texRegs >= 32 {
 		return fmt.Errorf("sm3: no temporary register left for scratch use")
 	}
 	e.scratchReg = fmt.Sprintf("r%d", n)

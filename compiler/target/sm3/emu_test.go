@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"passlens/compiler/interp"
 )
 
 // emulator runs the subset of ps_3_0 / vs_3_0 assembly this back end emits,
@@ -20,6 +22,10 @@ type emulator struct {
 	b      map[string]bool
 	aL     int
 	killed bool
+	// Sampler registers: what each s# reads (the interpreter's own
+	// sampling, interp.SampledTexture) and its dcl_2d/cube/volume type.
+	samplers map[string]*interp.SampledTexture
+	sdims    map[string]string
 }
 
 // emuError is how operand errors leave the instruction loop.
@@ -107,7 +113,12 @@ func runPS(asm string, fconst map[string][4]float32, iconst map[string]int) ([4]
 // integer constants (i#.x) and boolean constants (b#), and returns the
 // machine state.
 func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bconst map[string]bool) (e *emulator, err error) {
-	e = &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}, b: map[string]bool{}}
+	return runSM3Tex(asm, fregs, iconst, bconst, nil)
+}
+
+// runSM3Tex is runSM3 with textures: samplers binds s# registers.
+func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, bconst map[string]bool, samplers map[string]*interp.SampledTexture) (e *emulator, err error) {
+	e = &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}, b: map[string]bool{}, samplers: samplers, sdims: map[string]string{}}
 	for k, v := range fregs {
 		*e.freg(k) = v
 	}
@@ -129,6 +140,10 @@ func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bcon
 	var lines [][]string
 	for _, l := range strings.Split(asm, "\n") {
 		l = strings.TrimSpace(l)
+		if f := strings.Fields(l); len(f) == 2 && (f[0] == "dcl_2d" || f[0] == "dcl_cube" || f[0] == "dcl_volume") {
+			e.sdims[f[1]] = strings.TrimPrefix(f[0], "dcl_")
+			continue
+		}
 		if l == "" || strings.HasPrefix(l, "//") || l == "ps_3_0" || l == "vs_3_0" || strings.HasPrefix(l, "dcl") {
 			continue
 		}
@@ -262,6 +277,10 @@ func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bcon
 				pc = match[pc]
 			}
 		case op == "endif":
+		case strings.HasPrefix(op, "texld"):
+			if err := e.texld(l); err != nil {
+				return nil, err
+			}
 		case op == "texkill":
 			for _, v := range src(1) {
 				if v < 0 {
@@ -351,4 +370,73 @@ func b2f(b bool) float32 {
 		return 1
 	}
 	return 0
+}
+
+// texld executes texld, texldb, texldl, texldd and texldp through the
+// interpreter's sampling (interp.SampledTexture): the coordinate is the
+// first source's components (divided by w for texldp), the level of detail
+// the interpreter's implicit one (interp.ImplicitLOD: no derivatives for
+// one pixel; texldb adds w to it), w for texldl, or from the gradient
+// operands for texldd.
+func (e *emulator) texld(l []string) error {
+	op := l[0]
+	want := 4
+	if op == "texldd" {
+		want = 6
+	}
+	if len(l) != want {
+		return fmt.Errorf("%s takes %d operands: %v", op, want-1, l)
+	}
+	st := e.samplers[l[3]]
+	dim, declared := e.sdims[l[3]]
+	if st == nil || !declared {
+		return fmt.Errorf("%s reads %s, which is not bound or not declared", op, l[3])
+	}
+	sh := st.Shape()
+	got := "2d"
+	if sh.Cube {
+		got = "cube"
+	} else if sh.Coords == 3 {
+		got = "volume"
+	}
+	if dim != got {
+		return fmt.Errorf("%s is declared dcl_%s, the bound texture is %s", l[3], dim, got)
+	}
+	c := e.operand(l[2])
+	coord := []float64{float64(c[0]), float64(c[1]), float64(c[2])}
+	lod := interp.ImplicitLOD()
+	switch op {
+	case "texld":
+	case "texldb":
+		lod += float64(c[3])
+	case "texldl":
+		lod = float64(c[3])
+	case "texldp":
+		for i := range coord {
+			coord[i] = float64(c[i] / c[3])
+		}
+	case "texldd":
+		dx, dy := e.operand(l[4]), e.operand(l[5])
+		var err error
+		lod, err = st.GradLOD([]float64{float64(dx[0]), float64(dx[1]), float64(dx[2])}, []float64{float64(dy[0]), float64(dy[1]), float64(dy[2])})
+		if err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("emulator: unknown instruction %q", op)
+	}
+	texel, err := st.Sample(coord, lod)
+	if err != nil {
+		return err
+	}
+	name, mask, _ := strings.Cut(l[1], ".")
+	if mask == "" {
+		mask = "xyzw"
+	}
+	d := e.freg(name)
+	for _, ch := range mask {
+		k := strings.IndexRune("xyzw", ch)
+		d[k] = math.Float32frombits(texel[k])
+	}
+	return nil
 }

@@ -22,7 +22,7 @@ import (
 
 // loadSource runs a frontend on src (HLSL or .pir by kind).
 func loadSource(name, kind string, src []byte) (*ir.Module, error) {
-	return load.Module(&load.Source{Name: name, Path: name, Kind: kind, Text: src}, load.Options{})
+	return load.Module(&load.Source{Name: name, Path: name, Kind: kind, Text: src}, load.Options{SM1Textures: true})
 }
 
 // compileSM3 runs the default sm3 pipeline on m (in place) and emits SM3.
@@ -113,6 +113,8 @@ type diffCase struct {
 	bconst   map[string]bool
 	killed   bool    // set by runDiff: the emulator discarded the pixel
 	tol      float64 // relative tolerance (0: 1e-4)
+	// samplers binds the emulator's s# registers (bindTextures).
+	samplers map[string]*interp.SampledTexture
 }
 
 // prepare makes random inputs for module m (before the pipeline) and binds
@@ -144,6 +146,9 @@ func prepare(m *ir.Module, asm string, r *rand.Rand) (*diffCase, error) {
 		vars[gl.Name()] = s
 	}
 	for _, row := range tableRows(asm) {
+		if row.reg[0] == 's' {
+			continue // sampler registers: bindTextures
+		}
 		s, ok := vars[row.name]
 		if !ok {
 			return nil, fmt.Errorf("register table names %q, which is no uniform", row.name)
@@ -282,7 +287,7 @@ func runDiff(ref *ir.Module, asm string, c *diffCase) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("interp: %w", err)
 	}
-	e, err := runSM3(asm, c.fregs, c.iconst, c.bconst)
+	e, err := runSM3Tex(asm, c.fregs, c.iconst, c.bconst, c.samplers)
 	if err != nil {
 		return "", fmt.Errorf("emulator: %w", err)
 	}
@@ -336,4 +341,44 @@ func cellFloat(t *ir.Type, cell uint64) float32 {
 		return b2f(cell&1 != 0)
 	}
 	return math.Float32frombits(uint32(cell))
+}
+
+// bindTextures gives the interpreter the textures and sampler states (by
+// the names of their globals in m) and binds the same data to the
+// emulator's sampler registers through the register table's
+// "texture+sampler sN" rows (an SM1 sampler's row has one name, both).
+func bindTextures(c *diffCase, m *ir.Module, asm string, textures []interp.TextureInput, samplers []interp.SamplerInput) error {
+	c.interpIn.Textures, c.interpIn.Samplers = textures, samplers
+	c.samplers = map[string]*interp.SampledTexture{}
+	for _, row := range tableRows(asm) {
+		if row.reg[0] != 's' {
+			continue
+		}
+		tn, sn, ok := strings.Cut(row.name, "+")
+		if !ok { // an SM1 sampler: its texture global is <s>.texture
+			sn, tn = tn, tn+".texture"
+		}
+		tg, sg := m.Global(tn), m.Global(sn)
+		if tg == nil || sg == nil {
+			return fmt.Errorf("register table row %s %s names no texture and sampler of the module", row.name, row.reg)
+		}
+		var ti *interp.TextureInput
+		for i := range textures {
+			if textures[i].Name == tn {
+				ti = &textures[i]
+			}
+		}
+		var si *interp.SamplerInput
+		for i := range samplers {
+			if samplers[i].Name == sn {
+				si = &samplers[i]
+			}
+		}
+		st, err := interp.NewSampledTexture(ti, tg, si, sg)
+		if err != nil {
+			return err
+		}
+		c.samplers[row.reg] = st
+	}
+	return nil
 }

@@ -3,11 +3,14 @@ package sm3
 import (
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"passlens/compiler/interp"
+	"passlens/compiler/ir"
 	"passlens/internal/vkd3d"
 )
 
@@ -51,6 +54,7 @@ var sm3KnownDeviations = map[string]string{
 
 type vkStats struct {
 	shaders, compiled, draws, passed, failed, known int
+	textureTests, textureDraws, texturePassed       int // [test] blocks with sampler registers, their draws and passing probes
 	notCompiled, skipped                            map[string]int
 	failures                                        []string
 }
@@ -72,6 +76,7 @@ func TestVKD3DProbesSM3(t *testing.T) {
 		return strings.Join(s, ", ")
 	}
 	t.Logf("vkd3d pixel shaders for sm3: %d applicable, %d compiled; %d draws, %d probes passed, %d known deviations, %d failed", st.shaders, st.compiled, st.draws, st.passed, st.known, st.failed)
+	t.Logf("with textures: %d [test] blocks, %d draws, %d probes passed", st.textureTests, st.textureDraws, st.texturePassed)
 	t.Logf("not compiled (first words of the error): %s", summary(st.notCompiled))
 	t.Logf("tests skipped: %s", summary(st.skipped))
 	for _, f := range st.failures {
@@ -85,6 +90,9 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 	var asm string // the current pixel shader's assembly ("" if none)
 	var skip string
 	customVS, resources := false, false
+	srvs := vkd3d.Resources{}
+	samplers := map[int]*vkd3d.Sampler{}
+	var mod *ir.Module // the current pixel shader before the pipeline
 	for _, s := range f.Sections {
 		h := s.Header
 		switch {
@@ -97,16 +105,20 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 				skip = "not sm3"
 			case vkd3d.ExpectFail(h, 3):
 				skip = "expected to fail at sm3"
-			case len(req.Features) > 0 || len(req.Options) > 0 || strings.Contains(h, "-hex"):
+			case len(req.Features) > 0 || !onlyBackcompat(req.Options) || strings.Contains(h, "-hex"):
 				skip = "features"
 			default:
 				st.shaders++
 				m, err := loadSource(fmt.Sprintf("%s:%d", name, s.Line), "hlsl", []byte(s.Source()))
 				if err != nil {
+					if os.Getenv("SM3_VERBOSE") != "" {
+						fmt.Printf("FRONTEND %s:%d: %s\n", name, s.Line, firstLineOf(err.Error()))
+					}
 					st.notCompiled["frontend"]++
 					skip = "not compiled"
 					break
 				}
+				mod, _ = loadSource(fmt.Sprintf("%s:%d", name, s.Line), "hlsl", []byte(s.Source()))
 				out, err := compileSM3(m)
 				if err != nil {
 					st.notCompiled[errKind(err.Error())]++
@@ -120,7 +132,12 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 			customVS = true
 		case strings.HasPrefix(h, "compute shader") || strings.HasPrefix(h, "effect"):
 			asm, skip = "", "not a pixel shader"
-		case strings.HasPrefix(h, "srv") || strings.HasPrefix(h, "uav") || strings.HasPrefix(h, "sampler") ||
+		case strings.HasPrefix(h, "srv "):
+			srvs.Declare(h, s.Body)
+		case strings.HasPrefix(h, "sampler "):
+			sm := vkd3d.ParseSampler(h, s.Body)
+			samplers[sm.Slot] = sm
+		case strings.HasPrefix(h, "uav") || strings.HasPrefix(h, "sampler") ||
 			strings.HasPrefix(h, "texture") || strings.HasPrefix(h, "vb") || strings.HasPrefix(h, "input layout") ||
 			h == "dsv" || strings.HasPrefix(h, "rtv"):
 			resources = true
@@ -135,10 +152,21 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 			case asm == "":
 			case customVS:
 				st.skipped["vertex shader"]++
-			case resources && (strings.Contains(asm, "texld") || strings.Contains(asm, "dcl_2d")):
+			case resources:
 				st.skipped["resources"]++
 			default:
-				runVKTest(name, s, asm, st)
+				smp, skip := vkSamplers(mod, asm, srvs, samplers)
+				if os.Getenv("SM3_VERBOSE") != "" && (skip != "" || smp != nil) {
+					fmt.Printf("TEXTURE %s:%d skip=%q\n", name, s.Line, skip)
+				}
+				if skip != "" {
+					st.skipped[skip]++
+					break
+				}
+				if smp != nil {
+					st.textureTests++
+				}
+				runVKTest(name, s, asm, smp, st)
 			}
 		}
 	}
@@ -159,7 +187,7 @@ func errKind(msg string) string {
 	return strings.Join(f, " ")
 }
 
-func runVKTest(file string, test *vkd3d.Section, asm string, st *vkStats) {
+func runVKTest(file string, test *vkd3d.Section, asm string, smp map[string]*interp.SampledTexture, st *vkStats) {
 	where := fmt.Sprintf("%s:%d", file, test.Line)
 	for _, l := range strings.Split(asm, "\n") {
 		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
@@ -187,7 +215,7 @@ func runVKTest(file string, test *vkd3d.Section, asm string, st *vkStats) {
 			for _, pc := range cmds {
 				if p, ok := parseVKProbe(pc.Text); ok {
 					for _, px := range p.Pixels() {
-						c, killed, err := drawPixel(asm, words, px)
+						c, killed, err := drawPixel(asm, words, px, smp)
 						if err != nil {
 							st.failed++
 							st.failures = append(st.failures, fmt.Sprintf("%s: emulator: %v\n%s", where, err, asm))
@@ -200,6 +228,9 @@ func runVKTest(file string, test *vkd3d.Section, asm string, st *vkStats) {
 				}
 			}
 			st.draws++
+			if smp != nil {
+				st.textureDraws++
+			}
 		case strings.HasPrefix(l, "probe "):
 			p, ok := parseVKProbe(l)
 			if !ok || rt == nil {
@@ -213,6 +244,9 @@ func runVKTest(file string, test *vkd3d.Section, asm string, st *vkStats) {
 				st.failures = append(st.failures, fmt.Sprintf("%s: %s passes but is listed as a known deviation", key, l))
 			case msg == "":
 				st.passed++
+				if smp != nil {
+					st.texturePassed++
+				}
 			case sm3KnownDeviations[key] != "":
 				st.known++
 			default:
@@ -249,7 +283,7 @@ func setFloatUniform(words map[int]float32, l string) bool {
 
 // drawPixel runs the shader for one pixel of "draw quad": c# from the
 // uniform words, vPos at the pixel (D3D9 centres at integers).
-func drawPixel(asm string, words map[int]float32, px [2]int) ([4]float32, bool, error) {
+func drawPixel(asm string, words map[int]float32, px [2]int, smp map[string]*interp.SampledTexture) ([4]float32, bool, error) {
 	fregs := map[string][4]float32{"vPos": {float32(px[0]), float32(px[1])}}
 	iconst, bconst := map[string]int{}, map[string]bool{}
 	rows := tableRows(asm)
@@ -267,8 +301,8 @@ func drawPixel(asm string, words map[int]float32, px [2]int) ([4]float32, bool, 
 	}
 	for _, r := range rows {
 		base, ok := cOf[r.name]
-		if r.reg[0] == 'c' {
-			continue
+		if r.reg[0] == 'c' || r.reg[0] == 's' {
+			continue // sampler registers: vkSamplers
 		}
 		if !ok {
 			return [4]float32{}, false, fmt.Errorf("%s is only in %s; the D3D9 runner sets float constants", r.name, r.reg)
@@ -280,11 +314,58 @@ func drawPixel(asm string, words map[int]float32, px [2]int) ([4]float32, bool, 
 			bconst[r.reg] = words[4*base] != 0
 		}
 	}
-	e, err := runSM3(asm, fregs, iconst, bconst)
+	e, err := runSM3Tex(asm, fregs, iconst, bconst, smp)
 	if err != nil {
 		return [4]float32{}, false, err
 	}
 	return *e.freg("oC0"), e.killed, nil
+}
+
+// vkSamplers binds the shader's sampler registers as vkd3d's D3D9 runner
+// does: s# reads the texture of [srv #] with the state of [sampler #]
+// (the runner's default, linear filtering and clamp, without one), decoded
+// by the interpreter's own code (interp.SampledTexture). It returns nil
+// for a shader without sampler registers, and why it cannot run (a
+// texture the interpreter lacks).
+func vkSamplers(m *ir.Module, asm string, srvs vkd3d.Resources, samplers map[int]*vkd3d.Sampler) (map[string]*interp.SampledTexture, string) {
+	var out map[string]*interp.SampledTexture
+	for _, row := range tableRows(asm) {
+		if row.reg[0] != 's' {
+			continue
+		}
+		var n int
+		fmt.Sscanf(row.reg[1:], "%d", &n)
+		tn, sn, ok := strings.Cut(row.name, "+")
+		if !ok {
+			sn, tn = tn, tn+".texture"
+		}
+		tg, sg := m.Global(tn), m.Global(sn)
+		if tg == nil || sg == nil {
+			return nil, "sampler register names no texture"
+		}
+		r := srvs[[2]int{0, n}]
+		if r == nil {
+			return nil, "unbound texture"
+		}
+		ti, skip := r.TextureInput(tn)
+		if skip != "" {
+			return nil, skip
+		}
+		var si *interp.SamplerInput
+		if s := samplers[n]; s != nil {
+			x := s.SamplerInput(sn)
+			si = &x
+		}
+		st, err := interp.NewSampledTexture(&ti, tg, si, sg)
+		if err != nil {
+			return nil, "texture input: " + err.Error()
+		}
+		if out == nil {
+			out = map[string]*interp.SampledTexture{}
+		}
+		out[row.reg] = st
+	}
+	return out, ""
 }
 
 // parseVKProbe parses a render-target probe of a float format (rgba, r,
@@ -292,8 +373,8 @@ func drawPixel(asm string, words map[int]float32, px [2]int) ([4]float32, bool, 
 func parseVKProbe(l string) (vkd3d.Probe, bool) {
 	p, ok := vkd3d.ParseProbe(l)
 	switch p.Kind {
-	case "rgba", "r", "rg", "rgb":
-		return p, ok
+	case "rgba", "r", "rg", "rgb", "f32": // f32(...): the float target's components
+		return p, ok && len(p.Vals) <= 4
 	}
 	return p, false
 }
@@ -313,4 +394,16 @@ func checkVKProbe(p vkd3d.Probe, rt map[[2]int][4]float32) string {
 		}
 	}
 	return ""
+}
+
+// onlyBackcompat reports [require] options the SM3 runner can meet: none,
+// or "backcompat" (FXC's backwards-compatibility flag, which lets shader
+// model 4+ compile SM1 syntax; shader model 3 has it anyway).
+func onlyBackcompat(opts []string) bool {
+	for _, o := range opts {
+		if o != "backcompat" {
+			return false
+		}
+	}
+	return true
 }

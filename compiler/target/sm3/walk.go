@@ -279,7 +279,7 @@ func (e *emitter) setReturn() error {
 // newFlag allocates a register component for a control-flow flag, after
 // the scratch register.
 func (e *emitter) newFlag(what string) (string, error) {
-	n := (e.temps+3)/4 + 1 + e.contFlags/4
+	n := (e.temps+3)/4 + 1 + e.texRegs + e.contFlags/4
 	if n >= 32 {
 		return "", fmt.Errorf("sm3: no temporary register left for %s", what)
 	}
@@ -487,6 +487,9 @@ func (e *emitter) findCounterLoops() {
 // instr prints one non-terminator SIR instruction.
 func (e *emitter) instr(in *sir.Instr) error {
 	e.cur = in
+	if in.Op == sir.OpTex { // reads only the operands its kind uses
+		return e.texture(in, e.dst(in.Dst))
+	}
 	s := make([]string, len(in.Srcs))
 	for i, x := range in.Srcs {
 		s[i] = e.src(x)

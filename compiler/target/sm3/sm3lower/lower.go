@@ -184,7 +184,7 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		switch {
 		case in.Intr.Name == RepIntrinsic:
 		case strings.HasPrefix(in.Intr.Name, "tex."):
-			bad(f, in, "textures are not supported by the SM3 back end yet (%s; texld/texldl with s# registers are planned)", in.Intr.Name)
+			sm3CheckTexture(f, in, bad)
 		case a.Has(ir.AttrWave):
 			bad(f, in, "wave operation %s is not available in shader model 3 (no waves)", in.Intr.Name)
 		case a.Has(ir.AttrBarrier):
