@@ -148,7 +148,7 @@ func (e *enc) id() uint32 {
 
 func (e *enc) capability(c uint32) {
 	e.caps[c] = true
-	if c >= CapGroupNonUniformVote && c <= CapGroupNonUniformShuffle {
+	if c >= CapGroupNonUniformVote && c <= CapGroupNonUniformShuffle || c == CapGroupNonUniformQuad {
 		e.caps[CapGroupNonUniform] = true
 	}
 }

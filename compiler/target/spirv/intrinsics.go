@@ -82,6 +82,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	if in.HasResult() {
 		res = fe.resultID(in)
 	}
+	if ir.IsQuadOp(name) {
+		return fe.quad(in, a, tid, res) // quad.go
+	}
 	var at *ir.Type // first operand type
 	var as *ir.Type // its scalar
 	if len(in.Args) > 0 {
