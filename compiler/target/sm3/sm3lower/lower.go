@@ -185,6 +185,13 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		case in.Intr.Name == RepIntrinsic:
 		case strings.HasPrefix(in.Intr.Name, "tex."):
 			bad(f, in, "textures are not supported by the SM3 back end yet (%s; texld/texldl with s# registers are planned)", in.Intr.Name)
+		case ir.IsDerivative(in.Intr.Name):
+			// ps_3_0 has dsx/dsy, but the SM3 emulator that checks this
+			// back end's output runs one pixel at a time, without the 2×2
+			// quads a derivative is taken over.
+			bad(f, in, "derivative %s (dsx/dsy) is not supported by the SM3 back end: its emulator shades single pixels, not 2×2 quads", in.Intr.Name)
+		case ir.IsQuadOp(in.Intr.Name):
+			bad(f, in, "quad operation %s is not available in shader model 3 (lanes of a quad cannot read each other)", in.Intr.Name)
 		case a.Has(ir.AttrWave):
 			bad(f, in, "wave operation %s is not available in shader model 3 (no waves)", in.Intr.Name)
 		case a.Has(ir.AttrBarrier):
