@@ -5,16 +5,18 @@ package interp
 // D3D, Vulkan and DXC assume). A pixel shader shades whole 2×2 blocks of
 // pixels aligned to even coordinates: a block the input covers only in
 // part is completed with helper invocations at the missing pixels, as a
-// rasterizer does at a primitive's edge (D3D11.3 functional spec 16.8,
-// "helper pixels"; Vulkan 1.3 §9.26 "Helper Invocations"). A helper runs
-// the shader so that its quad has derivatives, but
+// rasterizer does at a primitive's edge (DirectX-Specs, "HLSL SM 6.7 Wave
+// Ops Include Helper Lanes": a helper lane is a lane of a pixel shader
+// quad not covered by the primitive, or one demoted by discard; the
+// Vulkan specification, "Helper Invocations"). A helper runs the shader
+// so that its quad has derivatives, but
 //
 //   - its stores and atomics to storage buffers (UAVs) have no effect (an
 //     atomic returns 0), and it writes no render target;
-//   - it is not an active lane of the Wave* operations (HLSL SM6.0 wave
-//     intrinsics: helper lanes do not participate unless the shader opts
-//     in with [WaveOpsIncludeHelperLanes], SM6.7, which passlens does not
-//     model); it does take part in derivatives and the Quad* operations.
+//   - it is not an active lane of the Wave* operations (helper lanes do
+//     not participate unless the shader opts in with SM6.7's
+//     [WaveOpsIncludeHelperLanes], which passlens does not model); it
+//     does take part in derivatives and the Quad* operations.
 //
 // Compute shaders (SM6.6 derivatives in compute) use the same lane
 // grouping: threads 4k..4k+3 in flattened group order form a quad (the

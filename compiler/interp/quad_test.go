@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"passlens/compiler/ir"
@@ -143,6 +144,13 @@ func TestQuadPixel(t *testing.T) {
 		if n != 2 {
 			t.Errorf("%s: %d pixels written, want 2 (no helper)", tg.Semantic, n)
 		}
+	}
+	js, err := res.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.ReplaceAll(string(js), " ", ""), `"helper":true`); n != 6 {
+		t.Errorf("JSON marks %d lanes as helpers, want 6", n)
 	}
 	out := res.Buffer("Out")
 	for i := 0; i < 16; i++ {
