@@ -271,6 +271,14 @@ var pixelKnown = map[string]string{
 	// apples[i - 10]: a negative index reads zero in the IR (D3D's
 	// robust access), anything on the device.
 	"non-const-indexing.shader_test:206": "out-of-bounds index",
+	// ddx/ddx_coarse of a non-linear value: llvmpipe computes coarse
+	// derivatives per pixel (fine), which SPIR-V allows; the interpreter's
+	// are per quad (vkd3d quantizes its probes to accept both).
+	"ddxddy.shader_test:16": "llvmpipe's coarse derivatives are fine",
+	"ddxddy.shader_test:47": "llvmpipe's coarse derivatives are fine",
+	// ddx after a discard in the quad: D3D demotes the discarded pixel
+	// to a helper, the IR's discard terminates it (docs/run.md).
+	"discard.shader_test:25": "discard terminates instead of demoting to a helper",
 }
 
 // fastMath are intrinsics whose lavapipe implementation is an
@@ -485,11 +493,16 @@ func TestLavapipePixel(t *testing.T) {
 			sampleRan++
 		}
 		diff, err := runPixel(t, it.name, it.m, p, &st, nil)
+		key, _, _ := strings.Cut(it.name, " ")
 		if err != nil {
+			if why, known := pixelKnown[key]; known {
+				knownDiff++
+				t.Logf("%s: known difference (%s): %v", it.name, why, err)
+				continue
+			}
 			t.Errorf("%s: %v", it.name, err)
 			continue
 		}
-		key, _, _ := strings.Cut(it.name, " ")
 		switch why, known := pixelKnown[key]; {
 		case diff != "" && known:
 			knownDiff++
