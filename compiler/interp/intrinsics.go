@@ -196,6 +196,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if ir.IsQuadOp(name) {
 		return w.quadIntrinsic(fr, ic, mask)
 	}
+	if name == ir.Demote {
+		return w.demote(mask)
+	}
 	if strings.HasPrefix(name, "tex.") {
 		return w.texIntrinsic(fr, ic, mask)
 	}

@@ -29,9 +29,11 @@ package interp
 // and its right/lower neighbour for all four lanes, fine ones within the
 // lane's own row or column. A derivative or quad read that needs a lane
 // which is not active at that point (divergent control flow inside the
-// quad, a lane that returned early or was discarded — the IR's discard
-// terminates the invocation, OpKill semantics, it does not demote) is
-// undefined in D3D and Vulkan and is reported as ErrUndefined.
+// quad, a lane that returned early or was discarded by the IR's discard,
+// which terminates the invocation like SPIR-V's OpKill) is undefined in
+// D3D and Vulkan and is reported as ErrUndefined. ps.demote is D3D's
+// discard: the lane becomes a helper and keeps running, so its quad's
+// derivatives stay defined (it is reported as discarded).
 
 import (
 	"fmt"
@@ -207,4 +209,15 @@ func (w *wave) quadCoordDerivs(fr *frame, a *operand, l int, mask uint64) (dx, d
 		dy[i] = float64(float32(cy[i]) - float32(c0[i]))
 	}
 	return dx, dy, true
+}
+
+// demote makes the lanes of mask helpers (ps.demote, D3D's discard): they
+// keep running for their quads' derivatives, and are reported discarded.
+func (w *wave) demote(mask uint64) error {
+	if w.mc.entry.Entry == nil || w.mc.entry.Entry.Stage != ir.StagePixel {
+		return fmt.Errorf("%w: %s outside a pixel shader", ErrUnsupported, ir.Demote)
+	}
+	w.helper |= mask
+	w.demoted |= mask
+	return nil
 }

@@ -242,3 +242,76 @@ entry:
 		}
 	}
 }
+
+// TestQuadDemote: ps.demote (D3D's discard) turns the lane into a helper
+// that keeps running: the other lanes' derivatives after it are defined
+// and read its values, it writes no render target and no storage buffer,
+// leaves the wave operations' active lanes and is reported discarded.
+func TestQuadDemote(t *testing.T) {
+	t.Parallel()
+	src := `module "demote"
+
+@pos = global input <4 x f32> semantic "SV_Position"
+@t0 = global output <4 x f32> semantic "SV_Target0"
+@Out = global storage [? x u32] binding 0, 0 kind "RWStructuredBuffer"
+
+define void @main() pixel {
+entry:
+  %pos = load ptr<input, <4 x f32>> @pos
+  %x = extractvalue <4 x f32> %pos, 0
+  %y = extractvalue <4 x f32> %pos, 1
+  %odd = fcmp oeq f32 %x, 1.5
+  selection_merge %cont
+  condbr bool %odd, %kill, %cont
+kill:
+  intr void ps.demote()
+  br %cont
+cont:
+  %xy = fmul f32 %x, %y
+  %dx = intr f32 ddx_fine(f32 %xy)
+  %dy = intr f32 ddy_fine(f32 %xy)
+  %n = intr u32 WaveActiveCountBits(bool true)
+  %nf = uitofp u32 %n to f32
+  %r = construct <4 x f32> (f32 %dx, f32 %dy, f32 %nf, f32 %x)
+  store <4 x f32> %r, ptr<output, <4 x f32>> @t0
+  %xi = fptoui f32 %x to u32
+  %p = access ptr<storage, [? x u32]> @Out, u32 %xi
+  store u32 7, ptr<storage, u32> %p
+  ret
+}
+`
+	m, err := ir.ParseModule("demote.pir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ParseInput([]byte(`{"rect": {"width": 2, "height": 2}, "buffers": [{"name": "Out", "count": 2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runT(m, in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := res.Targets[0]
+	for _, l := range res.Lanes {
+		x, y := l.Pixel[0], l.Pixel[1]
+		if x == 1 {
+			if !l.Killed || tg.Written[y*2+x] {
+				t.Errorf("pixel (%d,%d): discarded %v, written %v; want discarded, not written", x, y, l.Killed, tg.Written[y*2+x])
+			}
+			continue
+		}
+		// x*y at the centres: the row's right pixel (demoted) minus the
+		// left, the column's lower pixel minus the upper.
+		fy := float32(y) + 0.5
+		want := []float32{1.5*fy - 0.5*fy, 0.5*1.5 - 0.5*0.5, 2, 0.5}
+		for c, w := range want {
+			if got := f32(tg.Pixel(x, y)[c]); got != w {
+				t.Errorf("pixel (%d,%d) component %d = %v, want %v", x, y, c, got, w)
+			}
+		}
+	}
+	if got := res.Buffer("Out"); got.Element(0)[0] != 7 || got.Element(1)[0] != 0 {
+		t.Errorf("Out = %d, %d; want 7, 0 (a demoted lane writes no storage)", got.Element(0)[0], got.Element(1)[0])
+	}
+}

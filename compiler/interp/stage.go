@@ -228,7 +228,7 @@ func (mc *machine) collectLanes(fi *funcInfo, waves []*wave, sh *shading) {
 				continue
 			}
 			lane := Lane{Index: inv.index, Group: inv.group, Thread: inv.groupThread, Pixel: inv.pixel,
-				Vertex: inv.vertex, Killed: w.killed&(1<<uint(l)) != 0, Helper: inv.helper, Wave: w.index, WaveLane: l}
+				Vertex: inv.vertex, Killed: (w.killed|w.demoted)&(1<<uint(l)) != 0, Helper: inv.helper, Wave: w.index, WaveLane: l}
 			if !lane.Killed && !lane.Helper {
 				for _, gi := range sh.outputs {
 					g := mc.globals[gi]

@@ -49,4 +49,11 @@ func init() {
 	def("QuadReadLaneAt", quad, 2, 2, "QuadReadLaneAt(v, u32 i): v in lane i (0..3) of this lane's quad")
 	def("QuadAny", quad, 1, 1, "QuadAny(bool b): true if b is true in any active lane of the quad")
 	def("QuadAll", quad, 1, 1, "QuadAll(bool b): true if b is true in every active lane of the quad")
+	// D3D's discard: the lane becomes a helper and keeps running (HLSL
+	// lowering uses it instead of the discard terminator when the shader
+	// has quad operations). Not pure: it changes what the lane may write.
+	def(Demote, 0, 0, 0, "ps.demote(): demote the pixel to a helper lane: it keeps running for its quad's derivatives, but writes no render target or storage buffer and leaves the wave operations' active lanes (D3D discard, SPIR-V OpDemoteToHelperInvocation)")
 }
+
+// Demote is the intrinsic of D3D's discard (demote to helper).
+const Demote = "ps.demote"

@@ -285,7 +285,10 @@ func (fl *fnLowerer) clip(v ir.Value, t *hlsl.Type) {
 	cont := fl.newBlock("clip.cont")
 	fl.b.CondBr(c, kill, cont).SetSelectionMerge(cont)
 	fl.setBlock(kill)
-	fl.b.Discard()
+	fl.discard()
+	if fl.demote {
+		fl.b.Br(cont)
+	}
 	fl.setBlock(cont)
 }
 

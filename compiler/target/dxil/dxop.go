@@ -49,6 +49,7 @@ const (
 	opIMad                     = 48
 	opUMad                     = 49
 	opBarrier                  = 80
+	opDiscard                  = 82
 	opDerivCoarseX             = 83
 	opDerivCoarseY             = 84
 	opDerivFineX               = 85
@@ -302,7 +303,7 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 			return lw.dxCall(in, opSpec{opLegacyF16ToF32, "legacyF16ToF32", false}, nil, a)
 		}
 	case "ddx_coarse", "ddy_coarse", "ddx_fine", "ddy_fine", "fwidth", "QuadReadAcrossX", "QuadReadAcrossY",
-		"QuadReadAcrossDiagonal", "QuadReadLaneAt", "QuadAny", "QuadAll":
+		"QuadReadAcrossDiagonal", "QuadReadLaneAt", "QuadAny", "QuadAll", ir.Demote:
 		return lw.quad(in) // quad.go
 	case "WaveGetLaneIndex":
 		return lw.dxCall(in, opSpec{opWaveGetLaneIndex, "waveGetLaneIndex", false}, nil, nil)

@@ -9,6 +9,8 @@ package dxil
 //	QuadReadAcrossX/Y/Diag. dx.op.quadOp (123), QuadOpKind 0/1/2
 //	QuadReadLaneAt          dx.op.quadReadLaneAt (122)
 //	QuadAny, QuadAll        dx.op.quadVote (222, SM6.7), QuadVoteKind 0/1
+//	ps.demote               dx.op.discard (82) of true: DXIL's discard
+//	                        does not end the shader (demote semantics)
 //
 // The operations are scalar: the scalarize pass splits vectors first.
 
@@ -21,9 +23,12 @@ import (
 var derivCodes = map[string]int{"ddx_coarse": opDerivCoarseX, "ddy_coarse": opDerivCoarseY,
 	"ddx_fine": opDerivFineX, "ddy_fine": opDerivFineY}
 
-// quad lowers one quad intrinsic call.
+// quad lowers one quad intrinsic call (or ps.demote).
 func (lw *lowerer) quad(in *ir.Instr) error {
 	name := in.Intr.Name
+	if name == ir.Demote {
+		return lw.dxCall(in, opSpec{opDiscard, "discard", false}, nil, []ir.Value{ir.ConstBool(ir.Bool, true)})
+	}
 	rt := in.Type()
 	a := in.Args
 	if !rt.IsScalar() {

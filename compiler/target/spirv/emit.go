@@ -377,6 +377,9 @@ func (e *enc) finish() []uint32 {
 	if e.caps[CapShaderNonUniform] {
 		head.inst(OpExtension, encodeString("SPV_EXT_descriptor_indexing")...)
 	}
+	if e.caps[CapDemoteToHelperInvocation] {
+		head.inst(OpExtension, encodeString(extDemoteToHelperInvocation)...)
+	}
 	if e.glslExt != 0 {
 		head.inst(OpExtInstImport, append([]uint32{e.glslExt}, encodeString("GLSL.std.450")...)...)
 	}

@@ -276,9 +276,6 @@ var pixelKnown = map[string]string{
 	// are per quad (vkd3d quantizes its probes to accept both).
 	"ddxddy.shader_test:16": "llvmpipe's coarse derivatives are fine",
 	"ddxddy.shader_test:47": "llvmpipe's coarse derivatives are fine",
-	// ddx after a discard in the quad: D3D demotes the discarded pixel
-	// to a helper, the IR's discard terminates it (docs/run.md).
-	"discard.shader_test:25": "discard terminates instead of demoting to a helper",
 }
 
 // fastMath are intrinsics whose lavapipe implementation is an

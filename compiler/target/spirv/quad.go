@@ -16,6 +16,8 @@ package spirv
 // SPV_KHR_compute_shader_derivatives, which the back end does not emit);
 // the quad operations need capability GroupNonUniformQuad and work in
 // every stage with subgroups, whose lanes 4k..4k+3 form the quads.
+// ps.demote, D3D's discard, is OpDemoteToHelperInvocation (extension
+// SPV_EXT_demote_to_helper_invocation, core in SPIR-V 1.6).
 
 import (
 	"passlens/compiler/ir"
@@ -33,6 +35,11 @@ const (
 
 	CapDerivativeControl   = 51
 	CapGroupNonUniformQuad = 68
+
+	// D3D's discard (ps.demote): core in SPIR-V 1.6, an extension before.
+	OpDemoteToHelperInvocation  = 5380
+	CapDemoteToHelperInvocation = 5379
+	extDemoteToHelperInvocation = "SPV_EXT_demote_to_helper_invocation"
 )
 
 func init() {
@@ -44,6 +51,21 @@ func init() {
 	defOp(OpGroupNonUniformQuadSwap, "GroupNonUniformQuadSwap", "T R i i i")
 	capabilityNames[CapDerivativeControl] = "DerivativeControl"
 	capabilityNames[CapGroupNonUniformQuad] = "GroupNonUniformQuad"
+	defOp(OpDemoteToHelperInvocation, "DemoteToHelperInvocation", "")
+	capabilityNames[CapDemoteToHelperInvocation] = "DemoteToHelperInvocation"
+}
+
+// demote emits ps.demote (D3D's discard) as OpDemoteToHelperInvocation,
+// in fragment shaders only.
+func (fe *fn) demote() error {
+	for st := range fe.e.stagesOf(fe.f) {
+		if st != ir.StagePixel {
+			return fe.fail("discard in a function a %s entry point calls: only pixel shaders can discard", st)
+		}
+	}
+	fe.e.capability(CapDemoteToHelperInvocation)
+	fe.body.inst(OpDemoteToHelperInvocation)
+	return nil
 }
 
 var derivOps = map[string]uint16{"ddx_coarse": OpDPdxCoarse, "ddy_coarse": OpDPdyCoarse,
