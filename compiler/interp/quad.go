@@ -80,12 +80,16 @@ func pixelQuads(px [][2]int) []*invocation {
 	return out
 }
 
-// helperStore reports whether a write by lane l to an object of space sp
-// is dropped because the lane is a helper (storage buffers only: a
-// helper's own registers, locals and outputs still change).
+// helperStore reports whether a write by lane l to object o is dropped
+// because the lane is a helper (storage buffers only: a helper's own
+// registers, locals and outputs still change).
 func (w *wave) helperStore(l int, o *object) bool {
 	return w.helper&(1<<uint(l)) != 0 && o != nil && o.space == ir.SpaceStorage
 }
+
+// quadAcross is the lane of the quad each QuadReadAcross* reads, as an
+// xor of the lane index (QuadReadLaneAt: 0).
+var quadAcross = map[string]int{"QuadReadAcrossX": 1, "QuadReadAcrossY": 2, "QuadReadAcrossDiagonal": 3}
 
 // quadIntrinsic executes a derivative or Quad* operation for the lanes of
 // mask.
@@ -145,7 +149,7 @@ func (w *wave) quadIntrinsic(fr *frame, ic *icode, mask uint64) error {
 			}
 			continue
 		case "QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal", "QuadReadLaneAt":
-			from := l ^ map[string]int{"QuadReadAcrossX": 1, "QuadReadAcrossY": 2, "QuadReadAcrossDiagonal": 3}[name]
+			from := l ^ quadAcross[name]
 			if name == "QuadReadLaneAt" {
 				i := w.arg(fr, &ic.args[1], l)[0]
 				if i > 3 {
