@@ -525,6 +525,17 @@ var stageIntrinsics = map[string]Stage{
 	"GetRenderTargetSamplePosition": StagePixel,
 }
 
+// quadIntrinsics are the derivatives and quad operations: they read the
+// other lanes of a 2×2 quad, which pixel shaders have and, since shader
+// model 6.6, compute shaders (DXC: derivatives and Quad* in compute, mesh
+// and amplification shaders; passlens has only the compute stage of
+// those).
+var quadIntrinsics = map[string]bool{
+	"ddx": true, "ddy": true, "ddx_coarse": true, "ddy_coarse": true, "ddx_fine": true, "ddy_fine": true,
+	"fwidth": true, "QuadReadAcrossX": true, "QuadReadAcrossY": true, "QuadReadAcrossDiagonal": true,
+	"QuadReadLaneAt": true, "QuadAny": true, "QuadAll": true,
+}
+
 // checkStageIntrinsics rejects stage-specific intrinsics and statements
 // in functions reachable from an entry point of another stage.
 func (c *checker) checkStageIntrinsics(ep *EntryPoint) {
@@ -538,6 +549,9 @@ func (c *checker) checkStageIntrinsics(ep *EntryPoint) {
 		for _, call := range c.intrinsicCalls[f] {
 			if want, ok := stageIntrinsics[call.Name]; ok && want != ep.Stage {
 				c.rep.errorf(call.NamePos, call.NamePos.advance(len(call.Name)), "'%s' is only available in %s shaders, not in a %s shader", call.Name, want, ep.Stage)
+			}
+			if quadIntrinsics[call.Name] && ep.Stage != StagePixel && ep.Stage != StageCompute {
+				c.rep.errorf(call.NamePos, call.NamePos.advance(len(call.Name)), "'%s' needs 2×2 quads: it is only available in pixel and (shader model 6.6) compute shaders, not in a %s shader", call.Name, ep.Stage)
 			}
 		}
 		if ep.Stage != StagePixel {

@@ -76,6 +76,9 @@ var intrinsicTable = map[string]intrinsicDef{
 	"WaveActiveAllEqual": {ikSpecial, 1}, "WaveActiveCountBits": {ikSpecial, 1}, "WaveActiveBallot": {ikSpecial, 1},
 	"WaveReadLaneFirst": {ikSpecial, 1}, "WaveReadLaneAt": {ikSpecial, 2}, "WavePrefixSum": {ikSpecial, 1},
 	"WavePrefixProduct": {ikSpecial, 1}, "WavePrefixCountBits": {ikSpecial, 1},
+	// Quad intrinsics (SM6.0; QuadAny/QuadAll SM6.7).
+	"QuadReadAcrossX": {ikSpecial, 1}, "QuadReadAcrossY": {ikSpecial, 1}, "QuadReadAcrossDiagonal": {ikSpecial, 1},
+	"QuadReadLaneAt": {ikSpecial, 2}, "QuadAny": {ikSpecial, 1}, "QuadAll": {ikSpecial, 1},
 	// Barriers.
 	"GroupMemoryBarrierWithGroupSync": {ikSpecial, 0}, "GroupMemoryBarrier": {ikSpecial, 0},
 	"DeviceMemoryBarrier": {ikSpecial, 0}, "DeviceMemoryBarrierWithGroupSync": {ikSpecial, 0},
@@ -620,8 +623,20 @@ func (c *checker) waveOrAtomic(e *Call, in *Intrinsic, set func(*Type, ...*Type)
 			return nil
 		}
 		return set(boolShape(t), t)
-	case "WaveReadLaneFirst":
+	case "WaveReadLaneFirst", "QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal":
+		if args[0].Type().IsMatrix() {
+			c.errorf(e, "'%s' does not accept matrices", name)
+			return nil
+		}
 		return set(args[0].Type(), args[0].Type())
+	case "QuadReadLaneAt":
+		if args[0].Type().IsMatrix() {
+			c.errorf(e, "'%s' does not accept matrices", name)
+			return nil
+		}
+		return set(args[0].Type(), args[0].Type(), TypeUint)
+	case "QuadAny", "QuadAll":
+		return set(TypeBool, TypeBool)
 	case "WaveReadLaneAt":
 		return set(args[0].Type(), args[0].Type(), TypeUint)
 	}

@@ -94,6 +94,8 @@ type wave struct {
 	inv     []*invocation // per lane; nil for lanes without an invocation
 	present uint64
 	killed  uint64 // discarded lanes
+	helper  uint64 // helper lanes (quad.go)
+	demoted uint64 // lanes demoted to helpers by ps.demote (discarded, still running)
 	exited  uint64 // lanes that returned from the entry point
 	gptr    [][]uint64
 	frames  []*frame

@@ -193,6 +193,12 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if f, ok := elementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
 	}
+	if ir.IsQuadOp(name) {
+		return w.quadIntrinsic(fr, ic, mask)
+	}
+	if name == ir.Demote {
+		return w.demote(mask)
+	}
 	if strings.HasPrefix(name, "tex.") {
 		return w.texIntrinsic(fr, ic, mask)
 	}

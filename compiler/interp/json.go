@@ -208,6 +208,9 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 			if l.Killed {
 				lo.key("discarded").WriteString("true")
 			}
+			if l.Helper {
+				lo.key("helper").WriteString("true")
+			}
 			oo := newObj(lo.key("outputs"))
 			for j := range l.Outputs {
 				out := &l.Outputs[j]

@@ -52,7 +52,7 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			if o != nil && o.ro {
 				return fmt.Errorf("%w: store to read-only %s %s", ErrReadOnly, o.space, o.name)
 			}
-			if c != nil {
+			if c != nil && !w.helperStore(l, o) {
 				copy(c, v)
 			}
 		}
@@ -91,7 +91,7 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			if o != nil && o.ro {
 				return fmt.Errorf("%w: memcpy into read-only %s %s", ErrReadOnly, o.space, o.name)
 			}
-			if d == nil {
+			if d == nil || w.helperStore(l, o) {
 				continue
 			}
 			if _, s := mem.resolve(w.arg(fr, &ic.args[1], l)[0], n); s != nil {
@@ -108,7 +108,7 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			if o != nil && o.ro {
 				return fmt.Errorf("%w: memset of read-only %s %s", ErrReadOnly, o.space, o.name)
 			}
-			if d == nil {
+			if d == nil || w.helperStore(l, o) {
 				continue
 			}
 			by := w.arg(fr, &ic.args[1], l)[0] & 0xFF
@@ -129,7 +129,7 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			if o != nil && o.ro {
 				return fmt.Errorf("%w: atomic on read-only %s %s", ErrReadOnly, o.space, o.name)
 			}
-			if c == nil {
+			if c == nil || w.helperStore(l, o) {
 				r[0] = 0
 				continue
 			}

@@ -83,6 +83,7 @@ type Lane struct {
 	Pixel    [2]int // pixel coordinates (pixel shaders)
 	Vertex   int    // SV_VertexID (vertex shaders)
 	Killed   bool   // discarded (its outputs are not reported)
+	Helper   bool   // a helper pixel completing a 2×2 quad (no outputs reported, no render target written)
 	Outputs  []Output
 	WaveLane int // lane within its wave
 	Wave     int // wave within its group

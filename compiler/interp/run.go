@@ -28,6 +28,7 @@ type invocation struct {
 	pixel       [2]int
 	vertex      int
 	wave, lane  int
+	helper      bool // a helper pixel completing a quad (quad.go)
 }
 
 // Run executes the module's entry point on the input (nil: all defaults).
@@ -264,13 +265,13 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 				}
 			}
 		}
-		var wg workgroup
-		for i, p := range px {
+		for _, p := range px {
 			if p[0] < 0 || p[1] < 0 || p[0] > 1<<14 || p[1] > 1<<14 {
 				return nil, inputErr("pixel %v is out of range (0..16384)", p)
 			}
-			wg.invs = append(wg.invs, &invocation{index: i, pixel: p})
 		}
+		// Pixels shade in 2×2 quads, helpers completing partial ones.
+		wg := workgroup{invs: pixelQuads(px)}
 		if len(wg.invs) > maxInvocations {
 			return nil, inputErr("more than %d pixels", maxInvocations)
 		}
@@ -359,6 +360,9 @@ func (mc *machine) runGroup(fi *funcInfo, wg workgroup, in *Input, sh *shading, 
 			inv.wave, inv.lane = w.index, l
 			w.inv[l] = inv
 			w.present |= 1 << uint(l)
+			if inv.helper {
+				w.helper |= 1 << uint(l)
+			}
 		}
 		for gi, g := range mc.globals {
 			w.gptr[gi] = make([]uint64, n)

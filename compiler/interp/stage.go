@@ -228,8 +228,8 @@ func (mc *machine) collectLanes(fi *funcInfo, waves []*wave, sh *shading) {
 				continue
 			}
 			lane := Lane{Index: inv.index, Group: inv.group, Thread: inv.groupThread, Pixel: inv.pixel,
-				Vertex: inv.vertex, Killed: w.killed&(1<<uint(l)) != 0, Wave: w.index, WaveLane: l}
-			if !lane.Killed {
+				Vertex: inv.vertex, Killed: (w.killed|w.demoted)&(1<<uint(l)) != 0, Helper: inv.helper, Wave: w.index, WaveLane: l}
+			if !lane.Killed && !lane.Helper {
 				for _, gi := range sh.outputs {
 					g := mc.globals[gi]
 					o := mc.mem.objs[ptrObj(w.gptr[gi][l])]
@@ -252,4 +252,7 @@ func (mc *machine) collectLanes(fi *funcInfo, waves []*wave, sh *shading) {
 			mc.result.Lanes = append(mc.result.Lanes, lane)
 		}
 	}
+	// Quads reorder pixels in the waves: report them in input order,
+	// helpers (numbered after the covered pixels) last.
+	sort.SliceStable(mc.result.Lanes, func(i, j int) bool { return mc.result.Lanes[i].Index < mc.result.Lanes[j].Index })
 }

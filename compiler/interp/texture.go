@@ -9,10 +9,15 @@ package interp
 // filter, level 0) when it is at most 0, and picks the nearest level
 // (floor(lod + 0.5)) or blends the two nearest (mip_filter linear).
 //
-// Without quads the interpreter has no derivatives: implicit-LOD reads
-// (tex.sample, tex.sample_bias, tex.sample_cmp) take the level of detail
-// of zero derivatives, -inf, i.e. level 0 with the mag filter — what a
-// GPU does for a quad whose lanes sample one coordinate. Filtering is
+// In pixel shaders implicit-LOD reads (tex.sample, tex.sample_bias,
+// tex.sample_cmp) take the level of detail from the coarse derivatives of
+// the coordinates across the lane's quad (quad.go), as D3D11 computes it
+// for isotropic filtering: log2 of the longer of the two derivative
+// vectors scaled to level 0's texels (one level of detail per quad). Cube
+// maps and the other stages (no quads, or SM6.6 compute quads, which the
+// SPIR-V back end cannot express without an extension) take the level of
+// detail of zero derivatives, -inf, i.e. level 0 with the mag filter —
+// what a GPU does for a quad whose lanes sample one coordinate. Filtering is
 // computed in float64 and rounded to float32 once (GPUs filter with
 // fewer bits: docs/run.md gives the tolerance).
 
@@ -20,6 +25,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"passlens/compiler/ir"
 )
 
 // texIntrinsic executes a tex.* call for the lanes of mask.
@@ -54,7 +61,12 @@ func (w *wave) texIntrinsic(fr *frame, ic *icode, mask uint64) error {
 			}
 			continue
 		case "tex.sample", "tex.sample_bias", "tex.sample_level", "tex.sample_cmp", "tex.sample_cmp_level_zero":
-			lod := math.Inf(-1) // implicit: no derivatives without quads
+			lod := math.Inf(-1) // implicit, outside pixel shaders: level 0
+			if name != "tex.sample_level" && name != "tex.sample_cmp_level_zero" && w.mc.entry.Entry.Stage == ir.StagePixel && !img.shape.Cube {
+				if lod, err = w.implicitLOD(fr, ic, l, mask, img); err != nil {
+					return err
+				}
+			}
 			var ref *float32
 			offset := 4
 			if name == "tex.sample" {
@@ -435,4 +447,17 @@ func (img *image) gather(s *samplerState, coord []float64, ch int, off []int, re
 		out[k] = math.Float32bits(float32(t[ch]))
 	}
 	return out, nil
+}
+
+// implicitLOD is the level of detail of an implicit-LOD read in lane l:
+// that of the coarse derivatives of its coordinates (operand 2) across the
+// quad, position components only (not the array layer).
+func (w *wave) implicitLOD(fr *frame, ic *icode, l int, mask uint64, img *image) (float64, error) {
+	dx, dy, ok := w.quadCoordDerivs(fr, &ic.args[2], l, mask)
+	if !ok {
+		return 0, fmt.Errorf("%w: %s in lane %d: the level of detail needs the derivatives of the coordinates, but a lane of the quad is not active here (divergent control flow in the quad, or the lane returned or was discarded)", ErrUndefined, ic.name, l)
+	}
+	px, _, _ := img.split(dx)
+	py, _, _ := img.split(dy)
+	return img.gradLOD(px, py)
 }

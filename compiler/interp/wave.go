@@ -9,13 +9,16 @@ import (
 
 // This file implements wave (subgroup) operations, barriers and the AMDGPU
 // intrinsics of the LLVM bridge. A wave operation sees exactly the lanes of
-// the executing group: its active lanes. Reductions and prefixes combine
+// the executing group that are not helper lanes: its active lanes. Reductions and prefixes combine
 // values in ascending lane order (so float sums are reproducible), per
 // vector component. WaveReadLaneAt of an inactive or out-of-range lane
 // returns zero. Memory barriers without group sync are no-ops (memory is
 // always coherent here); synchronizing barriers are handled by exec.go.
 
-func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
+func (w *wave) waveIntrinsic(fr *frame, ic *icode, all uint64) error {
+	// Helper lanes (quad.go) are not active lanes of wave operations: they
+	// contribute nothing, and receive the result computed without them.
+	mask := all &^ w.helper
 	in := ic.in
 	name := ic.name
 	if n, ok := amdgpuArgs[name]; ok && len(ic.args) < n {
@@ -26,7 +29,7 @@ func (w *wave) waveIntrinsic(fr *frame, ic *icode, mask uint64) error {
 	}
 	first := bits.TrailingZeros64(mask)
 	forLanes := func(f func(l int, r []uint64)) {
-		for m := mask; m != 0; m &= m - 1 {
+		for m := all; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			f(l, w.dst(fr, ic.res, l))
 		}

@@ -40,6 +40,7 @@ var waveComponentwise = map[string]bool{
 	"WaveActiveBitAnd": true, "WaveActiveBitOr": true, "WaveActiveBitXor": true,
 	"WavePrefixSum": true, "WavePrefixProduct": true,
 	"WaveReadLaneFirst": true, "WaveReadLaneAt": true, "WaveActiveAllEqual": true,
+	"QuadReadAcrossX": true, "QuadReadAcrossY": true, "QuadReadAcrossDiagonal": true, "QuadReadLaneAt": true,
 }
 
 func (s *scalarizer) visitIntrinsic(in *ir.Instr) bool {

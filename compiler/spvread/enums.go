@@ -75,6 +75,8 @@ var opNames = map[uint16][2]string{
 	202: {"OpBitFieldSExtract", "T R i i i"}, 203: {"OpBitFieldUExtract", "T R i i i"},
 	204: {"OpBitReverse", "T R i"}, 205: {"OpBitCount", "T R i"},
 	207: {"OpDPdx", "T R i"}, 208: {"OpDPdy", "T R i"}, 209: {"OpFwidth", "T R i"},
+	210: {"OpDPdxFine", "T R i"}, 211: {"OpDPdyFine", "T R i"}, 212: {"OpFwidthFine", "T R i"},
+	213: {"OpDPdxCoarse", "T R i"}, 214: {"OpDPdyCoarse", "T R i"}, 215: {"OpFwidthCoarse", "T R i"},
 	224: {"OpControlBarrier", "i i i"}, 225: {"OpMemoryBarrier", "i i"},
 	227: {"OpAtomicLoad", "T R i i i"}, 228: {"OpAtomicStore", "i i i i"}, 229: {"OpAtomicExchange", "T R i i i i"},
 	230: {"OpAtomicCompareExchange", "T R i i i i i i"}, 232: {"OpAtomicIIncrement", "T R i i i"},

@@ -293,6 +293,9 @@ func (fe *fn) inst(in *inst) error {
 	case "OpControlBarrier", "OpMemoryBarrier":
 		return fe.barrier(in)
 	default:
+		if ok, err := fe.quad(in, res); ok { // quad.go
+			return err
+		}
 		if isWaveOp(in.op) {
 			return fe.wave(in, res)
 		}

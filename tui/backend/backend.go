@@ -568,6 +568,7 @@ func FormatLanes(r *interp.Result) []string {
 			out = append(out, fmt.Sprintf("  … %d more", b.Count-n))
 		}
 	}
+	out = append(out, formatQuads(r)...) // quads.go
 	if len(r.Lanes) > 0 && len(r.Lanes[0].Outputs) > 0 {
 		out = append(out, "", "per-lane outputs:")
 		for i, l := range r.Lanes {
@@ -582,6 +583,9 @@ func FormatLanes(r *interp.Result) []string {
 			kill := ""
 			if l.Killed {
 				kill = " (discarded)"
+			}
+			if l.Helper {
+				kill = " (helper)"
 			}
 			out = append(out, fmt.Sprintf("  lane %2d (wave %d lane %2d)%s  %s", l.Index, l.Wave, l.WaveLane, kill, strings.Join(vs, "  ")))
 		}

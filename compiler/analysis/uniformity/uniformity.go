@@ -431,6 +431,7 @@ func (u *UniformityInfo) FormatExplain(steps []ExplainStep) string {
 			// select over the elements' buffers).
 			sb.WriteString("selects a resource by a divergent index; ")
 		}
+		sb.WriteString(quadNote(s.Value, s.Reason)) // uniformity_quad.go
 		sb.WriteString(u.DescribeReason(s.Reason))
 		sb.WriteByte('\n')
 	}

@@ -178,3 +178,56 @@ func TestUniformityMalformed(t *testing.T) {
 		t.Errorf("b0's terminator should be divergent")
 	}
 }
+
+// TestUniformityQuadOps: derivatives and quad reads are divergent exactly
+// when their operand is, and the explanation says they act over quads.
+func TestUniformityQuadOps(t *testing.T) {
+	m, err := ir.ParseModule("quad.pir", []byte(`module "quad"
+
+@pos = global input <4 x f32> semantic "SV_Position"
+@cb = global uniform f32 binding 0, 0 kind "cbuffer"
+
+define void @main() pixel {
+entry:
+  %pos = load ptr<input, <4 x f32>> @pos
+  %x = extractvalue <4 x f32> %pos, 0
+  %k = load ptr<uniform, f32> @cb
+  %dx = intr f32 ddx_fine(f32 %x)
+  %dk = intr f32 ddx_coarse(f32 %k)
+  %qx = intr f32 QuadReadAcrossX(f32 %x)
+  %qk = intr f32 QuadReadLaneAt(f32 %k, u32 2)
+  ret
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Func("main")
+	u := uniformity.Uniformity(f)
+	val := func(name string) ir.Value {
+		for _, in := range f.Blocks[0].Instrs {
+			if in.Name() == name {
+				return in
+			}
+		}
+		t.Fatalf("no %%%s", name)
+		return nil
+	}
+	for _, c := range []struct {
+		name, note string
+	}{{"dx", "derivative across a 2×2 quad"}, {"qx", "quad operation"}} {
+		v := val(c.name)
+		if !u.IsDivergent(v) {
+			t.Errorf("%%%s should be divergent", c.name)
+			continue
+		}
+		if text := u.FormatExplain(u.Explain(v)); !strings.Contains(text, c.note) || !strings.Contains(text, "uses divergent %x") {
+			t.Errorf("explanation of %%%s:\n%s", c.name, text)
+		}
+	}
+	for _, n := range []string{"dk", "qk"} {
+		if u.IsDivergent(val(n)) {
+			t.Errorf("%%%s of a uniform value should be uniform", n)
+		}
+	}
+}

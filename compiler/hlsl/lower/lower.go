@@ -48,6 +48,15 @@ func Lower(prog *hlsl.Program, opts hlsl.Options) (mod *ir.Module, diags hlsl.Di
 		l.diags.SortByPosition()
 		return nil, l.diags
 	}
+	if needsDemote(l.m) { // lower_demote.go
+		l = newLowerer(prog, opts)
+		l.demote = true
+		l.lowerProgram()
+		if l.diags.HasErrors() {
+			l.diags.SortByPosition()
+			return nil, l.diags
+		}
+	}
 	if err := ir.Verify(l.m); err != nil {
 		l.diags = append(l.diags, hlsl.Diagnostic{Severity: hlsl.Error, Pos: hlsl.Pos{File: prog.File},
 			Message: "internal compiler error: the lowered module does not verify:\n" + err.Error()})
@@ -58,11 +67,13 @@ func Lower(prog *hlsl.Program, opts hlsl.Options) (mod *ir.Module, diags hlsl.Di
 
 // lowerer holds the module-wide state of one Lower call.
 type lowerer struct {
-	prog  *hlsl.Program
-	opts  hlsl.Options
-	m     *ir.Module
-	diags hlsl.Diagnostics
-	pos   hlsl.Pos // position of the construct being lowered, for internal errors
+	// demote lowers discard as ps.demote (lower_demote.go).
+	demote bool
+	prog   *hlsl.Program
+	opts   hlsl.Options
+	m      *ir.Module
+	diags  hlsl.Diagnostics
+	pos    hlsl.Pos // position of the construct being lowered, for internal errors
 
 	structs     map[*hlsl.StructDecl]*ir.Type // logical struct types
 	memStructs  map[*hlsl.StructDecl]*ir.Type // memory-layout variants (column-major matrices transposed)

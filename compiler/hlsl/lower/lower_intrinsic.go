@@ -18,7 +18,9 @@ import (
 // condition, Interlocked* to atomic instructions (the original value
 // stored to the optional out argument). EvaluateAttribute* return the
 // attribute as interpolated at the pixel centre (the IR has no
-// interpolation model); derivatives (ddx, ddy, fwidth) are not supported.
+// interpolation model). Derivatives and the Quad* operations are IR
+// intrinsics (compiler/ir/quad.go); ddx and ddy are their coarse forms, as
+// DXC lowers them.
 
 // elementwiseIntrinsics are the HLSL intrinsics that are IR intrinsics of
 // the same name, applied per component.
@@ -31,6 +33,7 @@ var elementwiseIntrinsics = map[string]bool{
 	"reversebits": true, "f16tof32": true, "f32tof16": true, "atan2": true, "fmod": true,
 	"ldexp": true, "max": true, "min": true, "pow": true, "step": true, "clamp": true, "lerp": true,
 	"mad": true, "smoothstep": true, "fma": true,
+	"ddx_coarse": true, "ddy_coarse": true, "ddx_fine": true, "ddy_fine": true, "fwidth": true,
 }
 
 // bitIntrinsics are expanded to 32-bit operations on 16- and 64-bit
@@ -47,6 +50,8 @@ var directIntrinsics = map[string]bool{
 	"WaveActiveAllTrue": true, "WaveActiveAnyTrue": true, "WaveActiveAllEqual": true,
 	"WaveActiveCountBits": true, "WaveActiveBallot": true, "WaveReadLaneFirst": true,
 	"WaveReadLaneAt": true, "WavePrefixSum": true, "WavePrefixProduct": true, "WavePrefixCountBits": true,
+	"QuadReadAcrossX": true, "QuadReadAcrossY": true, "QuadReadAcrossDiagonal": true, "QuadReadLaneAt": true,
+	"QuadAny": true, "QuadAll": true,
 	"GroupMemoryBarrierWithGroupSync": true, "GroupMemoryBarrier": true, "DeviceMemoryBarrier": true,
 	"DeviceMemoryBarrierWithGroupSync": true, "AllMemoryBarrier": true, "AllMemoryBarrierWithGroupSync": true,
 }
@@ -59,9 +64,9 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 		return fl.interlocked(x)
 	}
 	switch name {
-	case "ddx", "ddy", "ddx_coarse", "ddy_coarse", "ddx_fine", "ddy_fine", "fwidth":
-		fl.errorf(x, "'%s' is not supported: passlens IR has no derivative (quad) operations", name)
-		return ir.ConstUndef(fl.irType(in.Ret))
+	case "ddx", "ddy":
+		// DXC lowers ddx/ddy to the coarse derivatives (dx.op.derivCoarseX/Y).
+		name += "_coarse"
 	}
 	// Evaluate the in arguments left to right.
 	args := make([]ir.Value, len(x.Args))
@@ -280,7 +285,10 @@ func (fl *fnLowerer) clip(v ir.Value, t *hlsl.Type) {
 	cont := fl.newBlock("clip.cont")
 	fl.b.CondBr(c, kill, cont).SetSelectionMerge(cont)
 	fl.setBlock(kill)
-	fl.b.Discard()
+	fl.discard()
+	if fl.demote {
+		fl.b.Br(cont)
+	}
 	fl.setBlock(cont)
 }
 

@@ -74,7 +74,7 @@ func (fl *fnLowerer) stmt(s hlsl.Stmt) {
 	case *hlsl.ReturnStmt:
 		fl.returnStmt(s)
 	case *hlsl.DiscardStmt:
-		fl.b.Discard()
+		fl.discard()
 	case *hlsl.CaseLabel:
 		fl.errorf(s, "case label outside a switch")
 	default:

@@ -80,6 +80,13 @@ var knownDeviations = map[string]string{
 	"duplicate-modifiers.shader_test:12": "DXC matrix-to-vector order",
 	// Interpreter: atan2(-0, -1) is -pi in IEEE arithmetic; GPUs give pi.
 	"inverse-trig.shader_test:196": "signed zero in atan2",
+	// Pixels discarded by this draw keep what an earlier [test]'s draw
+	// left there, but the harness shades only each [test]'s own probed
+	// pixels, so that earlier value was never computed.
+	"discard.shader_test:35": "discarded pixel shows an unshaded earlier draw",
+	"discard.shader_test:36": "discarded pixel shows an unshaded earlier draw",
+	"discard.shader_test:39": "discarded pixel shows an unshaded earlier draw",
+	"discard.shader_test:40": "discarded pixel shows an unshaded earlier draw",
 	// [unroll(4)] on an 8-iteration loop: DXC runs 4 iterations.
 	"unroll.shader_test:37": "unroll(N) semantics",
 	// DXC ignores row_major on a typedef used as a StructuredBuffer
@@ -307,6 +314,11 @@ func (ps *probeShader) runTest(file string, test *vkd3d.Section, bound []*boundB
 			var err error
 			res, err = interp.Run(ps.m, in, interp.Options{WaveSize: wave})
 			if err != nil {
+				if why := knownDeviations[where]; why != "" {
+					st.known++
+					st.failures = append(st.failures, fmt.Sprintf("%s: run: %v [known: %s]", where, err, why))
+					return
+				}
 				st.failed++
 				st.failures = append(st.failures, fmt.Sprintf("%s: run: %v", where, err))
 				return

@@ -49,6 +49,11 @@ const (
 	opIMad                     = 48
 	opUMad                     = 49
 	opBarrier                  = 80
+	opDiscard                  = 82
+	opDerivCoarseX             = 83
+	opDerivCoarseY             = 84
+	opDerivFineX               = 85
+	opDerivFineY               = 86
 	opThreadID                 = 93
 	opGroupID                  = 94
 	opThreadIDInGroup          = 95
@@ -65,10 +70,13 @@ const (
 	opWaveActiveOp             = 119
 	opWaveActiveBit            = 120
 	opWavePrefixOp             = 121
+	opQuadReadLaneAt           = 122
+	opQuadOp                   = 123
 	opLegacyF32ToF16           = 130
 	opLegacyF16ToF32           = 131
 	opWaveAllBitCount          = 135
 	opWavePrefixBitCount       = 136
+	opQuadVote                 = 222 // SM6.7
 )
 
 // DXIL's WaveOpKind, WaveBitOpKind and SignedOpKind operand values, and
@@ -294,6 +302,9 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 		if rt == ir.F32 && arg0().IsIntegral() && arg0().Bits == 32 {
 			return lw.dxCall(in, opSpec{opLegacyF16ToF32, "legacyF16ToF32", false}, nil, a)
 		}
+	case "ddx_coarse", "ddy_coarse", "ddx_fine", "ddy_fine", "fwidth", "QuadReadAcrossX", "QuadReadAcrossY",
+		"QuadReadAcrossDiagonal", "QuadReadLaneAt", "QuadAny", "QuadAll", ir.Demote:
+		return lw.quad(in) // quad.go
 	case "WaveGetLaneIndex":
 		return lw.dxCall(in, opSpec{opWaveGetLaneIndex, "waveGetLaneIndex", false}, nil, nil)
 	case "WaveGetLaneCount":

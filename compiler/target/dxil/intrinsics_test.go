@@ -147,6 +147,9 @@ var wantDXOps = []string{
 	"@dx.op.wavePrefixOp.i32(i32 121,", "@dx.op.wavePrefixOp.f32(i32 121,",
 	"@dx.op.legacyF32ToF16(i32 130,", "@dx.op.legacyF16ToF32(i32 131,",
 	"@dx.op.waveAllOp(i32 135,", "@dx.op.wavePrefixOp(i32 136,",
+	"@dx.op.unary.f32(i32 83,", "@dx.op.unary.f32(i32 84,", "@dx.op.unary.f32(i32 85,", "@dx.op.unary.f32(i32 86,",
+	"@dx.op.quadOp.f32(i32 123,", "@dx.op.quadOp.i32(i32 123,", "@dx.op.quadReadLaneAt.f32(i32 122,",
+	"@dx.op.quadVote.i1(i32 222,",
 	"atomicrmw add ptr addrspace(3)", "atomicrmw min ptr addrspace(3)", "atomicrmw umax ptr addrspace(1)",
 	"atomicrmw and ptr", "atomicrmw or ptr", "atomicrmw xor ptr", "atomicrmw xchg ptr", "cmpxchg ptr addrspace(1)",
 }

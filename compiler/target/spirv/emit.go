@@ -148,7 +148,7 @@ func (e *enc) id() uint32 {
 
 func (e *enc) capability(c uint32) {
 	e.caps[c] = true
-	if c >= CapGroupNonUniformVote && c <= CapGroupNonUniformShuffle {
+	if c >= CapGroupNonUniformVote && c <= CapGroupNonUniformShuffle || c == CapGroupNonUniformQuad {
 		e.caps[CapGroupNonUniform] = true
 	}
 }
@@ -376,6 +376,9 @@ func (e *enc) finish() []uint32 {
 	}
 	if e.caps[CapShaderNonUniform] {
 		head.inst(OpExtension, encodeString("SPV_EXT_descriptor_indexing")...)
+	}
+	if e.caps[CapDemoteToHelperInvocation] {
+		head.inst(OpExtension, encodeString(extDemoteToHelperInvocation)...)
 	}
 	if e.glslExt != 0 {
 		head.inst(OpExtInstImport, append([]uint32{e.glslExt}, encodeString("GLSL.std.450")...)...)

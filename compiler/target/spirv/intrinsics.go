@@ -61,6 +61,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	if strings.HasPrefix(name, "tex.") {
 		return fe.texture(in)
 	}
+	if name == ir.Demote {
+		return fe.demote() // quad.go
+	}
 	t := in.Type()
 	tid, err := fe.typ(t)
 	if err != nil {
@@ -81,6 +84,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	res := uint32(0)
 	if in.HasResult() {
 		res = fe.resultID(in)
+	}
+	if ir.IsQuadOp(name) {
+		return fe.quad(in, a, tid, res) // quad.go
 	}
 	var at *ir.Type // first operand type
 	var as *ir.Type // its scalar

@@ -105,7 +105,8 @@ func planPixel(m *ir.Module) pixelPlan {
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if in.Intr != nil && (strings.HasPrefix(in.Intr.Name, "Wave") || strings.HasPrefix(in.Intr.Name, "Quad")) {
+				// Quads are the same 2×2 blocks on every device; waves are not.
+				if in.Intr != nil && strings.HasPrefix(in.Intr.Name, "Wave") {
 					return pixelPlan{skip: "wave operations"}
 				}
 			}
@@ -270,6 +271,11 @@ var pixelKnown = map[string]string{
 	// apples[i - 10]: a negative index reads zero in the IR (D3D's
 	// robust access), anything on the device.
 	"non-const-indexing.shader_test:206": "out-of-bounds index",
+	// ddx/ddx_coarse of a non-linear value: llvmpipe computes coarse
+	// derivatives per pixel (fine), which SPIR-V allows; the interpreter's
+	// are per quad (vkd3d quantizes its probes to accept both).
+	"ddxddy.shader_test:16": "llvmpipe's coarse derivatives are fine",
+	"ddxddy.shader_test:47": "llvmpipe's coarse derivatives are fine",
 }
 
 // fastMath are intrinsics whose lavapipe implementation is an
@@ -301,6 +307,12 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 // difference (""). perturb, if set, changes the interpreter's input only
 // (the negative control).
 func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelStats, perturb func(*interp.Input)) (string, error) {
+	return runPixelRef(t, m, m, p, st, perturb)
+}
+
+// runPixelRef is runPixel drawing m on the device but interpreting ref
+// (the same module but for a deliberate change: negative controls).
+func runPixelRef(t *testing.T, m, ref *ir.Module, p pixelPlan, st *pixelStats, perturb func(*interp.Input)) (string, error) {
 	in := &interp.Input{Rect: &interp.Rect{Width: pixelW, Height: pixelH}, Uniforms: map[string]any{}, Inputs: map[string]interp.LaneInput{}}
 	for _, v := range p.varyings {
 		if v.value != nil {
@@ -358,7 +370,7 @@ func runPixel(t *testing.T, name string, m *ir.Module, p pixelPlan, st *pixelSta
 	if perturb != nil {
 		perturb(in)
 	}
-	res, err := interp.Run(m, in, interp.Options{})
+	res, err := interp.Run(ref, in, interp.Options{})
 	if err != nil {
 		return "", fmt.Errorf("interp: %w", err)
 	}
@@ -478,11 +490,16 @@ func TestLavapipePixel(t *testing.T) {
 			sampleRan++
 		}
 		diff, err := runPixel(t, it.name, it.m, p, &st, nil)
+		key, _, _ := strings.Cut(it.name, " ")
 		if err != nil {
+			if why, known := pixelKnown[key]; known {
+				knownDiff++
+				t.Logf("%s: known difference (%s): %v", it.name, why, err)
+				continue
+			}
 			t.Errorf("%s: %v", it.name, err)
 			continue
 		}
-		key, _, _ := strings.Cut(it.name, " ")
 		switch why, known := pixelKnown[key]; {
 		case diff != "" && known:
 			knownDiff++

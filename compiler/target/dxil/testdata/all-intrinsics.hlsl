@@ -100,6 +100,12 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   float4 wf = WaveActiveSum(a) + WaveActiveMax(b) + WavePrefixSum(p);
   ru += asuint(wf);
 
+  // Quad operations (derivatives in compute: shader model 6.6; lanes
+  // 4k..4k+3 form a quad).
+  float4 qd = ddx(a) + ddy(b) + ddx_coarse(p) + ddy_coarse(a.x) + ddx_fine(b) + ddy_fine(a.yz).xyxy + fwidth(p);
+  qd += QuadReadAcrossX(a) + QuadReadAcrossY(b.x) + QuadReadAcrossDiagonal(p.zw).xyxy + QuadReadLaneAt(a, 3);
+  ru += asuint(qd) + QuadReadAcrossX(ua) + (QuadAny(ua.x > 500) ? 1 : 0) + (QuadAll(ua.y > 100) ? 2 : 0);
+
   // Atomics and barriers.
   uint old;
   InterlockedAdd(shared_sum, ua.x, old);

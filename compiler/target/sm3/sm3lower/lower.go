@@ -185,6 +185,16 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		case in.Intr.Name == RepIntrinsic:
 		case strings.HasPrefix(in.Intr.Name, "tex."):
 			sm3CheckTexture(f, in, bad)
+		case ir.IsDerivative(in.Intr.Name):
+			// ps_3_0 has dsx/dsy, but the SM3 emulator that checks this
+			// back end's output runs one pixel at a time, without the 2×2
+			// quads a derivative is taken over.
+			bad(f, in, "derivative %s (dsx/dsy) is not supported by the SM3 back end: its emulator shades single pixels, not 2×2 quads", in.Intr.Name)
+		case in.Intr.Name == ir.Demote:
+			// Only emitted for shaders that also take derivatives.
+			bad(f, in, "discard that demotes to a helper lane (%s, for the quad's derivatives) is not supported by the SM3 back end", in.Intr.Name)
+		case ir.IsQuadOp(in.Intr.Name):
+			bad(f, in, "quad operation %s is not available in shader model 3 (lanes of a quad cannot read each other)", in.Intr.Name)
 		case a.Has(ir.AttrWave):
 			bad(f, in, "wave operation %s is not available in shader model 3 (no waves)", in.Intr.Name)
 		case a.Has(ir.AttrBarrier):
