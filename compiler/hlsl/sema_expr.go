@@ -636,6 +636,9 @@ func (c *checker) checkIndex(e *Index) Expr {
 	if t.IsError() || it.IsError() {
 		return e
 	}
+	if t.Kind == KindResource && t.Resource.IsRWTexture() {
+		return c.checkRWTextureIndex(e)
+	}
 	if t.Kind == KindResource && t.Resource.IsTexture() {
 		// tex[coord] reads one texel of the top mip level.
 		return c.resolveMethodCall(&MethodCall{exprBase: exprBase{span: e.span}, Recv: e.X, Name: "operator[]", Args: []Expr{e.Index}})

@@ -46,6 +46,12 @@ const (
 	ResTextureCubeArray
 	ResSamplerState
 	ResSamplerComparisonState
+	// Read-write textures (UAVs): see rwtexture.go.
+	ResRWTexture1D
+	ResRWTexture1DArray
+	ResRWTexture2D
+	ResRWTexture2DArray
+	ResRWTexture3D
 )
 
 var resourceNames = map[ResourceKind]string{
@@ -64,13 +70,18 @@ var resourceNames = map[ResourceKind]string{
 	ResTextureCubeArray:       "TextureCubeArray",
 	ResSamplerState:           "SamplerState",
 	ResSamplerComparisonState: "SamplerComparisonState",
+	ResRWTexture1D:            "RWTexture1D",
+	ResRWTexture1DArray:       "RWTexture1DArray",
+	ResRWTexture2D:            "RWTexture2D",
+	ResRWTexture2DArray:       "RWTexture2DArray",
+	ResRWTexture3D:            "RWTexture3D",
 }
 
 func (r ResourceKind) String() string { return resourceNames[r] }
 
 // Writable reports whether the resource is a UAV (RW*).
 func (r ResourceKind) Writable() bool {
-	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer
+	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer || r.IsRWTexture()
 }
 
 // Templated reports whether the resource takes an element type.
@@ -450,8 +461,7 @@ var unsupportedScalars = map[string]bool{
 // category used to classify rejections.
 var unsupportedObjects = map[string]string{
 	"Texture2DMS": "texture", "Texture2DMSArray": "texture",
-	"RWTexture1D": "texture", "RWTexture2D": "texture", "RWTexture3D": "texture", "RWTexture1DArray": "texture",
-	"RWTexture2DArray": "texture", "texture": "texture",
+	"texture": "texture",
 	"Texture": "texture", "texture1D": "texture", "texture2D": "texture", "texture3D": "texture", "textureCUBE": "texture",
 	"RasterizerOrderedTexture1D": "texture", "RasterizerOrderedTexture2D": "texture",
 	"RasterizerOrderedTexture3D": "texture", "RasterizerOrderedTexture1DArray": "texture",
@@ -481,6 +491,8 @@ var resourceByName = map[string]ResourceKind{
 	"Texture2DArray": ResTexture2DArray, "Texture3D": ResTexture3D, "TextureCube": ResTextureCube,
 	"TextureCubeArray": ResTextureCubeArray, "SamplerState": ResSamplerState,
 	"SamplerComparisonState": ResSamplerComparisonState,
+	"RWTexture1D": ResRWTexture1D, "RWTexture1DArray": ResRWTexture1DArray, "RWTexture2D": ResRWTexture2D,
+	"RWTexture2DArray": ResRWTexture2DArray, "RWTexture3D": ResRWTexture3D,
 }
 
 // builtinTypeName splits a numeric type spelling such as "float4x3" into

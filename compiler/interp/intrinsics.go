@@ -193,6 +193,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if f, ok := elementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
 	}
+	if name == "tex.read" || name == "tex.write" || name == "tex.texel" {
+		return w.rwTexIntrinsic(fr, ic, mask)
+	}
 	if strings.HasPrefix(name, "tex.") {
 		return w.texIntrinsic(fr, ic, mask)
 	}

@@ -132,6 +132,21 @@ func (mc *machine) bindImages(in *Input) error {
 		if g.Space != ir.SpaceStorage || !ir.IsImageGlobal(g) {
 			continue
 		}
+		if shape, ok := ir.TextureShape(g.Kind); ok && shape.RW {
+			var t *TextureInput
+			for i := range in.Textures {
+				if !usedT[i] && match(in.Textures[i].Name, in.Textures[i].Set, in.Textures[i].Binding, g) {
+					t, usedT[i] = &in.Textures[i], true
+					break
+				}
+			}
+			p, err := mc.bindRWTexture(g, shape, t)
+			if err != nil {
+				return err
+			}
+			mc.shared[gi] = p
+			continue
+		}
 		p := mc.mem.alloc(ir.U32, 0, g.Space, "@"+g.Name())
 		mc.mem.objs[ptrObj(p)].ro = true
 		mc.shared[gi] = p
@@ -204,10 +219,7 @@ func describeBinding(name string, set, binding *int) string {
 // buildImage checks a texture's input against the global and decodes it.
 func buildImage(t *TextureInput, g *ir.Global, shape ir.TexShape) (*image, error) {
 	what := "texture @" + g.Name()
-	fname := strings.ToUpper(t.Format)
-	if a, ok := formatAliases[fname]; ok {
-		fname = a
-	}
+	fname := canonicalFormat(t.Format)
 	f, ok := texFormats[fname]
 	if !ok {
 		return nil, inputErr("%s: unknown format %q (R8_UNORM, RG8_UNORM, RGBA8_UNORM, *_SNORM, R16_UNORM, RG16_UNORM, RGBA16_UNORM, R32F, RG32F, RGBA32F, R32UI, RG32UI, RGBA32UI, R32I, RG32I, RGBA32I)", what, t.Format)
@@ -285,6 +297,16 @@ func buildImage(t *TextureInput, g *ir.Global, shape ir.TexShape) (*image, error
 		img.levels = append(img.levels, lv)
 	}
 	return img, nil
+}
+
+// canonicalFormat is a format name in upper case with DXGI spellings
+// mapped to the short ones.
+func canonicalFormat(name string) string {
+	fname := strings.ToUpper(name)
+	if a, ok := formatAliases[fname]; ok {
+		fname = a
+	}
+	return fname
 }
 
 // decodeChannel converts one channel value of the input to its 32-bit

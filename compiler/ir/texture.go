@@ -17,6 +17,9 @@ package ir
 type TexShape struct {
 	Coords, Offsets, Dims int
 	Array, Cube           bool
+	// RW marks a read-write texture (RWTexture*): one level, read and
+	// written with tex.read, tex.write and tex.texel (rwtexture.go).
+	RW bool
 }
 
 var texShapes = map[string]TexShape{
@@ -27,6 +30,11 @@ var texShapes = map[string]TexShape{
 	"Texture3D":        {Coords: 3, Offsets: 3, Dims: 3},
 	"TextureCube":      {Coords: 3, Dims: 2, Cube: true},
 	"TextureCubeArray": {Coords: 4, Dims: 3, Array: true, Cube: true},
+	"RWTexture1D":      {Coords: 1, Offsets: 1, Dims: 1, RW: true},
+	"RWTexture1DArray": {Coords: 2, Offsets: 1, Dims: 2, Array: true, RW: true},
+	"RWTexture2D":      {Coords: 2, Offsets: 2, Dims: 2, RW: true},
+	"RWTexture2DArray": {Coords: 3, Offsets: 2, Dims: 3, Array: true, RW: true},
+	"RWTexture3D":      {Coords: 3, Offsets: 3, Dims: 3, RW: true},
 }
 
 // TextureShape returns the shape of a texture global's Kind, and false

@@ -31,6 +31,9 @@ func (fl *fnLowerer) textureCall(x *hlsl.MethodCall, tex ir.Value, args []ir.Val
 	sampler := func() ir.Value { return fl.resourcePtr(x.Args[0]) }
 	switch m.Name {
 	case "Load":
+		if rt.Resource.IsRWTexture() {
+			return fl.rwTextureLoad(x, tex, args[0])
+		}
 		// The last component of the location is the mip level.
 		loc := args[0]
 		var coord ir.Value
