@@ -491,7 +491,7 @@ var resourceByName = map[string]ResourceKind{
 	"Texture2DArray": ResTexture2DArray, "Texture3D": ResTexture3D, "TextureCube": ResTextureCube,
 	"TextureCubeArray": ResTextureCubeArray, "SamplerState": ResSamplerState,
 	"SamplerComparisonState": ResSamplerComparisonState,
-	"RWTexture1D": ResRWTexture1D, "RWTexture1DArray": ResRWTexture1DArray, "RWTexture2D": ResRWTexture2D,
+	"RWTexture1D":            ResRWTexture1D, "RWTexture1DArray": ResRWTexture1DArray, "RWTexture2D": ResRWTexture2D,
 	"RWTexture2DArray": ResRWTexture2DArray, "RWTexture3D": ResRWTexture3D,
 }
 
