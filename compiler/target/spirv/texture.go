@@ -141,15 +141,24 @@ func (e *enc) imageType(g *ir.Global, sampled bool) (uint32, error) {
 				e.capability(CapSampledCubeArray)
 			}
 		}
+		depth, usage, format := uint32(2), uint32(1), uint32(0)
+		if sh.RW {
+			// A storage image (rwtexture.go).
+			depth, usage, format = 0, 2, e.storageFormat(g.ValType)
+		}
 		if dim == DimOne {
-			e.capability(CapSampled1D)
+			if sh.RW {
+				e.capability(CapImage1D)
+			} else {
+				e.capability(CapSampled1D)
+			}
 		}
 		arrayed := uint32(0)
 		if sh.Array {
 			arrayed = 1
 		}
 		id = e.id()
-		e.globals.inst(OpTypeImage, id, st, dim, 2, arrayed, 0, 1, 0)
+		e.globals.inst(OpTypeImage, id, st, dim, depth, arrayed, 0, usage, format)
 		e.name(id, "type."+strings.ToLower(dimNames[dim])+".image")
 	}
 	e.images[k] = id
@@ -209,6 +218,9 @@ func (fe *fn) texture(in *ir.Instr) error {
 	g, err := fe.imageGlobal(in.Args[0], false)
 	if err != nil {
 		return err
+	}
+	if ir.IsRWTextureGlobal(g) {
+		return fe.rwTexture(in, g)
 	}
 	imgT, err := e.imageType(g, false)
 	if err != nil {
