@@ -122,9 +122,19 @@ func scalars(v ir.Value, total int, pad *ir.Type) ([]ir.Value, error) {
 func (lw *lowerer) texture(in *ir.Instr) error {
 	name := in.Intr.Name
 	a := in.Args
+	rw := false
+	if g, ok := a[0].(*ir.Global); ok && ir.IsRWTextureGlobal(g) {
+		if name == "tex.write" || name == "tex.texel" {
+			return lw.rwTexture(in)
+		}
+		rw = true
+	}
 	lw.bd.SetBefore(in)
-	tex, err := lw.handle(a[0])
-	if err != nil {
+	var tex ir.Value
+	var err error
+	if rw {
+		tex = lw.uavHandle(a[0].(*ir.Global))
+	} else if tex, err = lw.handle(a[0]); err != nil {
 		return err
 	}
 	f32, i32 := ir.F32, ir.I32
@@ -149,6 +159,14 @@ func (lw *lowerer) texture(in *ir.Instr) error {
 	var code int
 	var class string
 	switch name {
+	case "tex.read":
+		// A UAV's textureLoad: mip and offsets undef.
+		code, class = opTextureLoad, "textureLoad"
+		args = append(args, tex, ir.ConstUndef(i32))
+		err = add(a[1], 3, i32)
+		if err == nil {
+			err = add(nil, 3, i32)
+		}
 	case "tex.load":
 		code, class = opTextureLoad, "textureLoad"
 		args = append(args, tex, a[2])
@@ -222,6 +240,11 @@ func (lw *lowerer) texture(in *ir.Instr) error {
 			return err
 		}
 		ovl = "." + o
+		if elem.Kind == ir.KUint {
+			// LLVM integers have no sign: one %dx.types.ResRet.i32 for
+			// int and uint texels (two would be a type redefinition).
+			elem = map[int]*ir.Type{16: ir.I16, 32: ir.I32, 64: ir.I64}[elem.Bits]
+		}
 		st = ir.Struct("dx.types.ResRet"+ovl, []ir.Field{{Name: "x", Type: elem}, {Name: "y", Type: elem}, {Name: "z", Type: elem},
 			{Name: "w", Type: elem}, {Name: "status", Type: i32}})
 	}
