@@ -94,8 +94,8 @@ func ParseResource(header string, body []string) *Resource {
 	r.Levels = max(r.Levels, 1)
 	switch {
 	case r.Bad != "":
-	case r.Dim == "2d" && r.UAV:
-		r.Bad = "texture"
+	case r.Dim == "2d" && r.UAV && r.Levels > 1:
+		r.Bad = "texture" // a read-write texture has one level
 	case r.Dim != "buffer" && r.Dim != "raw_buffer" && r.Dim != "counter_buffer" && r.Dim != "2d":
 		r.Bad = "texture"
 	case r.Texel <= 0 || r.Texel%4 != 0:

@@ -281,10 +281,11 @@ func (ps *probeShader) runTest(file string, test *vkd3d.Section, bound []*boundB
 				return
 			}
 		case l == "draw quad":
-			in := &interp.Input{Uniforms: ps.uniforms(words), Textures: ps.textures, Samplers: ps.samplers}
+			in := &interp.Input{Uniforms: ps.uniforms(words), Textures: append([]interp.TextureInput(nil), ps.textures...), Samplers: ps.samplers}
 			uav := false
 			for _, b := range bound {
 				in.Buffers = append(in.Buffers, b.inputs()...)
+				in.Textures = append(in.Textures, b.textureInput()...)
 				uav = uav || b.res.UAV
 			}
 			wave := 4
