@@ -330,6 +330,9 @@ func resourceSlots(prog *hlsl.Program) (slots map[*hlsl.VarDecl]int, used []*hls
 	slots = map[*hlsl.VarDecl]int{}
 	for _, v := range prog.Globals {
 		if v.Type.Kind != hlsl.KindResource {
+			if v.Used && v.Type.Kind == hlsl.KindArray && v.Type.ContainsResource() {
+				return nil, nil, "resource array" // elements on consecutive registers: not bound here
+			}
 			continue
 		}
 		if r := v.Register; r != nil {

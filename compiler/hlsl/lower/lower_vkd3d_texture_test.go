@@ -34,6 +34,8 @@ func bindTextures(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources, s
 			}
 			smp = append(smp, interp.SamplerInput{Name: v.Name, MinFilter: s.Filter[0], MagFilter: s.Filter[1], MipFilter: s.Filter[2],
 				AddressU: s.Address[0], AddressV: s.Address[1], AddressW: s.Address[2], Comparison: s.Comparison})
+		case v.Type.Resource.IsRWTexture():
+			// bindResources (a UAV written back after each run).
 		case v.Type.Resource.IsTexture():
 			r := resources[[2]int{0, slots[v]}]
 			switch {
