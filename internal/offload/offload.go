@@ -318,6 +318,8 @@ var formats = map[string]struct {
 	"UInt16": {16, false}, "UInt32": {32, false}, "UInt64": {64, false},
 	"Hex16": {16, false}, "Hex32": {32, false}, "Hex64": {64, false},
 	"Bool": {32, false},
+	// Depth32 is a depth texture's format: one 32-bit float per texel.
+	"Depth32": {32, true},
 }
 
 // ParsePipeline reads a pipeline.yaml section.

@@ -1,10 +1,12 @@
 package offload
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"passlens/compiler/interp"
 	"passlens/compiler/ir"
+	"passlens/compiler/target/spirv/vkrun"
 )
 
 // Textures and samplers of a test's pipeline.yaml. A Texture2D or
@@ -32,6 +34,11 @@ func textureFormat(b *Buffer) (string, bool) {
 		return "", false
 	}
 	switch b.Format {
+	case "Depth32":
+		if b.Channels > 1 {
+			return "", false
+		}
+		return "R32F", true
 	case "Float32":
 		return ch + "32F", true
 	case "Int32":
@@ -54,14 +61,25 @@ var (
 
 // imageGlobal finds the global of a texture or sampler resource: the one
 // of its kind bound at its register, else the one of its name.
+// (The suite writes Kind: Sampler for comparison samplers too: either
+// sampler kind matches a sampler resource.)
 func imageGlobal(m *ir.Module, r Resource) *ir.Global {
 	kind := textureKinds[r.Kind]
+	fits := func(g *ir.Global) bool {
+		if g.Space != ir.SpaceStorage {
+			return false
+		}
+		if ir.IsSamplerKind(kind) {
+			return ir.IsSamplerKind(g.Kind)
+		}
+		return g.Kind == kind
+	}
 	for _, g := range m.Globals {
-		if g.Space == ir.SpaceStorage && g.Kind == kind && g.Set == r.Space && g.Binding == r.Register {
+		if fits(g) && g.Set == r.Space && g.Binding == r.Register {
 			return g
 		}
 	}
-	if g := m.Global(r.Name); g != nil && g.Space == ir.SpaceStorage && g.Kind == kind {
+	if g := m.Global(r.Name); g != nil && fits(g) {
 		return g
 	}
 	return nil
@@ -132,4 +150,71 @@ func textureInputs(m *ir.Module, p *Pipeline, in *interp.Input, names map[string
 		}
 	}
 	return ""
+}
+
+// vkFormats are the VkFormats of the run input's 32-bit formats.
+var vkFormats = map[string]uint32{
+	"R32UI": 98, "R32I": 99, "R32F": 100, "RG32UI": 101, "RG32I": 102, "RG32F": 103,
+	"RGBA32UI": 107, "RGBA32I": 108, "RGBA32F": 109,
+}
+
+// vkImageBinding is the device binding of a texture or sampler global
+// from the run input: a sampled or storage image (2D) with the input's
+// texels, or a sampler state.
+func vkImageBinding(g *ir.Global, in *interp.Input) (*vkrun.Image, *vkrun.Sampler, error) {
+	if ir.IsSamplerKind(g.Kind) {
+		var si *interp.SamplerInput
+		for i := range in.Samplers {
+			if in.Samplers[i].Name == g.Name() {
+				si = &in.Samplers[i]
+			}
+		}
+		if si == nil {
+			return nil, nil, fmt.Errorf("sampler %s has no state", g.Name())
+		}
+		filter := map[string]uint32{"point": 0, "linear": 1}
+		address := map[string]uint32{"wrap": 0, "mirror": 1, "clamp": 2, "border": 3, "mirror_once": 4}
+		compare := map[string]uint32{"never": 0, "less": 1, "equal": 2, "less_equal": 3, "greater": 4, "not_equal": 5, "greater_equal": 6, "always": 7}
+		s := &vkrun.Sampler{Mag: filter[si.MagFilter], Min: filter[si.MinFilter], Mip: filter[si.MipFilter],
+			Address: [3]uint32{address[si.AddressU], address[si.AddressV], address[si.AddressW]}, MaxLOD: 1000}
+		if g.Kind == "SamplerComparisonState" {
+			s.Compare, s.CompareOp = true, compare[si.Comparison]
+		}
+		return nil, s, nil
+	}
+	var ti *interp.TextureInput
+	for i := range in.Textures {
+		if in.Textures[i].Name == g.Name() {
+			ti = &in.Textures[i]
+		}
+	}
+	if ti == nil {
+		return nil, nil, fmt.Errorf("texture %s has no data", g.Name())
+	}
+	if g.Kind != "Texture2D" && g.Kind != "RWTexture2D" {
+		return nil, nil, fmt.Errorf("texture kind %s", g.Kind)
+	}
+	f, ok := vkFormats[ti.Format]
+	if !ok {
+		return nil, nil, fmt.Errorf("texture format %s", ti.Format)
+	}
+	ch := map[byte]uint32{'R': 1}[ti.Format[0]]
+	switch {
+	case len(ti.Format) > 4 && ti.Format[:4] == "RGBA":
+		ch = 4
+	case len(ti.Format) > 2 && ti.Format[:2] == "RG":
+		ch = 2
+	}
+	im := &vkrun.Image{Format: f, TexelBytes: 4 * ch, Width: uint32(ti.Width), Height: uint32(max(ti.Height, 1)), Layers: 1,
+		Levels: uint32(len(ti.Levels)), ViewType: 1, Storage: ir.IsRWTextureGlobal(g)}
+	for _, lv := range ti.Levels {
+		for _, v := range lv {
+			w, err := cellOf(v)
+			if err != nil {
+				return nil, nil, err
+			}
+			im.Data = binary.LittleEndian.AppendUint32(im.Data, w)
+		}
+	}
+	return im, nil, nil
 }
