@@ -25,6 +25,10 @@ func (r ResourceKind) srvKind() ResourceKind {
 		return ResTexture2DArray
 	case ResRWTexture3D:
 		return ResTexture3D
+	case ResTexture2DMS:
+		return ResTexture2D
+	case ResTexture2DMSArray:
+		return ResTexture2DArray
 	}
 	return r
 }

@@ -12,7 +12,7 @@ import "strings"
 // IsTexture reports whether r is a texture kind.
 // Read-write textures are textures too (rwtexture.go).
 func (r ResourceKind) IsTexture() bool {
-	return r >= ResTexture1D && r <= ResTextureCubeArray || r.IsRWTexture()
+	return r >= ResTexture1D && r <= ResTextureCubeArray || r.IsRWTexture() || r.IsMSTexture()
 }
 
 // IsSampler reports whether r is a sampler kind.
@@ -86,6 +86,9 @@ func vecOrScalar(s *Type, n int) *Type {
 func textureMethod(t *Type, name string, nargs int) *Method {
 	if t.Resource.IsRWTexture() {
 		return rwTextureMethod(t, name, nargs)
+	}
+	if t.Resource.IsMSTexture() {
+		return msTextureMethod(t, name, nargs)
 	}
 	sh := t.Resource.Shape()
 	f, i, u := TypeFloat, TypeInt, TypeUint

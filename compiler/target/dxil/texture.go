@@ -15,6 +15,7 @@ import (
 // class, the index its register):
 //
 //	tex.load                  dx.op.textureLoad        (66)
+//	tex.load_ms               dx.op.textureLoad        (66), the sample index as the mip
 //	tex.sample                dx.op.sample             (60)
 //	tex.sample_bias           dx.op.sampleBias         (61)
 //	tex.sample_level          dx.op.sampleLevel        (62)
@@ -167,7 +168,8 @@ func (lw *lowerer) texture(in *ir.Instr) error {
 		if err == nil {
 			err = add(nil, 3, i32)
 		}
-	case "tex.load":
+	case "tex.load", "tex.load_ms":
+		// A multisampled texture's sample index takes the mip's place.
 		code, class = opTextureLoad, "textureLoad"
 		args = append(args, tex, a[2])
 		err = add(a[1], 3, i32)

@@ -153,12 +153,15 @@ func (e *enc) imageType(g *ir.Global, sampled bool) (uint32, error) {
 				e.capability(CapSampled1D)
 			}
 		}
-		arrayed := uint32(0)
+		arrayed, ms := uint32(0), uint32(0)
 		if sh.Array {
 			arrayed = 1
 		}
+		if sh.MS {
+			ms = 1 // texture_ms.go
+		}
 		id = e.id()
-		e.globals.inst(OpTypeImage, id, st, dim, depth, arrayed, 0, usage, format)
+		e.globals.inst(OpTypeImage, id, st, dim, depth, arrayed, ms, usage, format)
 		e.name(id, "type."+strings.ToLower(dimNames[dim])+".image")
 	}
 	e.images[k] = id
@@ -282,7 +285,7 @@ func (fe *fn) texture(in *ir.Instr) error {
 	}
 	args := make([]uint32, len(in.Args))
 	for i, a := range in.Args {
-		if i == 0 || i == 1 && name != "tex.load" && name != "tex.dims" {
+		if i == 0 || i == 1 && name != "tex.load" && name != "tex.dims" && name != "tex.load_ms" {
 			continue
 		}
 		if args[i], err = val(a); err != nil {
@@ -428,9 +431,14 @@ func (fe *fn) texture(in *ir.Instr) error {
 			return err
 		}
 		return result(OpImageDrefGather, four, append([]uint32{si, args[2], args[4]}, ops...)...)
+	case "tex.load_ms":
+		return fe.loadMS(in, img, args, operands, result, four)
 	case "tex.dims":
 		e.capability(CapImageQuery)
 		sh, _ := ir.TextureShape(g.Kind)
+		if sh.MS {
+			return fe.dimsMS(in, img, sh)
+		}
 		u := ir.U32
 		st, err := fe.typ(ir.Vec(u, sh.Dims))
 		if err != nil {
