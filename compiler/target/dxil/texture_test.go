@@ -128,3 +128,41 @@ func TestDXILRWTextures(t *testing.T) {
 		t.Errorf("%d tex.* intrinsics left:\n%s", n, out.Text)
 	}
 }
+
+// TestDXILMSTextures: multisampled texture loads become textureLoad with
+// the sample index in the mip operand, llvm-as-22 and opt-22 accept the
+// output, and the interpreter computes the same before and after the
+// dxil pipeline.
+func TestDXILMSTextures(t *testing.T) {
+	m, _, err := load.File("testdata/mstextures.hlsl", load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = i * 3
+		}
+		return out
+	}
+	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "o", Count: 12}}, Textures: []interp.TextureInput{
+		{Name: "t", Format: "RGBA32F", Width: 2, Height: 2, Samples: [][]any{seq(16), seq(16), seq(16), seq(16)}},
+		{Name: "ta", Format: "RG32UI", Width: 2, Height: 1, Layers: 2, Samples: [][]any{seq(8), seq(8)}},
+	}}
+	want := runInterp(t, m, in)
+	runSpec(t, m, "inline,sroa,simplify,scalarize,simplify")
+	if ok, diff := want.Equal(runInterp(t, m, in)); !ok {
+		t.Errorf("results differ after the dxil pipeline: %s", diff)
+	}
+	out, err := Emit(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLLVM(t, "mstextures", out.Text)
+	checkScalar(t, "mstextures", out.Text)
+	for _, op := range []string{"textureLoad.f32(i32 66", "textureLoad.i32(i32 66", "getDimensions(i32 72"} {
+		if !strings.Contains(out.Text, "@dx.op."+op) {
+			t.Errorf("no @dx.op.%s in the output", op)
+		}
+	}
+}
