@@ -57,10 +57,28 @@ func (lw *lowerer) handleType() *ir.Type {
 }
 
 // handle emits dx.op.createHandle for a texture or sampler global.
+//
+// A texture or sampler chosen at run time (a dynamic index into a
+// resource array: a chain of selects between the element globals) is
+// the same select between the elements' handles.
 func (lw *lowerer) handle(v ir.Value) (ir.Value, error) {
+	if sel, ok := v.(*ir.Instr); ok && sel.Op == ir.OpSelect {
+		a, err := lw.handle(sel.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		b, err := lw.handle(sel.Args[2])
+		if err != nil {
+			return nil, err
+		}
+		return lw.bd.Select(sel.Args[0], a, b, sel.Name()+".handle"), nil
+	}
 	g, ok := v.(*ir.Global)
 	if !ok || !ir.IsImageGlobal(g) {
 		return nil, fmt.Errorf("the resource operand %s is not a texture or sampler global (inline calls that pass resources)", v.Ref())
+	}
+	if ir.IsRWTextureGlobal(g) {
+		return lw.uavHandle(g), nil
 	}
 	class := classSRV
 	if ir.IsSamplerKind(g.Kind) {

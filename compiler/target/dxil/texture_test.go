@@ -166,3 +166,39 @@ func TestDXILMSTextures(t *testing.T) {
 		}
 	}
 }
+
+// TestDXILTextureArrays: a texture or sampler chosen from an array at run
+// time is a select between the elements' handles; llvm-as-22 and opt-22
+// accept the output and the interpreter computes the same before and
+// after the dxil pipeline.
+func TestDXILTextureArrays(t *testing.T) {
+	m, _, err := load.File("testdata/texarrays.hlsl", load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	texels := func(k int) []any {
+		out := make([]any, 16)
+		for i := range out {
+			out[i] = k*100 + i
+		}
+		return out
+	}
+	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "o", Count: 8}}, Textures: []interp.TextureInput{
+		{Name: "t.0", Format: "RGBA32F", Width: 2, Height: 2, Levels: [][]any{texels(0)}},
+		{Name: "t.1", Format: "RGBA32F", Width: 2, Height: 2, Levels: [][]any{texels(1)}},
+		{Name: "t.2", Format: "RGBA32F", Width: 2, Height: 1, Levels: [][]any{texels(2)[:8]}},
+	}, Samplers: []interp.SamplerInput{{Name: "s.0", Filter: "point"}, {Name: "s.1", Filter: "point", AddressU: "wrap"}}}
+	want := runInterp(t, m, in)
+	runSpec(t, m, "inline,sroa,simplify,scalarize,simplify")
+	if ok, diff := want.Equal(runInterp(t, m, in)); !ok {
+		t.Errorf("results differ after the dxil pipeline: %s", diff)
+	}
+	out, err := Emit(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLLVM(t, "texarrays", out.Text)
+	if !strings.Contains(out.Text, "%dx.types.Handle %t.") || !strings.Contains(out.Text, "select i1") {
+		t.Errorf("no select between texture handles:\n%s", out.Text)
+	}
+}

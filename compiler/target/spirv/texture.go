@@ -218,6 +218,11 @@ func (fe *fn) imageGlobal(v ir.Value, sampler bool) (*ir.Global, error) {
 func (fe *fn) texture(in *ir.Instr) error {
 	e := fe.e
 	name := in.Intr.Name
+	for i := 0; i < 2 && i < len(in.Args); i++ {
+		if isImageSelect(in.Args[i]) {
+			return fe.textureSelect(in, i) // texture_select.go
+		}
+	}
 	g, err := fe.imageGlobal(in.Args[0], false)
 	if err != nil {
 		return err
