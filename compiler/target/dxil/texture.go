@@ -141,19 +141,12 @@ func scalars(v ir.Value, total int, pad *ir.Type) ([]ir.Value, error) {
 func (lw *lowerer) texture(in *ir.Instr) error {
 	name := in.Intr.Name
 	a := in.Args
-	rw := false
-	if g, ok := a[0].(*ir.Global); ok && ir.IsRWTextureGlobal(g) {
-		if name == "tex.write" || name == "tex.texel" {
-			return lw.rwTexture(in)
-		}
-		rw = true
+	if name == "tex.write" || name == "tex.texel" {
+		return lw.rwTexture(in) // texture_rw.go
 	}
 	lw.bd.SetBefore(in)
-	var tex ir.Value
-	var err error
-	if rw {
-		tex = lw.uavHandle(a[0].(*ir.Global))
-	} else if tex, err = lw.handle(a[0]); err != nil {
+	tex, err := lw.handle(a[0])
+	if err != nil {
 		return err
 	}
 	f32, i32 := ir.F32, ir.I32

@@ -49,13 +49,20 @@ func (lw *lowerer) uavHandle(g *ir.Global) ir.Value {
 	return lw.bd.Intrinsic("dx.op.createHandle", lw.handleType(), args, g.Name()+".handle")
 }
 
-// rwGlobal returns the read-write texture global an operand names.
-func rwGlobal(v ir.Value) (*ir.Global, error) {
-	g, ok := v.(*ir.Global)
-	if !ok || !ir.IsRWTextureGlobal(g) {
-		return nil, fmt.Errorf("the texture operand %s is not a read-write texture global (inline calls that pass resources)", v.Ref())
+// rwTexel returns the texel type of a read-write texture operand: a
+// global, or a select between globals (an array indexed at run time).
+func rwTexel(v ir.Value) (*ir.Type, error) {
+	switch x := v.(type) {
+	case *ir.Global:
+		if ir.IsRWTextureGlobal(x) {
+			return x.ValType, nil
+		}
+	case *ir.Instr:
+		if x.Op == ir.OpSelect {
+			return rwTexel(x.Args[1])
+		}
 	}
-	return g, nil
+	return nil, fmt.Errorf("the texture operand %s is not a read-write texture global (inline calls that pass resources)", v.Ref())
 }
 
 // rwTexture lowers tex.read, tex.write, tex.dims and tex.texel (with the
@@ -63,12 +70,12 @@ func rwGlobal(v ir.Value) (*ir.Global, error) {
 func (lw *lowerer) rwTexture(in *ir.Instr) error {
 	name := in.Intr.Name
 	a := in.Args
-	g, err := rwGlobal(a[0])
+	texel, err := rwTexel(a[0])
 	if err != nil {
 		return err
 	}
 	i32 := ir.I32
-	scalar := g.ValType.Scalar()
+	scalar := texel.Scalar()
 	o, err := overload(scalar)
 	if err != nil {
 		return err
@@ -94,7 +101,10 @@ func (lw *lowerer) rwTexture(in *ir.Instr) error {
 		}
 		for _, u := range users {
 			lw.bd.SetBefore(u)
-			h := lw.uavHandle(g)
+			h, err := lw.handle(a[0])
+			if err != nil {
+				return err
+			}
 			var all []ir.Value
 			dx := "dx.op.atomicBinOp." + o
 			if u.Atomic == ir.AtomicCmpXchg {
@@ -116,7 +126,10 @@ func (lw *lowerer) rwTexture(in *ir.Instr) error {
 		return nil
 	case "tex.write":
 		lw.bd.SetBefore(in)
-		h := lw.uavHandle(g)
+		h, err := lw.handle(a[0])
+		if err != nil {
+			return err
+		}
 		n := 1
 		if t := a[2].Type(); t.Kind == ir.KVector {
 			n = t.Len
