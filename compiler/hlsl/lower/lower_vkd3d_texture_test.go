@@ -43,6 +43,8 @@ func bindTextures(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources, s
 				return nil, nil, "unbound resource"
 			case r.Bad != "":
 				return nil, nil, r.Bad
+			case v.Type.Resource == hlsl.ResTexture2DMS && r.Dim == "2d" && r.Levels == 1:
+				// The runner binds a one-level 2d texture as one sample.
 			case v.Type.Resource != hlsl.ResTexture2D || r.Dim != "2d":
 				return nil, nil, "texture kind " + v.Type.Resource.String()
 			}
@@ -60,6 +62,9 @@ func bindTextures(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources, s
 				}
 				at += n
 				in.Levels = append(in.Levels, level)
+			}
+			if v.Type.Resource == hlsl.ResTexture2DMS {
+				in.Samples, in.Levels = in.Levels, nil
 			}
 			tex = append(tex, in)
 		}
