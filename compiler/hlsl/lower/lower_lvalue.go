@@ -444,7 +444,7 @@ func (fl *fnLowerer) componentPtrs(pl *place) []ir.Value {
 // with at most one vector component projection have one.
 func (fl *fnLowerer) pointer(pl *place) ir.Value {
 	if pl.tex != nil {
-		return fl.texelPointer(pl)
+		return nil // atomics on texels: texelAtomic (lower_rwtexture.go)
 	}
 	switch {
 	case len(pl.proj) == 0:

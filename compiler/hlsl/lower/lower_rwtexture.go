@@ -12,6 +12,12 @@ import (
 // atomic operates through tex.texel, the texel's pointer (SPIR-V's
 // OpImageTexelPointer). tex.read and tex.write are not pure, so no pass
 // moves a read across a write (docs/ir.md, "Read-write textures").
+//
+// A texture chosen from an array at run time is a select between the
+// element globals (lower_resarray.go). Reading through it is fine (the
+// back ends read each candidate and select); a write or an atomic
+// branches on the select's conditions instead, one write per element,
+// since SPIR-V cannot select an image to write to.
 
 // texelPlace is the place of tex[coord] on a read-write texture.
 func (fl *fnLowerer) texelPlace(x *hlsl.Index) *place {
@@ -58,16 +64,49 @@ func (fl *fnLowerer) storeTexel(pl *place, v ir.Value) {
 			v = fl.inject(olds[i], pl.proj[i], v)
 		}
 	}
-	fl.b.Intrinsic("tex.write", ir.Void, []ir.Value{pl.tex, pl.coord, v}, "")
+	fl.perTexture(pl.tex, nil, func(tex ir.Value) ir.Value {
+		fl.b.Intrinsic("tex.write", ir.Void, []ir.Value{tex, pl.coord, v}, "")
+		return nil
+	})
 }
 
-// texelPointer is the pointer an atomic on a texel place operates
-// through: only whole scalar texels have one (nil otherwise).
-func (fl *fnLowerer) texelPointer(pl *place) ir.Value {
-	if len(pl.proj) > 0 || !pl.t.IsScalar() {
+// perTexture calls emit with the texture tex designates: with tex itself,
+// or, for a select between read-write textures, in a branch per element
+// (if/else on the select's conditions, a phi of type ret of the results
+// when ret is not nil).
+func (fl *fnLowerer) perTexture(tex ir.Value, ret *ir.Type, emit func(tex ir.Value) ir.Value) ir.Value {
+	sel, ok := tex.(*ir.Instr)
+	if !ok || sel.Op != ir.OpSelect {
+		return emit(tex)
+	}
+	then, els, end := fl.newBlock("tex.then"), fl.newBlock("tex.else"), fl.newBlock("tex.end")
+	fl.b.CondBr(sel.Args[0], then, els).SetSelectionMerge(end)
+	fl.setBlock(then)
+	a := fl.perTexture(sel.Args[1], ret, emit)
+	tEnd := fl.b.B
+	fl.b.Br(end)
+	fl.setBlock(els)
+	b := fl.perTexture(sel.Args[2], ret, emit)
+	fEnd := fl.b.B
+	fl.b.Br(end)
+	fl.setBlock(end)
+	if ret == nil {
 		return nil
 	}
-	return fl.b.Intrinsic("tex.texel", ir.Ptr(ir.SpaceStorage, fl.irType(pl.t)), []ir.Value{pl.tex, pl.coord}, pl.name+".p")
+	phi := fl.b.Phi(ret, "old")
+	phi.AddIncoming(a, tEnd)
+	phi.AddIncoming(b, fEnd)
+	return phi
+}
+
+// texelAtomic emits an atomic on a texel place: through tex.texel, per
+// element for a texture chosen at run time.
+func (fl *fnLowerer) texelAtomic(pl *place, kind ir.AtomicKind, v, cmp ir.Value) ir.Value {
+	t := fl.irType(pl.t)
+	return fl.perTexture(pl.tex, t, func(tex ir.Value) ir.Value {
+		p := fl.b.Intrinsic("tex.texel", ir.Ptr(ir.SpaceStorage, t), []ir.Value{tex, pl.coord}, pl.name+".p")
+		return fl.b.Atomic(kind, p, v, cmp, "old")
+	})
 }
 
 // rwTextureLoad lowers Load(coord) on a read-write texture.

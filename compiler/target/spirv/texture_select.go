@@ -9,8 +9,9 @@ import "passlens/compiler/ir"
 // itself emits nothing and a read-only tex.* call through it is emitted
 // once per candidate, the results selected with the same conditions
 // (each read is pure; an implicit-LOD sample runs in the same control
-// flow, so its derivatives are the same). Read-write texture writes and
-// atomics through a select stay a located error.
+// flow, so its derivatives are the same). A write or an atomic through a
+// select cannot work so; the HLSL lowering branches per element for those
+// (hlsl/lower/lower_rwtexture.go), and other IR gets a located error.
 
 // isImageSelect reports whether v selects between textures or samplers.
 func isImageSelect(v ir.Value) bool {
