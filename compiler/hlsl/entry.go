@@ -121,13 +121,16 @@ func (c *checker) checkEntry() {
 	ep := &EntryPoint{Func: f}
 	c.prog.Entry = ep
 	var numthreads *Attribute
-	// Attributes may be written on a prototype of the entry point.
-	attrs := f.Attrs
+	// Attributes may be written on a prototype of the entry point; the
+	// definition's win (SM6 takes them from the definition: vkd3d's
+	// numthreads.shader_test), so they come last.
+	var attrs []*Attribute
 	for _, g := range c.funcs[name] {
 		if g != f && g.Def == f && g.NamePos.Before(f.NamePos) {
 			attrs = append(attrs, g.Attrs...)
 		}
 	}
+	attrs = append(attrs, f.Attrs...)
 	for _, a := range attrs {
 		name := strings.ToLower(a.Name)
 		if a.Namespace != "" {

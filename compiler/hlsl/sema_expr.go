@@ -636,6 +636,9 @@ func (c *checker) checkIndex(e *Index) Expr {
 	if t.IsError() || it.IsError() {
 		return e
 	}
+	if t.Kind == KindResource && t.Resource.IsRWTexture() {
+		return c.checkRWTextureIndex(e)
+	}
 	if t.Kind == KindResource && t.Resource.IsTexture() {
 		// tex[coord] reads one texel of the top mip level. The location
 		// has exactly the texture's coordinates: DXC finds no conversion

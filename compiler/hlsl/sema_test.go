@@ -414,7 +414,7 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestUnsupportedTypes(t *testing.T) {
-	for _, ty := range []string{"Texture2DMS", "RWTexture2D", "Texture2DMS<float4>"} {
+	for _, ty := range []string{"RasterizerOrderedTexture2D", "FeedbackTexture2D"} {
 		src := "uniform " + ty + " x;\n"
 		_, diags := compile(t, src, Options{Library: true})
 		if len(diags) != 1 || diags[0].Severity != Error {

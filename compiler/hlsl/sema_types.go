@@ -278,7 +278,23 @@ func (c *checker) resolveResource(ts *TypeSpec, rk ResourceKind) *Type {
 		c.errorf(ts, "'%s' requires an element type template argument", ts.Name)
 		return TypeError
 	}
-	if len(ts.Args) != 1 {
+	if rk.IsMSTexture() && len(ts.Args) == 2 {
+		// Texture2DMS<T, samples>: the sample count must be a constant.
+		e, ok := ts.Args[1].(Expr)
+		if !ok {
+			c.errorf(ts.Args[1], "template argument for '%s' must be an integer constant", ts.Name)
+			return TypeError
+		}
+		n, ok := c.constInt(e, "sample count")
+		if !ok {
+			return TypeError
+		}
+		if n < 1 || n > 128 {
+			c.errorf(e, "the sample count of '%s' must be between 1 and 128 (is %d)", ts.Name, n)
+			return TypeError
+		}
+		t.Len = int(n)
+	} else if len(ts.Args) != 1 {
 		c.errorf(ts, "'%s' takes one template argument", ts.Name)
 		return TypeError
 	}

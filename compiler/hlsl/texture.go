@@ -10,7 +10,10 @@ import "strings"
 // is chosen by argument count.
 
 // IsTexture reports whether r is a texture kind.
-func (r ResourceKind) IsTexture() bool { return r >= ResTexture1D && r <= ResTextureCubeArray }
+// Read-write textures are textures too (rwtexture.go).
+func (r ResourceKind) IsTexture() bool {
+	return r >= ResTexture1D && r <= ResTextureCubeArray || r.IsRWTexture() || r.IsMSTexture()
+}
 
 // IsSampler reports whether r is a sampler kind.
 func (r ResourceKind) IsSampler() bool {
@@ -41,7 +44,7 @@ type TexShape struct {
 
 // Shape returns the addressing of texture kind r.
 func (r ResourceKind) Shape() TexShape {
-	switch r {
+	switch r.srvKind() {
 	case ResTexture1D:
 		return TexShape{Coords: 1, Offsets: 1, Dims: 1}
 	case ResTexture1DArray:
@@ -81,6 +84,12 @@ func vecOrScalar(s *Type, n int) *Type {
 // nargs arguments (nil: no such method or overload; the caller reports
 // the expected count from the longest overload).
 func textureMethod(t *Type, name string, nargs int) *Method {
+	if t.Resource.IsRWTexture() {
+		return rwTextureMethod(t, name, nargs)
+	}
+	if t.Resource.IsMSTexture() {
+		return msTextureMethod(t, name, nargs)
+	}
 	sh := t.Resource.Shape()
 	f, i, u := TypeFloat, TypeInt, TypeUint
 	samp := &Type{Kind: KindResource, Resource: ResSamplerState}

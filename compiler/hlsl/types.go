@@ -46,6 +46,15 @@ const (
 	ResTextureCubeArray
 	ResSamplerState
 	ResSamplerComparisonState
+	// Read-write textures (UAVs): see rwtexture.go.
+	ResRWTexture1D
+	ResRWTexture1DArray
+	ResRWTexture2D
+	ResRWTexture2DArray
+	ResRWTexture3D
+	// Multisampled textures: see mstexture.go.
+	ResTexture2DMS
+	ResTexture2DMSArray
 )
 
 var resourceNames = map[ResourceKind]string{
@@ -64,13 +73,20 @@ var resourceNames = map[ResourceKind]string{
 	ResTextureCubeArray:       "TextureCubeArray",
 	ResSamplerState:           "SamplerState",
 	ResSamplerComparisonState: "SamplerComparisonState",
+	ResRWTexture1D:            "RWTexture1D",
+	ResRWTexture1DArray:       "RWTexture1DArray",
+	ResRWTexture2D:            "RWTexture2D",
+	ResRWTexture2DArray:       "RWTexture2DArray",
+	ResRWTexture3D:            "RWTexture3D",
+	ResTexture2DMS:            "Texture2DMS",
+	ResTexture2DMSArray:       "Texture2DMSArray",
 }
 
 func (r ResourceKind) String() string { return resourceNames[r] }
 
 // Writable reports whether the resource is a UAV (RW*).
 func (r ResourceKind) Writable() bool {
-	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer
+	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer || r.IsRWTexture()
 }
 
 // Templated reports whether the resource takes an element type.
@@ -86,8 +102,9 @@ type Type struct {
 	// Elem is the scalar component type of a vector or matrix, the element
 	// type of an array, and the element type of a templated resource.
 	Elem *Type
-	// Len is the component count of a vector (1..4) and the element count
-	// of an array.
+	// Len is the component count of a vector (1..4), the element count
+	// of an array and the sample count of a Texture2DMS<T, N> (0 when
+	// the type gives none).
 	Len int
 	// Rows and Cols are a matrix's dimensions (1..4 each).
 	Rows, Cols int
@@ -348,7 +365,8 @@ func Identical(a, b *Type) bool {
 	case KindStruct:
 		return a.Struct == b.Struct
 	case KindResource:
-		return a.Resource == b.Resource && Identical(a.Elem, b.Elem)
+		// Len is a multisampled texture's sample count (mstexture.go).
+		return a.Resource == b.Resource && a.Len == b.Len && Identical(a.Elem, b.Elem)
 	}
 	return true
 }
@@ -394,6 +412,9 @@ func (t *Type) String() string {
 		}
 		return t.Struct.Name
 	case KindResource:
+		if t.Resource.IsMSTexture() && t.Elem != nil && t.Len > 0 {
+			return fmt.Sprintf("%s<%s, %d>", t.Resource, strings.TrimSpace(t.Elem.String()), t.Len)
+		}
 		if t.Resource.Templated() && t.Elem != nil {
 			return fmt.Sprintf("%s<%s>", t.Resource, strings.TrimSpace(t.Elem.String()))
 		}
@@ -449,9 +470,7 @@ var unsupportedScalars = map[string]bool{
 // unsupportedObjects are object type names outside the subset, with the
 // category used to classify rejections.
 var unsupportedObjects = map[string]string{
-	"Texture2DMS": "texture", "Texture2DMSArray": "texture",
-	"RWTexture1D": "texture", "RWTexture2D": "texture", "RWTexture3D": "texture", "RWTexture1DArray": "texture",
-	"RWTexture2DArray": "texture", "texture": "texture",
+	"texture": "texture",
 	"Texture": "texture", "texture1D": "texture", "texture2D": "texture", "texture3D": "texture", "textureCUBE": "texture",
 	"RasterizerOrderedTexture1D": "texture", "RasterizerOrderedTexture2D": "texture",
 	"RasterizerOrderedTexture3D": "texture", "RasterizerOrderedTexture1DArray": "texture",
@@ -482,6 +501,9 @@ var resourceByName = map[string]ResourceKind{
 	// states (sm1tex.go).
 	"sampler": ResSamplerState, "sampler1D": ResSamplerState, "sampler2D": ResSamplerState,
 	"sampler3D": ResSamplerState, "samplerCUBE": ResSamplerState,
+	"RWTexture1D": ResRWTexture1D, "RWTexture1DArray": ResRWTexture1DArray, "RWTexture2D": ResRWTexture2D,
+	"RWTexture2DArray": ResRWTexture2DArray, "RWTexture3D": ResRWTexture3D,
+	"Texture2DMS": ResTexture2DMS, "Texture2DMSArray": ResTexture2DMSArray,
 }
 
 // builtinTypeName splits a numeric type spelling such as "float4x3" into

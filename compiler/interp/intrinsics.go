@@ -199,6 +199,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if name == ir.Demote {
 		return w.demote(mask)
 	}
+	if name == "tex.read" || name == "tex.write" || name == "tex.texel" {
+		return w.rwTexIntrinsic(fr, ic, mask)
+	}
 	if strings.HasPrefix(name, "tex.") {
 		return w.texIntrinsic(fr, ic, mask)
 	}

@@ -246,11 +246,18 @@ func (mc *machine) isUniformGlobal(name string) bool {
 	return false
 }
 
-// collectBuffers copies every storage global (but textures and samplers)
-// into the result.
+// collectBuffers copies every storage global (but read-only textures and
+// samplers) into the result; a read-write texture is a buffer of its
+// texels (rwtexture.go).
 func (mc *machine) collectBuffers() {
 	for gi, g := range mc.globals {
-		if g.Space != ir.SpaceStorage || ir.IsImageGlobal(g) {
+		if g.Space != ir.SpaceStorage || ir.IsImageGlobal(g) && !ir.IsRWTextureGlobal(g) {
+			continue
+		}
+		if ir.IsRWTextureGlobal(g) {
+			o := mc.mem.objs[ptrObj(mc.shared[gi])]
+			mc.result.Buffers = append(mc.result.Buffers, Buffer{Name: g.Name(), Set: g.Set, Binding: g.Binding,
+				Elem: g.ValType, Count: len(o.cells) / max(1, slots(g.ValType)), Cells: append([]uint64(nil), o.cells...)})
 			continue
 		}
 		o := mc.mem.objs[ptrObj(mc.shared[gi])]

@@ -43,7 +43,7 @@ func (w *wave) texIntrinsic(fr *frame, ic *icode, mask uint64) error {
 			return fmt.Errorf("%w: %s: operand 1 is not a texture", ErrMalformed, name)
 		}
 		var smp *samplerState
-		if name != "tex.load" && name != "tex.dims" {
+		if name != "tex.load" && name != "tex.dims" && name != "tex.load_ms" {
 			if smp = w.mc.samplers[ptrObj(arg(1)[0])]; smp == nil {
 				return fmt.Errorf("%w: %s: operand 2 is not a sampler", ErrMalformed, name)
 			}
@@ -52,6 +52,9 @@ func (w *wave) texIntrinsic(fr *frame, ic *icode, mask uint64) error {
 		var err error
 		switch name {
 		case "tex.load":
+			out = img.load(ints(arg(1)), int(int32(arg(2)[0])), ints(arg(3)))
+		case "tex.load_ms":
+			// A multisampled texture keeps its samples as levels.
 			out = img.load(ints(arg(1)), int(int32(arg(2)[0])), ints(arg(3)))
 		case "tex.dims":
 			d := img.dims(int(uint32(arg(1)[0])))
@@ -160,7 +163,7 @@ func (img *image) load(coord []int, mip int, off []int) [4]uint32 {
 		}
 	}
 	if sh.Array {
-		p[n] = coord[n]
+		p[2] = coord[n] // the layer (a 1D array's level has height 1)
 	}
 	if p[0] < 0 || p[0] >= lv.w || p[1] < 0 || p[1] >= lv.h || p[2] < 0 || p[2] >= lv.d {
 		return [4]uint32{}

@@ -33,6 +33,9 @@ type TextureInput struct {
 	Depth  int     `json:"depth,omitempty"`
 	Layers int     `json:"layers,omitempty"`
 	Levels [][]any `json:"levels"`
+	// Samples holds a multisampled texture's (Texture2DMS*) data instead
+	// of Levels: one list per sample, each laid out as a level.
+	Samples [][]any `json:"samples,omitempty"`
 }
 
 // SamplerInput is one sampler state (docs/run.md). Filters are "point"
@@ -132,6 +135,21 @@ func (mc *machine) bindImages(in *Input) error {
 		if g.Space != ir.SpaceStorage || !ir.IsImageGlobal(g) {
 			continue
 		}
+		if shape, ok := ir.TextureShape(g.Kind); ok && shape.RW {
+			var t *TextureInput
+			for i := range in.Textures {
+				if !usedT[i] && match(in.Textures[i].Name, in.Textures[i].Set, in.Textures[i].Binding, g) {
+					t, usedT[i] = &in.Textures[i], true
+					break
+				}
+			}
+			p, err := mc.bindRWTexture(g, shape, t)
+			if err != nil {
+				return err
+			}
+			mc.shared[gi] = p
+			continue
+		}
 		p := mc.mem.alloc(ir.U32, 0, g.Space, "@"+g.Name())
 		mc.mem.objs[ptrObj(p)].ro = true
 		mc.shared[gi] = p
@@ -204,10 +222,7 @@ func describeBinding(name string, set, binding *int) string {
 // buildImage checks a texture's input against the global and decodes it.
 func buildImage(t *TextureInput, g *ir.Global, shape ir.TexShape) (*image, error) {
 	what := "texture @" + g.Name()
-	fname := strings.ToUpper(t.Format)
-	if a, ok := formatAliases[fname]; ok {
-		fname = a
-	}
+	fname := canonicalFormat(t.Format)
 	f, ok := texFormats[fname]
 	if !ok {
 		return nil, inputErr("%s: unknown format %q (R8_UNORM, RG8_UNORM, RGBA8_UNORM, *_SNORM, R16_UNORM, RG16_UNORM, RGBA16_UNORM, R32F, RG32F, RGBA32F, R32UI, RG32UI, RGBA32UI, R32I, RG32I, RGBA32I)", what, t.Format)
@@ -242,20 +257,34 @@ func buildImage(t *TextureInput, g *ir.Global, shape ir.TexShape) (*image, error
 	if w <= 0 || w > 1<<14 || h > 1<<14 || d > 2048 {
 		return nil, inputErr("%s: size %dx%dx%d out of range", what, w, h, d)
 	}
-	if len(t.Levels) == 0 {
+	levels := t.Levels
+	if shape.MS {
+		// The samples are stored as levels of the full size
+		// (tex.load_ms reads "level" sample).
+		if len(t.Levels) > 0 || len(t.Samples) == 0 || len(t.Samples) > 32 {
+			return nil, inputErr("%s: a %s takes \"samples\" (1 to 32 lists of texels), not \"levels\"", what, g.Kind)
+		}
+		levels = t.Samples
+	} else if len(t.Samples) > 0 {
+		return nil, inputErr("%s: a %s has no samples", what, g.Kind)
+	}
+	if len(levels) == 0 {
 		return nil, inputErr("%s: no levels", what)
 	}
 	full := max(w, h) // the largest dimension that shrinks with the levels
 	if !shape.Array && !shape.Cube {
 		full = max(full, d)
 	}
-	if most := bits.Len(uint(full)); len(t.Levels) > most {
-		return nil, inputErr("%s: %d levels is more than the %d of a %dx%dx%d texture", what, len(t.Levels), most, w, h, d)
+	if most := bits.Len(uint(full)); len(levels) > most && !shape.MS {
+		return nil, inputErr("%s: %d levels is more than the %d of a %dx%dx%d texture", what, len(levels), most, w, h, d)
 	}
 	img := &image{name: g.Name(), shape: shape, integer: integer}
 	total := 0
-	for k, data := range t.Levels {
+	for k, data := range levels {
 		lw, lh, ld := max(w>>k, 1), max(h>>k, 1), d
+		if shape.MS {
+			lw, lh = w, h
+		}
 		if !shape.Array && !shape.Cube && shape.Coords == 3 {
 			ld = max(d>>k, 1)
 		}
@@ -285,6 +314,16 @@ func buildImage(t *TextureInput, g *ir.Global, shape ir.TexShape) (*image, error
 		img.levels = append(img.levels, lv)
 	}
 	return img, nil
+}
+
+// canonicalFormat is a format name in upper case with DXGI spellings
+// mapped to the short ones.
+func canonicalFormat(name string) string {
+	fname := strings.ToUpper(name)
+	if a, ok := formatAliases[fname]; ok {
+		fname = a
+	}
+	return fname
 }
 
 // decodeChannel converts one channel value of the input to its 32-bit

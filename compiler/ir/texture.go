@@ -17,6 +17,13 @@ package ir
 type TexShape struct {
 	Coords, Offsets, Dims int
 	Array, Cube           bool
+	// RW marks a read-write texture (RWTexture*): one level, read and
+	// written with tex.read, tex.write and tex.texel (rwtexture.go).
+	RW bool
+	// MS marks a multisampled texture (Texture2DMS*): one level of
+	// several samples, read with tex.load_ms; tex.dims's last component
+	// is the sample count.
+	MS bool
 }
 
 var texShapes = map[string]TexShape{
@@ -27,6 +34,13 @@ var texShapes = map[string]TexShape{
 	"Texture3D":        {Coords: 3, Offsets: 3, Dims: 3},
 	"TextureCube":      {Coords: 3, Dims: 2, Cube: true},
 	"TextureCubeArray": {Coords: 4, Dims: 3, Array: true, Cube: true},
+	"RWTexture1D":      {Coords: 1, Offsets: 1, Dims: 1, RW: true},
+	"RWTexture1DArray": {Coords: 2, Offsets: 1, Dims: 2, Array: true, RW: true},
+	"RWTexture2D":      {Coords: 2, Offsets: 2, Dims: 2, RW: true},
+	"RWTexture2DArray": {Coords: 3, Offsets: 2, Dims: 3, Array: true, RW: true},
+	"RWTexture3D":      {Coords: 3, Offsets: 3, Dims: 3, RW: true},
+	"Texture2DMS":      {Coords: 2, Offsets: 2, Dims: 2, MS: true},
+	"Texture2DMSArray": {Coords: 3, Offsets: 2, Dims: 3, Array: true, MS: true},
 }
 
 // TextureShape returns the shape of a texture global's Kind, and false
@@ -60,5 +74,6 @@ func init() {
 	def("tex.sample_cmp_level_zero", tex, 5, 5, "tex.sample_cmp_level_zero(texture, comparison sampler, coord, f32 ref, offset): tex.sample_cmp at level 0")
 	def("tex.gather", tex, 5, 5, "tex.gather(texture, sampler, coord, i32 channel, offset): one channel of the four texels bilinear filtering would use, as <4 x T> (i0j1, i1j1, i1j0, i0j0)")
 	def("tex.gather_cmp", tex, 6, 6, "tex.gather_cmp(texture, comparison sampler, coord, i32 channel, f32 ref, offset): tex.gather of the comparisons ref OP texel (1 pass, 0 fail) as <4 x f32>")
+	def("tex.load_ms", tex, 4, 4, "tex.load_ms(multisampled texture, <n x i32> coord, i32 sample, offset): sample `sample` of the texel at coord+offset (Texture2DMS Load); 0 outside the texture or its samples")
 	def("tex.dims", tex, 2, 2, "tex.dims(texture, u32 mip): <Dims+1 x u32> of the level's width[, height][, depth or layers] and the level count")
 }

@@ -298,6 +298,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 	for _, r := range p.Resources {
 		switch r.Kind {
 		case "StructuredBuffer", "RWStructuredBuffer", "Buffer", "RWBuffer", "ByteAddressBuffer", "RWByteAddressBuffer", "ConstantBuffer":
+		case "Texture2D", "RWTexture2D", "Sampler", "SamplerComparison": // texture_test.go
 		default:
 			return unsup("resource %s", r.Kind)
 		}
@@ -328,6 +329,9 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 	in, names, why := inputs(m, p, src)
 	if why == "" {
 		why = constantBuffers(prog, m, p, in)
+	}
+	if why == "" {
+		why = textureInputs(m, p, in, names)
 	}
 	if why != "" {
 		return unsup("%s", why)
@@ -463,6 +467,9 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 	in := &interp.Input{Dispatch: p.Shaders[0].Groups}
 	names := map[string][]string{}
 	for _, r := range p.Resources {
+		if _, ok := textureKinds[r.Kind]; ok {
+			continue // textureInputs
+		}
 		b := p.Buffer(r.Name)
 		if b == nil {
 			return nil, nil, "resource without a buffer"

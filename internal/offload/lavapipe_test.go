@@ -150,6 +150,15 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 	var slots []slot
 	for _, b := range spirv.Bindings(m) {
 		g := b.Global
+		if b.Image {
+			// A texture or sampler (texture_test.go).
+			im, smp, err := vkImageBinding(g, in)
+			if err != nil {
+				return nil, true, err
+			}
+			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Image: im, Sampler: smp})
+			continue
+		}
 		var offs []int
 		var size int
 		var vals []any
@@ -217,6 +226,17 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 	cells = map[string][]uint64{}
 	k := 0
 	for i, b := range spirv.Bindings(m) {
+		if b.Image {
+			if ir.IsRWTextureGlobal(b.Global) {
+				// A storage image comes back as its texels.
+				c := make([]uint64, len(out[i])/4)
+				for j := range c {
+					c[j] = uint64(binary.LittleEndian.Uint32(out[i][4*j:]))
+				}
+				cells[b.Global.Name()] = c
+			}
+			continue
+		}
 		if b.Uniform {
 			continue
 		}

@@ -247,6 +247,7 @@ type Pipeline struct {
 	Buffers   []Buffer
 	Results   []Result
 	Resources []Resource
+	Samplers  []Sampler
 	// Other lists top-level keys the harness does not model (textures,
 	// acceleration structures, vertex buffers, render targets, ...).
 	Other []string
@@ -274,6 +275,21 @@ type Buffer struct {
 	// other, each len(Data)/ArraySize values.
 	ArraySize int
 	Size      int // bytes of one resource (FillSize, or len(Data) * Bits/8)
+	// Width, Height, Depth and MipLevels are a texture's OutputProps
+	// (0 when absent); Data then holds level 0, 1, ... in order.
+	Width, Height, Depth, MipLevels int
+}
+
+// Sampler is a sampler state of the Samplers list: Kind "Sampler" or
+// "SamplerComparison", filters "Nearest" or "Linear", an address mode
+// for every coordinate ("Clamp", "Repeat", "Mirror", "Border",
+// "MirrorOnce") and a comparison ("Less", "Greater", ...).
+type Sampler struct {
+	Name, Kind           string
+	MinFilter, MagFilter string
+	MipFilter            string
+	Address              string
+	ComparisonOp         string
 }
 
 // Result is one comparison of an actual buffer with an expected one.
@@ -302,6 +318,8 @@ var formats = map[string]struct {
 	"UInt16": {16, false}, "UInt32": {32, false}, "UInt64": {64, false},
 	"Hex16": {16, false}, "Hex32": {32, false}, "Hex64": {64, false},
 	"Bool": {32, false},
+	// Depth32 is a depth texture's format: one 32-bit float per texel.
+	"Depth32": {32, true},
 }
 
 // ParsePipeline reads a pipeline.yaml section.
@@ -317,7 +335,7 @@ func ParsePipeline(src string) (*Pipeline, error) {
 	p := &Pipeline{}
 	for k := range top {
 		switch k {
-		case "Shaders", "Buffers", "Results", "DescriptorSets", "DispatchParameters":
+		case "Shaders", "Buffers", "Results", "DescriptorSets", "DispatchParameters", "Samplers":
 		default:
 			p.Other = append(p.Other, k)
 		}
@@ -354,6 +372,11 @@ func ParsePipeline(src string) (*Pipeline, error) {
 			copies = max(buf.ArraySize, 1)
 		}
 		buf.Channels, _ = strconv.Atoi(str(m["Channels"]))
+		op := mapOf(m["OutputProps"])
+		buf.Width, _ = strconv.Atoi(str(op["Width"]))
+		buf.Height, _ = strconv.Atoi(str(op["Height"]))
+		buf.Depth, _ = strconv.Atoi(str(op["Depth"]))
+		buf.MipLevels, _ = strconv.Atoi(str(op["MipLevels"]))
 		if fs := str(m["FillSize"]); fs != "" {
 			buf.Fill = true
 			buf.Size, _ = strconv.Atoi(fs)
@@ -386,6 +409,11 @@ func ParsePipeline(src string) (*Pipeline, error) {
 		}
 		p.Buffers = append(p.Buffers, buf)
 	}
+	for _, s := range list(top["Samplers"]) {
+		m := mapOf(s)
+		p.Samplers = append(p.Samplers, Sampler{Name: str(m["Name"]), Kind: str(m["Kind"]), MinFilter: str(m["MinFilter"]),
+			MagFilter: str(m["MagFilter"]), MipFilter: str(m["MipFilter"]), Address: str(m["Address"]), ComparisonOp: str(m["ComparisonOp"])})
+	}
 	for _, r := range list(top["Results"]) {
 		m := mapOf(r)
 		res := Result{Name: str(m["Result"]), Rule: str(m["Rule"]), Actual: str(m["Actual"]), Expected: str(m["Expected"]), DenormMode: str(m["DenormMode"])}
@@ -404,6 +432,16 @@ func ParsePipeline(src string) (*Pipeline, error) {
 		}
 	}
 	return p, nil
+}
+
+// Sampler returns the sampler called name.
+func (p *Pipeline) Sampler(name string) *Sampler {
+	for i := range p.Samplers {
+		if p.Samplers[i].Name == name {
+			return &p.Samplers[i]
+		}
+	}
+	return nil
 }
 
 // Buffer returns the buffer called name.

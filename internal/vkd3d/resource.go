@@ -104,8 +104,8 @@ func ParseResource(header string, body []string) *Resource {
 	r.Levels = max(r.Levels, 1)
 	switch {
 	case r.Bad != "":
-	case texture && r.UAV:
-		r.Bad = "texture"
+	case texture && r.UAV && (r.Dim != "2d" || r.Levels > 1):
+		r.Bad = "texture" // a read-write texture here is 2d with one level
 	case r.Dim != "buffer" && r.Dim != "raw_buffer" && r.Dim != "counter_buffer" && !texture:
 		r.Bad = "texture"
 	case r.Dim != "2d" && texture && r.Levels > 1:

@@ -14,6 +14,13 @@ var textureFormats = map[string]string{
 	"r32g32b32a32-sint": "RGBA32I", "r32g32-sint": "RG32I", "r32-sint": "R32I",
 }
 
+// TextureFormat is the interpreter's name of the runner's texture format
+// (false when the interpreter lacks it).
+func TextureFormat(runner string) (string, bool) {
+	f, ok := textureFormats[runner]
+	return f, ok
+}
+
 // TextureInput converts an [srv N] 2d, 3d or cube texture to the
 // interpreter's run input under the given name; skip says why it cannot
 // (a buffer, a format the interpreter lacks).

@@ -201,10 +201,14 @@ func TestResourceByHand(t *testing.T) {
 	if msg, skip := rs.ProbeUAV(probe); msg != "" || skip != "" {
 		t.Errorf("probe after writing 42: msg %q skip %q", msg, skip)
 	}
-	// compute.shader_test's [uav 0] is a 2d texture.
+	// compute.shader_test's [uav 0] is a 2d texture (a read-write
+	// texture: one level; with more it cannot be bound).
 	tex := ParseResource("uav 0", []string{"format r32-float", "size (2d, 1, 1)", "", "0.1"})
-	if tex.Bad != "texture" || tex.Width != 1 || tex.Height != 1 {
+	if tex.Bad != "" || tex.Width != 1 || tex.Height != 1 || len(tex.Words) != 1 || tex.Words[0] != math.Float32bits(0.1) {
 		t.Errorf("2d uav: %+v", tex)
+	}
+	if tex := ParseResource("uav 0", []string{"format r32-float", "size (2d, 2, 2)", "levels 2"}); tex.Bad != "texture" {
+		t.Errorf("2d uav with 2 levels: %+v", tex)
 	}
 	if _, skip := rs.ProbeUAV("probe uav 2 (0) f64(1.0)"); skip != "64-bit probe" {
 		t.Errorf("f64 probe skip %q", skip)

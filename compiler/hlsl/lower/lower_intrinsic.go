@@ -343,8 +343,11 @@ func (fl *fnLowerer) interlocked(x *hlsl.Call) ir.Value {
 	if pl == nil {
 		return nil
 	}
-	p := fl.pointer(pl)
-	if p == nil {
+	var p ir.Value
+	if pl.tex == nil {
+		p = fl.pointer(pl)
+	}
+	if p == nil && !(pl.tex != nil && len(pl.proj) == 0 && pl.t.IsScalar()) {
 		fl.errorf(x.Args[0], "the destination of '%s' must be a scalar in memory", in.Name)
 		return nil
 	}
@@ -365,7 +368,12 @@ func (fl *fnLowerer) interlocked(x *hlsl.Call) ir.Value {
 		}
 	}
 	fl.atNode(x)
-	old := fl.b.Atomic(atomicKind(op, dt), p, v, cmp, "old")
+	var old ir.Value
+	if pl.tex != nil {
+		old = fl.texelAtomic(pl, atomicKind(op, dt), v, cmp) // lower_rwtexture.go
+	} else {
+		old = fl.b.Atomic(atomicKind(op, dt), p, v, cmp, "old")
+	}
 	if orig != nil {
 		fl.storeOut(orig, old, dt)
 	}

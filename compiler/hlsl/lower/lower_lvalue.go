@@ -26,6 +26,10 @@ type place struct {
 	mem  bool       // the pointee uses the buffer memory layout
 	proj []proj     // projections applied to the loaded value, in order
 	name string     // base name for loads
+	// tex and coord make a texel of a read-write texture the place (ptr
+	// is nil): read with tex.read, written with tex.write, its pointer
+	// (for atomics) is tex.texel (lower_rwtexture.go).
+	tex, coord ir.Value
 }
 
 // proj selects components of a value of type from.
@@ -166,6 +170,9 @@ func (fl *fnLowerer) lvalue(e hlsl.Expr) *place {
 // row or a vector component.
 func (fl *fnLowerer) indexPlace(x *hlsl.Index) *place {
 	xt := x.X.Type()
+	if xt.Kind == hlsl.KindResource && xt.Resource.IsRWTexture() {
+		return fl.texelPlace(x)
+	}
 	if xt.Kind == hlsl.KindResource {
 		buf := fl.resourcePtr(x.X)
 		idx := fl.rv(x.Index)
@@ -292,6 +299,9 @@ func stripConv(e hlsl.Expr) hlsl.Expr {
 
 // load reads the value of a place.
 func (fl *fnLowerer) load(pl *place) ir.Value {
+	if pl.tex != nil {
+		return fl.loadTexel(pl)
+	}
 	v := ir.Value(fl.b.Load(pl.ptr, pl.name))
 	if pl.mem {
 		v = fl.fromMem(v, pl.t)
@@ -311,6 +321,10 @@ func (fl *fnLowerer) load(pl *place) ir.Value {
 // invocation sees, or a dynamic row of a matrix value) read the whole
 // value, insert v, and write it back; sroa turns that into SSA values.
 func (fl *fnLowerer) store(pl *place, v ir.Value) {
+	if pl.tex != nil {
+		fl.storeTexel(pl, v)
+		return
+	}
 	if ptrs := fl.componentPtrs(pl); ptrs != nil {
 		for i, p := range ptrs {
 			e := v
@@ -429,6 +443,9 @@ func (fl *fnLowerer) componentPtrs(pl *place) []ir.Value {
 // pointer returns a pointer to the place's value, for atomics: places
 // with at most one vector component projection have one.
 func (fl *fnLowerer) pointer(pl *place) ir.Value {
+	if pl.tex != nil {
+		return nil // atomics on texels: texelAtomic (lower_rwtexture.go)
+	}
 	switch {
 	case len(pl.proj) == 0:
 		return pl.ptr

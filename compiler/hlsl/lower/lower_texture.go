@@ -31,6 +31,13 @@ func (fl *fnLowerer) textureCall(x *hlsl.MethodCall, tex ir.Value, args []ir.Val
 	sampler := func() ir.Value { return fl.resourcePtr(x.Args[0]) }
 	switch m.Name {
 	case "Load":
+		if rt.Resource.IsRWTexture() {
+			return fl.rwTextureLoad(x, tex, args[0])
+		}
+		if rt.Resource.IsMSTexture() {
+			// Load(location, sample[, offset]): tex.load_ms.
+			return fl.b.Intrinsic("tex.load_ms", ret, []ir.Value{tex, args[0], args[1], offset(2)}, name+".load")
+		}
 		// The last component of the location is the mip level.
 		loc := args[0]
 		var coord ir.Value
@@ -43,6 +50,9 @@ func (fl *fnLowerer) textureCall(x *hlsl.MethodCall, tex ir.Value, args []ir.Val
 		return fl.b.Intrinsic("tex.load", ret, []ir.Value{tex, coord, mip, offset(1)}, name+".load")
 	case "operator[]":
 		coord := fl.convert(args[0], m.Params[0], m.Params[0].WithScalar(hlsl.TypeInt))
+		if rt.Resource.IsMSTexture() {
+			return fl.b.Intrinsic("tex.load_ms", ret, []ir.Value{tex, coord, ir.ConstInt(ir.I32, 0), offset(1)}, name+".load")
+		}
 		return fl.b.Intrinsic("tex.load", ret, []ir.Value{tex, coord, ir.ConstInt(ir.I32, 0), offset(1)}, name+".load")
 	case "Sample":
 		return fl.b.Intrinsic("tex.sample", ret, []ir.Value{tex, sampler(), args[1], offset(2)}, name+".sample")

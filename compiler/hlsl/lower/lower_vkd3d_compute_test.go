@@ -228,6 +228,10 @@ type boundBuffer struct {
 	elem    *ir.Type
 	leaves  []*ir.Type // the element's scalars in memory order
 	typed   bool       // (RW)Buffer<T>: element i is texel i
+	// rwtex marks a read-write texture bound to a [uav N] 2d texture: it
+	// is a run input texture (textureInput), and its texels come back as
+	// a buffer of the texel type.
+	rwtex bool
 }
 
 // bindResources assigns registers the way D3D does (explicit ones first,
@@ -241,6 +245,15 @@ func bindResources(prog *hlsl.Program, m *ir.Module, resources vkd3d.Resources) 
 	}
 	class := registerClass
 	for _, v := range res {
+		if v.Type.Resource.IsRWTexture() {
+			r := resources[[2]int{class(v), slots[v]}]
+			b, skip := bindRWTexture(v, m, r)
+			if skip != "" {
+				return nil, skip
+			}
+			out = append(out, b)
+			continue
+		}
 		if v.Type.Resource.IsTexture() || v.Type.Resource.IsSampler() {
 			continue // bindTextures
 		}
@@ -317,6 +330,9 @@ func resourceSlots(prog *hlsl.Program) (slots map[*hlsl.VarDecl]int, used []*hls
 	slots = map[*hlsl.VarDecl]int{}
 	for _, v := range prog.Globals {
 		if v.Type.Kind != hlsl.KindResource {
+			if v.Used && v.Type.Kind == hlsl.KindArray && v.Type.ContainsResource() {
+				return nil, nil, "resource array" // elements on consecutive registers: not bound here
+			}
 			continue
 		}
 		if r := v.Register; r != nil {
@@ -391,6 +407,9 @@ func (b *boundBuffer) word(i, j int) (int, bool) {
 
 // inputs are the interpreter's buffer inputs for the binding.
 func (b *boundBuffer) inputs() []interp.BufferInput {
+	if b.rwtex {
+		return nil // textureInput
+	}
 	n := b.count()
 	data := make([]any, 0, n*len(b.leaves))
 	for i := range n {
@@ -429,6 +448,9 @@ func (b *boundBuffer) inputs() []interp.BufferInput {
 func (b *boundBuffer) writeBack(res *interp.Result) error {
 	if !b.res.UAV {
 		return nil
+	}
+	if b.rwtex {
+		return b.writeBackTexture(res)
 	}
 	if b.res.Dim == "counter_buffer" {
 		if b.counter == nil {
@@ -485,6 +507,7 @@ func (cs *computeShader) runTest(file string, test *vkd3d.Section, resources vkd
 			in := &interp.Input{Dispatch: [3]int{x, y, z}, Uniforms: cs.cb.uniforms(words)}
 			for _, b := range bound {
 				in.Buffers = append(in.Buffers, b.inputs()...)
+				in.Textures = append(in.Textures, b.textureInput()...)
 			}
 			res, err := interp.Run(cs.m, in, interp.Options{WaveSize: st.wave})
 			st.dispatches++

@@ -154,7 +154,7 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 				ps.skip = "not SM6"
 			case vkd3d.ExpectFail(h, sm):
 				ps.skip = "expected to fail"
-			case strings.Contains(h, "-hex") || len(req.Features) > 0 || len(req.Options) > 0:
+			case strings.Contains(h, "-hex") || !onlyFormatFeatures(req) || len(req.Options) > 0:
 				ps.skip = "features"
 			default:
 				ps.compile(name, s.Source())
@@ -288,10 +288,11 @@ func (ps *probeShader) runTest(file string, test *vkd3d.Section, bound []*boundB
 				return
 			}
 		case l == "draw quad":
-			in := &interp.Input{Uniforms: ps.uniforms(words), Textures: ps.textures, Samplers: ps.samplers}
+			in := &interp.Input{Uniforms: ps.uniforms(words), Textures: append([]interp.TextureInput(nil), ps.textures...), Samplers: ps.samplers}
 			uav := false
 			for _, b := range bound {
 				in.Buffers = append(in.Buffers, b.inputs()...)
+				in.Textures = append(in.Textures, b.textureInput()...)
 				uav = uav || b.res.UAV
 			}
 			wave := 4
@@ -510,4 +511,16 @@ func checkProbe(p vkd3d.Probe, tg *interp.Target, rt map[[2]int][]uint64) (msg s
 		}
 	}
 	return "", true
+}
+
+// onlyFormatFeatures reports whether every requirement is a format
+// capability ("format r32-float uav-load"): the interpreter reads and
+// writes every 32-bit format of typed UAVs and textures.
+func onlyFormatFeatures(req vkd3d.Require) bool {
+	for _, f := range req.Features {
+		if !strings.HasPrefix(f, "format ") {
+			return false
+		}
+	}
+	return true
 }

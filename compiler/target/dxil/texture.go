@@ -15,6 +15,7 @@ import (
 // class, the index its register):
 //
 //	tex.load                  dx.op.textureLoad        (66)
+//	tex.load_ms               dx.op.textureLoad        (66), the sample index as the mip
 //	tex.sample                dx.op.sample             (60)
 //	tex.sample_bias           dx.op.sampleBias         (61)
 //	tex.sample_level          dx.op.sampleLevel        (62)
@@ -56,10 +57,28 @@ func (lw *lowerer) handleType() *ir.Type {
 }
 
 // handle emits dx.op.createHandle for a texture or sampler global.
+//
+// A texture or sampler chosen at run time (a dynamic index into a
+// resource array: a chain of selects between the element globals) is
+// the same select between the elements' handles.
 func (lw *lowerer) handle(v ir.Value) (ir.Value, error) {
+	if sel, ok := v.(*ir.Instr); ok && sel.Op == ir.OpSelect {
+		a, err := lw.handle(sel.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		b, err := lw.handle(sel.Args[2])
+		if err != nil {
+			return nil, err
+		}
+		return lw.bd.Select(sel.Args[0], a, b, sel.Name()+".handle"), nil
+	}
 	g, ok := v.(*ir.Global)
 	if !ok || !ir.IsImageGlobal(g) {
 		return nil, fmt.Errorf("the resource operand %s is not a texture or sampler global (inline calls that pass resources)", v.Ref())
+	}
+	if ir.IsRWTextureGlobal(g) {
+		return lw.uavHandle(g), nil
 	}
 	class := classSRV
 	if ir.IsSamplerKind(g.Kind) {
@@ -122,6 +141,9 @@ func scalars(v ir.Value, total int, pad *ir.Type) ([]ir.Value, error) {
 func (lw *lowerer) texture(in *ir.Instr) error {
 	name := in.Intr.Name
 	a := in.Args
+	if name == "tex.write" || name == "tex.texel" {
+		return lw.rwTexture(in) // texture_rw.go
+	}
 	lw.bd.SetBefore(in)
 	tex, err := lw.handle(a[0])
 	if err != nil {
@@ -149,7 +171,16 @@ func (lw *lowerer) texture(in *ir.Instr) error {
 	var code int
 	var class string
 	switch name {
-	case "tex.load":
+	case "tex.read":
+		// A UAV's textureLoad: mip and offsets undef.
+		code, class = opTextureLoad, "textureLoad"
+		args = append(args, tex, ir.ConstUndef(i32))
+		err = add(a[1], 3, i32)
+		if err == nil {
+			err = add(nil, 3, i32)
+		}
+	case "tex.load", "tex.load_ms":
+		// A multisampled texture's sample index takes the mip's place.
 		code, class = opTextureLoad, "textureLoad"
 		args = append(args, tex, a[2])
 		err = add(a[1], 3, i32)
@@ -222,6 +253,11 @@ func (lw *lowerer) texture(in *ir.Instr) error {
 			return err
 		}
 		ovl = "." + o
+		if elem.Kind == ir.KUint {
+			// LLVM integers have no sign: one %dx.types.ResRet.i32 for
+			// int and uint texels (two would be a type redefinition).
+			elem = map[int]*ir.Type{16: ir.I16, 32: ir.I32, 64: ir.I64}[elem.Bits]
+		}
 		st = ir.Struct("dx.types.ResRet"+ovl, []ir.Field{{Name: "x", Type: elem}, {Name: "y", Type: elem}, {Name: "z", Type: elem},
 			{Name: "w", Type: elem}, {Name: "status", Type: i32}})
 	}

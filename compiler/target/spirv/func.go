@@ -430,6 +430,9 @@ func (fe *fn) instr(in *ir.Instr) error {
 		// Named by its users' chain if it folds (no id of its own).
 		return fe.access(in)
 	}
+	if isImageSelect(in) {
+		return nil // no id: emitted by the tex.* calls using it (texture_select.go)
+	}
 	if in.HasResult() && in.Name() != "" && in.Op != ir.OpAlloca {
 		fe.e.name(fe.resultID(in), in.Name())
 	} else if in.Op == ir.OpAlloca && in.Name() != "" {

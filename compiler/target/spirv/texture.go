@@ -141,15 +141,27 @@ func (e *enc) imageType(g *ir.Global, sampled bool) (uint32, error) {
 				e.capability(CapSampledCubeArray)
 			}
 		}
-		if dim == DimOne {
-			e.capability(CapSampled1D)
+		depth, usage, format := uint32(2), uint32(1), uint32(0)
+		if sh.RW {
+			// A storage image (rwtexture.go).
+			depth, usage, format = 0, 2, e.storageFormat(g.ValType)
 		}
-		arrayed := uint32(0)
+		if dim == DimOne {
+			if sh.RW {
+				e.capability(CapImage1D)
+			} else {
+				e.capability(CapSampled1D)
+			}
+		}
+		arrayed, ms := uint32(0), uint32(0)
 		if sh.Array {
 			arrayed = 1
 		}
+		if sh.MS {
+			ms = 1 // texture_ms.go
+		}
 		id = e.id()
-		e.globals.inst(OpTypeImage, id, st, dim, 2, arrayed, 0, 1, 0)
+		e.globals.inst(OpTypeImage, id, st, dim, depth, arrayed, ms, usage, format)
 		e.name(id, "type."+strings.ToLower(dimNames[dim])+".image")
 	}
 	e.images[k] = id
@@ -206,9 +218,17 @@ func (fe *fn) imageGlobal(v ir.Value, sampler bool) (*ir.Global, error) {
 func (fe *fn) texture(in *ir.Instr) error {
 	e := fe.e
 	name := in.Intr.Name
+	for i := 0; i < 2 && i < len(in.Args); i++ {
+		if isImageSelect(in.Args[i]) {
+			return fe.textureSelect(in, i) // texture_select.go
+		}
+	}
 	g, err := fe.imageGlobal(in.Args[0], false)
 	if err != nil {
 		return err
+	}
+	if ir.IsRWTextureGlobal(g) {
+		return fe.rwTexture(in, g)
 	}
 	imgT, err := e.imageType(g, false)
 	if err != nil {
@@ -270,7 +290,7 @@ func (fe *fn) texture(in *ir.Instr) error {
 	}
 	args := make([]uint32, len(in.Args))
 	for i, a := range in.Args {
-		if i == 0 || i == 1 && name != "tex.load" && name != "tex.dims" {
+		if i == 0 || i == 1 && name != "tex.load" && name != "tex.dims" && name != "tex.load_ms" {
 			continue
 		}
 		if args[i], err = val(a); err != nil {
@@ -416,9 +436,14 @@ func (fe *fn) texture(in *ir.Instr) error {
 			return err
 		}
 		return result(OpImageDrefGather, four, append([]uint32{si, args[2], args[4]}, ops...)...)
+	case "tex.load_ms":
+		return fe.loadMS(in, img, args, operands, result, four)
 	case "tex.dims":
 		e.capability(CapImageQuery)
 		sh, _ := ir.TextureShape(g.Kind)
+		if sh.MS {
+			return fe.dimsMS(in, img, sh)
+		}
 		u := ir.U32
 		st, err := fe.typ(ir.Vec(u, sh.Dims))
 		if err != nil {

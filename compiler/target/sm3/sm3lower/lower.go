@@ -183,6 +183,8 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		a := in.Intr.Attrs
 		switch {
 		case in.Intr.Name == RepIntrinsic:
+		case rwTextureOperand(in):
+			bad(f, in, "read-write textures (RWTexture*) are unordered access views, which shader model 3 does not have (%s)", in.Intr.Name)
 		case strings.HasPrefix(in.Intr.Name, "tex."):
 			sm3CheckTexture(f, in, bad)
 		case ir.IsDerivative(in.Intr.Name):
@@ -1353,4 +1355,14 @@ func sm3Intrinsic(in *ir.Instr, name string, x ir.Value) {
 	in.Intr = ir.LookupIntrinsic(name)
 	in.Args = []ir.Value{x}
 	in.Pred = ir.PredNone
+}
+
+// rwTextureOperand reports whether a tex.* call works on a read-write
+// texture (ir/rwtexture.go), which SM3 cannot express.
+func rwTextureOperand(in *ir.Instr) bool {
+	if len(in.Args) == 0 || !strings.HasPrefix(in.Intr.Name, "tex.") {
+		return false
+	}
+	g, ok := in.Args[0].(*ir.Global)
+	return ok && ir.IsRWTextureGlobal(g)
 }

@@ -250,6 +250,7 @@ func TestSM3LowerErrors(t *testing.T) {
 @In = global storage [? x i32] binding 0, 0 readonly
 @Out = global storage [? x i32] binding 0, 1
 @T = global storage f32 binding 0, 0 readonly kind "Texture2D"
+@RW = global storage f32 binding 0, 2 kind "RWTexture2D"
 define void @main() compute numthreads(4, 1, 1) {
 entry:
   %p = access ptr<storage, [? x i32]> @In, i32 0
@@ -280,6 +281,7 @@ entry:
 		{"double", "  %y = sitofp i32 %x to f64 !loc 9:3", []string{"9:3", "type f64 is not available in shader model 3"}},
 		{"half", "  %y = sitofp i32 %x to f16 !loc 9:4", []string{"9:4", "type f16 is not available in shader model 3"}},
 		{"int64", "  %y = sext i32 %x to i64 !loc 9:5", []string{"9:5", "type i64 is not available in shader model 3"}},
+		{"rwtexture", "  %y = intr f32 tex.read(ptr<storage, f32> @RW, <2 x i32> <0, 0>) !loc 9:7", []string{"9:7", "read-write textures (RWTexture*) are unordered access views", "(tex.read)"}},
 		{"texture", "  %y = intr f32 tex.load(ptr<storage, f32> @T, <2 x i32> <0, 0>, i32 0, <2 x i32> <0, 0>) !loc 9:9", []string{"9:9", "texture Load and operator[] (tex.load) have no shader model 3 instruction"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,13 +35,16 @@ type Buffer struct {
 	Sampler      *Sampler
 }
 
-// Image is a sampled image: Format is a VkFormat, TexelBytes its size,
-// ViewType a VkImageViewType (1D/2D images of Layers layers; cube views
-// need Layers a multiple of 6); Data holds level 0, 1, ... each with all
-// its layers, rows of texels from the top-left.
+// Image is a sampled image, or with Storage a storage image (one level,
+// read back after the run: the run returns its texels in Data's layout):
+// Format is a VkFormat, TexelBytes its size, ViewType a VkImageViewType
+// (1D/2D images of Layers layers; cube views need Layers a multiple of 6;
+// a 3D view's Layers is its depth); Data holds level 0, 1, ... each with
+// all its layers, rows of texels from the top-left.
 type Image struct {
 	Format, TexelBytes, Width, Height, Layers, Levels, ViewType uint32
 	Data                                                        []byte
+	Storage                                                     bool
 }
 
 // Sampler is a VkSampler's state: filters and mipmap mode (0 nearest, 1
@@ -65,6 +68,9 @@ func (b *Buffer) encode() (kind uint32, data []byte) {
 		im := b.Image
 		put([]uint32{im.Format, im.TexelBytes, im.Width, im.Height, im.Layers, im.Levels, im.ViewType})
 		w.Write(im.Data)
+		if im.Storage {
+			return 4, w.Bytes()
+		}
 		return 2, w.Bytes()
 	case b.Sampler != nil:
 		s := b.Sampler
@@ -80,6 +86,9 @@ func (b *Buffer) encode() (kind uint32, data []byte) {
 	}
 	return 0, b.Data
 }
+
+// imageHeader is the size of an image's header words in the job file.
+const imageHeader = 28
 
 // Job is one compute dispatch, or a draw when Draw is set (SPIRV and Entry
 // are then the fragment shader).
@@ -304,6 +313,9 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 			return nil, nil, fmt.Errorf("vkrun: output truncated")
 		}
 		res[i] = append([]byte(nil), data[pos:pos+n]...)
+		if im := job.Buffers[i].Image; im != nil && im.Storage && n >= imageHeader {
+			res[i] = res[i][imageHeader:] // the texels after the header
+		}
 		pos += (n + 3) &^ 3
 	}
 	var pix []Pixels

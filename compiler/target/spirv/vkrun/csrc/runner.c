@@ -9,10 +9,13 @@
 // dispatch, groups x y z; for a draw, width, height, target count and
 // per target its kind (0 float, 1 signed, 2 unsigned integer); buffer
 // count; per buffer: set, binding, kind (0 storage, 1 uniform, 2 sampled
-// image, 3 sampler), byte size, then the bytes padded to a word (an image:
+// image, 3 sampler, 4 storage image), byte size, then the bytes padded to
+// a word (an image:
 // words VkFormat, bytes per texel, width, height, layers, levels,
 // VkImageViewType, then the texels of level 0, 1, ... each with all its
-// layers; a sampler: words mag filter, min filter, mipmap mode, address
+// layers (a 3D view: layers is the depth; a storage image has one level
+// and is read back into its bytes after the run, in GENERAL layout while
+// the shader runs); a sampler: words mag filter, min filter, mipmap mode, address
 // u, v, w, compare enable, compare op, border colour, and the floats min
 // lod, max lod, lod bias); SPIR-V word count and words; entry
 // point name length and bytes (padded); for a draw, the vertex shader's
@@ -61,8 +64,39 @@ static VkDescriptorType desc_type(uint32_t kind) {
 	case 1: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 	case 2: return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
 	case 3: return VK_DESCRIPTOR_TYPE_SAMPLER;
+	case 4: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 	}
 	return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
+// read_back_images copies every storage image (kind 4) back into its
+// staging buffer after the texel header, once the shader stage is done.
+static void read_back_images(VkCommandBuffer cb, Buf *bufs, uint32_t nbuf, VkPipelineStageFlags stage) {
+	for (uint32_t i = 0; i < nbuf; i++) {
+		Buf *b = &bufs[i];
+		if (b->kind != 4) continue;
+		uint32_t *w = (uint32_t *)b->data;
+		int is3d = w[6] == VK_IMAGE_VIEW_TYPE_3D;
+		VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+		ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+		ib.image = b->image;
+		ib.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+		ib.subresourceRange.levelCount = 1;
+		ib.subresourceRange.layerCount = is3d ? 1 : w[4];
+		ib.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+		ib.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+		ib.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+		ib.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+		vkCmdPipelineBarrier(cb, stage, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+		VkBufferImageCopy r = {0};
+		r.bufferOffset = 28;
+		r.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+		r.imageSubresource.layerCount = is3d ? 1 : w[4];
+		r.imageExtent.width = w[2];
+		r.imageExtent.height = w[3];
+		r.imageExtent.depth = is3d ? w[4] : 1;
+		vkCmdCopyImageToBuffer(cb, b->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b->buf, 1, &r);
+	}
 }
 
 static uint8_t *file;
@@ -392,10 +426,10 @@ int main(int argc, char **argv) {
 
 	VkPhysicalDeviceMemoryProperties mp;
 	vkGetPhysicalDeviceMemoryProperties(phys, &mp);
-	uint32_t nstorage = 0, nuniform = 0, nimages = 0, nsamplers = 0;
+	uint32_t nstorage = 0, nuniform = 0, nimages = 0, nsamplers = 0, nsimages = 0;
 	for (uint32_t i = 0; i < nbuf; i++) {
 		Buf *b = &bufs[i];
-		if (b->kind > 3) die("bad buffer kind");
+		if (b->kind > 4) die("bad buffer kind");
 		if (b->kind == 3) {
 			if (b->size < 48) die("short sampler");
 			uint32_t *w = (uint32_t *)b->data;
@@ -419,7 +453,7 @@ int main(int argc, char **argv) {
 		}
 		VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
 		bci.size = b->size ? b->size : 4;
-		bci.usage = b->kind == 2 ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : b->kind ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+		bci.usage = b->kind == 2 || b->kind == 4 ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT : b->kind ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 		bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &b->buf));
 		VkMemoryRequirements req;
@@ -439,7 +473,7 @@ int main(int argc, char **argv) {
 		CHECK(vkMapMemory(dev, b->mem, 0, VK_WHOLE_SIZE, 0, &b->map));
 		memset(b->map, 0, bci.size);
 		memcpy(b->map, b->data, b->size);
-		if (b->kind == 2) {
+		if (b->kind == 2 || b->kind == 4) {
 			if (b->size < 28) die("short image");
 			uint32_t *w = (uint32_t *)b->data;
 			VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -453,9 +487,18 @@ int main(int argc, char **argv) {
 			ici.samples = VK_SAMPLE_COUNT_1_BIT;
 			ici.tiling = VK_IMAGE_TILING_OPTIMAL;
 			ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+			if (b->kind == 4) {
+				if (w[5] != 1) die("a storage image has one level");
+				ici.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+			}
 			ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
 			if (w[6] == VK_IMAGE_VIEW_TYPE_CUBE || w[6] == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY) ici.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
 			if (w[6] == VK_IMAGE_VIEW_TYPE_1D || w[6] == VK_IMAGE_VIEW_TYPE_1D_ARRAY) ici.imageType = VK_IMAGE_TYPE_1D;
+			if (w[6] == VK_IMAGE_VIEW_TYPE_3D) {
+				ici.imageType = VK_IMAGE_TYPE_3D;
+				ici.extent.depth = w[4];
+				ici.arrayLayers = 1;
+			}
 			CHECK(vkCreateImage(dev, &ici, NULL, &b->image));
 			VkMemoryRequirements ireq;
 			vkGetImageMemoryRequirements(dev, b->image, &ireq);
@@ -470,9 +513,10 @@ int main(int argc, char **argv) {
 			vci.format = w[0];
 			vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
 			vci.subresourceRange.levelCount = w[5];
-			vci.subresourceRange.layerCount = w[4];
+			vci.subresourceRange.layerCount = w[6] == VK_IMAGE_VIEW_TYPE_3D ? 1 : w[4];
 			CHECK(vkCreateImageView(dev, &vci, NULL, &b->view));
-			nimages++;
+			if (b->kind == 4) nsimages++;
+			else nimages++;
 		} else if (b->kind) nuniform++;
 		else nstorage++;
 	}
@@ -531,12 +575,13 @@ int main(int argc, char **argv) {
 
 	VkDescriptorSet *sets = calloc(nsets ? nsets : 1, sizeof *sets);
 	if (nsets) {
-		VkDescriptorPoolSize sizes[4];
+		VkDescriptorPoolSize sizes[5];
 		uint32_t ns = 0;
 		if (nstorage) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nstorage};
 		if (nuniform) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nuniform};
 		if (nimages) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, nimages};
 		if (nsamplers) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_SAMPLER, nsamplers};
+		if (nsimages) sizes[ns++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, nsimages};
 		VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
 		dpci.maxSets = nsets;
 		dpci.poolSizeCount = ns;
@@ -550,7 +595,7 @@ int main(int argc, char **argv) {
 		CHECK(vkAllocateDescriptorSets(dev, &dsai, sets));
 		for (uint32_t i = 0; i < nbuf; i++) {
 			VkDescriptorBufferInfo bi = {bufs[i].buf, 0, VK_WHOLE_SIZE};
-			VkDescriptorImageInfo ii = {bufs[i].sampler, bufs[i].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+			VkDescriptorImageInfo ii = {bufs[i].sampler, bufs[i].view, bufs[i].kind == 4 ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 			VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 			w.dstSet = sets[bufs[i].set];
 			w.dstBinding = bufs[i].binding;
@@ -578,14 +623,16 @@ int main(int argc, char **argv) {
 	// Upload the images: staging buffer -> every level and layer.
 	for (uint32_t i = 0; i < nbuf; i++) {
 		Buf *b = &bufs[i];
-		if (b->kind != 2) continue;
+		if (b->kind != 2 && b->kind != 4) continue;
 		uint32_t *w = (uint32_t *)b->data;
+		int is3d = w[6] == VK_IMAGE_VIEW_TYPE_3D;
+		uint32_t layers = is3d ? 1 : w[4], depth = is3d ? w[4] : 1;
 		VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
 		ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
 		ib.image = b->image;
 		ib.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
 		ib.subresourceRange.levelCount = w[5];
-		ib.subresourceRange.layerCount = w[4];
+		ib.subresourceRange.layerCount = layers;
 		ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
 		ib.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
 		ib.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -597,28 +644,29 @@ int main(int argc, char **argv) {
 			r.bufferOffset = off;
 			r.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
 			r.imageSubresource.mipLevel = k;
-			r.imageSubresource.layerCount = w[4];
+			r.imageSubresource.layerCount = layers;
 			r.imageExtent.width = lw;
 			r.imageExtent.height = lh;
-			r.imageExtent.depth = 1;
+			r.imageExtent.depth = depth;
 			off += (VkDeviceSize)lw * lh * w[4] * w[1];
 			if (off > b->size) die("image data too short");
 			vkCmdCopyBufferToImage(cb, b->buf, b->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
 		}
 		ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-		ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+		ib.newLayout = b->kind == 4 ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 		ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-		ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+		ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | (b->kind == 4 ? VK_ACCESS_SHADER_WRITE_BIT : 0);
 		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
 	}
 	if (mode == 0) {
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 		if (nsets) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, playout, 0, nsets, sets, 0, NULL);
 		vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
+		read_back_images(cb, bufs, nbuf, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
 		VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-		mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+		mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 		mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 	} else {
 		VkClearValue clears[8];
 		memset(clears, 0, sizeof clears);
@@ -634,6 +682,7 @@ int main(int argc, char **argv) {
 		if (nsets) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, playout, 0, nsets, sets, 0, NULL);
 		vkCmdDraw(cb, 3, 1, 0, 0);
 		vkCmdEndRenderPass(cb);
+		read_back_images(cb, bufs, nbuf, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
 		// The render pass leaves the targets in TRANSFER_SRC_OPTIMAL.
 		for (uint32_t i = 0; i < ntargets; i++) {
 			VkBufferImageCopy r = {0};
