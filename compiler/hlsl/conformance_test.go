@@ -165,7 +165,20 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 // knownMismatches are the subset units whose verdict differs from DXC's,
 // with the reason; any other mismatch fails the test, and so does a listed
 // one that starts to match (the list must stay true).
-var knownMismatches = map[string]string{}
+//
+// The six below came into the subset with the float64, int64 and
+// native-16-bit units (issue 17 item 3); each is another item of issue 17
+// under way on another branch: templated RWByteAddressBuffer Store<T>
+// (item 4) and the Quad* intrinsics (item 2). Remove an entry when that
+// work lands (the test then says so).
+var knownMismatches = map[string]string{
+	"uav-rwbyteaddressbuffer.shader_test:93":  "RWByteAddressBuffer.Store<int64_t>/<double> (issue 17 item 4)",
+	"uav-rwbyteaddressbuffer.shader_test:112": "RWByteAddressBuffer.Store<int16_t>/<half> (issue 17 item 4)",
+	"wave-ops-uint.shader_test:553":           "QuadReadAcrossX of uint64_t2 (issue 17 item 2)",
+	"wave-ops-uint.shader_test:573":           "QuadReadAcrossY of uint64_t2 (issue 17 item 2)",
+	"wave-ops-uint.shader_test:593":           "QuadReadAcrossDiagonal of uint64_t2 (issue 17 item 2)",
+	"wave-ops-uint.shader_test:613":           "QuadReadLaneAt of uint64_t2 (issue 17 item 2)",
+}
 
 func TestConformanceVKD3D(t *testing.T) {
 	subset, st := checkConformance(t)
@@ -227,6 +240,7 @@ func unitOptions(u *vkd3d.Unit) (opts Options, ok bool) {
 			opts.RowMajor = true
 		}
 	}
+	opts.Enable16BitTypes = u.Native16Bit()
 	return opts, true
 }
 
