@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -147,10 +148,10 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 				ps.skip = "not SM6"
 			case vkd3d.ExpectFail(h, sm):
 				ps.skip = "expected to fail"
-			case strings.Contains(h, "-hex") || len(req.Features) > 0 || len(req.Options) > 0:
+			case strings.Contains(h, "-hex") || slices.ContainsFunc(req.Features, func(f string) bool { return !wideFeature(f) }) || len(req.Options) > 0:
 				ps.skip = "features"
 			default:
-				ps.compile(name, s.Source())
+				ps.compile(name, s.Source(), slices.Contains(req.Features, "native-16-bit"))
 			}
 		case strings.HasPrefix(h, "vertex shader"):
 			customVS = true
@@ -198,8 +199,9 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 }
 
 // compile lowers a pixel shader and decides whether its tests can run.
-func (ps *probeShader) compile(file, src string) {
-	opts := hlsl.Options{Entry: "main", Stage: hlsl.StagePixel}
+// native16 compiles with -enable-16bit-types (a native-16-bit requirement).
+func (ps *probeShader) compile(file, src string, native16 bool) {
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StagePixel, Enable16BitTypes: native16}
 	prog, diags := hlsl.Frontend(file, []byte(src), opts)
 	if diags.HasErrors() {
 		ps.skip = "not accepted"
@@ -398,12 +400,23 @@ func (ps *probeShader) uniforms(words map[int]uint32) map[string]any {
 // cbRead reads a value of type t at byte offset off of a constant buffer,
 // in the IR's memory layout (column-major matrices by columns).
 func cbRead(words map[int]uint32, off int, t *hlsl.Type) any {
+	// A scalar takes its width (2 bytes for the 16-bit types, 8 for the
+	// 64-bit ones) at its D3D offset (hlsl.CBufferPlace).
+	sc := t.Scalar()
+	size := 4
+	if sc != nil && sc.Kind != hlsl.KindBool {
+		size = sc.Width() / 8
+	}
 	word := func(o int) any {
-		w := words[o/4]
-		if t.Scalar() != nil && t.Scalar().Kind == hlsl.KindBool {
-			return w != 0
+		if sc != nil && sc.Kind == hlsl.KindBool {
+			return words[o/4] != 0
 		}
-		return fmt.Sprintf("0x%08X", w)
+		b := func(i int) uint64 { return uint64(words[(o+i)/4]>>(8*((o+i)%4))) & 0xff }
+		var v uint64
+		for i := size - 1; i >= 0; i-- {
+			v = v<<8 | b(i)
+		}
+		return fmt.Sprintf("0x%0*X", 2*size, v)
 	}
 	vec := func(o, n int) any {
 		if n == 1 {
@@ -411,7 +424,7 @@ func cbRead(words map[int]uint32, off int, t *hlsl.Type) any {
 		}
 		el := make([]any, n)
 		for i := range el {
-			el[i] = word(o + 4*i)
+			el[i] = word(o + size*i)
 		}
 		return el
 	}
@@ -470,11 +483,20 @@ func checkProbe(p vkd3d.Probe, tg *interp.Target, rt map[[2]int][]uint64) (msg s
 				break
 			}
 			var got float64
-			switch s.Kind {
-			case ir.KFloat:
-				got = float64(math.Float32frombits(uint32(cells[i])))
-			case ir.KInt:
+			switch {
+			case s.Kind == ir.KFloat:
+				// A half or double output is converted to the
+				// float target, as D3D converts it.
+				got = interp.CellFloat(s, cells[i])
+				if s.Bits == 64 {
+					got = float64(float32(got))
+				}
+			case s.Kind == ir.KInt && s.Bits == 16:
+				got = float64(int16(uint16(cells[i])))
+			case s.Kind == ir.KInt:
 				got = float64(int32(uint32(cells[i])))
+			case s.Bits == 16:
+				got = float64(uint16(cells[i]))
 			default:
 				got = float64(uint32(cells[i]))
 			}
