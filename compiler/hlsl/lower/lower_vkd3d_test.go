@@ -96,6 +96,12 @@ var knownDeviations = map[string]string{
 	// stored as float bits; the frontend converts it to uint (FXC's rule,
 	// vkd3d's sm<6 expectation).
 	"uav-rwbyteaddressbuffer.shader_test:24": "DXC templated Store of a float",
+	"uav-rwbyteaddressbuffer.shader_test:84": "DXC templated Store of a double (8 bytes, issue 17 item 4)",
+	// vkd3d's data: the probes expect countbits(u) (64, 32) in component 0,
+	// which the shader sets to the constant 0 (a todo test whose shader
+	// dropped the countbits call; components 1-3 match).
+	"bitwise.shader_test:341": "vkd3d's probe expects countbits(u) where the shader returns 0",
+	"bitwise.shader_test:344": "vkd3d's probe expects countbits(u) where the shader returns 0",
 	// Multisampled render targets (sample count, positions, coverage).
 	"rt-get-sample-info.shader_test:17": "multisampling",
 	"rt-get-sample-info.shader_test:38": "multisampling",
