@@ -621,7 +621,17 @@ func (c *checker) waveOrAtomic(e *Call, in *Intrinsic, set func(*Type, ...*Type)
 			c.errorf(e, "'%s' requires an integer scalar or vector, not '%s'", name, t)
 			return nil
 		}
-		t = t.WithScalar(TypeUint)
+		// The unsigned type of the operand's width: DXC's overloads
+		// keep 64-bit (and true 16-bit) operands (vkd3d's
+		// wave-ops-uint.shader_test ORs uint64_t2 values).
+		u := TypeUint
+		switch s := t.Scalar(); {
+		case s.Kind != KindBool && s.Width() == 64:
+			u = TypeUint64
+		case s.Kind != KindBool && s.Bits == 16:
+			u = TypeUint16
+		}
+		t = t.WithScalar(u)
 		return set(t, t)
 	case "WaveActiveAllTrue", "WaveActiveAnyTrue":
 		return set(TypeBool, TypeBool)
