@@ -251,7 +251,11 @@ func (c *checker) checkSwitch(s *SwitchStmt) {
 		}
 		if tagOK && vt.IsIntegral() {
 			// The label converts to the promoted condition's type, so a
-			// literal int keeps its 64-bit value against a 64-bit tag.
+			// literal int keeps its 64-bit value against a 64-bit tag
+			// (and is not a wide literal used as 32 bits: no warning).
+			if s.Tag.Type().Width() == 64 && isUntypedLiteral(lab.Value) {
+				consume(lab.Value)
+			}
 			lab.Value = buildConversion(lab.Value, s.Tag.Type())
 		}
 		k, ok := ConstEval(lab.Value)
