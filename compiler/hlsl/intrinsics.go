@@ -60,6 +60,7 @@ var intrinsicTable = map[string]intrinsicDef{
 	"determinant": {ikSpecial, 1}, "transpose": {ikSpecial, 1}, "mul": {ikSpecial, 2},
 	"asfloat": {ikSpecial, 1}, "asint": {ikSpecial, 1}, "asuint": {ikSpecial, 1},
 	"asdouble": {ikSpecial, 2}, "splitdouble": {ikSpecial, 3}, "AddUint64": {ikSpecial, 2},
+	"dot4add_i8packed": {ikSpecial, 3}, "dot4add_u8packed": {ikSpecial, 3}, "dot2add": {ikSpecial, 3},
 	"asfloat16": {ikSpecial, 1}, "asint16": {ikSpecial, 1}, "asuint16": {ikSpecial, 1},
 	"sincos": {ikSpecial, 3}, "modf": {ikSpecial, 2}, "select": {ikSpecial, 3},
 	"and": {ikSpecial, 2}, "or": {ikSpecial, 2}, "clip": {ikSpecial, 1},
@@ -475,6 +476,21 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		}
 		u := t.WithScalar(TypeUint)
 		return set(u, u, u)
+	case "dot4add_i8packed":
+		// int dot4add_i8packed(uint a, uint b, int acc) (SM6.4).
+		return set(TypeInt, TypeUint, TypeUint, TypeInt)
+	case "dot4add_u8packed":
+		return set(TypeUint, TypeUint, TypeUint, TypeUint)
+	case "dot2add":
+		// float dot2add(half2 a, half2 b, float acc) (SM6.4): half is
+		// 16-bit with -enable-16bit-types, else DXC's 32-bit half (the
+		// lowering rounds it to 16 bits, as DXIL's Dot2AddHalf takes
+		// halves).
+		h := TypeHalf
+		if c.opts.Enable16BitTypes {
+			h = TypeHalf16
+		}
+		return set(TypeFloat, VectorOf(h, 2), VectorOf(h, 2), TypeFloat)
 	case "asfloat16", "asint16", "asuint16":
 		t := t0()
 		if t.IsBool() || t.Scalar().Width() != 16 || t.Scalar().Prec != "" {
@@ -608,7 +624,17 @@ func (c *checker) waveOrAtomic(e *Call, in *Intrinsic, set func(*Type, ...*Type)
 			c.errorf(e, "'%s' requires an integer scalar or vector, not '%s'", name, t)
 			return nil
 		}
-		t = t.WithScalar(TypeUint)
+		// The unsigned type of the operand's width: DXC's overloads
+		// keep 64-bit (and true 16-bit) operands (vkd3d's
+		// wave-ops-uint.shader_test ORs uint64_t2 values).
+		u := TypeUint
+		switch s := t.Scalar(); {
+		case s.Kind != KindBool && s.Width() == 64:
+			u = TypeUint64
+		case s.Kind != KindBool && s.Bits == 16:
+			u = TypeUint16
+		}
+		t = t.WithScalar(u)
 		return set(t, t)
 	case "WaveActiveAllTrue", "WaveActiveAnyTrue":
 		return set(TypeBool, TypeBool)

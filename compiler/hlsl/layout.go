@@ -9,7 +9,12 @@ import (
 // Constant buffer layout (the legacy D3D cbuffer packing rules): values
 // are packed into 16-byte registers; a value may not straddle a register
 // boundary; matrices, arrays and structs start on a register; array
-// elements each start on a register.
+// elements each start on a register. Scalars take their width: 2 bytes
+// for the 16-bit types of -enable-16bit-types, 8 for double and the
+// 64-bit integers, 4 otherwise (bool, and the default mode's half and
+// minimum-precision types); a value that fits in the current register
+// starts at a multiple of its scalar size (DXC's
+// AlignBufferOffsetInLegacy: double after a float moves to offset 8).
 
 // CBufferSize returns the size in bytes of t in a constant buffer and whether
 // it must start on a 16-byte register boundary.
@@ -18,14 +23,15 @@ func CBufferSize(t *Type) (size int, aligned bool) {
 	case t == nil || t.IsError():
 		return 0, false
 	case t.IsScalar():
-		return 4, false
+		return cbScalarBytes(t), false
 	case t.IsVector():
-		return 4 * t.Len, false
+		return cbScalarBytes(t.Elem) * t.Len, false
 	case t.IsMatrix():
+		w := cbScalarBytes(t.Elem)
 		if t.RowMajor {
-			return (t.Rows-1)*16 + t.Cols*4, true
+			return (t.Rows-1)*16 + t.Cols*w, true
 		}
-		return (t.Cols-1)*16 + t.Rows*4, true
+		return (t.Cols-1)*16 + t.Rows*w, true
 	case t.Kind == KindArray:
 		e, _ := CBufferSize(t.Elem)
 		if t.Len <= 0 {
@@ -46,12 +52,31 @@ func CBufferSize(t *Type) (size int, aligned bool) {
 
 func roundUp16(n int) int { return (n + 15) &^ 15 }
 
+// cbScalarBytes is the size of a scalar (or of a vector's or matrix's
+// component) in a constant buffer.
+func cbScalarBytes(t *Type) int {
+	if t == nil || t.Kind == KindBool {
+		return 4
+	}
+	return t.Width() / 8
+}
+
 // CBufferPlace returns the offset at which a value of type t goes when the
 // next free byte is off.
 func CBufferPlace(off int, t *Type) int {
 	size, aligned := CBufferSize(t)
 	if aligned || size > 0 && off/16 != (off+size-1)/16 {
 		return roundUp16(off)
+	}
+	if t.IsScalar() || t.IsVector() {
+		w := cbScalarBytes(t)
+		if t.IsVector() {
+			w = cbScalarBytes(t.Elem)
+		}
+		off = (off + w - 1) / w * w
+		if size > 0 && off/16 != (off+size-1)/16 {
+			return roundUp16(off)
+		}
 	}
 	return off
 }

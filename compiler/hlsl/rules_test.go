@@ -103,6 +103,8 @@ var ruleCases = []ruleCase{
 	{"stmt.switch", rcs("float f = id.x; switch (@f) { case 1: break; }"), "error: statement requires expression of integer type ('float' invalid)"},
 	{"stmt.switch", rcs("uint k = 2; switch (id.x) { case @k: break; }"), "error: case value is not a constant expression"},
 	{"stmt.switch", rcs("switch (id.x) { case 1: case 2 + 1: Out[0] = 1; default: break; }"), ""},
+	{"stmt.switch", rcs("uint64_t v = id.x; switch (v) { case 2: Out[0] = 1; break; case 0x100000002: Out[0] = 2; break; }"), ""},
+	{"stmt.switch", rcs("uint64_t v = id.x; switch (v) { case 0x100000002: break; case @4294967298ull: break; }"), "error: duplicate case value '4294967298'"},
 
 	// --- Loop and branch attributes.
 	{"attr.loop", rcs("[unroll] for (int i = 0; i < 4; i++) Out[i] = i;\n[unroll(2)] for (int j = 0; j < 4; j++) Out[j] = j;\n[loop] while (id.x > 9) { Out[0] = 1; }\n[fastopt] do { Out[1] = 1; } while (id.x > 9);\n[allow_uav_condition] for (uint k = 0; k < id.x; k++) Out[k] = 2;"), ""},

@@ -189,8 +189,17 @@ func (c *checker) checkSwitch(s *SwitchStmt) {
 		c.errorf(s.Tag, "statement requires expression of integer type ('%s' invalid)", tt)
 	default:
 		tagOK = true
+		// The condition is promoted as C promotes it (clang's
+		// UsualUnaryConversions): a 64-bit integer stays 64-bit (DXC
+		// switches on uint64_t, vkd3d switch.shader_test), narrower ones
+		// become int or uint.
 		target := TypeInt
-		if tt.Scalar().Kind == KindUint {
+		switch {
+		case tt.Scalar().Width() == 64 && tt.Scalar().Kind == KindUint:
+			target = TypeUint64
+		case tt.Scalar().Width() == 64:
+			target = TypeInt64
+		case tt.Scalar().Kind == KindUint:
 			target = TypeUint
 		}
 		s.Tag = buildConversion(s.Tag, target)
@@ -239,6 +248,15 @@ func (c *checker) checkSwitch(s *SwitchStmt) {
 		if !vt.IsIntegral() && !vt.IsBool() {
 			c.errorf(lab.Value, "case value must be an integer constant, not '%s'", vt)
 			continue
+		}
+		if tagOK && vt.IsIntegral() {
+			// The label converts to the promoted condition's type, so a
+			// literal int keeps its 64-bit value against a 64-bit tag
+			// (and is not a wide literal used as 32 bits: no warning).
+			if s.Tag.Type().Width() == 64 && isUntypedLiteral(lab.Value) {
+				consume(lab.Value)
+			}
+			lab.Value = buildConversion(lab.Value, s.Tag.Type())
 		}
 		k, ok := ConstEval(lab.Value)
 		if !ok {

@@ -106,10 +106,29 @@ func (w *wave) texIntrinsic(fr *frame, ic *icode, mask uint64) error {
 		}
 		r := w.dst(fr, ic.res, l)
 		for i := range r {
-			r[i] = uint64(out[i&3])
+			r[i] = texelCell(ic.in.Type(), out[i&3])
 		}
 	}
 	return nil
+}
+
+// texelCell converts one 32-bit channel of a texture read to a cell of
+// the result's scalar type: a Texture2D<half4> or <double4> read converts
+// the float (D3D returns the texel in the view's declared type), 16-bit
+// integers keep the low bits and 64-bit ones extend by signedness.
+func texelCell(t *ir.Type, c uint32) uint64 {
+	s := t.Scalar()
+	switch {
+	case s == nil || s.Bits == 32 || s.Kind == ir.KBool:
+		return uint64(c)
+	case s.Kind == ir.KFloat:
+		return fromF64(float64(math.Float32frombits(c)), s.Bits)
+	case s.Bits == 16:
+		return uint64(c & 0xffff)
+	case s.Kind == ir.KInt:
+		return uint64(int64(int32(c)))
+	}
+	return uint64(c)
 }
 
 func f32(c uint64) float32 { return math.Float32frombits(uint32(c)) }

@@ -67,6 +67,7 @@ func corpus(t *testing.T) []corpusModule {
 					opts.RowMajor = true
 				}
 			}
+			opts.Enable16BitTypes = u.Native16Bit() // dxc -enable-16bit-types, as vkd3d compiles native-16-bit units
 			prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
 			if diags.HasErrors() {
 				continue

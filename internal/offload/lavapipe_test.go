@@ -11,13 +11,15 @@ import (
 	"passlens/compiler/ir"
 	"passlens/compiler/target/spirv"
 	"passlens/compiler/target/spirv/vkrun"
+	"passlens/internal/testtool/spirvval"
 )
 
 // The SPIR-V output of an executed test also runs on a real Vulkan driver
 // (lavapipe) through compiler/target/spirv/vkrun, the runner the SPIR-V
 // back end's own tests use: the storage buffers are filled from the
 // test's data at the std430 offsets the back end declares (uniform
-// buffers from the same values at its std140 offsets), the shader is
+// buffers from the same values at its std140 offsets), 16-bit leaves as
+// 2 bytes and 64-bit ones as 8, the shader is
 // dispatched with the test's group counts, and the buffers read back are
 // compared with the test's expected values by the test's own rule. The
 // driver has one subgroup size, so a test that requires another wave size
@@ -36,6 +38,30 @@ func device() (*vkrun.Info, error) {
 	return deviceInfo, deviceErr
 }
 
+var (
+	valOnce sync.Once
+	val     *spirvval.Validator
+	valErr  error
+)
+
+// validate checks words as spirv-val --target-env vulkan1.1 does (the
+// environment the runner's device is created for; 16- and 64-bit types
+// need their capabilities and, for 16-bit storage, SPV_KHR_16bit_storage).
+func validate(words []uint32) (skip bool, err error) {
+	valOnce.Do(func() { val, valErr = spirvval.Start() })
+	if valErr != nil {
+		return true, fmt.Errorf("no spirv-val: %v", valErr)
+	}
+	verr, ioErr := val.Check(words, "vulkan1.1")
+	if ioErr != nil {
+		return false, ioErr
+	}
+	if verr != nil {
+		return false, fmt.Errorf("spirv-val --target-env vulkan1.1: %v", verr)
+	}
+	return false, nil
+}
+
 // lavapipeEnabled says whether the suite runs on the device: always when
 // one is available (OFFLOAD_LAVAPIPE=0 turns it off). Without a device
 // the suite still runs on the interpreter; under CI=true a missing
@@ -45,22 +71,44 @@ func lavapipeEnabled() bool {
 	return err != nil || v
 }
 
-// leafOffsets appends the byte offset of every scalar leaf of t (in the
-// interpreter's cell order) placed at base in a buffer laid out by the
-// SPIR-V back end's rule (std140 when uniform).
-func leafOffsets(t *ir.Type, std140 bool, base int, out []int) ([]int, error) {
+// leaf is one scalar leaf of a buffer element on the device: its byte
+// offset and its size in bytes (2, 4 or 8; a bool is a 32-bit word).
+type leaf struct{ off, size int }
+
+// leafSize is the byte size of a scalar leaf of kind/width t.
+func leafSize(t *ir.Type) (int, error) {
+	if t.Kind == ir.KBool {
+		return 4, nil
+	}
+	switch t.Bits {
+	case 16, 32, 64:
+		return t.Bits / 8, nil
+	}
+	return 0, fmt.Errorf("%s leaves are %d-bit", t, t.Bits)
+}
+
+// leafOffsets appends every scalar leaf of t (in the interpreter's cell
+// order) placed at base in a buffer laid out by the SPIR-V back end's
+// rule (std140 when uniform, else std430): 16-bit leaves take 2 bytes,
+// 64-bit ones 8, and vectors, arrays and structs of them are placed at
+// the offsets and strides spirv.TypeLayout gives (a half3 is 6 bytes
+// aligned to 8, a double3 24 bytes aligned to 32), so the device reads
+// the values the interpreter reads from the test's tightly packed data.
+func leafOffsets(t *ir.Type, std140 bool, base int, out []leaf) ([]leaf, error) {
 	switch t.Kind {
 	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat:
-		if t.Kind != ir.KBool && t.Bits != 32 {
-			return nil, fmt.Errorf("%s leaves are not 32-bit", t)
+		n, err := leafSize(t)
+		if err != nil {
+			return nil, err
 		}
-		return append(out, base), nil
+		return append(out, leaf{base, n}), nil
 	case ir.KVector:
-		if t.Elem.Kind != ir.KBool && t.Elem.Bits != 32 {
-			return nil, fmt.Errorf("%s leaves are not 32-bit", t)
+		n, err := leafSize(t.Elem)
+		if err != nil {
+			return nil, err
 		}
 		for i := 0; i < t.Len; i++ {
-			out = append(out, base+4*i)
+			out = append(out, leaf{base + n*i, n})
 		}
 		return out, nil
 	case ir.KMatrix, ir.KArray:
@@ -93,9 +141,32 @@ func leafOffsets(t *ir.Type, std140 bool, base int, out []int) ([]int, error) {
 	return nil, fmt.Errorf("no leaves for %s", t)
 }
 
+// putLeaf stores the low size bytes of v at data[off:].
+func putLeaf(data []byte, l leaf, v uint64) {
+	switch l.size {
+	case 2:
+		binary.LittleEndian.PutUint16(data[l.off:], uint16(v))
+	case 8:
+		binary.LittleEndian.PutUint64(data[l.off:], v)
+	default:
+		binary.LittleEndian.PutUint32(data[l.off:], uint32(v))
+	}
+}
+
+// getLeaf reads a leaf back as the interpreter's cell (zero-extended).
+func getLeaf(data []byte, l leaf) uint64 {
+	switch l.size {
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(data[l.off:]))
+	case 8:
+		return binary.LittleEndian.Uint64(data[l.off:])
+	}
+	return uint64(binary.LittleEndian.Uint32(data[l.off:]))
+}
+
 // cellOf converts one interpreter input value (a "0x…" string or a bool)
-// to its 32-bit word.
-func cellOf(v any) (uint32, error) {
+// to its bits (the leaf's width keeps the low ones).
+func cellOf(v any) (uint64, error) {
 	switch x := v.(type) {
 	case bool:
 		if x {
@@ -103,8 +174,7 @@ func cellOf(v any) (uint32, error) {
 		}
 		return 0, nil
 	case string:
-		n, err := strconv.ParseUint(x, 0, 64)
-		return uint32(n), err
+		return strconv.ParseUint(x, 0, 64)
 	}
 	return 0, fmt.Errorf("input value %T", v)
 }
@@ -131,6 +201,9 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 	if err != nil {
 		return nil, false, fmt.Errorf("assemble: %w", err)
 	}
+	if skip, err := validate(words); err != nil {
+		return nil, skip, err
+	}
 	job := vkrun.Job{SPIRV: words, Entry: entry, Groups: in.Dispatch}
 	for i, g := range job.Groups {
 		if g == 0 {
@@ -145,7 +218,7 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 	}
 	type slot struct {
 		name string
-		offs []int
+		offs []leaf
 	}
 	var slots []slot
 	for _, b := range spirv.Bindings(m) {
@@ -159,7 +232,7 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Image: im, Sampler: smp})
 			continue
 		}
-		var offs []int
+		var offs []leaf
 		var size int
 		var vals []any
 		if b.Uniform {
@@ -212,10 +285,10 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			if err != nil {
 				return nil, true, err
 			}
-			if offs[k]+4 > len(data) {
+			if offs[k].off+offs[k].size > len(data) {
 				return nil, true, fmt.Errorf("%s: value %d lies outside the buffer's %d bytes", g.Name(), k, len(data))
 			}
-			binary.LittleEndian.PutUint32(data[offs[k]:], w)
+			putLeaf(data, offs[k], w)
 		}
 		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: b.Uniform, Data: data})
 	}
@@ -243,8 +316,8 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 		s := slots[k]
 		k++
 		c := make([]uint64, len(s.offs))
-		for j, off := range s.offs {
-			c[j] = uint64(binary.LittleEndian.Uint32(out[i][off:]))
+		for j, l := range s.offs {
+			c[j] = getLeaf(out[i], l)
 		}
 		cells[s.name] = c
 	}

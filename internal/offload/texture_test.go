@@ -213,7 +213,7 @@ func vkImageBinding(g *ir.Global, in *interp.Input) (*vkrun.Image, *vkrun.Sample
 			if err != nil {
 				return nil, nil, err
 			}
-			im.Data = binary.LittleEndian.AppendUint32(im.Data, w)
+			im.Data = binary.LittleEndian.AppendUint32(im.Data, uint32(w)) // 32-bit channels
 		}
 	}
 	return im, nil, nil

@@ -185,7 +185,7 @@ func (rs Resources) ProbeUAV(l string) (msg, skip string) {
 type UAVProbe struct {
 	Slot                     int
 	Left, Top, Right, Bottom int
-	Kind                     string // f32, u32, i32
+	Kind                     string // f32, u32, i32, f64, u64, i64
 	Vals                     []string
 	ULPs                     int
 }
@@ -241,7 +241,9 @@ func ParseUAVProbe(l string) (p UAVProbe, skip string) {
 	}
 	switch {
 	case p.Kind == "f64" || p.Kind == "u64" || p.Kind == "i64":
-		return p, "64-bit probe"
+		if len(p.Vals) != 1 && len(p.Vals) != 2 {
+			return p, "malformed probe"
+		}
 	case p.Kind != "f32" && p.Kind != "u32" && p.Kind != "i32":
 		return p, "probe type " + p.Kind
 	case len(p.Vals) != 1 && len(p.Vals) != 2 && len(p.Vals) != 4:
@@ -250,19 +252,35 @@ func ParseUAVProbe(l string) (p UAVProbe, skip string) {
 	return p, ""
 }
 
+// Is64 reports whether the probe's values are 64-bit (f64, u64, i64):
+// each takes two words, low word first.
+func (p UAVProbe) Is64() bool { return p.Kind == "f64" || p.Kind == "u64" || p.Kind == "i64" }
+
 // Check compares the probe with the resource: element (x, y) of a probe
-// of n values is the n words at byte y*pitch + x*4n, as vkd3d reads
-// them back. It returns "" when every element matches.
+// of n values is the n values at byte y*pitch + x*size*n (size 4, or 8
+// for the 64-bit kinds), as vkd3d reads them back. It returns "" when
+// every element matches.
 func (p UAVProbe) Check(r *Resource) string {
 	n := len(p.Vals)
+	wpv := 1 // words per value
+	if p.Is64() {
+		wpv = 2
+	}
 	pitch := r.Width * r.Texel / 4
 	for y := p.Top; y < p.Bottom; y++ {
 		for x := p.Left; x < p.Right; x++ {
-			base := y*pitch + x*n
-			if base < 0 || base+n > len(r.Words) {
+			base := y*pitch + x*n*wpv
+			if base < 0 || base+n*wpv > len(r.Words) {
 				return fmt.Sprintf("element (%d,%d) outside the resource", x, y)
 			}
 			for i, want := range p.Vals {
+				if wpv == 2 {
+					got := uint64(r.Words[base+2*i]) | uint64(r.Words[base+2*i+1])<<32
+					if msg := CompareWord64(p.Kind, got, want, p.ULPs); msg != "" {
+						return fmt.Sprintf("element (%d,%d) component %d: %s", x, y, i, msg)
+					}
+					continue
+				}
 				got := r.Words[base+i]
 				if msg := CompareWord(p.Kind, got, want, p.ULPs); msg != "" {
 					return fmt.Sprintf("element (%d,%d) component %d: %s", x, y, i, msg)
@@ -310,10 +328,59 @@ func CompareWord(kind string, got uint32, want string, ulps int) string {
 	return ""
 }
 
+// CompareWord64 compares one 64-bit value with an expected value of kind
+// f64, u64 or i64: integers exactly, doubles within ulps units in the
+// last place (vkd3d's compare_double).
+func CompareWord64(kind string, got uint64, want string, ulps int) string {
+	if kind == "f64" {
+		f, err := strconv.ParseFloat(want, 64)
+		if err != nil {
+			return "bad expected value " + want
+		}
+		g := math.Float64frombits(got)
+		if math.IsNaN(f) && math.IsNaN(g) {
+			return ""
+		}
+		ord := func(u uint64) int64 { // bits as a monotonic integer
+			if int64(u) < 0 {
+				return math.MinInt64 - int64(u)
+			}
+			return int64(u)
+		}
+		d := ord(got) - ord(math.Float64bits(f))
+		if d > int64(ulps) || -d > int64(ulps) {
+			return fmt.Sprintf("got %v (0x%016X), want %v", g, got, f)
+		}
+		return ""
+	}
+	var w uint64
+	if kind == "i64" {
+		v, err := strconv.ParseInt(want, 0, 64)
+		if err != nil {
+			return "bad expected value " + want
+		}
+		w = uint64(v)
+	} else {
+		v, err := strconv.ParseUint(want, 0, 64)
+		if err != nil {
+			return "bad expected value " + want
+		}
+		w = v
+	}
+	if got != w {
+		if kind == "i64" {
+			return fmt.Sprintf("got %d, want %d", int64(got), int64(w))
+		}
+		return fmt.Sprintf("got %d (0x%X), want %d (0x%X)", got, got, w, w)
+	}
+	return ""
+}
+
 // SetUniform applies "uniform OFFSET TYPE VALUES..." (OFFSET in 32-bit
 // words) to a constant buffer's words: float, int and uint types (with
-// any vector or matrix suffix). It is false for other types or a
-// malformed line.
+// any vector or matrix suffix), and double, int64_t and uint64_t (two
+// words a value, low word first; vkd3d's runner has double2, int64_t2
+// and uint64_t2). It is false for other types or a malformed line.
 func SetUniform(words map[int]uint32, line string) bool {
 	f := strings.Fields(line)
 	if len(f) < 4 {
@@ -350,6 +417,21 @@ func SetUniform(words map[int]uint32, line string) bool {
 				x = int64(u)
 			}
 			words[off+i] = uint32(x)
+		case "double":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return false
+			}
+			b := math.Float64bits(x)
+			words[off+2*i], words[off+2*i+1] = uint32(b), uint32(b>>32)
+		case "int64_t", "uint64_t":
+			var b uint64
+			if x, err := strconv.ParseInt(v, 0, 64); err == nil {
+				b = uint64(x)
+			} else if b, err = strconv.ParseUint(v, 0, 64); err != nil {
+				return false
+			}
+			words[off+2*i], words[off+2*i+1] = uint32(b), uint32(b>>32)
 		default:
 			return false
 		}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -268,9 +269,11 @@ func (f *File) Units() []*Unit {
 
 // OutsideSubset names why a unit is outside passlens's HLSL subset from
 // its section alone — "geometry shader", "hull shader", "domain shader",
-// "effects", "bytecode" (a -hex shader), or a required feature: "double",
-// "int64", "16-bit", "geometry shader", "tessellation", "rasterizer-ordered
-// view" (the last such requirement wins) — or returns "".
+// "effects", "bytecode" (a -hex shader), or a required feature:
+// "geometry shader", "tessellation", "rasterizer-ordered view" (the last
+// such requirement wins) — or returns "". The float64, int64 and
+// native-16-bit requirements are inside the subset (issue 17 item 3):
+// Native16Bit says which units compile with -enable-16bit-types.
 func (u *Unit) OutsideSubset() string {
 	cat := ""
 	switch {
@@ -283,12 +286,6 @@ func (u *Unit) OutsideSubset() string {
 	}
 	for _, f := range u.Features {
 		switch f {
-		case "float64":
-			cat = "double"
-		case "int64":
-			cat = "int64"
-		case "native-16-bit":
-			cat = "16-bit"
 		case "geometry-shader":
 			cat = "geometry shader"
 		case "tessellation-shader":
@@ -299,6 +296,11 @@ func (u *Unit) OutsideSubset() string {
 	}
 	return cat
 }
+
+// Native16Bit reports whether the unit requires native 16-bit types;
+// vkd3d's shader runner then compiles it with dxc's -enable-16bit-types
+// (half, float16_t, int16_t, uint16_t and min16 types are 16-bit).
+func (u *Unit) Native16Bit() bool { return slices.Contains(u.Features, "native-16-bit") }
 
 // Key is "file:line" of the unit's first source line.
 func (u *Unit) Key() string { return fmt.Sprintf("%s:%d", u.File, u.Line) }

@@ -117,8 +117,9 @@ func TestOutsideSubsetByHand(t *testing.T) {
 		want string
 	}{
 		{"arithmetic-int.shader_test", 2, ""},
-		// [require] "shader model >= 5.0", "float64" at 130-132.
-		{"arithmetic-float-uniform.shader_test", 135, "double"},
+		// [require] "shader model >= 5.0", "float64" at 130-132: inside
+		// the subset since issue 17 item 3.
+		{"arithmetic-float-uniform.shader_test", 135, ""},
 		// [require] at line 1 names "geometry-shader" (line 4).
 		{"rasteriser-ordered-views.shader_test", 27, "geometry shader"},
 		{"hull-shader-syntax.shader_test", 9, "hull shader"},
@@ -210,8 +211,26 @@ func TestResourceByHand(t *testing.T) {
 	if tex := ParseResource("uav 0", []string{"format r32-float", "size (2d, 2, 2)", "levels 2"}); tex.Bad != "texture" {
 		t.Errorf("2d uav with 2 levels: %+v", tex)
 	}
-	if _, skip := rs.ProbeUAV("probe uav 2 (0) f64(1.0)"); skip != "64-bit probe" {
-		t.Errorf("f64 probe skip %q", skip)
+	// 64-bit probes: element x of a probe of n values is n 8-byte values
+	// at x*8n (vkd3d's check_readback_data_u64vec2/_uint64/_double).
+	r.Words[4], r.Words[5] = 6, 4 // element 1 of u64 pairs: 0x400000006
+	r.Words[6], r.Words[7] = 0x17, 0
+	if msg, skip := rs.ProbeUAV("probe uav 2 (1) u64(0x400000006, 0x17)"); msg != "" || skip != "" {
+		t.Errorf("u64 probe: msg %q skip %q", msg, skip)
+	}
+	if msg, _ := rs.ProbeUAV("probe uav 2 (2) u64(0x400000006)"); msg != "" {
+		t.Errorf("u64 probe of one value at word 4: %q", msg)
+	}
+	if msg, _ := rs.ProbeUAV("probe uav 2 (1) i64(-12, 0x17)"); !strings.Contains(msg, "want -12") {
+		t.Errorf("i64 probe of a wrong value: %q", msg)
+	}
+	b := math.Float64bits(13.3)
+	r.Words[2], r.Words[3] = uint32(b), uint32(b>>32)
+	if msg, _ := rs.ProbeUAV("probe uav 2 (1) f64(13.3)"); msg != "" {
+		t.Errorf("f64 probe: %q", msg)
+	}
+	if msg, _ := rs.ProbeUAV("probe uav 2 (1) f64(13.30000001)"); msg == "" {
+		t.Error("f64 probe 13.30000001 matched 13.3")
 	}
 	if _, skip := rs.ProbeUAV("probe uav 5 (0) u32(1)"); skip != "undeclared resource" {
 		t.Errorf("undeclared probe skip %q", skip)
@@ -220,6 +239,15 @@ func TestResourceByHand(t *testing.T) {
 
 func TestUniformAndProbeLines(t *testing.T) {
 	words := map[int]uint32{}
+	if !SetUniform(words, "uniform 0 double2 1.5 -2") || !SetUniform(words, "uniform 4 int64_t2 -5 0x100000002") || !SetUniform(words, "uniform 8 uint64_t2 0xffffffffffffffff 7") {
+		t.Fatal("64-bit uniforms rejected")
+	}
+	d0, d1 := math.Float64bits(1.5), math.Float64bits(-2)
+	if got, want := []uint32{words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7], words[8], words[9], words[10]},
+		[]uint32{uint32(d0), uint32(d0 >> 32), uint32(d1), uint32(d1 >> 32), 0xfffffffb, 0xffffffff, 2, 1, 0xffffffff, 0xffffffff, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("64-bit uniform words %#x, want %#x", got, want)
+	}
+	words = map[int]uint32{}
 	if !SetUniform(words, "uniform 4 float4 1.5 -2 0x10 1e40") {
 		t.Fatal("float4 uniform rejected")
 	}
@@ -229,7 +257,7 @@ func TestUniformAndProbeLines(t *testing.T) {
 	if !SetUniform(words, "uniform 0 int2 -1 0xffffffff") || words[0] != 0xffffffff || words[1] != 0xffffffff {
 		t.Errorf("int2 words %v", words)
 	}
-	if SetUniform(words, "uniform 0 double 1.0") || SetUniform(words, "uniform x float 1") {
+	if SetUniform(words, "uniform 0 half 1.0") || SetUniform(words, "uniform 0 double2 x") || SetUniform(words, "uniform x float 1") {
 		t.Error("bad uniform lines accepted")
 	}
 	p, ok := ParseProbe("probe (1, 2, 5, 4) rgba (0.5, 1, 0x10, -2) 3")

@@ -118,5 +118,6 @@ func unitOptions(u *vkd3d.Unit) (opts hlsl.Options, ok bool) {
 			opts.RowMajor = true
 		}
 	}
+	opts.Enable16BitTypes = u.Native16Bit()
 	return opts, true
 }

@@ -147,6 +147,23 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 		})
 	case "AddUint64":
 		return fl.addUint64(args[0], args[1], ret)
+	case "dot4add_i8packed", "dot4add_u8packed":
+		return intr(name, ret, args...)
+	case "dot2add":
+		// The IR's dot2add takes the four half components (DXIL's
+		// Dot2AddHalf does): DXC's 32-bit default-mode half is rounded
+		// to 16 bits first.
+		var ops []ir.Value
+		for i := range 2 {
+			for k := range 2 {
+				c := fl.b.ExtractValue(args[i], []int{k}, "h")
+				if c.Type() != ir.F16 {
+					c = fl.b.Cast(ir.OpFPTrunc, c, ir.F16, "half")
+				}
+				ops = append(ops, c)
+			}
+		}
+		return intr(name, ret, append(ops, args[2])...)
 	case "asfloat", "asint", "asfloat16", "asint16", "asuint16":
 		if hlsl.Identical(param(0).Scalar(), in.Ret.Scalar()) {
 			return args[0]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -102,6 +103,12 @@ var knownDeviations = map[string]string{
 	// stored as float bits; the frontend converts it to uint (FXC's rule,
 	// vkd3d's sm<6 expectation).
 	"uav-rwbyteaddressbuffer.shader_test:24": "DXC templated Store of a float",
+	"uav-rwbyteaddressbuffer.shader_test:84": "DXC templated Store of a double (8 bytes, issue 17 item 4)",
+	// vkd3d's data: the probes expect countbits(u) (64, 32) in component 0,
+	// which the shader sets to the constant 0 (a todo test whose shader
+	// dropped the countbits call; components 1-3 match).
+	"bitwise.shader_test:341": "vkd3d's probe expects countbits(u) where the shader returns 0",
+	"bitwise.shader_test:344": "vkd3d's probe expects countbits(u) where the shader returns 0",
 	// Multisampled render targets (sample count, positions, coverage).
 	"rt-get-sample-info.shader_test:17": "multisampling",
 	"rt-get-sample-info.shader_test:38": "multisampling",
@@ -154,10 +161,10 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 				ps.skip = "not SM6"
 			case vkd3d.ExpectFail(h, sm):
 				ps.skip = "expected to fail"
-			case strings.Contains(h, "-hex") || !onlyFormatFeatures(req) || len(req.Options) > 0:
+			case strings.Contains(h, "-hex") || slices.ContainsFunc(req.Features, func(f string) bool { return !wideFeature(f) && !strings.HasPrefix(f, "format ") }) || len(req.Options) > 0:
 				ps.skip = "features"
 			default:
-				ps.compile(name, s.Source())
+				ps.compile(name, s.Source(), slices.Contains(req.Features, "native-16-bit"))
 			}
 		case strings.HasPrefix(h, "vertex shader"):
 			customVS = true
@@ -205,8 +212,9 @@ func runProbeFile(f *vkd3d.File, st *probeStats) {
 }
 
 // compile lowers a pixel shader and decides whether its tests can run.
-func (ps *probeShader) compile(file, src string) {
-	opts := hlsl.Options{Entry: "main", Stage: hlsl.StagePixel}
+// native16 compiles with -enable-16bit-types (a native-16-bit requirement).
+func (ps *probeShader) compile(file, src string, native16 bool) {
+	opts := hlsl.Options{Entry: "main", Stage: hlsl.StagePixel, Enable16BitTypes: native16}
 	prog, diags := hlsl.Frontend(file, []byte(src), opts)
 	if diags.HasErrors() {
 		ps.skip = "not accepted"
@@ -411,12 +419,23 @@ func (ps *probeShader) uniforms(words map[int]uint32) map[string]any {
 // cbRead reads a value of type t at byte offset off of a constant buffer,
 // in the IR's memory layout (column-major matrices by columns).
 func cbRead(words map[int]uint32, off int, t *hlsl.Type) any {
+	// A scalar takes its width (2 bytes for the 16-bit types, 8 for the
+	// 64-bit ones) at its D3D offset (hlsl.CBufferPlace).
+	sc := t.Scalar()
+	size := 4
+	if sc != nil && sc.Kind != hlsl.KindBool {
+		size = sc.Width() / 8
+	}
 	word := func(o int) any {
-		w := words[o/4]
-		if t.Scalar() != nil && t.Scalar().Kind == hlsl.KindBool {
-			return w != 0
+		if sc != nil && sc.Kind == hlsl.KindBool {
+			return words[o/4] != 0
 		}
-		return fmt.Sprintf("0x%08X", w)
+		b := func(i int) uint64 { return uint64(words[(o+i)/4]>>(8*((o+i)%4))) & 0xff }
+		var v uint64
+		for i := size - 1; i >= 0; i-- {
+			v = v<<8 | b(i)
+		}
+		return fmt.Sprintf("0x%0*X", 2*size, v)
 	}
 	vec := func(o, n int) any {
 		if n == 1 {
@@ -424,7 +443,7 @@ func cbRead(words map[int]uint32, off int, t *hlsl.Type) any {
 		}
 		el := make([]any, n)
 		for i := range el {
-			el[i] = word(o + 4*i)
+			el[i] = word(o + size*i)
 		}
 		return el
 	}
@@ -483,11 +502,20 @@ func checkProbe(p vkd3d.Probe, tg *interp.Target, rt map[[2]int][]uint64) (msg s
 				break
 			}
 			var got float64
-			switch s.Kind {
-			case ir.KFloat:
-				got = float64(math.Float32frombits(uint32(cells[i])))
-			case ir.KInt:
+			switch {
+			case s.Kind == ir.KFloat:
+				// A half or double output is converted to the
+				// float target, as D3D converts it.
+				got = interp.CellFloat(s, cells[i])
+				if s.Bits == 64 {
+					got = float64(float32(got))
+				}
+			case s.Kind == ir.KInt && s.Bits == 16:
+				got = float64(int16(uint16(cells[i])))
+			case s.Kind == ir.KInt:
 				got = float64(int32(uint32(cells[i])))
+			case s.Bits == 16:
+				got = float64(uint16(cells[i]))
 			default:
 				got = float64(uint32(cells[i]))
 			}

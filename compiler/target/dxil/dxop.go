@@ -74,6 +74,9 @@ const (
 	opQuadOp                   = 123
 	opLegacyF32ToF16           = 130
 	opLegacyF16ToF32           = 131
+	opDot2AddHalf              = 162
+	opDot4AddI8Packed          = 163
+	opDot4AddU8Packed          = 164
 	opWaveAllBitCount          = 135
 	opWavePrefixBitCount       = 136
 	opQuadVote                 = 222 // SM6.7
@@ -293,6 +296,16 @@ func (lw *lowerer) intrinsic(in *ir.Instr) error {
 			break
 		}
 		return lw.atan2(in)
+	case "dot4add_i8packed", "dot4add_u8packed":
+		// dx.op.dot4AddPacked.i32(code, acc, a, b).
+		code := opDot4AddI8Packed
+		if name == "dot4add_u8packed" {
+			code = opDot4AddU8Packed
+		}
+		return lw.dxCall(in, opSpec{code, "dot4AddPacked", true}, rt, []ir.Value{a[2], a[0], a[1]})
+	case "dot2add":
+		// dx.op.dot2AddHalf.f32(code, acc, ax, ay, bx, by).
+		return lw.dxCall(in, opSpec{opDot2AddHalf, "dot2AddHalf", true}, rt, []ir.Value{a[4], a[0], a[1], a[2], a[3]})
 	case "f32tof16":
 		// The half's bits in the low 16 bits of a uint.
 		if arg0() == ir.F32 && rt.IsIntegral() && rt.Bits == 32 {

@@ -146,6 +146,7 @@ var wantDXOps = []string{
 	"@dx.op.waveActiveOp.i32(i32 119,", "@dx.op.waveActiveOp.f32(i32 119,", "@dx.op.waveActiveBit.i32(i32 120,",
 	"@dx.op.wavePrefixOp.i32(i32 121,", "@dx.op.wavePrefixOp.f32(i32 121,",
 	"@dx.op.legacyF32ToF16(i32 130,", "@dx.op.legacyF16ToF32(i32 131,",
+	"@dx.op.dot2AddHalf.f32(i32 162,", "@dx.op.dot4AddPacked.i32(i32 163,", "@dx.op.dot4AddPacked.i32(i32 164,",
 	"@dx.op.waveAllOp(i32 135,", "@dx.op.wavePrefixOp(i32 136,",
 	"@dx.op.unary.f32(i32 83,", "@dx.op.unary.f32(i32 84,", "@dx.op.unary.f32(i32 85,", "@dx.op.unary.f32(i32 86,",
 	"@dx.op.quadOp.f32(i32 123,", "@dx.op.quadOp.i32(i32 123,", "@dx.op.quadReadLaneAt.f32(i32 122,",

@@ -124,6 +124,7 @@ func TestVKD3DThroughDXIL(t *testing.T) {
 					opts.RowMajor = true
 				}
 			}
+			opts.Enable16BitTypes = u.Native16Bit() // dxc -enable-16bit-types, as vkd3d compiles native-16-bit units
 			units++
 			prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
 			if diags.HasErrors() {

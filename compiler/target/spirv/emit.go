@@ -95,6 +95,9 @@ func (s *section) inst(op uint16, operands ...uint32) {
 // enc is the state of one module being assembled.
 type enc struct {
 	ftz bool // entry points declare DenormFlushToZero 32
+	// rte16: entry points declare RoundingModeRTE 16 (the module has
+	// 16-bit floats).
+	rte16 bool
 	// pushConstant is the module's [[vk::push_constant]] buffer, if any.
 	pushConstant *ir.Global
 	m            *ir.Module
@@ -207,6 +210,10 @@ func Assemble(m *ir.Module, opts Options) (words []uint32, err error) {
 		}
 	}
 	e.ftz = !opts.PreserveDenorms && usesF32(funcs)
+	// Conversions to half round to nearest even (D3D's and the IR's
+	// rule); without RoundingModeRTE 16 the rounding of OpFConvert to a
+	// 16-bit float is the driver's choice (llvmpipe truncates).
+	e.rte16 = e.caps[CapFloat16]
 	for _, f := range entries {
 		e.entryPoint(f)
 	}
@@ -337,6 +344,9 @@ func (e *enc) entryPoint(f *ir.Function) {
 	if e.ftz {
 		e.modes.inst(OpExecutionMode, fid, ModeDenormFlushToZero, 32)
 	}
+	if e.rte16 {
+		e.modes.inst(OpExecutionMode, fid, ModeRoundingModeRTE, 16)
+	}
 	switch f.Entry.Stage {
 	case ir.StageCompute:
 		n := f.Entry.NumThreads
@@ -364,11 +374,14 @@ func (e *enc) finish() []uint32 {
 	if e.ftz {
 		caps = append(caps, CapDenormFlushToZero)
 	}
+	if e.rte16 {
+		caps = append(caps, CapRoundingModeRTE)
+	}
 	sort.Slice(caps, func(i, j int) bool { return caps[i] < caps[j] })
 	for _, c := range caps {
 		head.inst(OpCapability, c)
 	}
-	if e.ftz {
+	if e.ftz || e.rte16 {
 		head.inst(OpExtension, encodeString("SPV_KHR_float_controls")...)
 	}
 	if e.caps[CapShaderViewportIndexLayer] {

@@ -224,16 +224,16 @@ var (
 		CapMatrix: "Matrix", CapShader: "Shader", CapGeometry: "Geometry", CapMultiViewport: "MultiViewport", CapFloat16: "Float16", CapFloat64: "Float64",
 		CapInt64: "Int64", CapInt64Atomics: "Int64Atomics", CapInt16: "Int16",
 		CapStorageBuffer16BitAccess: "StorageBuffer16BitAccess", CapUniformAndStorageBuffer16: "UniformAndStorageBuffer16BitAccess",
-		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapVariablePointersStorageBuffer: "VariablePointersStorageBuffer", CapShaderNonUniform: "ShaderNonUniform", CapDenormFlushToZero: "DenormFlushToZero", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
+		CapShaderViewportIndexLayer: "ShaderViewportIndexLayerEXT", CapVariablePointersStorageBuffer: "VariablePointersStorageBuffer", CapShaderNonUniform: "ShaderNonUniform", CapDenormFlushToZero: "DenormFlushToZero", CapRoundingModeRTE: "RoundingModeRTE", CapClipDistance: "ClipDistance", CapCullDistance: "CullDistance", CapSampleRateShading: "SampleRateShading", CapInt8: "Int8", CapGroupNonUniform: "GroupNonUniform",
 		CapGroupNonUniformVote: "GroupNonUniformVote", CapGroupNonUniformArithmetic: "GroupNonUniformArithmetic",
 		CapGroupNonUniformBallot: "GroupNonUniformBallot", CapGroupNonUniformShuffle: "GroupNonUniformShuffle",
 	}
 	addressingNames  = map[uint32]string{0: "Logical", 1: "Physical32", 2: "Physical64"}
 	memoryModelNames = map[uint32]string{0: "Simple", 1: "GLSL450", 2: "OpenCL", 3: "Vulkan"}
 	execModelNames   = map[uint32]string{ExecVertex: "Vertex", ExecFragment: "Fragment", ExecGLCompute: "GLCompute"}
-	execModeNames    = map[uint32]string{ModeOriginUpperLeft: "OriginUpperLeft", ModeDepthReplacing: "DepthReplacing", ModeDepthGreater: "DepthGreater", ModeDepthLess: "DepthLess", ModeLocalSize: "LocalSize", ModeDenormFlushToZero: "DenormFlushToZero"}
+	execModeNames    = map[uint32]string{ModeOriginUpperLeft: "OriginUpperLeft", ModeDepthReplacing: "DepthReplacing", ModeDepthGreater: "DepthGreater", ModeDepthLess: "DepthLess", ModeLocalSize: "LocalSize", ModeDenormFlushToZero: "DenormFlushToZero", ModeRoundingModeRTE: "RoundingModeRTE"}
 	// execModeLits is the number of literal operands of each mode.
-	execModeLits      = map[uint32]int{ModeOriginUpperLeft: 0, ModeDepthReplacing: 0, ModeDepthGreater: 0, ModeDepthLess: 0, ModeLocalSize: 3, ModeDenormFlushToZero: 1}
+	execModeLits      = map[uint32]int{ModeOriginUpperLeft: 0, ModeDepthReplacing: 0, ModeDepthGreater: 0, ModeDepthLess: 0, ModeLocalSize: 3, ModeDenormFlushToZero: 1, ModeRoundingModeRTE: 1}
 	storageClassNames = map[uint32]string{
 		SCUniformConstant: "UniformConstant", SCInput: "Input", SCUniform: "Uniform", SCOutput: "Output",
 		SCWorkgroup: "Workgroup", SCCrossWorkgroup: "CrossWorkgroup", SCPrivate: "Private", SCFunction: "Function",

@@ -225,6 +225,8 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 		default:
 			return unsupported()
 		}
+	case "dot4add_i8packed", "dot4add_u8packed", "dot2add":
+		return fe.packedDot(name, t, tid, res, a)
 	case "fma":
 		if !isF {
 			return unsupported()

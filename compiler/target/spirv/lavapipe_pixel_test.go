@@ -66,14 +66,24 @@ func leafScalars(t *ir.Type, out []*ir.Type) []*ir.Type {
 // indices (also summed), loop counts or float-to-unsigned conversions
 // stay away from the cases SPIR-V leaves undefined and the IR defines
 // (out-of-bounds indices, negative to unsigned).
-func uniformValue(s *ir.Type, k int) uint32 {
+// The pattern has the leaf's width: a half, float or double of the value,
+// 16- and 64-bit integers alike.
+func uniformValue(s *ir.Type, k int) uint64 {
 	switch s.Kind {
 	case ir.KFloat:
-		return math.Float32bits(float32((k*3)%4+1) * 0.25)
+		f := float64((k*3)%4+1) * 0.25
+		switch s.Bits {
+		case 16: // f is 2^e * m with m in [1, 2): exact in a half
+			m, e := math.Frexp(f) // f = m * 2^e, m in [0.5, 1)
+			return uint64(e-1+15)<<10 | uint64((m*2-1)*1024)
+		case 64:
+			return math.Float64bits(f)
+		}
+		return uint64(math.Float32bits(float32(f)))
 	case ir.KBool:
-		return uint32(k % 2)
+		return uint64(k % 2)
 	}
-	return uint32(k%2 + 1)
+	return uint64(k%2 + 1)
 }
 
 // varying is a non-system-value pixel shader input.
@@ -360,7 +370,14 @@ func runPixelRef(t *testing.T, m, ref *ir.Module, p pixelPlan, st *pixelStats, p
 		cells := make([]any, len(offs))
 		for k, off := range offs {
 			v := uniformValue(leaves[k], k)
-			binary.LittleEndian.PutUint32(data[off:], v)
+			switch scalarBytes(leaves[k]) {
+			case 2:
+				binary.LittleEndian.PutUint16(data[off:], uint16(v))
+			case 8:
+				binary.LittleEndian.PutUint64(data[off:], v)
+			default:
+				binary.LittleEndian.PutUint32(data[off:], uint32(v))
+			}
 			cells[k] = fmt.Sprintf("0x%x", v)
 		}
 		in.Uniforms[g.Name()] = cells

@@ -250,6 +250,7 @@ func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
 			opts.RowMajor = true
 		}
 	}
+	opts.Enable16BitTypes = u.Native16Bit() // dxc -enable-16bit-types, as vkd3d compiles native-16-bit units
 	prog, diags := hlsl.Frontend(u.File, []byte(u.Src), opts)
 	if diags.HasErrors() {
 		return nil, "frontend rejects"

@@ -37,18 +37,17 @@ func needDevice(t *testing.T) *vkrun.Info {
 	return deviceInfo
 }
 
-// leafOffsets returns the byte offset of each 32-bit scalar leaf of t in
-// a buffer (the interpreter's cell order).
+// leafOffsets returns the byte offset of each scalar leaf of t in a
+// buffer (the interpreter's cell order); a leaf takes scalarBytes of its
+// type (2, 4 or 8).
 func leafOffsets(t *ir.Type, rule layoutRule, base int, out []int) ([]int, error) {
 	switch t.Kind {
 	case ir.KBool, ir.KInt, ir.KUint, ir.KFloat:
-		if scalarBytes(t) != 4 {
-			return nil, fmt.Errorf("leaf %s is not 32-bit", t)
-		}
 		return append(out, base), nil
 	case ir.KVector:
+		n := scalarBytes(t.Elem)
 		for i := 0; i < t.Len; i++ {
-			out = append(out, base+4*i)
+			out = append(out, base+n*i)
 		}
 		return out, nil
 	case ir.KMatrix, ir.KArray:
@@ -153,6 +152,11 @@ func runBoth(t *testing.T, c gpuCase) (string, error) {
 		if g.ValType.Kind == ir.KArray && g.ValType.Len < 0 {
 			al, _ := arrayLayout(el, -1, ruleStd430)
 			stride = al.Stride
+		}
+		for _, s := range leafScalars(el, nil) {
+			if scalarBytes(s) != 4 {
+				return "", fmt.Errorf("buffer %s: leaf %s is not 32-bit", rb.Name, s)
+			}
 		}
 		var offs []int
 		for k := 0; k < count; k++ {

@@ -204,6 +204,7 @@ const (
 	CapGroupNonUniformBallot         = 64
 	CapGroupNonUniformShuffle        = 65
 	CapDenormFlushToZero             = 4465 // SPV_KHR_float_controls (core in SPIR-V 1.4)
+	CapRoundingModeRTE               = 4467 // SPV_KHR_float_controls
 	CapShaderViewportIndexLayer      = 5254 // SPV_EXT_shader_viewport_index_layer
 	CapVariablePointersStorageBuffer = 4441 // core in SPIR-V 1.3
 	CapShaderNonUniform              = 5301 // SPV_EXT_descriptor_indexing
@@ -228,6 +229,8 @@ const (
 	// ModeDenormFlushToZero takes the float width it applies to
 	// (SPV_KHR_float_controls).
 	ModeDenormFlushToZero = 4460
+	// ModeRoundingModeRTE takes the float width it applies to.
+	ModeRoundingModeRTE = 4462
 )
 
 // Storage classes.

@@ -113,10 +113,13 @@ func (e *enc) imageType(g *ir.Global, sampled bool) (uint32, error) {
 	if id, ok := e.images[k]; ok {
 		return id, nil
 	}
-	if elem == nil || elem.Bits != 32 || elem.Kind == ir.KBool {
-		return 0, fmt.Errorf("texel type %s: images hold 32-bit scalars or vectors", g.ValType)
+	if elem == nil || elem.Kind == ir.KBool || elem.Bits != 32 && elem.Bits != 16 {
+		return 0, fmt.Errorf("texel type %s: images hold 32-bit (or, converted, 16-bit) scalars or vectors", g.ValType)
 	}
-	st, err := e.typeID(elem, rulePlain)
+	// A Texture2D<half4> is an image of 32-bit floats whose reads are
+	// converted (texelScalar), as DXC declares it: Vulkan images have
+	// 32-bit sampled types.
+	st, err := e.typeID(texelScalar(elem), rulePlain)
 	if err != nil {
 		return 0, err
 	}
@@ -166,6 +169,19 @@ func (e *enc) imageType(g *ir.Global, sampled bool) (uint32, error) {
 	}
 	e.images[k] = id
 	return id, nil
+}
+
+// texelScalar is the 32-bit scalar an image of elem holds.
+func texelScalar(elem *ir.Type) *ir.Type {
+	switch {
+	case elem.Bits == 32:
+		return elem
+	case elem.Kind == ir.KFloat:
+		return ir.F32
+	case elem.Kind == ir.KInt:
+		return ir.I32
+	}
+	return ir.U32
 }
 
 // samplerType returns OpTypeSampler.
@@ -314,6 +330,20 @@ func (fe *fn) texture(in *ir.Instr) error {
 			return nil
 		}
 		v := fe.op(op, ft, 0, ops...)
+		if s := rt.Scalar(); s != four.Scalar() {
+			// A 16-bit texel type: the read's 32-bit values converted.
+			conv := map[ir.Kind]uint16{ir.KFloat: OpFConvert, ir.KInt: OpSConvert, ir.KUint: OpUConvert}[s.Kind]
+			four = ir.Vec(s, 4)
+			ct, err := fe.typ(four)
+			if err != nil {
+				return err
+			}
+			if four == rt {
+				fe.op(conv, ct, res, v)
+				return nil
+			}
+			v = fe.op(conv, ct, 0, v)
+		}
 		if rt.Kind == ir.KVector {
 			idx := make([]uint32, rt.Len)
 			for i := range idx {
@@ -329,7 +359,7 @@ func (fe *fn) texture(in *ir.Instr) error {
 	if scalar == nil {
 		return fe.fail("%s returns %s", name, rt)
 	}
-	four := ir.Vec(scalar, 4)
+	four := ir.Vec(texelScalar(scalar), 4)
 	implicit := fe.onlyPixel()
 	zero := e.constOf(ir.ConstFloat(ir.F32, 0))
 	lodOps := func(mask uint32, ids []uint32, off ir.Value) ([]uint32, error) {

@@ -68,6 +68,7 @@ func loadVKD3D(t testing.TB) ([]vkd3dModule, vkd3dCounts) {
 					opts.RowMajor = true
 				}
 			}
+			opts.Enable16BitTypes = u.Native16Bit() // dxc -enable-16bit-types, as vkd3d compiles native-16-bit units
 			// Give the source its .shader_test line numbers.
 			src := strings.Repeat("\n", u.Line-1) + u.Src
 			prog, diags := hlsl.Frontend(u.File, []byte(src), opts)

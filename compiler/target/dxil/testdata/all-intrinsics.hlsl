@@ -87,6 +87,9 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
   OutI[tid.x] = ri;
   uint4 ru = max(ua, 5) + min(ua, 7) + mad(ua, ua, 3u) + countbits(ua) + firstbithigh(ua);
   ru += firstbitlow(ua) + reversebits(ua) + asuint(b) + asuint(asfloat(ua)) + uint4(abs(asfloat(ua)) > 1.0);
+  // SM6.4 packed dot products (dot2add's float2 operands round to halves).
+  ru.xy += uint2(dot4add_u8packed(ua.x, ua.y, ua.z), (uint)dot4add_i8packed(ua.y, ua.z, ia.w));
+  ru.z += asuint(dot2add(a.xy, b.zw, x));
 
   // Wave operations.
   ru.x += WaveActiveSum(ua.x) + WaveActiveProduct(ua.y & 3) + WaveActiveMin(ua.z) + WaveActiveMax(ua.w);
