@@ -270,12 +270,42 @@ func (lw *lowerer) texture(in *ir.Instr) error {
 	if rt.Kind == ir.KVector || name == "tex.dims" {
 		// The call returns the struct; the scalarized users extract
 		// component i at index i, the same path on the struct.
+		if name == "tex.dims" && rt.Kind == ir.KVector && rt.Len < 4 {
+			// Except the level (or sample) count, the vector's last
+			// component: DXIL's Dimensions has it in field 3 whatever
+			// the texture's shape ({w, h, undef, levels} for a 2D one).
+			if err := moveLevelCount(lw.f, in, rt.Len-1); err != nil {
+				return err
+			}
+		}
 		in.SetType(st)
 		in.Intr, in.Args = ir.LookupIntrinsic(dx), all
 		return nil
 	}
 	call := lw.bd.Intrinsic(dx, st, all, in.Name()+".ret")
 	in.Op, in.Intr, in.Args, in.Idx = ir.OpExtractValue, nil, []ir.Value{call}, []int{0}
+	return nil
+}
+
+// moveLevelCount points the extractions of component last of a tex.dims
+// result at %dx.types.Dimensions's field 3, where DXIL keeps the level
+// (sample) count.
+func moveLevelCount(f *ir.Function, dims *ir.Instr, last int) error {
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			for _, a := range in.Args {
+				if a != ir.Value(dims) {
+					continue
+				}
+				if in.Op != ir.OpExtractValue || len(in.Idx) != 1 {
+					return fmt.Errorf("tex.dims result used by %s, not a component extraction (run the scalarizer first)", in.Op)
+				}
+				if in.Idx[0] == last {
+					in.Idx = []int{3}
+				}
+			}
+		}
+	}
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package dxil
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -200,5 +202,51 @@ func TestDXILTextureArrays(t *testing.T) {
 	checkLLVM(t, "texarrays", out.Text)
 	if !strings.Contains(out.Text, "%dx.types.Handle %t.") || !strings.Contains(out.Text, "select i1") {
 		t.Errorf("no select between texture handles:\n%s", out.Text)
+	}
+}
+
+// TestDXILDimensionsLevelCount: dx.op.getDimensions returns a 2D
+// texture's level count in field 3 of %dx.types.Dimensions ({w, h, undef,
+// levels}), a 1D texture's too ({w, undef, undef, levels}); the width and
+// height stay in fields 0 and 1.
+func TestDXILDimensionsLevelCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dims.hlsl")
+	src := `Texture2D<float4> t : register(t0);
+Texture1D<float4> t1 : register(t1);
+RWStructuredBuffer<uint> Out : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+  uint w, h, l, w1, l1;
+  t.GetDimensions(0, w, h, l);
+  t1.GetDimensions(0, w1, l1);
+  Out[0] = w; Out[1] = h; Out[2] = l; Out[3] = w1; Out[4] = l1;
+}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := load.File(path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runSpec(t, m, "inline,sroa,simplify,scalarize,simplify")
+	out, err := Emit(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLLVM(t, "dims", out.Text)
+	fields := map[string]bool{}
+	for _, line := range strings.Split(out.Text, "\n") {
+		if i := strings.Index(line, "extractvalue %dx.types.Dimensions "); i >= 0 {
+			fields[line[strings.LastIndex(line, ",")+2:]] = true
+		}
+	}
+	for _, f := range []string{"0", "1", "3"} {
+		if !fields[f] {
+			t.Errorf("no extractvalue of Dimensions field %s (fields read: %v):\n%s", f, fields, out.Text)
+		}
+	}
+	if fields["2"] {
+		t.Errorf("field 2 read: a 2D or 1D texture has no depth there (fields %v)", fields)
 	}
 }
