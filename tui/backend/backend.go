@@ -233,12 +233,13 @@ func NewRemote(src *load.Source, compile RemoteCompile) *Driver {
 	return d
 }
 
-// CompileModule runs spec on a clone of mod and the target's back end on
-// the final snapshot: one compile of Driver.Compile, and what the SSH
-// server's compile worker runs in its child process. The error is the
-// cancellation of ctx (a step that fails is in the Outcome).
-func CompileModule(ctx context.Context, src *load.Source, mod *ir.Module, tgt target.Name, spec pipeline.Spec, allocStats bool) (*Outcome, error) {
-	work := ir.CloneModule(mod)
+// CompileModule runs spec on work, which it mutates (Driver.Compile passes
+// a clone of its module; the SSH server's compile worker, which loads the
+// module for this one compile, passes the module itself and so holds one
+// copy of it, not two), and the target's back end on the final snapshot.
+// The error is the cancellation of ctx (a step that fails is in the
+// Outcome).
+func CompileModule(ctx context.Context, src *load.Source, work *ir.Module, tgt target.Name, spec pipeline.Spec, allocStats bool) (*Outcome, error) {
 	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: allocStats})
 	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
 		return nil, res.Err
@@ -275,7 +276,7 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	if d.remote != nil {
 		o, err = d.remote(ctx, tgt, enabledNames(slots))
 	} else {
-		o, err = CompileModule(ctx, d.src, mod, target.Name(tgt), spec, !d.NoAllocStats)
+		o, err = CompileModule(ctx, d.src, ir.CloneModule(mod), target.Name(tgt), spec, !d.NoAllocStats)
 	}
 	if err != nil {
 		return nil, err

@@ -28,11 +28,19 @@ const workerAddressSlack = 4 << 30
 // (nice 0) get about 10× its share of a contended core.
 const workerNice = 10
 
-// limitWorker applies the worker's limits to its own process: memory
-// (RLIMIT_DATA = mem, and the collector's soft limit at 3/4 of it, so the
-// heap is collected before the kernel refuses memory), CPU seconds
-// (SIGXCPU at cpu, SIGKILL 2 s later), no core files, no file writes, and
-// nice 10. It runs before the request is read.
+// limitWorker applies the worker's limits to its own process, before the
+// request is read: memory, CPU seconds (SIGXCPU at cpu, SIGKILL 2 s
+// later), no core files, no file writes, and nice 10.
+//
+// Memory: mem (the session cap) is the collector's soft limit
+// (debug.SetMemoryLimit), which keeps the heap collected down to about
+// what is live, as the in-process watchdog bounded the growth of the live
+// heap; RLIMIT_DATA at 1.5× mem is the hard ceiling the kernel enforces
+// on what the process maps (it counts garbage not yet collected, freed
+// pages not yet unmapped and the collector's metadata, so it cannot be
+// the cap itself: a 4 MiB module of statements with ~600 MB live maps
+// more than 1 GiB under a 768 MiB soft limit). RLIMIT_AS is a backstop
+// (workerAddressSlack).
 func limitWorker(mem int64, cpu int, stderr io.Writer) error {
 	set := func(what string, res int, cur, max uint64) error {
 		if err := syscall.Setrlimit(res, &syscall.Rlimit{Cur: cur, Max: max}); err != nil {
@@ -47,11 +55,12 @@ func limitWorker(mem int64, cpu int, stderr io.Writer) error {
 		return err
 	}
 	if mem > 0 {
-		debug.SetMemoryLimit(mem / 4 * 3)
-		if err := set("RLIMIT_DATA", syscall.RLIMIT_DATA, uint64(mem), uint64(mem)); err != nil {
+		debug.SetMemoryLimit(mem)
+		data := uint64(mem) / 2 * 3
+		if err := set("RLIMIT_DATA", syscall.RLIMIT_DATA, data, data); err != nil {
 			return err
 		}
-		as := uint64(mem) + workerAddressSlack
+		as := data + workerAddressSlack
 		if err := set("RLIMIT_AS", syscall.RLIMIT_AS, as, as); err != nil {
 			return err
 		}

@@ -125,8 +125,9 @@ type replyStage struct {
 	Duration time.Duration `json:"duration"`
 }
 
-// writeReply frames meta and the texts of data.
-func writeReply(w io.Writer, meta *workerReply, data [][]byte) error {
+// writeReply frames meta and the texts of data (written as they are: the
+// snapshots of a 4 MiB module are hundreds of MB, not to be copied).
+func writeReply(w io.Writer, meta *workerReply, data []string) error {
 	js, err := json.Marshal(meta)
 	if err != nil {
 		return err
@@ -139,7 +140,7 @@ func writeReply(w io.Writer, meta *workerReply, data [][]byte) error {
 	fmt.Fprintf(bw, "%s\n%d %d\n", workerMagic, len(js), n)
 	bw.Write(js)
 	for _, d := range data {
-		bw.Write(d)
+		bw.WriteString(d)
 	}
 	return bw.Flush()
 }
@@ -152,7 +153,7 @@ func writeError(w io.Writer, msg string) error {
 // writeOutcome replies with a compile's outcome.
 func writeOutcome(w io.Writer, o *backend.Outcome) error {
 	meta := &workerReply{}
-	var data [][]byte
+	var data []string
 	index := map[*pipeline.Part]int{}
 	part := func(p *pipeline.Part) int {
 		if p == nil {
@@ -164,7 +165,7 @@ func writeOutcome(w io.Writer, o *backend.Outcome) error {
 		i := len(meta.Parts)
 		index[p] = i
 		meta.Parts = append(meta.Parts, replyPart{Name: p.Name, Len: len(p.Text)})
-		data = append(data, []byte(p.Text))
+		data = append(data, p.Text)
 		return i
 	}
 	for i, s := range o.Res.Snapshots {
@@ -187,10 +188,10 @@ func writeOutcome(w io.Writer, o *backend.Outcome) error {
 	}
 	if out := o.Out; out != nil {
 		ro := &replyOutput{Text: len(out.Text), Binary: len(out.Binary), Lang: out.Lang, Ext: out.Ext, BinExt: out.BinExt}
-		data = append(data, []byte(out.Text), out.Binary)
+		data = append(data, out.Text, string(out.Binary))
 		for _, st := range out.Stages {
 			ro.Stages = append(ro.Stages, replyStage{Name: st.Name, Summary: st.Summary, Lang: st.Lang, Text: len(st.Text), Duration: st.Duration})
-			data = append(data, []byte(st.Text))
+			data = append(data, st.Text)
 		}
 		meta.Out = ro
 	}
