@@ -119,6 +119,9 @@ func TestHeavyCompileIsolation(t *testing.T) {
 
 	keys := []string{"h", "l"} // the explorer opens on the last step
 	var k int
+	type slowKey struct{ at, took time.Duration }
+	var slowKeys []slowKey // keys over 50 ms, with their time since the start
+	testStart := time.Now()
 	measure := func(phase string, keyLat, compLat *[]time.Duration, until func() bool) {
 		t.Helper()
 		for i := 0; until(); i++ {
@@ -128,6 +131,9 @@ func TestHeavyCompileIsolation(t *testing.T) {
 				t.Fatalf("%s: %v", phase, err)
 			}
 			*keyLat = append(*keyLat, d)
+			if d > 50*time.Millisecond {
+				slowKeys = append(slowKeys, slowKey{time.Since(testStart) - d, d})
+			}
 			if i%4 == 3 {
 				start := time.Now()
 				if _, err := sd.Compile(context.Background(), "spirv", pipe); err != nil {
@@ -218,6 +224,16 @@ func TestHeavyCompileIsolation(t *testing.T) {
 		ac, hcs, ratio(hcs.p50, ac.p50), ratio(hcs.p90, ac.p90))
 	if os.Getenv("PASSLENS_ISOLATION_LOG") != "" {
 		fmt.Println(msg)
+		// Where the slow keys fell, against the heavy session's work.
+		fmt.Printf("heavy session: from %v to %v\n", heavyStart.Sub(testStart).Round(10*time.Millisecond), (heavyStart.Sub(testStart) + heavyWall).Round(10*time.Millisecond))
+		for _, l := range strings.Split(ts.log.String(), "\n") {
+			if strings.Contains(l, "compile worker") {
+				fmt.Println("  " + l)
+			}
+		}
+		for _, sk := range slowKeys {
+			fmt.Printf("  key of %v at %v\n", sk.took.Round(time.Millisecond), sk.at.Round(10*time.Millisecond))
+		}
 	}
 	t.Log(msg)
 	// 2× the unloaded figure, with 2 ms of slack for timer and scheduler

@@ -290,15 +290,17 @@ func readReply(r io.Reader, maxData int64) (*workerReply, string, error) {
 	if want != dataLen {
 		return nil, "", errors.New("text lengths do not match the frame size")
 	}
-	data := make([]byte, dataLen)
-	if _, err := io.ReadFull(br, data); err != nil {
-		return nil, "", fmt.Errorf("reading the texts: %w", err)
+	// One string for all texts, read in place (a strings.Builder's
+	// String does not copy): the parts are substrings of it.
+	var data strings.Builder
+	data.Grow(int(dataLen))
+	if n, err := io.CopyN(&data, br, dataLen); err != nil {
+		return nil, "", fmt.Errorf("reading the texts (%d of %d bytes): %w", n, dataLen, err)
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
 		return nil, "", errors.New("trailing bytes after the reply")
 	}
-	// One string for all texts: the parts are substrings of it.
-	return meta, string(data), nil
+	return meta, data.String(), nil
 }
 
 // outcome rebuilds the compile's outcome from a reply. spec is the
