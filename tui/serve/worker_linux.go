@@ -98,6 +98,9 @@ func niceThreads() {
 	}
 }
 
+// selfExecutable is the server's own binary as a child will exec it.
+func selfExecutable() (string, error) { return "/proc/self/exe", nil }
+
 // workerProcAttr puts the worker in its own process group (killGroup ends
 // it and anything it started) and has the kernel kill it if the server
 // dies first.

@@ -18,6 +18,8 @@ func limitWorker(mem int64, cpu int, stderr io.Writer) error {
 	return errors.New("the compile worker runs on Linux only")
 }
 
+func selfExecutable() (string, error) { return os.Executable() }
+
 func workerProcAttr(cmd *exec.Cmd) {}
 
 func killGroup(cmd *exec.Cmd) error {

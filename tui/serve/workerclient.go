@@ -49,12 +49,15 @@ func (s *Server) useWorker(size int) bool {
 }
 
 // workerArgv is the command that starts a worker: this executable with the
-// hidden subcommand (tests run their own binary: TestMain).
+// hidden subcommand (tests run their own binary: TestMain). On Linux that
+// is /proc/self/exe, the very binary the server runs even when its file
+// was replaced since (an upgrade): a worker always speaks the server's
+// protocol.
 func (s *Server) workerArgv() ([]string, error) {
 	if s.testWorkerArgv != nil {
 		return s.testWorkerArgv, nil
 	}
-	exe, err := os.Executable()
+	exe, err := selfExecutable()
 	if err != nil {
 		return nil, fmt.Errorf("cannot find the passlens executable to start a compile worker: %v", err)
 	}
