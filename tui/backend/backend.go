@@ -208,7 +208,7 @@ func Spec(slots []tui.PassSlot) (pipeline.Spec, error) {
 // located message of a failed step, and the back end's output (or why
 // there is none). CompileModule computes it in process; the SSH server's
 // compile worker computes it in a child process and sends it back
-// (Driver.Remote).
+// (NewRemote).
 type Outcome struct {
 	Res *pipeline.Result
 	// StepMsgs holds, per snapshot, the message of a failed step located

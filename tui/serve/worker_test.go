@@ -430,3 +430,50 @@ func FuzzWorkerReply(f *testing.F) {
 		}
 	})
 }
+
+// HLSL #include in a worker reads from the modules directory only, as in
+// process: a header next to the module is found, a server path is refused
+// with a located error.
+func TestWorkerIncludesFromTheModulesDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a 256 KiB module in a child")
+	}
+	ts := startServer(t, nil, nil)
+	if !workerSupported {
+		t.Skip("the compile worker runs on Linux only")
+	}
+	if err := os.Mkdir(filepath.Join(ts.dir, "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ts.dir, "lib", "f.hlsli"), []byte("uint f(uint v) { return v * 7 + 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := func(include string) string {
+		var b strings.Builder
+		b.WriteString("#include \"" + include + "\"\nRWStructuredBuffer<uint> b;\n[numthreads(1,1,1)] void main(uint3 tid : SV_DispatchThreadID) {\nuint x = tid.x;\n")
+		for b.Len() < heavyModuleSize+1000 {
+			b.WriteString("x = x * 3 + 1;\n")
+		}
+		return b.String() + "b[0] = f(x);\n}\n"
+	}
+	for name, text := range map[string]string{"inc.hlsl": body("lib/f.hlsli"), "etc.hlsl": body("/etc/passwd")} {
+		if err := os.WriteFile(filepath.Join(ts.dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drv, err := ts.srv.openModule(moduleRef{path: "inc.hlsl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := drv.Compile(context.Background(), "spirv", drv.DefaultPipeline("spirv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := c.Steps[len(c.Steps)-1]; last.Status == tui.StepFailed {
+		t.Fatalf("compile failed at %s: %s", last.Pass, last.Err)
+	}
+	_, err = ts.srv.openModule(moduleRef{path: "etc.hlsl"})
+	if err == nil || !strings.HasPrefix(err.Error(), "etc.hlsl:1:") || !strings.Contains(err.Error(), "'/etc/passwd' file not found") {
+		t.Fatalf("an include of a server path: %v", err)
+	}
+}
