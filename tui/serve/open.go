@@ -31,18 +31,15 @@ func (r moduleRef) String() string {
 	return r.path
 }
 
-// openModule loads a module for a session and returns its driver, capped
+// openModuleCtx loads a module for a session and returns its driver, capped
 // at the server's interpreter budget. Module files come only from the
 // modules directory (ResolveModule) and so do HLSL #includes; embedded
 // samples never touch the file system. A panic in a frontend becomes an
 // error for this session.
-func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
-	return s.openModuleCtx(context.Background(), ref)
-}
-
-// openModuleCtx is openModule for a session: cancelling ctx (the session
-// ended) stops a load in a compile worker. A module of heavyModuleSize or
-// more is loaded in a child process (workerclient.go), never here.
+//
+// Cancelling ctx (the session ended) stops a load in a compile worker. A
+// module of heavyModuleSize or more is loaded in a child process
+// (workerclient.go), never here.
 func (s *Server) openModuleCtx(ctx context.Context, ref moduleRef) (drv *backend.Driver, err error) {
 	defer guard.Handle("loading "+ref.String(), func(e *guard.Error) {
 		s.log.Error("panic loading module", "module", ref.String(), "panic", e.Error(), "stack", e.Stack)
