@@ -226,18 +226,35 @@ func TestWorkerReplyCodec(t *testing.T) {
 func TestWorkerCrashIsALocatedError(t *testing.T) {
 	s := workerServer(t, nil)
 	src := sampleSource(t, "wave-switch-42")
+	// A session's earlier compile, through its budgeted driver.
+	drv := backend.NewRemote(src, func(ctx context.Context, tgt, spec string) (*backend.Outcome, error) {
+		return s.remoteCompile(ctx, src, tgt, spec)
+	})
+	sd := &safeDriver{Driver: drv, s: s, ls: &liveSession{info: &sessionInfo{}}, size: heavyModuleSize}
+	before, err := sd.Compile(context.Background(), "spirv", drv.DefaultPipeline("spirv"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for mode, want := range map[string]string{
 		"panic":   "samples/wave-switch-42.hlsl: internal error: the compile worker crashed: panic: worker test: boom",
 		"garbage": "samples/wave-switch-42.hlsl: internal error: the compile worker sent a malformed reply",
 	} {
 		s.testWorkerEnv = []string{"PASSLENS_TEST_WORKER=" + mode}
-		_, err := s.remoteCompile(context.Background(), src, "spirv", "inline,sroa,simplify")
+		_, err := sd.Compile(context.Background(), "spirv", drv.DefaultPipeline("spirv"))
 		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v\nwant %s…", mode, err, want)
 		}
 	}
+	// The failed compiles lost nothing: the earlier one still has its
+	// target code and analyses.
+	if text, _, err := sd.TargetCode(context.Background(), before); err != nil || !strings.Contains(text, "OpEntryPoint") {
+		t.Errorf("the earlier compile's target code after a crash: %v", err)
+	}
+	if _, err := sd.Analyze(context.Background(), before, 1, ""); err != nil {
+		t.Errorf("the earlier compile's analysis after a crash: %v", err)
+	}
 	s.testWorkerEnv = nil
-	if _, err := s.remoteCompile(context.Background(), src, "spirv", "inline,sroa,simplify"); err != nil {
+	if _, err := sd.Compile(context.Background(), "spirv", drv.DefaultPipeline("spirv")); err != nil {
 		t.Fatalf("the next compile: %v", err)
 	}
 }
