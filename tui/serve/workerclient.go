@@ -188,7 +188,8 @@ func (s *Server) workerFailure(req *workerRequest, st *os.ProcessState, stderr s
 		// SIGKILL that the server did not send: RLIMIT_CPU's hard limit
 		// (or the kernel's OOM killer).
 		e.msg = fmt.Sprintf("%s%s stopped: it used more than %d s of CPU time, over the server's CPU budget per compile", at, what, s.workerCPUSeconds())
-	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory"):
+	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") ||
+		strings.Contains(stderr, "failed to create new OS thread"): // a thread's stack counts in RLIMIT_DATA
 		e.msg = at + s.memoryError(what, s.cfg.SessionMemory).Error()
 	case st.Success():
 		e.msg = fmt.Sprintf("%s: internal error: the compile worker sent a malformed reply (%s)", req.Path, termsafe.Escape(clip(fmt.Sprint(rerr), 200)))
