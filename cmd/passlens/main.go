@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"passlens/internal/limits"
+	"passlens/tui/serve"
 )
 
 // command is one subcommand: flags and behaviour only; the work lives in
@@ -51,6 +52,11 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	// The SSH server's compile worker: a hidden subcommand that passlens
+	// serve starts for a session's heavy load or compile (tui/serve/worker.go).
+	if len(os.Args) > 1 && os.Args[1] == serve.WorkerArg {
+		os.Exit(serve.WorkerMain(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 

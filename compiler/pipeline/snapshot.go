@@ -32,6 +32,13 @@ type Part struct {
 	Hash uint64 // FNV-1a of Text
 }
 
+// NewPart returns the part for a function's (or, with name "", the
+// header's) printed text. The SSH server's compile worker rebuilds with it
+// the snapshots a child process sent as text (tui/serve/workerproto.go).
+func NewPart(name, text string) *Part {
+	return &Part{Name: name, Text: text, Hash: fnv64a(text)}
+}
+
 // Snapshot is the state of the module after one pipeline step (or the
 // input, at index 0). All fields are set when the snapshot is created and
 // never change afterwards.

@@ -42,6 +42,8 @@ type Driver struct {
 	// uses them again).
 	LoadOptions load.Options
 
+	remote RemoteCompile // NewRemote: compiles run elsewhere; mod is nil
+
 	mu      sync.Mutex
 	results map[*tui.Compiled]*compiled
 	order   []*tui.Compiled // compiles in results, oldest first
@@ -81,6 +83,9 @@ func (d *Driver) BundledInput() []byte { return d.src.Input }
 // for the next Compile; a load error keeps the module as it was.
 // Embedded samples never change.
 func (d *Driver) Reload() (bool, error) {
+	if d.remote != nil {
+		return false, nil // loaded elsewhere (NewRemote): nothing to re-read here
+	}
 	d.mu.Lock()
 	src := d.src
 	d.mu.Unlock()
@@ -122,6 +127,9 @@ func (d *Driver) ValueLines() map[string]int {
 	mod := d.mod
 	d.mu.Unlock()
 	out := map[string]int{}
+	if mod == nil {
+		return out // NewRemote: the module was never loaded here
+	}
 	for _, f := range mod.Funcs {
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
@@ -193,16 +201,69 @@ func (d *Driver) DefaultPipeline(t string) []tui.PassSlot {
 
 // Spec turns slots into a pipeline spec (disabled slots are left out).
 func Spec(slots []tui.PassSlot) (pipeline.Spec, error) {
-	var names []string
-	for _, s := range slots {
-		if s.Enabled {
-			names = append(names, s.Name)
-		}
-	}
-	return pipeline.Parse(strings.Join(names, ","))
+	return pipeline.Parse(enabledNames(slots))
 }
 
-// Compile runs the pipeline on a clone of the input module.
+// Outcome is what one compile produced: the pipeline's snapshots, the
+// located message of a failed step, and the back end's output (or why
+// there is none). CompileModule computes it in process; the SSH server's
+// compile worker computes it in a child process and sends it back
+// (NewRemote).
+type Outcome struct {
+	Res *pipeline.Result
+	// StepMsgs holds, per snapshot, the message of a failed step located
+	// in the user's file (diag.StepMessage); "" for the others.
+	StepMsgs []string
+	Out      *target.Output
+	OutErr   error
+}
+
+// RemoteCompile compiles the driver's module for target tgt with the
+// pipeline spec (the enabled passes, comma-separated) somewhere else: the
+// SSH server runs it in a child process (tui/serve/worker.go).
+type RemoteCompile func(ctx context.Context, tgt, spec string) (*Outcome, error)
+
+// NewRemote returns a driver for src that never loads the module itself:
+// every Compile calls compile, which loads and compiles it elsewhere.
+// Analyses, runs and target code work on the returned snapshots as they do
+// in process (the snapshots are printed IR, parsed back on demand).
+func NewRemote(src *load.Source, compile RemoteCompile) *Driver {
+	d := New(src, nil)
+	d.remote = compile
+	return d
+}
+
+// CompileModule runs spec on work, which it mutates (Driver.Compile passes
+// a clone of its module; the SSH server's compile worker, which loads the
+// module for this one compile, passes the module itself and so holds one
+// copy of it, not two), and the target's back end on the final snapshot.
+// The error is the cancellation of ctx (a step that fails is in the
+// Outcome).
+func CompileModule(ctx context.Context, src *load.Source, work *ir.Module, tgt target.Name, spec pipeline.Spec, allocStats bool) (*Outcome, error) {
+	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: tgt, VerifyEach: true, MeasureAllocs: allocStats})
+	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
+		return nil, res.Err
+	}
+	o := &Outcome{Res: res, StepMsgs: make([]string, len(res.Snapshots))}
+	for i, s := range res.Snapshots {
+		if s.Err != nil && src != nil {
+			// One message, located in the user's file (the explorer
+			// prefixes "pass X failed:").
+			o.StepMsgs[i] = diag.StepMessage(src, nil, s.Err)
+		}
+	}
+	if res.Err == nil {
+		if m, err := res.Final().FreshModule(); err != nil {
+			o.OutErr = err
+		} else {
+			o.Out, o.OutErr = diag.EmitSnapshot(src, tgt, m, work)
+		}
+	}
+	return o, nil
+}
+
+// Compile runs the pipeline on a clone of the input module (or has the
+// remote compiler run it, for a driver made by NewRemote).
 func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) (*tui.Compiled, error) {
 	spec, err := Spec(slots)
 	if err != nil {
@@ -211,31 +272,27 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	d.mu.Lock()
 	mod := d.mod
 	d.mu.Unlock()
-	work := ir.CloneModule(mod)
-	res := pipeline.Run(ctx, work, spec, pipeline.Options{Target: target.Name(tgt), VerifyEach: true, MeasureAllocs: !d.NoAllocStats})
-	if res.Err != nil && res.Err.Kind == pipeline.KindCancelled {
-		return nil, res.Err
+	var o *Outcome
+	if d.remote != nil {
+		o, err = d.remote(ctx, tgt, enabledNames(slots))
+	} else {
+		o, err = CompileModule(ctx, d.src, ir.CloneModule(mod), target.Name(tgt), spec, !d.NoAllocStats)
 	}
+	if err != nil {
+		return nil, err
+	}
+	res := o.Res
 	c := &tui.Compiled{Source: d.src.Name, Target: tgt}
 	parts := partLines{}
-	for _, s := range res.Snapshots {
+	for i, s := range res.Snapshots {
 		c.Steps = append(c.Steps, parts.step(s))
-		if s.Err != nil && d.src != nil {
-			// One message, located in the user's file (the explorer
-			// prefixes "pass X failed:").
-			c.Steps[len(c.Steps)-1].Err = diag.StepMessage(d.src, nil, s.Err)
+		if i < len(o.StepMsgs) && o.StepMsgs[i] != "" {
+			c.Steps[len(c.Steps)-1].Err = o.StepMsgs[i]
 		}
 	}
-	kept := &compiled{res: res}
-	if res.Err == nil {
-		if m, err := res.Final().FreshModule(); err != nil {
-			kept.outErr = err
-		} else {
-			kept.out, kept.outErr = diag.EmitSnapshot(d.src, target.Name(tgt), m, work)
-		}
-		if kept.out != nil {
-			c.Steps = append(c.Steps, StageSteps(kept.out.Stages)...)
-		}
+	kept := &compiled{res: res, out: o.Out, outErr: o.OutErr}
+	if res.Err == nil && kept.out != nil {
+		c.Steps = append(c.Steps, StageSteps(kept.out.Stages)...)
 	}
 	d.mu.Lock()
 	d.results[c] = kept
@@ -249,6 +306,17 @@ func (d *Driver) Compile(ctx context.Context, tgt string, slots []tui.PassSlot) 
 	}
 	d.mu.Unlock()
 	return c, nil
+}
+
+// enabledNames is the pipeline spec text of the enabled slots.
+func enabledNames(slots []tui.PassSlot) string {
+	var names []string
+	for _, s := range slots {
+		if s.Enabled {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // KeptBytes estimates the memory the driver and c keep for one compile:

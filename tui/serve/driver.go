@@ -42,6 +42,10 @@ func (d *safeDriver) onPanic(err *error) func(*guard.Error) {
 // Compile runs under the session's compile budget (budget.go).
 func (d *safeDriver) Compile(ctx context.Context, target string, p []tui.PassSlot) (c *tui.Compiled, err error) {
 	defer guard.Handle("compile", d.onPanic(&err))
+	// The session's end cancels its compile (and kills its worker).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(d.ls.context(), cancel)()
 	err = d.s.compileBudget(ctx, d.size, func(ctx context.Context) error {
 		var err error
 		c, err = d.Driver.Compile(ctx, target, p)

@@ -35,8 +35,8 @@ func (s *syncBuffer) Len() int {
 
 // latencyStats summarises durations.
 type latencyStats struct {
-	n             int
-	p50, p90, max time.Duration
+	n                  int
+	p50, p90, p99, max time.Duration
 }
 
 func statsOf(d []time.Duration) latencyStats {
@@ -45,11 +45,12 @@ func statsOf(d []time.Duration) latencyStats {
 	}
 	s := slices.Clone(d)
 	slices.Sort(s)
-	return latencyStats{n: len(s), p50: s[len(s)/2], p90: s[len(s)*9/10], max: s[len(s)-1]}
+	return latencyStats{n: len(s), p50: s[len(s)/2], p90: s[len(s)*9/10], p99: s[len(s)*99/100], max: s[len(s)-1]}
 }
 
 func (l latencyStats) String() string {
-	return fmt.Sprintf("n=%d p50=%v p90=%v max=%v", l.n, l.p50.Round(10*time.Microsecond), l.p90.Round(10*time.Microsecond), l.max.Round(10*time.Microsecond))
+	r := func(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
+	return fmt.Sprintf("n=%d p50=%v p90=%v p99=%v max=%v", l.n, r(l.p50), r(l.p90), r(l.p99), r(l.max))
 }
 
 // keyLatency presses key in tm and returns the time until the session's
@@ -75,7 +76,8 @@ func keyLatency(tm *loadTerm, key string) (time.Duration, error) {
 // normal session steps through passes (key → frame latency over SSH) and
 // compiles a sample in process (compile time), first alone, then while
 // the heavy session loads and compiles its module, then alone again;
-// medians of the loaded phase are compared with the unloaded phases.
+// the medians and the 90th percentiles of the loaded phase are compared
+// with the unloaded phases.
 //
 // PASSLENS_ISOLATION_LOG=1 prints the figures recorded in BENCHMARKS.md.
 func TestHeavyCompileIsolation(t *testing.T) {
@@ -85,7 +87,10 @@ func TestHeavyCompileIsolation(t *testing.T) {
 	if os.Getenv("PASSLENS_LOADTEST") == "" {
 		t.Skip("load test: set PASSLENS_LOADTEST=1 (bench/ssh-isolation.sh)")
 	}
-	ts := startServer(t, nil, nil)
+	// PASSLENS_ISOLATION_INPROCESS=1 measures the server as it was before
+	// the compile worker: the heavy session's load and compile in process.
+	inProcess := os.Getenv("PASSLENS_ISOLATION_INPROCESS") != ""
+	ts := startServer(t, nil, func(s *Server) { s.heavyInProcess = inProcess })
 	if err := os.WriteFile(filepath.Join(ts.dir, "slow.hlsl"), []byte(slowModule()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +120,9 @@ func TestHeavyCompileIsolation(t *testing.T) {
 
 	keys := []string{"h", "l"} // the explorer opens on the last step
 	var k int
+	type slowKey struct{ at, took time.Duration }
+	var slowKeys []slowKey // keys over 50 ms, with their time since the start
+	testStart := time.Now()
 	measure := func(phase string, keyLat, compLat *[]time.Duration, until func() bool) {
 		t.Helper()
 		for i := 0; until(); i++ {
@@ -124,6 +132,9 @@ func TestHeavyCompileIsolation(t *testing.T) {
 				t.Fatalf("%s: %v", phase, err)
 			}
 			*keyLat = append(*keyLat, d)
+			if d > 50*time.Millisecond {
+				slowKeys = append(slowKeys, slowKey{time.Since(testStart) - d, d})
+			}
 			if i%4 == 3 {
 				start := time.Now()
 				if _, err := sd.Compile(context.Background(), "spirv", pipe); err != nil {
@@ -167,7 +178,17 @@ func TestHeavyCompileIsolation(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	busy := func() bool { return len(ts.srv.heavy) > 0 }
+	// Busy while the heavy session holds the slot: for its load, then for
+	// its first compile. The gap between the two (the explorer opening)
+	// is a few ms; 300 ms of grace keep it inside one phase.
+	lastBusy := time.Now()
+	busy := func() bool {
+		if len(ts.srv.heavy) > 0 {
+			lastBusy = time.Now()
+			return true
+		}
+		return time.Since(lastBusy) < 300*time.Millisecond
+	}
 	measure("heavy", &heavyKeys, &heavyComp, busy)
 	heavyWall := time.Since(heavyStart)
 	if len(heavyKeys) < 20 {
@@ -192,18 +213,44 @@ func TestHeavyCompileIsolation(t *testing.T) {
 
 	ak, hk := statsOf(aloneKeys), statsOf(heavyKeys)
 	ac, hcs := statsOf(aloneComp), statsOf(heavyComp)
-	msg := fmt.Sprintf("heavy session busy for %v\nkey→frame alone: %v\nkey→frame during the heavy compile: %v (p50 ratio %.2f)\ncompile alone: %v\ncompile during the heavy compile: %v (p50 ratio %.2f)",
-		heavyWall.Round(100*time.Millisecond), ak, hk, float64(hk.p50)/float64(ak.p50), ac, hcs, float64(hcs.p50)/float64(ac.p50))
+	mode := "worker (child process)"
+	if inProcess {
+		mode = "in process"
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	ratio := func(a, b time.Duration) float64 { return float64(a) / float64(b) }
+	msg := fmt.Sprintf("heavy work: %s; heavy session busy for %v, ended in %q; load average at the end: %s\nkey→frame alone: %v\nkey→frame during the heavy compile: %v (ratios p50 %.2f p90 %.2f p99 %.2f max %.2f)\ncompile alone: %v\ncompile during the heavy compile: %v (ratios p50 %.2f p90 %.2f)",
+		mode, heavyWall.Round(100*time.Millisecond), outcome, strings.Join(strings.Fields(string(load))[:3], " "),
+		ak, hk, ratio(hk.p50, ak.p50), ratio(hk.p90, ak.p90), ratio(hk.p99, ak.p99), ratio(hk.max, ak.max),
+		ac, hcs, ratio(hcs.p50, ac.p50), ratio(hcs.p90, ac.p90))
 	if os.Getenv("PASSLENS_ISOLATION_LOG") != "" {
 		fmt.Println(msg)
+		// Where the slow keys fell, against the heavy session's work.
+		fmt.Printf("heavy session: from %v to %v\n", heavyStart.Sub(testStart).Round(10*time.Millisecond), (heavyStart.Sub(testStart) + heavyWall).Round(10*time.Millisecond))
+		for _, l := range strings.Split(ts.log.String(), "\n") {
+			if strings.Contains(l, "compile worker") {
+				fmt.Println("  " + l)
+			}
+		}
+		for _, sk := range slowKeys {
+			fmt.Printf("  key of %v at %v\n", sk.took.Round(time.Millisecond), sk.at.Round(10*time.Millisecond))
+		}
 	}
 	t.Log(msg)
-	// 2× the unloaded median, with 2 ms of slack for timer and scheduler
-	// granularity on sub-millisecond keys.
-	if hk.p50 > 2*ak.p50+2*time.Millisecond {
-		t.Errorf("key → frame slowed by more than 2× during another session's heavy compile")
-	}
-	if hcs.p50 > 2*ac.p50+2*time.Millisecond {
-		t.Errorf("a small compile slowed by more than 2× during another session's heavy compile")
+	// 2× the unloaded figure, with 2 ms of slack for timer and scheduler
+	// granularity on sub-millisecond keys: the median and the tail (p90).
+	// The maximum is one sample on a shared machine; it is reported.
+	for _, c := range []struct {
+		what        string
+		alone, busy time.Duration
+	}{
+		{"key → frame median", ak.p50, hk.p50},
+		{"key → frame p90", ak.p90, hk.p90},
+		{"small compile median", ac.p50, hcs.p50},
+		{"small compile p90", ac.p90, hcs.p90},
+	} {
+		if c.busy > 2*c.alone+2*time.Millisecond {
+			t.Errorf("%s slowed by more than 2× during another session's heavy compile (%v alone, %v)", c.what, c.alone, c.busy)
+		}
 	}
 }

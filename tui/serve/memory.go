@@ -18,11 +18,13 @@ import (
 // of every session under the cap each.
 const DefaultSessionMemory = 1 << 30
 
-// The per-session memory cap has two halves, both in process (see
-// docs/serve.md for why not a child process):
+// The per-session memory cap has two halves (docs/limits.md):
 //
-//   - Work in flight. A session's heavy work (loading or compiling a module
-//     of heavyModuleSize or more) runs alone in the heavy slot, so the
+//   - Work in flight. Loading and compiling a module of heavyModuleSize or
+//     more runs in a compile worker, a child process whose memory the
+//     kernel limits (worker_linux.go). The heavy work that stays in process
+//     (analyses, runs and target code of such a module; all heavy work
+//     where there is no worker) runs alone in the heavy slot, so the
 //     growth of the server's live heap while it runs is that session's.
 //     A watchdog samples the live heap (runtime/metrics, no stop of the
 //     world) and stops the compile (between passes, through its context)

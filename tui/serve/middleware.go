@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"sync"
@@ -69,6 +70,23 @@ type liveSession struct {
 
 	mu      sync.Mutex
 	cleanup []func() // run when the session ends (tool run directories)
+	ctx     context.Context
+	cancel  context.CancelFunc
+	ended   bool
+}
+
+// context is cancelled when the session ends: the session's compile
+// workers are killed then (workerclient.go).
+func (ls *liveSession) context() context.Context {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.ctx == nil {
+		ls.ctx, ls.cancel = context.WithCancel(context.Background())
+		if ls.ended {
+			ls.cancel()
+		}
+	}
+	return ls.ctx
 }
 
 // atEnd registers f to run when the session ends.
@@ -83,6 +101,10 @@ func (ls *liveSession) end() {
 	ls.mu.Lock()
 	fs := ls.cleanup
 	ls.cleanup = nil
+	ls.ended = true
+	if ls.cancel != nil {
+		ls.cancel()
+	}
 	ls.mu.Unlock()
 	for _, f := range fs {
 		f()

@@ -230,9 +230,9 @@ func (m *sessionModel) updatePicker(msg tea.Msg) tea.Cmd {
 func (m *sessionModel) open(ref moduleRef) tea.Cmd {
 	m.loading = ref.String()
 	m.status, m.isErr = "loading "+ref.String()+"…", false
-	s := m.s
+	s, ctx := m.s, m.ls.context()
 	return func() tea.Msg {
-		drv, err := s.openModule(ref)
+		drv, err := s.openModuleCtx(ctx, ref)
 		if err != nil {
 			return loadedMsg{ref: ref, err: err}
 		}

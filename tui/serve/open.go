@@ -31,12 +31,16 @@ func (r moduleRef) String() string {
 	return r.path
 }
 
-// openModule loads a module for a session and returns its driver, capped
+// openModuleCtx loads a module for a session and returns its driver, capped
 // at the server's interpreter budget. Module files come only from the
 // modules directory (ResolveModule) and so do HLSL #includes; embedded
 // samples never touch the file system. A panic in a frontend becomes an
 // error for this session.
-func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
+//
+// Cancelling ctx (the session ended) stops a load in a compile worker. A
+// module of heavyModuleSize or more is loaded in a child process
+// (workerclient.go), never here.
+func (s *Server) openModuleCtx(ctx context.Context, ref moduleRef) (drv *backend.Driver, err error) {
 	defer guard.Handle("loading "+ref.String(), func(e *guard.Error) {
 		s.log.Error("panic loading module", "module", ref.String(), "panic", e.Error(), "stack", e.Stack)
 		drv, err = nil, e
@@ -65,7 +69,13 @@ func (s *Server) openModule(ref moduleRef) (drv *backend.Driver, err error) {
 		// directory, never by the server's absolute path.
 		src = &load.Source{Name: termsafe.Escape(ref.path), Path: termsafe.Escape(filepath.ToSlash(ref.path)), Kind: kind, Text: data}
 	}
-	release, _ := s.heavySlot(context.Background(), len(src.Text))
+	if s.useWorker(len(src.Text)) {
+		return s.openRemote(ctx, src)
+	}
+	release, err := s.heavySlot(ctx, len(src.Text))
+	if err != nil {
+		return nil, err
+	}
 	defer release()
 	var m *ir.Module
 	grown, over := s.heavyWatch(len(src.Text), nil, func() {

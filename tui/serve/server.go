@@ -69,6 +69,15 @@ type Server struct {
 	heavy     chan struct{}     // the heavy-work slot (budget.go)
 	tools     map[string]string // allowed tool name → path (tools.go)
 
+	// heavyInProcess keeps heavy loads and compiles in the server's
+	// process, as before the compile worker (the load test measures both).
+	heavyInProcess bool
+	// testWorkerArgv, when set, starts the compile worker instead of this
+	// executable's hidden subcommand; testWorkerEnv is added to its
+	// environment (tests re-run their own binary: TestMain).
+	testWorkerArgv []string
+	testWorkerEnv  []string
+
 	// testToolLogLimit, when set, replaces toolLogLimit.
 	testToolLogLimit int64
 
