@@ -472,6 +472,9 @@ type VarDecl struct {
 	Offset int
 	// Used is set when the variable is referenced by some expression.
 	Used bool
+	// Reassigned is set on a local or parameter holding resources that is
+	// assigned after its declaration (resvalue.go).
+	Reassigned bool
 	// Attrs are the attributes written before a global's declaration
 	// ([[vk::binding(0)]]) or a parameter's ([[vk::location(1)]]).
 	Attrs []*Attribute

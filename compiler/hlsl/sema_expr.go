@@ -325,9 +325,12 @@ func (c *checker) checkLvalue(e Expr) bool {
 		case v.Buffer != nil:
 			c.errorf(e, "cannot assign to uniform variable '%s': uniforms are read-only", v.Name)
 			return false
-		case v.Type.ContainsResource():
+		case v.Type.ContainsResource() && (v.Kind == VarGlobal || !bufferResourcesOnly(v.Type)):
 			c.errorf(e, "cannot assign to resource variable '%s'", v.Name)
 			return false
+		}
+		if v.Type.ContainsResource() {
+			v.Reassigned = true
 		}
 		return true
 	case *Member:

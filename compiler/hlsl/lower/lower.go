@@ -82,6 +82,13 @@ type lowerer struct {
 	counters map[*hlsl.VarDecl]*ir.Global
 	// resArrays are the global resource arrays (lower_resarray.go).
 	resArrays map[*hlsl.VarDecl]*resArray
+	// resGlobals are the global buffers by id, resIDs their ids,
+	// resStructs the leaves of global resource structs by path
+	// (lower_resvalue.go).
+	resGlobals []resGlobal
+	resIDs     map[*ir.Global]int
+	resStructs map[*hlsl.VarDecl]map[string]*hlsl.VarDecl
+	implicitLeaves []*ir.Global
 	// errorAt dedupes "not supported" diagnostics per position.
 	errorAt map[hlsl.Pos]bool
 }
@@ -151,6 +158,7 @@ func (l *lowerer) lowerProgram() {
 	if ep != nil {
 		l.lowerEntry(ep)
 	}
+	l.bindLeaves()
 }
 
 // reachableFuncs returns the function definitions to lower, in source

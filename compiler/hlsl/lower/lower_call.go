@@ -47,7 +47,7 @@ func (fl *fnLowerer) userCall(x *hlsl.Call) ir.Value {
 		}
 		p := fd.Params[i]
 		switch {
-		case p.Type.Kind == hlsl.KindResource:
+		case p.Type.Kind == hlsl.KindResource && !hlsl.IsBufferResource(p.Type):
 			args = append(args, fl.resourcePtr(a))
 		case p.Dir == hlsl.DirIn:
 			args = append(args, fl.convert(fl.rv(a), a.Type(), p.Type))

@@ -30,6 +30,11 @@ func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 			}
 		}
 	}
+	if hlsl.IsBufferResource(t) {
+		if id := fl.globalResourceID(e); id != nil {
+			return id
+		}
+	}
 	fl.atNode(e)
 	switch x := e.(type) {
 	case *hlsl.IntLit:
