@@ -85,9 +85,9 @@ type lowerer struct {
 	// resGlobals are the global buffers by id, resIDs their ids,
 	// resStructs the leaves of global resource structs by path
 	// (lower_resvalue.go).
-	resGlobals []resGlobal
-	resIDs     map[*ir.Global]int
-	resStructs map[*hlsl.VarDecl]map[string]*hlsl.VarDecl
+	resGlobals     []resGlobal
+	resIDs         map[*ir.Global]int
+	resStructs     map[*hlsl.VarDecl]map[string]*hlsl.VarDecl
 	implicitLeaves []*ir.Global
 	// errorAt dedupes "not supported" diagnostics per position.
 	errorAt map[hlsl.Pos]bool
