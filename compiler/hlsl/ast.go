@@ -528,6 +528,16 @@ type StructDecl struct {
 	// ("typedef struct {...} T;"): its name for linkage, as in C++.
 	TypedefName string
 	done        bool
+	// IsClass marks a struct declared with 'class'; Base names its base
+	// struct (single inheritance, at BasePos; the base's fields are the
+	// first Fields after checking); Methods are its member functions and
+	// Statics its static data members (struct_decl.go).
+	IsClass  bool
+	Base     string
+	BasePos  Pos
+	Methods  []*FuncDecl
+	Statics  []*VarDecl
+	baseDecl *StructDecl
 }
 
 // TypedefDecl declares a type alias.
@@ -571,6 +581,9 @@ type FuncDecl struct {
 	Def *FuncDecl
 	// Callees are the user functions called by the body, in order.
 	Callees []*FuncDecl
+	// Owner is the struct of a member function; a non-static one has the
+	// implicit inout parameter 'this' first (struct_decl.go).
+	Owner *StructDecl
 }
 
 // VarGroup is a top-level declaration of one or more variables.

@@ -24,6 +24,14 @@ func (c *checker) checkCall(e *Call) Expr {
 			bad = true
 		}
 	}
+	if !bad {
+		if r := c.implicitMethodCall(e); r != nil {
+			return r
+		}
+		if r := c.qualifiedCall(e); r != nil {
+			return r
+		}
+	}
 	if fs := c.funcs[e.Name]; len(fs) > 0 {
 		if bad {
 			return e
@@ -235,6 +243,14 @@ func (c *checker) resolveUserCall(e *Call, fs []*FuncDecl) {
 		}
 		if p.Dir == DirIn {
 			e.Args[i] = c.coerce(a, p.Type, fmt.Sprintf("for %s argument of '%s'", ordinal(i+1), f.Name))
+			continue
+		}
+		if i == 0 && f.Owner != nil && !f.isStatic() {
+			// The object of a member function: any object of the struct
+			// type, written back when it is writable (struct_decl.go).
+			if !Identical(a.Type(), p.Type) {
+				c.errorf(a, "cannot call '%s' of '%s' on an object of type '%s'", f.Name, p.Type, a.Type())
+			}
 			continue
 		}
 		if !c.checkLvalue(a) {

@@ -36,6 +36,9 @@ func (c *checker) checkMethodCall(e *MethodCall) Expr {
 // method and converts the arguments to its parameter types.
 func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 	rt := e.Recv.Type()
+	if rt.Kind == KindStruct {
+		return c.checkStructMethodCall(e)
+	}
 	if rt.Kind != KindResource {
 		c.errorf(e, "'%s' has no methods: member function call on type '%s'", e.Name, rt)
 		return e

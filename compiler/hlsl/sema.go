@@ -15,6 +15,9 @@ type checker struct {
 	prog *Program
 
 	scopes []*scope
+	// methodScope is the index of the scope of the member function being
+	// checked (struct_decl.go).
+	methodScope int
 	funcs  map[string][]*FuncDecl // overload sets by name
 	// curFunc is the function whose body is being checked.
 	curFunc *FuncDecl
@@ -220,6 +223,8 @@ func (c *checker) checkStruct(sd *StructDecl) {
 	if sd.Name != "" {
 		c.declareType(sd.Name, sd.Type, sd.P)
 	}
+	c.checkStructBase(sd)
+	c.checkStructStatics(sd)
 	seen := map[string]*Field{}
 	for _, f := range sd.Fields {
 		f.Type = c.resolveSpec(f.Spec, f.Dims)
@@ -244,6 +249,7 @@ func (c *checker) checkStruct(sd *StructDecl) {
 		seen[f.Name] = f
 	}
 	sd.done = true
+	c.checkMethods(sd)
 }
 
 func (c *checker) checkTypedef(td *TypedefDecl) {
@@ -271,6 +277,10 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 
 // checkGlobal checks a global variable and classifies it.
 func (c *checker) checkGlobal(v *VarDecl) {
+	if strings.Contains(v.Name, "::") && v.Kind == VarGlobal && v.Mods&ModStatic == 0 {
+		c.defineStatic(v)
+		return
+	}
 	if c.isConstantBufferT(v) {
 		c.checkConstantBufferT(v)
 		return

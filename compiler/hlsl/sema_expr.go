@@ -84,6 +84,12 @@ func (c *checker) checkExpr(e Expr) Expr {
 }
 
 func (c *checker) checkIdent(e *Ident) Expr {
+	if m := c.memberField(e); m != nil {
+		return m
+	}
+	if s, member, ok := strings.Cut(e.Name, "::"); ok {
+		return c.qualifiedStatic(e, s, member)
+	}
 	v := c.lookupVar(e.Name)
 	if v == nil {
 		e.T = TypeError
@@ -530,6 +536,12 @@ func (c *checker) checkMember(e *Member) Expr {
 				e.T = f.Type
 				return e
 			}
+		}
+		if v := staticMember(t.Struct, e.Name); v != nil {
+			// obj.s of a static data member: S::s (struct_decl.go).
+			v.Used = true
+			id := &Ident{exprBase: exprBase{span: e.span, T: v.Type}, Name: v.Name, Var: v}
+			return id
 		}
 		var names []string
 		for _, f := range t.Struct.Fields {

@@ -51,6 +51,13 @@ func (fl *fnLowerer) userCall(x *hlsl.Call) ir.Value {
 			args = append(args, fl.resourcePtr(a))
 		case p.Dir == hlsl.DirIn:
 			args = append(args, fl.convert(fl.rv(a), a.Type(), p.Type))
+		case i == 0 && fd.Owner != nil && p.Name == "this" && !fl.writableObject(a):
+			// The object of a member function that cannot be written
+			// back (lower_method.go): passed as a copy.
+			fl.atNode(a)
+			tmp := fl.alloca(p.Type, "this.tmp")
+			fl.b.Store(fl.rv(a), tmp)
+			args = append(args, tmp)
 		default:
 			pl, at := fl.outPlace(a)
 			fl.atNode(a)

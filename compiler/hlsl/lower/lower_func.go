@@ -64,7 +64,7 @@ func (l *lowerer) declareFunc(fd *hlsl.FuncDecl) {
 		names[i] = p.Name
 		types[i] = l.paramType(p)
 	}
-	f := l.m.NewFunction(uniqueIn(l.globalNames, fd.Name), l.irType(fd.Ret), names, types)
+	f := l.m.NewFunction(uniqueIn(l.globalNames, funcName(fd)), l.irType(fd.Ret), names, types)
 	l.funcs[fd] = f
 }
 
