@@ -405,7 +405,30 @@ type Register struct {
 	// Shift is k of register(cN[k]): FXC (shader models up to 5.1) uses
 	// register N+k, DXC ignores k (vkd3d's register-reservations tests).
 	Shift int
+	// Also are further register() reservations of other classes on the
+	// same declaration (G g : register(u5) : register(t3), for a struct
+	// holding resources of both classes).
+	Also []*Register
 }
+
+// class returns the reservation of class k among r and r.Also, or nil.
+func (r *Register) class(k byte) *Register {
+	if r == nil {
+		return nil
+	}
+	if r.Class == k {
+		return r
+	}
+	for _, a := range r.Also {
+		if a.Class == k {
+			return a
+		}
+	}
+	return nil
+}
+
+// ClassReg is the exported form of class, for the lowering.
+func (r *Register) ClassReg(k byte) *Register { return r.class(k) }
 
 // PackOffset is ": packoffset(c1.y)".
 type PackOffset struct {

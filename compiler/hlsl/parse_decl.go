@@ -668,6 +668,11 @@ func (p *parser) compatibleRegisters(prev, r *Register) bool {
 	case (prev.Profile == "") != (r.Profile == ""):
 		p.rep.errorf(r.P, r.E, "register() without a shader profile cannot be combined with profile-specific register() reservations")
 		return false
+	case prev.Profile == "" && r.Profile == "" && prev.Class != r.Class && prev.class(r.Class) == nil:
+		// One register per class: a struct holding resources of several
+		// classes (checkStorage rejects it on anything else).
+		prev.Also = append(prev.Also, r)
+		return false
 	case prev.Profile == r.Profile && (prev.Class != r.Class || prev.Index != r.Index || prev.Space != r.Space):
 		what := "the same declaration"
 		if r.Profile != "" {

@@ -426,6 +426,10 @@ func (c *checker) checkStorage(v *VarDecl) {
 	for rt.Kind == KindArray {
 		rt = rt.Elem
 	}
+	if v.Register != nil && len(v.Register.Also) > 0 && rt.Kind != KindStruct {
+		a := v.Register.Also[0]
+		c.rep.errorf(a.P, a.E, "conflicting register reservations for the same declaration")
+	}
 	if v.Register != nil && v.Kind == VarGlobal && rt.IsNumeric() && v.Register.Profile == "" && strings.IndexByte("bci", v.Register.Class) < 0 {
 		// Numbers bind to b, c or i (hlsl::DiagnoseRegisterType).
 		c.rep.errorf(v.Register.P, v.Register.E, "invalid register class '%c' for '%s': expected 'b', 'c' or 'i'", v.Register.Class, v.Type)

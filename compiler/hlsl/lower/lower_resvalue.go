@@ -96,9 +96,10 @@ func (l *lowerer) lowerResourceStruct(v *hlsl.VarDecl) bool {
 			if t.Resource.Writable() {
 				class = 'u'
 			}
-			if r := v.Register; r != nil && r.Class == class {
+			if r := v.Register.ClassReg(class); r != nil {
 				rr := *r
 				rr.Index += next[class]
+				rr.Also = nil
 				e.Register = &rr
 			}
 			implicit := e.Register == nil
