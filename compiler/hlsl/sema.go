@@ -18,7 +18,7 @@ type checker struct {
 	// methodScope is the index of the scope of the member function being
 	// checked (struct_decl.go).
 	methodScope int
-	funcs  map[string][]*FuncDecl // overload sets by name
+	funcs       map[string][]*FuncDecl // overload sets by name
 	// curFunc is the function whose body is being checked.
 	curFunc *FuncDecl
 	// breakable / continuable count enclosing loops and switches.
