@@ -15,12 +15,14 @@ type checker struct {
 	prog *Program
 
 	scopes []*scope
+	funcs  map[string][]*FuncDecl // overload sets by name
+	// curFunc is the function whose body is being checked.
+	curFunc *FuncDecl
+
 	// methodScope is the index of the scope of the member function being
 	// checked (struct_decl.go).
 	methodScope int
-	funcs       map[string][]*FuncDecl // overload sets by name
-	// curFunc is the function whose body is being checked.
-	curFunc *FuncDecl
+
 	// breakable / continuable count enclosing loops and switches.
 	breakable, continuable int
 	rowMajor               bool // #pragma pack_matrix(row_major) in effect
