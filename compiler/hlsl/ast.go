@@ -199,6 +199,8 @@ type MethodCall struct {
 	Name   string
 	Args   []Expr
 	Method Method // resolved method, after checking
+	// TypeArg is T of buf.Load<T>(…) / buf.Store<T>(…) (rawbuffer.go).
+	TypeArg *TypeSpec
 }
 
 // Construct is a constructor T(args) of a vector or matrix type:

@@ -10,6 +10,9 @@ type Method struct {
 	Params []*Type
 	Out    []bool
 	Ret    *Type
+	// Raw is the T of a byte address buffer's Load<T>/Store<T>
+	// (rawbuffer.go).
+	Raw *Type
 }
 
 // checkMethodCall checks recv.Name(args) on a buffer object.
@@ -42,6 +45,9 @@ func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 	if rt.Kind != KindResource {
 		c.errorf(e, "'%s' has no methods: member function call on type '%s'", e.Name, rt)
 		return e
+	}
+	if e.TypeArg != nil {
+		return c.resolveRawTemplate(e)
 	}
 	var m *Method
 	if rt.Resource.IsTexture() {

@@ -234,9 +234,10 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			if !ok {
 				return x
 			}
+			targ := p.parseMethodTypeArg()
 			if p.at("(") {
 				args, _ := p.parseArgs()
-				m := &MethodCall{Recv: x, Name: n.text, Args: args}
+				m := &MethodCall{Recv: x, Name: n.text, Args: args, TypeArg: targ}
 				m.P, m.E = x.Pos(), p.prevEnd()
 				x = m
 				continue

@@ -406,6 +406,8 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 		return fl.b.Access(buf, []ir.Value{w}, name+".p")
 	}
 	switch {
+	case m.Raw != nil:
+		return fl.rawTemplate(x, args, word)
 	case m.Name == "Load" && rt.Resource.Templated():
 		p := fl.b.Access(buf, []ir.Value{args[0]}, name+".p")
 		return fl.load(&place{ptr: p, t: rt.Elem, mem: true, name: name})
