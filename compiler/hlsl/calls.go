@@ -49,6 +49,11 @@ func (c *checker) checkCall(e *Call) Expr {
 		if bad {
 			return e
 		}
+		if e.Name == "select" {
+			if r := c.selectAggregate(e); r != nil {
+				return r
+			}
+		}
 		c.checkIntrinsic(e)
 		return e
 	}
