@@ -124,6 +124,20 @@ func resourceMethod(t *Type, name string) *Method {
 				return m(u)
 			}
 		}
+	case ResAppendStructuredBuffer:
+		switch name {
+		case "Append":
+			return m(TypeVoid, t.Elem)
+		case "GetDimensions":
+			return outs(m(TypeVoid, u, u), 0, 1)
+		}
+	case ResConsumeStructuredBuffer:
+		switch name {
+		case "Consume":
+			return m(t.Elem)
+		case "GetDimensions":
+			return outs(m(TypeVoid, u, u), 0, 1)
+		}
 	case ResByteAddressBuffer, ResRWByteAddressBuffer:
 		switch name {
 		case "Load":

@@ -39,7 +39,7 @@ func IsBufferResource(t *Type) bool {
 	}
 	switch t.Resource {
 	case ResBuffer, ResRWBuffer, ResStructuredBuffer, ResRWStructuredBuffer,
-		ResByteAddressBuffer, ResRWByteAddressBuffer:
+		ResByteAddressBuffer, ResRWByteAddressBuffer, ResAppendStructuredBuffer, ResConsumeStructuredBuffer:
 		return true
 	}
 	return false

@@ -695,6 +695,10 @@ func (c *checker) checkIndex(e *Index) Expr {
 			c.errorf(e, "'%s' cannot be indexed; use its Load/Store methods", t)
 			return e
 		}
+		if t.Resource == ResAppendStructuredBuffer || t.Resource == ResConsumeStructuredBuffer {
+			c.errorf(e, "'%s' cannot be indexed; use its Append/Consume methods", t)
+			return e
+		}
 		e.T = t.Elem
 	default:
 		c.errorf(e, "subscripted value is not an array, matrix, or vector (is '%s')", t)

@@ -46,6 +46,10 @@ const (
 	ResTextureCubeArray
 	ResSamplerState
 	ResSamplerComparisonState
+	// Append and consume buffers: structured buffers with a hidden
+	// counter (appendbuf.go).
+	ResAppendStructuredBuffer
+	ResConsumeStructuredBuffer
 )
 
 var resourceNames = map[ResourceKind]string{
@@ -70,7 +74,8 @@ func (r ResourceKind) String() string { return resourceNames[r] }
 
 // Writable reports whether the resource is a UAV (RW*).
 func (r ResourceKind) Writable() bool {
-	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer
+	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer ||
+		r == ResAppendStructuredBuffer || r == ResConsumeStructuredBuffer
 }
 
 // Templated reports whether the resource takes an element type.
@@ -458,8 +463,7 @@ var unsupportedObjects = map[string]string{
 	"RasterizerOrderedTexture2DArray": "texture", "FeedbackTexture2D": "texture",
 	"sampler":   "sampler",
 	"sampler1D": "sampler", "sampler2D": "sampler", "sampler3D": "sampler", "samplerCUBE": "sampler",
-	"sampler_state":          "sampler",
-	"AppendStructuredBuffer": "append/consume buffer", "ConsumeStructuredBuffer": "append/consume buffer",
+	"sampler_state":           "sampler",
 	"RasterizerOrderedBuffer": "rasterizer-ordered view", "RasterizerOrderedStructuredBuffer": "rasterizer-ordered view",
 	"RasterizerOrderedByteAddressBuffer": "rasterizer-ordered view",
 	"PointStream":                        "geometry shader", "LineStream": "geometry shader", "TriangleStream": "geometry shader",

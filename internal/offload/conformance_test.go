@@ -493,6 +493,9 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 				break
 			}
 			names[r.Name] = append(names[r.Name], g.Name())
+			if why := typedViewDims(m, g, r, b); why != "" {
+				return nil, nil, why
+			}
 			bi, why := bufferInput(g, b, b.Data[k*per:(k+1)*per])
 			if why != "" {
 				return nil, nil, why
@@ -501,6 +504,31 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 		}
 	}
 	return in, names, ""
+}
+
+// typedViewDims says why GetDimensions on a typed buffer cannot be
+// checked: D3D counts the elements of the view, whose format the test
+// gives (Channels, default 1), while the interpreter counts elements of
+// the shader's element type; they differ when the two have different
+// component counts (Buffer<int4> over an R32 view). "" otherwise.
+func typedViewDims(m *ir.Module, g *ir.Global, r Resource, b *Buffer) string {
+	if r.Kind != "Buffer" && r.Kind != "RWBuffer" || g.ValType.Kind != ir.KArray {
+		return ""
+	}
+	n := len(leafTypes(g.ValType.Elem))
+	if n == max(b.Channels, 1) {
+		return ""
+	}
+	for _, f := range m.Funcs {
+		for _, bl := range f.Blocks {
+			for _, in := range bl.Instrs {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == "buf.length" && len(in.Args) == 1 && in.Args[0] == g {
+					return fmt.Sprintf("GetDimensions of a typed buffer whose view has %d channel(s) and elements of %d components", max(b.Channels, 1), n)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // bufferInput gives the data of one storage global.

@@ -405,6 +405,9 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 		}
 		return fl.b.Access(buf, []ir.Value{w}, name+".p")
 	}
+	if v, ok := fl.bufferMethod(x, buf, args); ok {
+		return v
+	}
 	switch {
 	case m.Raw != nil:
 		return fl.rawTemplate(x, args, word)

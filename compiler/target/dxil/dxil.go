@@ -66,6 +66,12 @@ func lowerIntrinsics(f *ir.Function) error {
 				continue
 			}
 			text := ir.InstrString(in)
+			if n == "buf.length" {
+				if err := lw.bufLength(in); err != nil {
+					return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), text, err)
+				}
+				continue
+			}
 			if isTexture(n) {
 				lowered = true
 				if err := lw.texture(in); err != nil {

@@ -61,6 +61,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	if strings.HasPrefix(name, "tex.") {
 		return fe.texture(in)
 	}
+	if name == "buf.length" {
+		return fe.bufLength(in)
+	}
 	t := in.Type()
 	tid, err := fe.typ(t)
 	if err != nil {
