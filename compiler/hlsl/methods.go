@@ -63,11 +63,11 @@ func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 		// The original-value out parameter is optional.
 		m.Params, m.Out = m.Params[:len(e.Args)], m.Out[:len(e.Args)]
 	}
+	if statusLoad(rt, e.Name) && len(e.Args) == len(m.Params)+1 {
+		// Load(…, out uint status) (status.go).
+		m.Params, m.Out = append(m.Params, TypeUint), append(m.Out, true)
+	}
 	if len(e.Args) != len(m.Params) {
-		if e.Name == "Load" && len(e.Args) == 2 {
-			c.errorf(e, "'Load' with a status argument is not supported")
-			return e
-		}
 		c.errorf(e, "'%s' of '%s' expects %d argument%s, have %d", e.Name, rt, len(m.Params), pluralS(len(m.Params)), len(e.Args))
 		return e
 	}

@@ -290,6 +290,9 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 		return unsup("%d compile RUN lines", len(tst.Runs))
 	}
 	for _, r := range p.Resources {
+		if r.Reserved {
+			return unsup("reserved (tiled) resource %s", r.Name)
+		}
 		switch r.Kind {
 		case "StructuredBuffer", "RWStructuredBuffer", "Buffer", "RWBuffer", "ByteAddressBuffer", "RWByteAddressBuffer", "ConstantBuffer":
 		default:

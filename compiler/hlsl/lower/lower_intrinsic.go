@@ -194,6 +194,10 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 		return nil
 	case "NonUniformResourceIndex":
 		return args[0]
+	case "CheckAccessFullyMapped":
+		// Every access is fully mapped (hlsl/status.go): the status a
+		// load writes is 1.
+		return fl.b.Cmp(ir.PredNE, args[0], ir.ConstInt(ir.U32, 0), name)
 	case "D3DCOLORtoUBYTE4":
 		sw := fl.b.Shuffle(args[0], args[0], []int{2, 1, 0, 3}, "bgra")
 		scaled := fl.b.Binary(ir.OpFMul, sw, ir.ConstFloat(sw.Type(), 255.001953), "scaled")
@@ -404,6 +408,10 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 			w = fl.b.Binary(ir.OpAdd, w, ir.ConstInt(ir.U32, int64(k)), "word")
 		}
 		return fl.b.Access(buf, []ir.Value{w}, name+".p")
+	}
+	if n := len(m.Out); n > 0 && m.Out[n-1] && hlsl.IsBufferResource(rt) && strings.HasPrefix(m.Name, "Load") {
+		// Load(…, out status) (hlsl/status.go): written after the load.
+		defer fl.storeOut(x.Args[n-1], ir.ConstInt(ir.U32, 1), hlsl.TypeUint)
 	}
 	if v, ok := fl.bufferMethod(x, buf, args); ok {
 		return v
