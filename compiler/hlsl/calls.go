@@ -116,6 +116,9 @@ func viable(f *FuncDecl, args []Expr) candidate {
 	for i, a := range args {
 		p := f.Params[i]
 		at, pt := a.Type(), p.Type
+		if i == 0 && f.Owner != nil && !f.isStatic() && at.Kind == KindStruct && at.Struct.DerivesFrom(pt.Struct) {
+			continue // the object of a member function (struct_decl.go)
+		}
 		lit := isUntypedLiteral(a)
 		ok, _, cost := convertible(at, pt, convImplicit, lit)
 		if p.Dir != DirOut {
@@ -253,7 +256,7 @@ func (c *checker) resolveUserCall(e *Call, fs []*FuncDecl) {
 		if i == 0 && f.Owner != nil && !f.isStatic() {
 			// The object of a member function: any object of the struct
 			// type, written back when it is writable (struct_decl.go).
-			if !Identical(a.Type(), p.Type) {
+			if at := a.Type(); !Identical(at, p.Type) && !(at.Kind == KindStruct && at.Struct.DerivesFrom(p.Type.Struct)) {
 				c.errorf(a, "cannot call '%s' of '%s' on an object of type '%s'", f.Name, p.Type, a.Type())
 			}
 			continue

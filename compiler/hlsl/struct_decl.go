@@ -88,19 +88,6 @@ func (c *checker) checkStructBase(sd *StructDecl) {
 	sd.baseDecl = base
 }
 
-// baseMethodError reports a call of a base struct's member function on a
-// derived object (not supported: the object would need a derived-to-base
-// conversion); it reports whether name is one.
-func (c *checker) baseMethodError(sd *StructDecl, name string, at Pos) bool {
-	for b := sd.baseDecl; b != nil; b = b.baseDecl {
-		if b.method(name) != nil {
-			c.rep.errorf(at, at.advance(len(name)), "calling '%s', a member function of the base '%s', on a '%s' is not supported", name, b.Name, sd.Name)
-			return true
-		}
-	}
-	return false
-}
-
 // checkStructStatics moves static data members out of sd's fields into
 // static globals named S::s.
 func (c *checker) checkStructStatics(sd *StructDecl) {
@@ -176,14 +163,28 @@ func (c *checker) checkMethods(sd *StructDecl) {
 	}
 }
 
-// method returns the member function name of sd, or nil.
+// method returns the member function name of sd or, when sd has none, of
+// its nearest base that has one (a base's member functions apply to a
+// derived object, which starts with the base's fields), or nil.
 func (sd *StructDecl) method(name string) *FuncDecl {
-	for _, f := range sd.Methods {
-		if f.Name == name && f.Def != nil {
-			return f
+	for s := sd; s != nil; s = s.baseDecl {
+		for _, f := range s.Methods {
+			if f.Name == name && f.Def != nil {
+				return f
+			}
 		}
 	}
 	return nil
+}
+
+// DerivesFrom reports whether sd is base or derives from it.
+func (sd *StructDecl) DerivesFrom(base *StructDecl) bool {
+	for s := sd; s != nil; s = s.baseDecl {
+		if s == base {
+			return true
+		}
+	}
+	return false
 }
 
 // isStatic reports whether method f has no 'this'.
@@ -218,9 +219,6 @@ func (c *checker) checkStructMethodCall(e *MethodCall) Expr {
 	sd := e.Recv.Type().Struct
 	f := sd.method(e.Name)
 	if f == nil {
-		if c.baseMethodError(sd, e.Name, e.P) {
-			return e
-		}
 		c.errorf(e, "no member function named '%s' in '%s'", e.Name, e.Recv.Type())
 		return e
 	}
@@ -242,9 +240,6 @@ func (c *checker) implicitMethodCall(e *Call) Expr {
 	}
 	f := cur.Owner.method(e.Name)
 	if f == nil {
-		if c.baseMethodError(cur.Owner, e.Name, e.NamePos) {
-			return e
-		}
 		return nil
 	}
 	if !f.isStatic() {

@@ -1,6 +1,9 @@
 package lower
 
-import "passlens/compiler/hlsl"
+import (
+	"passlens/compiler/hlsl"
+	"passlens/compiler/ir"
+)
 
 // Member functions (hlsl/struct_decl.go) are ordinary IR functions named
 // Struct.method whose first parameter, for a non-static one, is the
@@ -52,4 +55,33 @@ func (fl *fnLowerer) writableObject(e hlsl.Expr) bool {
 		}
 		return false
 	}
+}
+
+// baseView passes derived object a to a member function of its base
+// struct bt: a temporary holding a's first fields (the base's, which come
+// first in a derived struct). When a can be written back, the returned
+// outArg copies the temporary's fields back into a after the call.
+func (fl *fnLowerer) baseView(a hlsl.Expr, bt *hlsl.Type) (ir.Value, *outArg) {
+	fl.atNode(a)
+	obj := fl.rv(a)
+	var v ir.Value = ir.ConstUndef(fl.irType(bt))
+	for i := range bt.Struct.Fields {
+		v = fl.b.InsertValue(v, fl.b.ExtractValue(obj, []int{i}, "base.f"), []int{i}, "base")
+	}
+	tmp := fl.alloca(bt, "this.base")
+	fl.b.Store(v, tmp)
+	if !fl.writableObject(a) {
+		return tmp, nil
+	}
+	pl, at := fl.outPlace(a)
+	return tmp, &outArg{pl: pl, tmp: tmp, pt: bt, at: at, base: true}
+}
+
+// mergeBase writes base value v (of struct bt) into the first fields of
+// derived value obj.
+func (fl *fnLowerer) mergeBase(obj, v ir.Value, bt *hlsl.Type) ir.Value {
+	for i := range bt.Struct.Fields {
+		obj = fl.b.InsertValue(obj, fl.b.ExtractValue(v, []int{i}, "base.f"), []int{i}, "derived")
+	}
+	return obj
 }
