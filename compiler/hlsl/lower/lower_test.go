@@ -228,8 +228,8 @@ func TestLowerDiagnostics(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"float4 main(float2 uv : TEXCOORD0) : SV_Target {\n  return ddx(uv).xyxy;\n}\n",
 			"test.hlsl:2:10: error: 'ddx' is not supported: passlens IR has no derivative (quad) operations"},
-		{"RWStructuredBuffer<uint> B;\n[numthreads(1,1,1)] void main() {\n  uint n, s;\n  B.GetDimensions(n, s);\n  B[0] = n;\n}\n",
-			"test.hlsl:4:3: error: the method 'GetDimensions' of 'RWStructuredBuffer<uint>' is not supported"},
+		{"AppendStructuredBuffer<uint> A;\nvoid f(AppendStructuredBuffer<uint> p) { p.Append(1); }\n[numthreads(1,1,1)] void main() {\n  f(A);\n}\n",
+			"test.hlsl:2:42: error: 'Append' on a buffer that is not statically one global (a parameter or a dynamically chosen buffer) is not supported"},
 		{"struct S { RWBuffer<uint> b; uint n; };\nS s;\n[numthreads(1,1,1)] void main() {\n  s.b[0] = 1;\n}\n",
 			"test.hlsl:2:1: error: a global struct holding resources may hold only buffers, not 'S'"},
 		{"RWBuffer<uint> A;\n[numthreads(1,1,1)] void main() {\n  RWStructuredBuffer<uint> b;\n  b[0] = 1;\n}\n",
