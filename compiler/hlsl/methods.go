@@ -49,6 +49,9 @@ func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 	if e.TypeArg != nil {
 		return c.resolveRawTemplate(e)
 	}
+	if r := c.deducedStore(e); r != nil {
+		return r
+	}
 	var m *Method
 	if rt.Resource.IsTexture() {
 		m = textureMethod(rt, e.Name, len(e.Args))

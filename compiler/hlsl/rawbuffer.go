@@ -56,19 +56,57 @@ func (c *checker) resolveRawTemplate(e *MethodCall) Expr {
 	m := &Method{Name: e.Name, Raw: t}
 	if e.Name == "Load" {
 		m.Params, m.Ret = []*Type{TypeUint}, t
+		if len(e.Args) == 2 {
+			m.Params = append(m.Params, TypeUint) // out status (status.go)
+		}
 	} else {
 		m.Params, m.Ret = []*Type{TypeUint, t}, TypeVoid
 	}
 	m.Out = make([]bool, len(m.Params))
+	if e.Name == "Load" && len(m.Params) == 2 {
+		m.Out[1] = true
+		if !c.checkLvalue(e.Args[1]) {
+			return e
+		}
+	}
 	if len(e.Args) != len(m.Params) {
 		c.errorf(e, "'%s<%s>' expects %d argument%s, have %d", e.Name, t, len(m.Params), pluralS(len(m.Params)), len(e.Args))
 		return e
 	}
 	for i, a := range e.Args {
+		if m.Out[i] {
+			if !Identical(a.Type(), TypeUint) {
+				c.errorf(a, "the status argument of '%s<%s>' must be a uint variable, not '%s'", e.Name, t, a.Type())
+				return e
+			}
+			continue
+		}
 		e.Args[i] = c.coerce(a, m.Params[i], fmt.Sprintf("for argument %d of '%s<%s>'", i+1, e.Name, t))
 	}
 	e.Method = *m
 	e.T = m.Ret
+	return e
+}
+
+// deducedStore resolves buf.Store(addr, v) on a RWByteAddressBuffer when
+// v is a struct or an array: DXC deduces Store<T> from v (no conversion
+// to the uint of the plain Store exists); nil for any other call.
+func (c *checker) deducedStore(e *MethodCall) Expr {
+	rt := e.Recv.Type()
+	if rt.Kind != KindResource || rt.Resource != ResRWByteAddressBuffer || e.Name != "Store" || len(e.Args) != 2 {
+		return nil
+	}
+	if k := e.Args[1].Type().Kind; k != KindStruct && k != KindArray {
+		return nil
+	}
+	t := e.Args[1].Type()
+	if why := rawTemplateType(t); why != "" {
+		c.errorf(e.Args[1], "'Store' of '%s': %s", t, why)
+		return e
+	}
+	e.Args[0] = c.coerce(e.Args[0], TypeUint, "for argument 1 of 'Store'")
+	e.Method = Method{Name: "Store", Params: []*Type{TypeUint, t}, Out: []bool{false, false}, Ret: TypeVoid, Raw: t}
+	e.T = TypeVoid
 	return e
 }
 
