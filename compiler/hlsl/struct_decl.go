@@ -196,13 +196,20 @@ func (f *FuncDecl) isStatic() bool {
 // when no local or parameter of that name hides it; nil otherwise.
 func (c *checker) memberField(e *Ident) Expr {
 	f := c.curFunc
-	if f == nil || f.Owner == nil || f.isStatic() {
+	if f == nil || f.Owner == nil {
 		return nil
 	}
 	for i := len(c.scopes) - 1; i >= c.methodScope && i > 0; i-- {
 		if _, ok := c.scopes[i].vars[e.Name]; ok {
 			return nil
 		}
+	}
+	if v := staticMember(f.Owner, e.Name); v != nil {
+		v.Used = true
+		return &Ident{exprBase: exprBase{span: e.span, T: v.Type}, Name: v.Name, Var: v}
+	}
+	if f.isStatic() {
+		return nil
 	}
 	for _, fld := range f.Owner.Fields {
 		if fld.Name == e.Name {
