@@ -9,11 +9,11 @@ import "fmt"
 // are laid out packed in declaration order, each at its own size, with
 // matrices in their memory orientation (column by column unless
 // row_major), as DXC lays out Load<T> (its raw buffer layout is the
-// structured buffer element layout, which for 32-bit components has no
-// padding). passlens supports 32-bit components and bool (stored as a
-// 32-bit 0 or 1); 16- and 64-bit components are rejected with a located
-// error. The address must be a multiple of 4; the hardware ignores the low
-// two bits of a raw buffer address, and so does passlens.
+// structured buffer element layout: each component at its natural
+// alignment). Components may be 16-, 32- or 64-bit numbers or bool (a
+// 32-bit 0 or 1). The address must be aligned to T's largest component
+// (DXC's rule); the low bits below 4 (2 for 16-bit components) are
+// ignored, as the hardware ignores them.
 
 // parseMethodTypeArg parses "<T>" after a method name when a type follows
 // the '<' (buf.Load<float4>(0)); nil otherwise.
@@ -116,8 +116,8 @@ func rawTemplateType(t *Type) string {
 	case KindBool:
 		return ""
 	case KindInt, KindUint, KindFloat:
-		if t.Width() != 32 {
-			return fmt.Sprintf("%d-bit components are not supported (32-bit and bool only)", t.Width())
+		if w := t.Width(); w != 16 && w != 32 && w != 64 {
+			return fmt.Sprintf("%d-bit components are not supported", w)
 		}
 		return ""
 	case KindVector, KindMatrix:

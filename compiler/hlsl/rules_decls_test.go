@@ -41,7 +41,8 @@ var declRuleCases = []ruleCase{
 	{"decl.resource-register", "struct P { RWBuffer<float> u; };\nP p : register(u3) : @register(u4);\n" + rcs("p.u[0] = 1; Out[0] = 1;"), "error: conflicting register reservations for the same declaration"},
 	// Templated raw loads and stores.
 	{"decl.raw-template", "struct S { int a; float2 b; bool c; };\ntypedef float3 F3x2[2];\nRWByteAddressBuffer R : register(u2);\n" + rcs("S s = R.Load<S>(0); float2x2 m = R.Load<float2x2>(16); R.Store<S>(32, s); R.Store(48, s); uint st; F3x2 f = R.Load<F3x2>(8, st); R.Store<F3x2>(64, f); Out[0] = s.b.x + m[1][0];"), ""},
-	{"decl.raw-template", "RWByteAddressBuffer R : register(u2);\n" + rcs("Out[0] = R.Load<@double>(0);"), "error: 'Load<double>': 64-bit components are not supported"},
+	{"decl.raw-template", "RWByteAddressBuffer R : register(u2);\n" + rcs("double d = R.Load<double>(0); R.Store<uint64_t>(8, 1); Out[0] = d;"), ""},
+	{"decl.raw-template", "RWByteAddressBuffer R : register(u2);\nstruct H { RWBuffer<float> b; };\n" + rcs("H h = R.Load<@H>(0); Out[0] = 1;"), "error: 'Load<H>': a resource cannot be loaded or stored"},
 	{"decl.raw-template", "RWStructuredBuffer<float> S : register(u2);\n" + rcs("Out[0] = @S.Load<float>(0);"), "error: 'Load' of 'RWStructuredBuffer<float>' takes no template argument"},
 	{"decl.raw-template", "ByteAddressBuffer R : register(t2);\n" + rcs("@R.Store<float>(0, 1.0);"), "error: no member function named 'Store' in 'ByteAddressBuffer'"},
 	// select on structs.

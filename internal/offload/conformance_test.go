@@ -322,7 +322,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 	if m == nil || ld.HasErrors() {
 		return unsup("lowering: %s", category(ld))
 	}
-	in, names, why := inputs(m, p, src)
+	in, names, packed, why := inputs(m, p, src)
 	if why == "" {
 		why = constantBuffers(prog, m, p, in)
 	}
@@ -340,6 +340,9 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 			var got []uint64 // the elements of a resource array in order
 			for _, n := range names[r.Actual] {
 				got = append(got, cells(n)...)
+			}
+			if bits := packed[r.Actual]; bits != 0 {
+				got = unpackWords(got, bits)
 			}
 			if d := Compare(r, got, want.Data, want.Bits, want.Float); d != "" {
 				return where + ": " + d
@@ -456,13 +459,14 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 // registers register..register+N-1 (the frontend's one global per
 // element). It returns the globals of each buffer name, or why the
 // buffers cannot be given.
-func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]string, string) {
+func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]string, map[string]int, string) {
 	in := &interp.Input{Dispatch: p.Shaders[0].Groups}
 	names := map[string][]string{}
+	packed := map[string]int{} // byte address buffers of 16- or 64-bit data: the data's width
 	for _, r := range p.Resources {
 		b := p.Buffer(r.Name)
 		if b == nil {
-			return nil, nil, "resource without a buffer"
+			return nil, nil, nil, "resource without a buffer"
 		}
 		if r.Kind == "ConstantBuffer" {
 			continue // constantBuffers
@@ -470,7 +474,7 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 		readOnly := !strings.HasPrefix(r.Kind, "RW")
 		n := max(b.ArraySize, 1)
 		if len(b.Data)%n != 0 {
-			return nil, nil, fmt.Sprintf("buffer %s: %d values for %d resources", b.Name, len(b.Data), n)
+			return nil, nil, nil, fmt.Sprintf("buffer %s: %d values for %d resources", b.Name, len(b.Data), n)
 		}
 		per := len(b.Data) / n
 		for k := 0; k < n; k++ {
@@ -490,23 +494,68 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 			}
 			if g == nil {
 				if b.ArraySize > 0 {
-					return nil, nil, "resource array element without a global"
+					return nil, nil, nil, "resource array element without a global"
 				}
 				// A resource the shader does not use has no global.
 				break
 			}
 			names[r.Name] = append(names[r.Name], g.Name())
 			if why := typedViewDims(m, g, r, b); why != "" {
-				return nil, nil, why
+				return nil, nil, nil, why
 			}
-			bi, why := bufferInput(g, b, b.Data[k*per:(k+1)*per])
+			data, bb := b.Data[k*per:(k+1)*per], b
+			if strings.HasSuffix(r.Kind, "ByteAddressBuffer") && (b.Bits == 16 || b.Bits == 64) {
+				// The buffer is 32-bit words (Load<T>/Store<T> of 16-
+				// and 64-bit data): the data packed little-endian.
+				data, packed[r.Name] = packWords(data, b.Bits), b.Bits
+				cp := *b
+				cp.Bits, cp.Stride = 32, 0
+				bb = &cp
+			}
+			bi, why := bufferInput(g, bb, data)
 			if why != "" {
-				return nil, nil, why
+				return nil, nil, nil, why
 			}
 			in.Buffers = append(in.Buffers, bi)
 		}
 	}
-	return in, names, ""
+	return in, names, packed, ""
+}
+
+// packWords packs values of bits (16 or 64) into little-endian 32-bit
+// words; unpackWords undoes it.
+func packWords(data []uint64, bits int) []uint64 {
+	var out []uint64
+	switch bits {
+	case 16:
+		for i := 0; i < len(data); i += 2 {
+			w := data[i] & 0xFFFF
+			if i+1 < len(data) {
+				w |= data[i+1] & 0xFFFF << 16
+			}
+			out = append(out, w)
+		}
+	case 64:
+		for _, v := range data {
+			out = append(out, v&0xFFFFFFFF, v>>32)
+		}
+	}
+	return out
+}
+
+func unpackWords(words []uint64, bits int) []uint64 {
+	var out []uint64
+	switch bits {
+	case 16:
+		for _, w := range words {
+			out = append(out, w&0xFFFF, w>>16&0xFFFF)
+		}
+	case 64:
+		for i := 0; i+1 < len(words); i += 2 {
+			out = append(out, words[i]&0xFFFFFFFF|words[i+1]<<32)
+		}
+	}
+	return out
 }
 
 // typedViewDims says why GetDimensions on a typed buffer cannot be

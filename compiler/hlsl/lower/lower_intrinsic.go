@@ -418,7 +418,7 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 	}
 	switch {
 	case m.Raw != nil:
-		return fl.rawTemplate(x, args, word)
+		return fl.rawTemplate(x, buf, args)
 	case m.Name == "Load" && rt.Resource.Templated():
 		p := fl.b.Access(buf, []ir.Value{args[0]}, name+".p")
 		return fl.load(&place{ptr: p, t: rt.Elem, mem: true, name: name})
