@@ -522,6 +522,10 @@ type VkDecor struct {
 	SpecID       int // [[vk::constant_id(n)]]
 	HasLocation  bool
 	Location     int // [[vk::location(n)]]
+	// HasCounterBinding: [[vk::counter_binding(n)]], the Vulkan binding of
+	// a buffer's hidden counter (appendbuf.go).
+	HasCounterBinding bool
+	CounterBinding    int
 }
 
 // IsUniform reports whether the global is a uniform constant (in a cbuffer

@@ -53,6 +53,8 @@ var declRuleCases = []ruleCase{
 	{"decl.append-consume", "struct E { float v; uint k; };\nAppendStructuredBuffer<E> A : register(u1);\nConsumeStructuredBuffer<E> C : register(u2);\n" + rcs("E e = C.Consume(); A.Append(e); uint n, s; A.GetDimensions(n, s); Out[0] = n + s;"), ""},
 	{"decl.append-consume", "AppendStructuredBuffer<float> A : register(u1);\n" + rcs("Out[0] = @A[0];"), "error: 'AppendStructuredBuffer<float>' cannot be indexed; use its Append/Consume methods"},
 	{"decl.append-consume", "ConsumeStructuredBuffer<float> C : register(u1);\n" + rcs("@C.Append(1.0); Out[0] = 1;"), "error: no member function named 'Append' in 'ConsumeStructuredBuffer<float>'"},
+	{"decl.append-consume", "[[vk::counter_binding(4)]] AppendStructuredBuffer<float> A : register(u1);\n" + rcs("A.Append(1.0); Out[0] = 1;"), ""},
+	{"decl.append-consume", "[[@vk::counter_binding(4)]] RWBuffer<float> B : register(u1);\n" + rcs("B[0] = 1; Out[0] = 1;"), "error: 'vk::counter_binding' applies to RWStructuredBuffer, AppendStructuredBuffer and ConsumeStructuredBuffer globals, not to 'B'"},
 	// Load with a status, CheckAccessFullyMapped.
 	{"intr.status", "StructuredBuffer<float4> S : register(t1);\nByteAddressBuffer R : register(t2);\n" + rcs("uint st, st2; float4 v = S.Load(0, st); uint2 w = R.Load2(0, st2); Out[0] = CheckAccessFullyMapped(st) && CheckAccessFullyMapped(st2) ? v : w.x;"), ""},
 	{"intr.status", "StructuredBuffer<float4> S : register(t1);\n" + rcs("uint st; float4 v = @S.Load(0, st, st); Out[0] = v;"), "error: 'Load' of 'StructuredBuffer<float4>' expects 1 argument, have 3"},

@@ -23,12 +23,7 @@ func (fl *fnLowerer) bufferMethod(x *hlsl.MethodCall, buf ir.Value, args []ir.Va
 	name := exprName(x.Recv)
 	switch m.Name {
 	case "Append", "Consume":
-		d := fl.resourceDecl(x.Recv)
-		if d == nil {
-			fl.errorf(x, "'%s' on a buffer that is not statically one global (a parameter or a dynamically chosen buffer) is not supported", m.Name)
-			return ir.ConstUndef(fl.irType(m.Ret)), true
-		}
-		c := fl.counter(d)
+		c := fl.counterOf(x.Recv)
 		if m.Name == "Append" {
 			k := fl.b.Atomic(ir.AtomicAdd, c, ir.ConstInt(ir.U32, 1), nil, name+".slot")
 			p := fl.b.Access(buf, []ir.Value{k}, name+".p")
@@ -89,4 +84,22 @@ func structuredSize(t *hlsl.Type) (size, align int) {
 		return w / 8, w / 8
 	}
 	return 4, 4
+}
+
+// counterBinding binds the counter global g of buffer v for Vulkan:
+// [[vk::counter_binding(n)]] gives binding n in the buffer's set; without
+// it the SPIR-V back end gives the counter the lowest free binding of the
+// set (spirv.Bindings).
+func counterBinding(g *ir.Global, v *hlsl.VarDecl) {
+	if !v.Vk.HasCounterBinding {
+		return
+	}
+	set := 0
+	switch {
+	case v.Vk.HasBinding:
+		set = v.Vk.Set
+	case v.Register != nil:
+		set = v.Register.Space
+	}
+	g.VkSet, g.VkBinding = set, v.Vk.CounterBinding
 }

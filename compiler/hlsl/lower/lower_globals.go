@@ -120,7 +120,7 @@ func (l *lowerer) lowerGlobal(v *hlsl.VarDecl) {
 		vkDecorate(g, v.Vk)
 		l.m.AddGlobal(g)
 		l.globals[v] = &varInfo{t: t, value: g, decl: v}
-		l.registerResource(g, t)
+		l.registerResource(g, t, v)
 	case l.lowerResourceArray(v):
 	case l.lowerResourceStruct(v):
 	case t.ContainsResource():
@@ -179,6 +179,7 @@ func (l *lowerer) counter(v *hlsl.VarDecl) *ir.Global {
 	g := ir.NewGlobal(l.uniqueGlobalName(v.Name+".counter"), ir.SpaceStorage, ir.U32)
 	g.Kind = "counter"
 	g.Loc = l.loc(v.NamePos)
+	counterBinding(g, v)
 	l.m.AddGlobal(g)
 	l.counters[v] = g
 	return g

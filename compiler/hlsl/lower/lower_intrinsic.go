@@ -467,16 +467,7 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 		}
 		return nil
 	case m.Name == "IncrementCounter" || m.Name == "DecrementCounter":
-		d := fl.resourceDecl(x.Recv)
-		if _, _, _, inArray := fl.arrayIndex(x.Recv); d == nil && inArray {
-			fl.errorf(x, "'%s' on a resource array element needs a constant index", m.Name)
-			return ir.ConstUndef(ir.U32)
-		}
-		if d == nil {
-			fl.errorf(x, "'%s' on a buffer parameter is not supported", m.Name)
-			return ir.ConstUndef(ir.U32)
-		}
-		c := fl.counter(d)
+		c := fl.counterOf(x.Recv) // a dynamic buffer selects its counter (lower_resvalue.go)
 		if m.Name == "IncrementCounter" {
 			return fl.b.Atomic(ir.AtomicAdd, c, ir.ConstInt(ir.U32, 1), nil, "counter")
 		}

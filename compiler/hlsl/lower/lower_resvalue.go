@@ -33,12 +33,14 @@ import (
 
 // resGlobal is a global buffer with an id.
 type resGlobal struct {
-	g *ir.Global
-	t *hlsl.Type
+	g    *ir.Global
+	t    *hlsl.Type
+	decl *hlsl.VarDecl
 }
 
-// registerResource gives the buffer global g of type t its id.
-func (l *lowerer) registerResource(g *ir.Global, t *hlsl.Type) {
+// registerResource gives the buffer global g of type t, declared by v, its
+// id.
+func (l *lowerer) registerResource(g *ir.Global, t *hlsl.Type, v *hlsl.VarDecl) {
 	if !hlsl.IsBufferResource(t) {
 		return
 	}
@@ -46,7 +48,7 @@ func (l *lowerer) registerResource(g *ir.Global, t *hlsl.Type) {
 		l.resIDs = map[*ir.Global]int{}
 	}
 	l.resIDs[g] = len(l.resGlobals)
-	l.resGlobals = append(l.resGlobals, resGlobal{g: g, t: t})
+	l.resGlobals = append(l.resGlobals, resGlobal{g: g, t: t, decl: v})
 }
 
 // resourceIDOf returns the constant id of global g.
@@ -224,6 +226,22 @@ func (fl *fnLowerer) globalResourceID(e hlsl.Expr) ir.Value {
 // bufferFromID returns the buffer of type t whose id is id: the select
 // chain over the global buffers of type t.
 func (fl *fnLowerer) bufferFromID(e hlsl.Expr, id ir.Value) ir.Value {
+	return fl.fromID(e, id, func(r resGlobal) ir.Value { return r.g })
+}
+
+// counterOf returns the hidden counter of buffer expression e: the
+// counter of the global e names statically, else the select chain over
+// the counters of the global buffers of e's type by e's id.
+func (fl *fnLowerer) counterOf(e hlsl.Expr) ir.Value {
+	if d := fl.resourceDecl(e); d != nil {
+		return fl.counter(d)
+	}
+	return fl.fromID(e, fl.rv(e), func(r resGlobal) ir.Value { return fl.counter(r.decl) })
+}
+
+// fromID selects what of(global) gives for the global buffer of e's type
+// whose id is id.
+func (fl *fnLowerer) fromID(e hlsl.Expr, id ir.Value, of func(resGlobal) ir.Value) ir.Value {
 	t := e.Type()
 	var cands []resGlobal
 	for _, r := range fl.resGlobals {
@@ -238,15 +256,15 @@ func (fl *fnLowerer) bufferFromID(e hlsl.Expr, id ir.Value) ir.Value {
 	if k, ok := id.(*ir.Const); ok && !k.Undef {
 		for _, c := range cands {
 			if int64(fl.resIDs[c.g]) == k.Int() {
-				return c.g
+				return of(c)
 			}
 		}
 	}
 	fl.atNode(e)
-	p := ir.Value(cands[0].g)
+	p := of(cands[0])
 	for _, c := range cands[1:] {
 		is := fl.b.Cmp(ir.PredEQ, id, fl.resourceIDOf(c.g), "res.is")
-		p = fl.b.Select(is, c.g, p, exprName(e))
+		p = fl.b.Select(is, of(c), p, exprName(e))
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package spirv
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ struct Bufs { RWStructuredBuffer<uint> X; };
 RWStructuredBuffer<uint> P : register(u0);
 RWStructuredBuffer<uint> Q : register(u1);
 RWByteAddressBuffer R : register(u2);
-AppendStructuredBuffer<uint> Ap : register(u3);
+[[vk::counter_binding(9)]] AppendStructuredBuffer<uint> Ap : register(u3);
 ConsumeStructuredBuffer<uint> Co : register(u4);
 RWStructuredBuffer<uint> Sum : register(u5);
 [numthreads(8,1,1)]
@@ -64,6 +65,9 @@ func TestDeclsSPIRV(t *testing.T) {
 	dis := spirvDis(t, words)
 	if mine, err := Disassemble(words); err != nil || mine != dis {
 		t.Errorf("disassembly differs from spirv-dis (%v):\n%s", err, mine)
+	}
+	if !regexp.MustCompile(`OpDecorate %Ap_counter\w* Binding 9\n`).MatchString(dis) {
+		t.Errorf("the counter of Ap is not at binding 9 ([[vk::counter_binding(9)]]):\n%s", dis)
 	}
 	if !strings.Contains(dis, "OpArrayLength") {
 		t.Errorf("GetDimensions is no OpArrayLength:\n%s", dis)
