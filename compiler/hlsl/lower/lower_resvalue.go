@@ -59,6 +59,9 @@ func (l *lowerer) resourceIDOf(g *ir.Global) *ir.Const {
 // lowerResourceStruct creates the leaf globals of a global struct (or
 // array of structs) holding buffers; it reports whether v is one.
 func (l *lowerer) lowerResourceStruct(v *hlsl.VarDecl) bool {
+	if !v.Type.ContainsResource() {
+		return false
+	}
 	t := v.Type
 	for t.Kind == hlsl.KindArray {
 		t = t.Elem

@@ -157,3 +157,40 @@ void main(uint i : SV_GroupIndex) {
 		t.Errorf("C.counter: Vulkan set/binding %d/%d, value %d", g.VkSet, g.VkBinding, res.Buffer("C.counter").Cells[0])
 	}
 }
+
+// TestPlainStructGlobals: global structs and arrays of structs without
+// resources (groupshared, static) are not resource structs: they keep
+// their one global (a regression the vkd3d tgsm shader caught).
+func TestPlainStructGlobals(t *testing.T) {
+	src := `struct D { float f; uint u; };
+groupshared D m[4];
+static D s = { 1.5, 2 };
+RWStructuredBuffer<uint> O : register(u0);
+[numthreads(4,1,1)]
+void main(uint i : SV_GroupIndex) {
+  m[i].u = i + s.u;
+  GroupMemoryBarrierWithGroupSync();
+  O[i] = m[3 - i].u;
+}
+`
+	prog, diags := compile(t, src, hlsl.Options{})
+	if diags.HasErrors() {
+		t.Fatal(render(prog, diags))
+	}
+	m, ld := Lower(prog, hlsl.Options{})
+	if m == nil || ld.HasErrors() {
+		t.Fatal(render(prog, ld))
+	}
+	if m.Global("m") == nil || m.Global("s") == nil {
+		t.Fatalf("no @m or @s in\n%s", m)
+	}
+	res, err := interp.Run(m, &interp.Input{}, interp.Options{WaveSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range res.Buffer("O").Cells[:4] {
+		if want := uint64(3 - i + 2); c != want {
+			t.Errorf("O[%d] = %d, want %d", i, c, want)
+		}
+	}
+}
