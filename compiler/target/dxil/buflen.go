@@ -31,7 +31,7 @@ func (lw *lowerer) bufLength(in *ir.Instr) error {
 			if o == g {
 				break
 			}
-			if o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && o.ReadOnly == g.ReadOnly {
+			if o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && o.ReadOnly == g.ReadOnly && o.Kind != "counter" {
 				rangeID++
 			}
 		}

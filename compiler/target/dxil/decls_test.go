@@ -13,8 +13,9 @@ import (
 // members (a lane-dependent choice stays a select), member functions with
 // inheritance, Load<T>/Store<T>, Append/Consume and GetDimensions go
 // through the dxil pipeline and back end; llvm-as-22 accepts the output,
-// GetDimensions is dx.op.getDimensions on a UAV handle, and the pipeline's
-// module still computes what the lowered one does.
+// GetDimensions is dx.op.getDimensions on a UAV handle, Append and Consume
+// update their counters with dx.op.bufferUpdateCounter (+1, -1), and the
+// pipeline's module still computes what the lowered one does.
 func TestDXILResourceValues(t *testing.T) {
 	src := `struct Pair { int a; float b; };
 class Acc { uint n; void add(uint k) { n += k; } };
@@ -57,7 +58,8 @@ void main(uint g : SV_GroupIndex) {
 	}
 	text := runDXIL(t, "decls", m)
 	checkLLVM(t, "decls", text)
-	for _, want := range []string{"@dx.op.getDimensions(i32 72", "@dx.op.createHandle(i32 57, i8 1"} {
+	for _, want := range []string{"@dx.op.getDimensions(i32 72", "@dx.op.createHandle(i32 57, i8 1",
+		"@dx.op.bufferUpdateCounter(i32 70, %dx.types.Handle %Ap.handle", "i8 1)", "i8 -1)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
 		}

@@ -35,6 +35,7 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 		if err := lowerIntrinsics(f); err != nil {
 			return nil, fmt.Errorf("dxil: %w", err)
 		}
+		lowerCounters(f)
 	}
 	if err := newLegalizer(c).run(); err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
