@@ -35,6 +35,11 @@ func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 			return id
 		}
 	}
+	if t.Kind == hlsl.KindArray {
+		if ids := fl.globalResourceArray(e); ids != nil {
+			return ids // lower_resvalue.go
+		}
+	}
 	fl.atNode(e)
 	switch x := e.(type) {
 	case *hlsl.IntLit:

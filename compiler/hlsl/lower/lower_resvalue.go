@@ -317,3 +317,57 @@ func (l *lowerer) bindLeaves() {
 		g.Set, g.Binding = 0, r
 	}
 }
+
+// globalResourceArray is the value (an array of ids) of a global resource
+// array or of a sub-array of one (In[i] of RWBuffer<int> In[4][2]), as
+// passed to an array parameter or copied to a local array; nil for any
+// other expression. The prefix indices may be dynamic.
+func (fl *fnLowerer) globalResourceArray(e hlsl.Expr) ir.Value {
+	t := e.Type()
+	if t.Kind != hlsl.KindArray || !onlyBuffers(t) {
+		return nil
+	}
+	x := stripNoop(e)
+	var indices []hlsl.Expr
+	for {
+		ix, ok := x.(*hlsl.Index)
+		if !ok {
+			break
+		}
+		indices = append([]hlsl.Expr{ix.Index}, indices...)
+		x = stripNoop(ix.X)
+	}
+	id, ok := x.(*hlsl.Ident)
+	if !ok || id.Var == nil {
+		return nil
+	}
+	ra := fl.resArrays[id.Var]
+	if ra == nil || len(ra.elems) == 0 || len(indices) >= len(ra.dims) {
+		return nil
+	}
+	g, ok := fl.local(ra.elems[0]).value.(*ir.Global)
+	if !ok {
+		return nil
+	}
+	fl.atNode(e)
+	var lin ir.Value = ir.ConstInt(ir.I32, 0)
+	for i, ix := range indices {
+		v := fl.b.Cast(ir.OpBitcast, fl.convert(fl.rv(ix), ix.Type(), hlsl.TypeUint), ir.I32, "res.idx")
+		lin = fl.b.Binary(ir.OpAdd, fl.b.Binary(ir.OpMul, lin, ir.ConstInt(ir.I32, int64(ra.dims[i])), "res.idx"), v, "res.idx")
+	}
+	rest := ra.dims[len(indices):]
+	inner := 1
+	for _, d := range rest {
+		inner *= d
+	}
+	base := fl.b.Binary(ir.OpAdd, fl.b.Binary(ir.OpMul, lin, ir.ConstInt(ir.I32, int64(inner)), "res.base"), fl.resourceIDOf(g), "res.base")
+	var v ir.Value = ir.ConstUndef(fl.irType(t))
+	for k := 0; k < inner; k++ {
+		path := make([]int, len(rest))
+		for r, j := k, len(rest)-1; j >= 0; j-- {
+			path[j], r = r%rest[j], r/rest[j]
+		}
+		v = fl.b.InsertValue(v, fl.b.Binary(ir.OpAdd, base, ir.ConstInt(ir.I32, int64(k)), "res.id"), path, "res.array")
+	}
+	return v
+}

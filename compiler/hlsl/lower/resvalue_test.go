@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"testing"
 
 	"passlens/compiler/hlsl"
@@ -191,6 +192,44 @@ void main(uint i : SV_GroupIndex) {
 	for i, c := range res.Buffer("O").Cells[:4] {
 		if want := uint64(3 - i + 2); c != want {
 			t.Errorf("O[%d] = %d, want %d", i, c, want)
+		}
+	}
+}
+
+// TestResourceArrayParams: a global resource array and a sub-array of a
+// two-dimensional one (with a per-lane index) pass to array parameters as
+// arrays of ids; local arrays copy them.
+func TestResourceArrayParams(t *testing.T) {
+	src := `RWStructuredBuffer<uint> In[3][2] : register(u0);
+RWStructuredBuffer<uint> Out : register(u0, space1);
+uint sum(RWStructuredBuffer<uint> A[2], uint i) { return A[0][i] + A[1][i]; }
+uint first(RWStructuredBuffer<uint> B[3][2], uint i) { RWStructuredBuffer<uint> c[3][2] = B; return c[2][1][i]; }
+[numthreads(3,1,1)]
+void main(uint i : SV_GroupIndex) {
+  Out[i] = sum(In[i], i) * 1000 + first(In, i);
+}
+`
+	prog, diags := compile(t, src, hlsl.Options{})
+	if diags.HasErrors() {
+		t.Fatal(render(prog, diags))
+	}
+	m, ld := Lower(prog, hlsl.Options{})
+	if m == nil || ld.HasErrors() {
+		t.Fatal(render(prog, ld))
+	}
+	in := &interp.Input{}
+	for k := 0; k < 6; k++ {
+		in.Buffers = append(in.Buffers, interp.BufferInput{Name: fmt.Sprintf("In.%d", k), Data: []any{10 * k, 10*k + 1, 10*k + 2}})
+	}
+	res, err := interp.Run(m, in, interp.Options{WaveSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range res.Buffer("Out").Cells[:3] {
+		// In[i][0][i] + In[i][1][i] = 10*(2i) + i + 10*(2i+1) + i; In[2][1][i] = 50 + i.
+		want := uint64((40*i+10+2*i)*1000 + 50 + i)
+		if c != want {
+			t.Errorf("Out[%d] = %d, want %d", i, c, want)
 		}
 	}
 }
