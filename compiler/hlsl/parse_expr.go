@@ -234,7 +234,10 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			if !ok {
 				return x
 			}
-			targ := p.parseMethodTypeArg()
+			var targ *TypeSpec
+			if n.text == "Load" || n.text == "Store" {
+				targ = p.parseMethodTypeArg() // rawbuffer.go
+			}
 			if p.at("(") {
 				args, _ := p.parseArgs()
 				m := &MethodCall{Recv: x, Name: n.text, Args: args, TypeArg: targ}

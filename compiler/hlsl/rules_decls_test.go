@@ -45,6 +45,8 @@ var declRuleCases = []ruleCase{
 	{"decl.raw-template", "RWByteAddressBuffer R : register(u2);\nstruct H { RWBuffer<float> b; };\n" + rcs("H h = R.Load<@H>(0); Out[0] = 1;"), "error: 'Load<H>': a resource cannot be loaded or stored"},
 	{"decl.raw-template", "RWStructuredBuffer<float> S : register(u2);\n" + rcs("Out[0] = @S.Load<float>(0);"), "error: 'Load' of 'RWStructuredBuffer<float>' takes no template argument"},
 	{"decl.raw-template", "ByteAddressBuffer R : register(t2);\n" + rcs("@R.Store<float>(0, 1.0);"), "error: no member function named 'Store' in 'ByteAddressBuffer'"},
+	// A comparison with a constructor after a member is no template argument.
+	{"decl.raw-template", "struct S { float x; };\n" + rcs("S s; s.x = id.x; Out[0] = s.x < float(3) ? 1 : 0;"), ""},
 	// select on structs.
 	{"expr.select-struct", "struct S { float a; int b; };\n" + rcs("S x = { 1, 2 }; S y = { 3, 4 }; S z = select(id.x > 0, x, y); Out[0] = z.a + z.b;"), ""},
 	{"expr.select-struct", "struct S { float a; };\nstruct T { float a; };\n" + rcs("S x = { 1 }; T y = { 3 }; S z = @select(id.x > 0, x, y); Out[0] = z.a;"), "error: no matching intrinsic overload for 'select': operands of different types ('S' and 'T')"},
