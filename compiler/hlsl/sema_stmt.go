@@ -125,7 +125,11 @@ func (c *checker) checkDeclStmt(d *DeclStmt) {
 		c.checkTypedef(td)
 	}
 	for _, v := range d.Vars {
-		c.checkVarType(v)
+		if c.isConstantBufferT(v) {
+			c.localConstantBuffer(v) // cbuffer_local.go
+		} else {
+			c.checkVarType(v)
+		}
 		c.checkStorage(v)
 		if v.Init != nil {
 			v.Init = c.checkInitializer(v.Init, v.Type)

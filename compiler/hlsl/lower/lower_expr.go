@@ -65,6 +65,9 @@ func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 		fl.atNode(x)
 		return fl.swizzle(v, x.X.Type(), x.Comps)
 	case *hlsl.Index:
+		if v := fl.cbufferArrayValue(x); v != nil {
+			return v // lower_cbuffer_local.go
+		}
 		if fl.addressable(x) {
 			return fl.load(fl.lvalue(x))
 		}
