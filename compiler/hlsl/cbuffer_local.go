@@ -28,7 +28,27 @@ func (c *checker) localConstantBuffer(v *VarDecl) {
 	}
 	if v.Init == nil {
 		c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "local ConstantBuffer '%s' must be initialized", v.Name)
+	} else if !c.namesConstantBuffer(v.Init) {
+		// DXC at SM6 rejects a plain value (vkd3d cbuffer.shader_test,
+		// "ConstantBuffer<s> cb = (s)1;", fail(sm>=6)).
+		c.errorf(v.Init, "cannot initialize a variable of type 'ConstantBuffer<%s>' with a value that is not a ConstantBuffer", t)
+		return
 	}
 	v.Type = t
 	v.Mods |= ModConst
+}
+
+// namesConstantBuffer reports whether e (not yet checked) is a constant
+// buffer: a ConstantBuffer<T> global or local, or an element of an array
+// of them.
+func (c *checker) namesConstantBuffer(e Expr) bool {
+	if ix, ok := e.(*Index); ok {
+		e = ix.X
+	}
+	id, ok := e.(*Ident)
+	if !ok {
+		return false
+	}
+	v := c.lookupVar(id.Name)
+	return v != nil && v.Spec != nil && v.Spec.Name == "ConstantBuffer"
 }

@@ -61,6 +61,7 @@ var declRuleCases = []ruleCase{
 	{"decl.cbuffer-local", "struct S { float4 v; };\nConstantBuffer<S> C[2] : register(b1);\n" + rcs("ConstantBuffer<S> c = C[id.x % 2]; ConstantBuffer<S> d = C[1]; Out[0] = c.v + d.v;"), ""},
 	{"decl.cbuffer-local", "struct S { float4 v; };\nConstantBuffer<S> C : register(b1);\n" + rcs("ConstantBuffer<S> c = C; @c.v = 1; Out[0] = c.v;"), "error: cannot assign to variable 'c' with const-qualified type"},
 	{"decl.cbuffer-local", rcs("ConstantBuffer<@float4> c; Out[0] = 1;"), "error: a local ConstantBuffer needs a struct type, not 'float4'"},
+	{"decl.cbuffer-local", "struct S { float4 v; };\n" + rcs("ConstantBuffer<S> c = @(S)1; Out[0] = c.v;"), "error: cannot initialize a variable of type 'ConstantBuffer<S>' with a value that is not a ConstantBuffer"},
 	// Load with a status, CheckAccessFullyMapped.
 	{"intr.status", "StructuredBuffer<float4> S : register(t1);\nByteAddressBuffer R : register(t2);\n" + rcs("uint st, st2; float4 v = S.Load(0, st); uint2 w = R.Load2(0, st2); Out[0] = CheckAccessFullyMapped(st) && CheckAccessFullyMapped(st2) ? v : w.x;"), ""},
 	{"intr.status", "StructuredBuffer<float4> S : register(t1);\n" + rcs("uint st; float4 v = @S.Load(0, st, st); Out[0] = v;"), "error: 'Load' of 'StructuredBuffer<float4>' expects 1 argument, have 3"},
