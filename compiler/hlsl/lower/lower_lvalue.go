@@ -547,6 +547,12 @@ func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
 			return fl.local(d).value
 		}
 		if _, _, _, ok := fl.arrayIndex(e); !ok {
+			if id, isIdent := stripNoop(e).(*hlsl.Ident); isIdent && id.Var != nil && id.Var.Kind == hlsl.VarLocal &&
+				id.Var.Init == nil && !id.Var.Reassigned && id.Var.Mods&hlsl.ModStatic == 0 {
+				// Never given a buffer: DXC cannot map it to a global either.
+				fl.errorf(e, "local resource '%s' is used but never assigned a global resource", id.Name)
+				return ir.ConstUndef(ir.Ptr(ir.SpaceStorage, fl.resourceValueType(e.Type())))
+			}
 			return fl.bufferFromID(e, fl.rv(e))
 		}
 	}
