@@ -202,6 +202,8 @@ type MethodCall struct {
 	Name   string
 	Args   []Expr
 	Method Method // resolved method, after checking
+	// TypeArg is T of buf.Load<T>(…) / buf.Store<T>(…) (rawbuffer.go).
+	TypeArg *TypeSpec
 }
 
 // Construct is a constructor T(args) of a vector or matrix type:
@@ -408,7 +410,30 @@ type Register struct {
 	// Shift is k of register(cN[k]): FXC (shader models up to 5.1) uses
 	// register N+k, DXC ignores k (vkd3d's register-reservations tests).
 	Shift int
+	// Also are further register() reservations of other classes on the
+	// same declaration (G g : register(u5) : register(t3), for a struct
+	// holding resources of both classes).
+	Also []*Register
 }
+
+// class returns the reservation of class k among r and r.Also, or nil.
+func (r *Register) class(k byte) *Register {
+	if r == nil {
+		return nil
+	}
+	if r.Class == k {
+		return r
+	}
+	for _, a := range r.Also {
+		if a.Class == k {
+			return a
+		}
+	}
+	return nil
+}
+
+// ClassReg is the exported form of class, for the lowering.
+func (r *Register) ClassReg(k byte) *Register { return r.class(k) }
 
 // PackOffset is ": packoffset(c1.y)".
 type PackOffset struct {
@@ -475,6 +500,9 @@ type VarDecl struct {
 	Offset int
 	// Used is set when the variable is referenced by some expression.
 	Used bool
+	// Reassigned is set on a local or parameter holding resources that is
+	// assigned after its declaration (resvalue.go).
+	Reassigned bool
 	// Attrs are the attributes written before a global's declaration
 	// ([[vk::binding(0)]]) or a parameter's ([[vk::location(1)]]).
 	Attrs []*Attribute
@@ -497,6 +525,10 @@ type VkDecor struct {
 	SpecID       int // [[vk::constant_id(n)]]
 	HasLocation  bool
 	Location     int // [[vk::location(n)]]
+	// HasCounterBinding: [[vk::counter_binding(n)]], the Vulkan binding of
+	// a buffer's hidden counter (appendbuf.go).
+	HasCounterBinding bool
+	CounterBinding    int
 }
 
 // IsUniform reports whether the global is a uniform constant (in a cbuffer
@@ -528,6 +560,16 @@ type StructDecl struct {
 	// ("typedef struct {...} T;"): its name for linkage, as in C++.
 	TypedefName string
 	done        bool
+	// IsClass marks a struct declared with 'class'; Base names its base
+	// struct (single inheritance, at BasePos; the base's fields are the
+	// first Fields after checking); Methods are its member functions and
+	// Statics its static data members (struct_decl.go).
+	IsClass  bool
+	Base     string
+	BasePos  Pos
+	Methods  []*FuncDecl
+	Statics  []*VarDecl
+	baseDecl *StructDecl
 }
 
 // TypedefDecl declares a type alias.
@@ -571,6 +613,9 @@ type FuncDecl struct {
 	Def *FuncDecl
 	// Callees are the user functions called by the body, in order.
 	Callees []*FuncDecl
+	// Owner is the struct of a member function; a non-static one has the
+	// implicit inout parameter 'this' first (struct_decl.go).
+	Owner *StructDecl
 }
 
 // VarGroup is a top-level declaration of one or more variables.

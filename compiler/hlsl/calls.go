@@ -24,6 +24,14 @@ func (c *checker) checkCall(e *Call) Expr {
 			bad = true
 		}
 	}
+	if !bad {
+		if r := c.implicitMethodCall(e); r != nil {
+			return r
+		}
+		if r := c.qualifiedCall(e); r != nil {
+			return r
+		}
+	}
 	if fs := c.funcs[e.Name]; len(fs) > 0 {
 		if bad {
 			return e
@@ -40,6 +48,11 @@ func (c *checker) checkCall(e *Call) Expr {
 	if lookupIntrinsic(e.Name) {
 		if bad {
 			return e
+		}
+		if e.Name == "select" {
+			if r := c.selectAggregate(e); r != nil {
+				return r
+			}
 		}
 		c.checkIntrinsic(e)
 		return e
@@ -109,6 +122,9 @@ func viable(f *FuncDecl, args []Expr) candidate {
 	for i, a := range args {
 		p := f.Params[i]
 		at, pt := a.Type(), p.Type
+		if i == 0 && f.Owner != nil && !f.isStatic() && at.Kind == KindStruct && at.Struct.DerivesFrom(pt.Struct) {
+			continue // the object of a member function (struct_decl.go)
+		}
 		lit := isUntypedLiteral(a)
 		ok, _, cost := convertible(at, pt, convImplicit, lit)
 		if p.Dir != DirOut {
@@ -241,6 +257,14 @@ func (c *checker) resolveUserCall(e *Call, fs []*FuncDecl) {
 		}
 		if p.Dir == DirIn {
 			e.Args[i] = c.coerce(a, p.Type, fmt.Sprintf("for %s argument of '%s'", ordinal(i+1), f.Name))
+			continue
+		}
+		if i == 0 && f.Owner != nil && !f.isStatic() {
+			// The object of a member function: any object of the struct
+			// type, written back when it is writable (struct_decl.go).
+			if at := a.Type(); !Identical(at, p.Type) && !(at.Kind == KindStruct && at.Struct.DerivesFrom(p.Type.Struct)) {
+				c.errorf(a, "cannot call '%s' of '%s' on an object of type '%s'", f.Name, p.Type, a.Type())
+			}
 			continue
 		}
 		if !c.checkLvalue(a) {

@@ -64,7 +64,7 @@ var intrinsicTable = map[string]intrinsicDef{
 	"asfloat16": {ikSpecial, 1}, "asint16": {ikSpecial, 1}, "asuint16": {ikSpecial, 1},
 	"sincos": {ikSpecial, 3}, "modf": {ikSpecial, 2}, "select": {ikSpecial, 3},
 	"and": {ikSpecial, 2}, "or": {ikSpecial, 2}, "clip": {ikSpecial, 1},
-	"f32tof16": {ikSpecial, 1}, "f16tof32": {ikSpecial, 1}, "NonUniformResourceIndex": {ikSpecial, 1},
+	"f32tof16": {ikSpecial, 1}, "f16tof32": {ikSpecial, 1}, "NonUniformResourceIndex": {ikSpecial, 1}, "CheckAccessFullyMapped": {ikSpecial, 1},
 	"D3DCOLORtoUBYTE4": {ikSpecial, 1}, "dst": {ikSpecial, 2}, "lit": {ikSpecial, 3},
 	"EvaluateAttributeCentroid": {ikSpecial, 1}, "EvaluateAttributeAtSample": {ikSpecial, 2},
 	"EvaluateAttributeSnapped": {ikSpecial, 2}, "GetRenderTargetSampleCount": {ikSpecial, 0},
@@ -303,6 +303,8 @@ func (c *checker) specialIntrinsic(e *Call) *Intrinsic {
 		return set(TypeVoid, floatOf(t0()))
 	case "NonUniformResourceIndex":
 		return set(TypeUint, TypeUint)
+	case "CheckAccessFullyMapped":
+		return set(TypeBool, TypeUint) // status.go
 	case "D3DCOLORtoUBYTE4":
 		return set(VectorOf(TypeInt, 4), VectorOf(TypeFloat, 4))
 	case "dst":

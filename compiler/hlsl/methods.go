@@ -10,6 +10,9 @@ type Method struct {
 	Params []*Type
 	Out    []bool
 	Ret    *Type
+	// Raw is the T of a byte address buffer's Load<T>/Store<T>
+	// (rawbuffer.go).
+	Raw *Type
 }
 
 // checkMethodCall checks recv.Name(args) on a buffer object.
@@ -36,9 +39,18 @@ func (c *checker) checkMethodCall(e *MethodCall) Expr {
 // method and converts the arguments to its parameter types.
 func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 	rt := e.Recv.Type()
+	if rt.Kind == KindStruct {
+		return c.checkStructMethodCall(e)
+	}
 	if rt.Kind != KindResource {
 		c.errorf(e, "'%s' has no methods: member function call on type '%s'", e.Name, rt)
 		return e
+	}
+	if e.TypeArg != nil {
+		return c.resolveRawTemplate(e)
+	}
+	if r := c.deducedStore(e); r != nil {
+		return r
 	}
 	var m *Method
 	if rt.Resource.IsTexture() {
@@ -54,11 +66,11 @@ func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 		// The original-value out parameter is optional.
 		m.Params, m.Out = m.Params[:len(e.Args)], m.Out[:len(e.Args)]
 	}
+	if statusLoad(rt, e.Name) && len(e.Args) == len(m.Params)+1 {
+		// Load(…, out uint status) (status.go).
+		m.Params, m.Out = append(m.Params, TypeUint), append(m.Out, true)
+	}
 	if len(e.Args) != len(m.Params) {
-		if e.Name == "Load" && len(e.Args) == 2 {
-			c.errorf(e, "'Load' with a status argument is not supported")
-			return e
-		}
 		c.errorf(e, "'%s' of '%s' expects %d argument%s, have %d", e.Name, rt, len(m.Params), pluralS(len(m.Params)), len(e.Args))
 		return e
 	}
@@ -114,6 +126,20 @@ func resourceMethod(t *Type, name string) *Method {
 			if rk == ResRWStructuredBuffer {
 				return m(u)
 			}
+		}
+	case ResAppendStructuredBuffer:
+		switch name {
+		case "Append":
+			return m(TypeVoid, t.Elem)
+		case "GetDimensions":
+			return outs(m(TypeVoid, u, u), 0, 1)
+		}
+	case ResConsumeStructuredBuffer:
+		switch name {
+		case "Consume":
+			return m(t.Elem)
+		case "GetDimensions":
+			return outs(m(TypeVoid, u, u), 0, 1)
 		}
 	case ResByteAddressBuffer, ResRWByteAddressBuffer:
 		switch name {

@@ -135,10 +135,15 @@ func (p *parser) parseDoubleRest(open token) *Attribute {
 func (p *parser) parseTypeSpec() *TypeSpec {
 	t := p.tok()
 	ts := &TypeSpec{span: span{t.pos, t.end()}}
-	if t.kind == tIdent && t.text == "struct" {
+	if t.kind == tIdent && isStructKeyword(t.text) {
 		p.advance()
 		if p.at("{") || p.tok().kind == tIdent && p.peekN(1).is("{") {
-			sd := p.parseStructBody()
+			sd := p.parseStructBody(t.text)
+			ts.Struct = sd
+			ts.Name = sd.Name
+		} else if p.tok().kind == tIdent && p.peekN(1).is(":") && !p.peekN(2).is(":") {
+			// struct Derived : Base { ... } (struct_decl.go)
+			sd := p.parseStructBody(t.text)
 			ts.Struct = sd
 			ts.Name = sd.Name
 		} else if n, ok := p.expectIdent("struct name"); ok {
@@ -260,13 +265,17 @@ func (p *parser) consumeCloseAngle() {
 }
 
 // parseStructBody parses "[name] { fields }" after 'struct'.
-func (p *parser) parseStructBody() *StructDecl {
+func (p *parser) parseStructBody(kw string) *StructDecl {
 	sd := &StructDecl{span: span{p.tok().pos, p.tok().pos}}
 	if p.tok().kind == tIdent {
 		n := p.advance()
 		sd.Name = n.text
 		sd.P = n.pos
 		p.declareType(n.text)
+	}
+	sd.IsClass = kw == "class"
+	if p.at(":") {
+		p.parseStructBase(sd)
 	}
 	open := p.advance() // '{'
 	p.depth++
@@ -315,6 +324,10 @@ func (p *parser) parseFields(sd *StructDecl) {
 	for {
 		n, ok := p.expectIdent("member name")
 		if !ok {
+			return
+		}
+		if p.at("(") {
+			p.parseMethod(sd, mods, spec, n)
 			return
 		}
 		f := &Field{span: span{n.pos, n.end()}, Name: n.text, Spec: spec, Mods: mods, Index: len(sd.Fields)}
@@ -654,6 +667,11 @@ func (p *parser) compatibleRegisters(prev, r *Register) bool {
 	switch {
 	case (prev.Profile == "") != (r.Profile == ""):
 		p.rep.errorf(r.P, r.E, "register() without a shader profile cannot be combined with profile-specific register() reservations")
+		return false
+	case prev.Profile == "" && r.Profile == "" && prev.Class != r.Class && prev.class(r.Class) == nil:
+		// One register per class: a struct holding resources of several
+		// classes (checkStorage rejects it on anything else).
+		prev.Also = append(prev.Also, r)
 		return false
 	case prev.Profile == r.Profile && (prev.Class != r.Class || prev.Index != r.Index || prev.Space != r.Space):
 		what := "the same declaration"

@@ -199,7 +199,7 @@ func (p *parser) isCastStart() bool {
 	if p.isModifierAt(1) && t.text != "in" && t.text != "out" && t.text != "inout" {
 		return true
 	}
-	if t.kind == tIdent && t.text == "struct" {
+	if t.kind == tIdent && isStructKeyword(t.text) {
 		return true
 	}
 	if !p.isTypeName(t) {
@@ -234,9 +234,13 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			if !ok {
 				return x
 			}
+			var targ *TypeSpec
+			if n.text == "Load" || n.text == "Store" {
+				targ = p.parseMethodTypeArg() // rawbuffer.go
+			}
 			if p.at("(") {
 				args, _ := p.parseArgs()
-				m := &MethodCall{Recv: x, Name: n.text, Args: args}
+				m := &MethodCall{Recv: x, Name: n.text, Args: args, TypeArg: targ}
 				m.P, m.E = x.Pos(), p.prevEnd()
 				x = m
 				continue
@@ -300,7 +304,23 @@ func (p *parser) parsePrimary() Expr {
 			p.advance()
 			return p.badExpr(t.pos)
 		}
-		if p.isTypeName(t) || t.text == "struct" {
+		if p.peekN(1).is("::") && p.peekN(2).kind == tIdent {
+			// S::member: a static member of struct S (struct_decl.go).
+			p.advance()
+			p.advance()
+			m := p.advance()
+			name := t.text + "::" + m.text
+			if p.at("(") {
+				args, _ := p.parseArgs()
+				c := &Call{Name: name, NamePos: t.pos, Args: args}
+				c.P, c.E = t.pos, p.prevEnd()
+				return c
+			}
+			id := &Ident{Name: name}
+			id.P, id.E = t.pos, m.end()
+			return id
+		}
+		if p.isTypeName(t) || isStructKeyword(t.text) {
 			spec := p.parseTypeSpec()
 			if !p.at("(") {
 				n := p.tok()

@@ -150,7 +150,7 @@ func (p *parser) parseStmtInner() Stmt {
 // isDeclStart reports whether a declaration starts at the cursor.
 func (p *parser) isDeclStart() bool {
 	t := p.tok()
-	if p.isModifierAt(0) || t.kind == tIdent && t.text == "struct" {
+	if p.isModifierAt(0) || t.kind == tIdent && isStructKeyword(t.text) {
 		return true
 	}
 	if !p.isTypeName(t) {

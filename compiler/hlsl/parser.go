@@ -358,13 +358,13 @@ func (p *parser) isModifierAt(n int) bool {
 		// precise main()" is an error; precise-modifier.shader_test).
 		return true
 	}
-	return next.kind == tIdent && (p.isTypeName(next) || next.text == "struct" || p.isModifierAt(n+1))
+	return next.kind == tIdent && (p.isTypeName(next) || isStructKeyword(next.text) || p.isModifierAt(n+1))
 }
 
 // isTypeStart reports whether the current token can start a type.
 func (p *parser) isTypeStart() bool {
 	t := p.tok()
-	return p.isTypeName(t) || t.kind == tIdent && t.text == "struct" || p.isModifierAt(0) && t.text != "in" && t.text != "out" && t.text != "inout"
+	return p.isTypeName(t) || t.kind == tIdent && isStructKeyword(t.text) || p.isModifierAt(0) && t.text != "in" && t.text != "out" && t.text != "inout"
 }
 
 // ---------------------------------------------------------------------------
@@ -462,6 +462,16 @@ func (p *parser) parseTopLevel() []Decl {
 	if !ok {
 		return decls
 	}
+	if p.at("::") && p.peekN(1).kind == tIdent {
+		// T S::s = v;: the definition of a static data member
+		// (struct_decl.go).
+		p.advance()
+		m := p.advance()
+		name.text += "::" + m.text
+		if p.at("(") {
+			p.errorf(name.pos, m.end(), "out-of-line member function definitions are not supported: define '%s' in its struct", name.text)
+		}
+	}
 	if p.at("(") {
 		spec.Mods |= mods & (ModRowMajor | ModColumnMajor)
 		f := p.parseFunction(attrs, mods, spec, name, declStart)
@@ -485,7 +495,6 @@ var unsupportedTopLevel = map[string]string{
 	"technique11": "effect techniques are not supported",
 	"fxgroup":     "effect groups are not supported",
 	"namespace":   "namespaces are not supported",
-	"class":       "classes are not supported",
 	"interface":   "interfaces are not supported",
 	"template":    "templates are not supported",
 }

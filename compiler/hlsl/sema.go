@@ -21,6 +21,11 @@ type checker struct {
 	legacyDims map[*VarDecl]ResourceKind
 	// curFunc is the function whose body is being checked.
 	curFunc *FuncDecl
+
+	// methodScope is the index of the scope of the member function being
+	// checked (struct_decl.go).
+	methodScope int
+
 	// breakable / continuable count enclosing loops and switches.
 	breakable, continuable int
 	rowMajor               bool // #pragma pack_matrix(row_major) in effect
@@ -223,6 +228,8 @@ func (c *checker) checkStruct(sd *StructDecl) {
 	if sd.Name != "" {
 		c.declareType(sd.Name, sd.Type, sd.P)
 	}
+	c.checkStructBase(sd)
+	c.checkStructStatics(sd)
 	seen := map[string]*Field{}
 	for _, f := range sd.Fields {
 		f.Type = c.resolveSpec(f.Spec, f.Dims)
@@ -247,6 +254,7 @@ func (c *checker) checkStruct(sd *StructDecl) {
 		seen[f.Name] = f
 	}
 	sd.done = true
+	c.checkMethods(sd)
 }
 
 func (c *checker) checkTypedef(td *TypedefDecl) {
@@ -274,6 +282,10 @@ func (c *checker) checkTypedef(td *TypedefDecl) {
 
 // checkGlobal checks a global variable and classifies it.
 func (c *checker) checkGlobal(v *VarDecl) {
+	if strings.Contains(v.Name, "::") && v.Kind == VarGlobal && v.Mods&ModStatic == 0 {
+		c.defineStatic(v)
+		return
+	}
 	if c.isConstantBufferT(v) {
 		c.checkConstantBufferT(v)
 		return
@@ -418,6 +430,10 @@ func (c *checker) checkStorage(v *VarDecl) {
 	rt := v.Type
 	for rt.Kind == KindArray {
 		rt = rt.Elem
+	}
+	if v.Register != nil && len(v.Register.Also) > 0 && rt.Kind != KindStruct {
+		a := v.Register.Also[0]
+		c.rep.errorf(a.P, a.E, "conflicting register reservations for the same declaration")
 	}
 	if v.Register != nil && v.Kind == VarGlobal && rt.IsNumeric() && v.Register.Profile == "" && strings.IndexByte("bci", v.Register.Class) < 0 {
 		// Numbers bind to b, c or i (hlsl::DiagnoseRegisterType).

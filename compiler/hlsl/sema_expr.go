@@ -84,6 +84,12 @@ func (c *checker) checkExpr(e Expr) Expr {
 }
 
 func (c *checker) checkIdent(e *Ident) Expr {
+	if m := c.memberField(e); m != nil {
+		return m
+	}
+	if s, member, ok := strings.Cut(e.Name, "::"); ok {
+		return c.qualifiedStatic(e, s, member)
+	}
 	v := c.lookupVar(e.Name)
 	if v == nil {
 		e.T = TypeError
@@ -325,9 +331,12 @@ func (c *checker) checkLvalue(e Expr) bool {
 		case v.Buffer != nil:
 			c.errorf(e, "cannot assign to uniform variable '%s': uniforms are read-only", v.Name)
 			return false
-		case v.Type.ContainsResource():
+		case v.Type.ContainsResource() && (v.Kind == VarGlobal || !bufferResourcesOnly(v.Type)):
 			c.errorf(e, "cannot assign to resource variable '%s'", v.Name)
 			return false
+		}
+		if v.Type.ContainsResource() {
+			v.Reassigned = true
 		}
 		return true
 	case *Member:
@@ -528,6 +537,12 @@ func (c *checker) checkMember(e *Member) Expr {
 				return e
 			}
 		}
+		if v := staticMember(t.Struct, e.Name); v != nil {
+			// obj.s of a static data member: S::s (struct_decl.go).
+			v.Used = true
+			id := &Ident{exprBase: exprBase{span: e.span, T: v.Type}, Name: v.Name, Var: v}
+			return id
+		}
 		var names []string
 		for _, f := range t.Struct.Fields {
 			names = append(names, f.Name)
@@ -690,6 +705,10 @@ func (c *checker) checkIndex(e *Index) Expr {
 	case t.Kind == KindResource:
 		if !t.Resource.Templated() {
 			c.errorf(e, "'%s' cannot be indexed; use its Load/Store methods", t)
+			return e
+		}
+		if t.Resource == ResAppendStructuredBuffer || t.Resource == ResConsumeStructuredBuffer {
+			c.errorf(e, "'%s' cannot be indexed; use its Append/Consume methods", t)
 			return e
 		}
 		e.T = t.Elem

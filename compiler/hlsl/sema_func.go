@@ -15,6 +15,9 @@ func (c *checker) checkFunc(f *FuncDecl) {
 		f.Ret = TypeError
 	}
 	c.push()
+	if f.Owner != nil {
+		c.methodScope = len(c.scopes) - 1
+	}
 	for _, p := range f.Params {
 		c.checkVarType(p)
 		if p.Type.Kind == KindArray && p.Type.Len < 0 {
@@ -34,7 +37,11 @@ func (c *checker) checkFunc(f *FuncDecl) {
 		c.checkDeclAttrs(p)
 		c.declareVar(p)
 	}
-	c.declareFunc(f)
+	if f.Owner == nil {
+		c.declareFunc(f)
+	} else if f.Body != nil {
+		f.Def = f
+	}
 	entry := c.opts.Entry
 	if entry == "" {
 		entry = "main"

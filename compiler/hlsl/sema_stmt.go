@@ -125,7 +125,11 @@ func (c *checker) checkDeclStmt(d *DeclStmt) {
 		c.checkTypedef(td)
 	}
 	for _, v := range d.Vars {
-		c.checkVarType(v)
+		if c.isConstantBufferT(v) {
+			c.localConstantBuffer(v) // cbuffer_local.go
+		} else {
+			c.checkVarType(v)
+		}
 		c.checkStorage(v)
 		if v.Init != nil {
 			v.Init = c.checkInitializer(v.Init, v.Type)
@@ -142,7 +146,7 @@ func (c *checker) checkDeclStmt(d *DeclStmt) {
 			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "definition of variable '%s' with array type needs an explicit size or an initializer", v.Name)
 			v.Type = TypeError
 		}
-		if v.Type.ContainsResource() && v.Init == nil {
+		if v.Type.ContainsResource() && !bufferResourcesOnly(v.Type) && v.Init == nil {
 			c.rep.errorf(v.NamePos, v.NamePos.advance(len(v.Name)), "local resource variable '%s' must be initialized", v.Name)
 		}
 		c.declareVar(v)

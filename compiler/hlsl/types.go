@@ -55,6 +55,10 @@ const (
 	// Multisampled textures: see mstexture.go.
 	ResTexture2DMS
 	ResTexture2DMSArray
+	// Append and consume buffers: structured buffers with a hidden
+	// counter (appendbuf.go).
+	ResAppendStructuredBuffer
+	ResConsumeStructuredBuffer
 )
 
 var resourceNames = map[ResourceKind]string{
@@ -86,7 +90,8 @@ func (r ResourceKind) String() string { return resourceNames[r] }
 
 // Writable reports whether the resource is a UAV (RW*).
 func (r ResourceKind) Writable() bool {
-	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer || r.IsRWTexture()
+	return r == ResRWBuffer || r == ResRWStructuredBuffer || r == ResRWByteAddressBuffer || r.IsRWTexture() ||
+		r == ResAppendStructuredBuffer || r == ResConsumeStructuredBuffer
 }
 
 // Templated reports whether the resource takes an element type.
@@ -475,7 +480,6 @@ var unsupportedObjects = map[string]string{
 	"RasterizerOrderedTexture1D": "texture", "RasterizerOrderedTexture2D": "texture",
 	"RasterizerOrderedTexture3D": "texture", "RasterizerOrderedTexture1DArray": "texture",
 	"RasterizerOrderedTexture2DArray": "texture", "FeedbackTexture2D": "texture",
-	"AppendStructuredBuffer": "append/consume buffer", "ConsumeStructuredBuffer": "append/consume buffer",
 	"RasterizerOrderedBuffer": "rasterizer-ordered view", "RasterizerOrderedStructuredBuffer": "rasterizer-ordered view",
 	"RasterizerOrderedByteAddressBuffer": "rasterizer-ordered view",
 	"PointStream":                        "geometry shader", "LineStream": "geometry shader", "TriangleStream": "geometry shader",

@@ -11,7 +11,7 @@ import "fmt"
 // for the SPIR-V back end. Like DXC, an unknown attribute is a warning.
 
 // vkDeclAttrs are the vk:: attributes of declarations and what they take.
-var vkDeclAttrs = map[string]bool{"binding": true, "push_constant": true, "constant_id": true, "location": true}
+var vkDeclAttrs = map[string]bool{"binding": true, "push_constant": true, "constant_id": true, "location": true, "counter_binding": true}
 
 // checkDeclAttrs validates the attributes of a global or parameter and
 // records the Vulkan ones in v.Vk.
@@ -47,6 +47,8 @@ func (c *checker) checkDeclAttrs(v *VarDecl) {
 			if n := c.vkArgs(a, 1, 1); n != nil {
 				v.Vk.HasSpecID, v.Vk.SpecID = true, n[0]
 			}
+		case "counter_binding":
+			c.vkCounterBinding(a, v) // appendbuf.go
 		case "location":
 			if v.Kind != VarParam {
 				c.errorf(a, "'vk::location' applies to entry point parameters, not to '%s'", v.Name)

@@ -205,6 +205,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if strings.HasPrefix(name, "tex.") {
 		return w.texIntrinsic(fr, ic, mask)
 	}
+	if name == "buf.length" {
+		return w.bufLength(fr, ic, mask)
+	}
 	if f, ok := llvmElementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
 	}

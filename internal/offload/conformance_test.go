@@ -307,6 +307,9 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 		return unsup("%d compile RUN lines", len(tst.Runs))
 	}
 	for _, r := range p.Resources {
+		if r.Reserved {
+			return unsup("reserved (tiled) resource %s", r.Name)
+		}
 		switch r.Kind {
 		case "StructuredBuffer", "RWStructuredBuffer", "Buffer", "RWBuffer", "ByteAddressBuffer", "RWByteAddressBuffer", "ConstantBuffer":
 		case "Texture2D", "RWTexture2D", "Sampler", "SamplerComparison": // texture_test.go
@@ -337,7 +340,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 	if m == nil || ld.HasErrors() {
 		return unsup("lowering: %s", category(ld))
 	}
-	in, names, why := inputs(m, p, src)
+	in, names, packed, why := inputs(m, p, src)
 	if why == "" {
 		why = constantBuffers(prog, m, p, in)
 	}
@@ -358,6 +361,9 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 			var got []uint64 // the elements of a resource array in order
 			for _, n := range names[r.Actual] {
 				got = append(got, cells(n)...)
+			}
+			if bits := packed[r.Actual]; bits != 0 {
+				got = unpackWords(got, bits)
 			}
 			if d := Compare(r, got, want.Data, want.Bits, want.Float); d != "" {
 				return where + ": " + d
@@ -474,16 +480,17 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 // registers register..register+N-1 (the frontend's one global per
 // element). It returns the globals of each buffer name, or why the
 // buffers cannot be given.
-func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]string, string) {
+func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]string, map[string]int, string) {
 	in := &interp.Input{Dispatch: p.Shaders[0].Groups}
 	names := map[string][]string{}
+	packed := map[string]int{} // byte address buffers of 16- or 64-bit data: the data's width
 	for _, r := range p.Resources {
 		if _, ok := textureKinds[r.Kind]; ok {
 			continue // textureInputs
 		}
 		b := p.Buffer(r.Name)
 		if b == nil {
-			return nil, nil, "resource without a buffer"
+			return nil, nil, nil, "resource without a buffer"
 		}
 		if r.Kind == "ConstantBuffer" {
 			continue // constantBuffers
@@ -491,7 +498,7 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 		readOnly := !strings.HasPrefix(r.Kind, "RW")
 		n := max(b.ArraySize, 1)
 		if len(b.Data)%n != 0 {
-			return nil, nil, fmt.Sprintf("buffer %s: %d values for %d resources", b.Name, len(b.Data), n)
+			return nil, nil, nil, fmt.Sprintf("buffer %s: %d values for %d resources", b.Name, len(b.Data), n)
 		}
 		per := len(b.Data) / n
 		for k := 0; k < n; k++ {
@@ -511,20 +518,93 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 			}
 			if g == nil {
 				if b.ArraySize > 0 {
-					return nil, nil, "resource array element without a global"
+					return nil, nil, nil, "resource array element without a global"
 				}
 				// A resource the shader does not use has no global.
 				break
 			}
 			names[r.Name] = append(names[r.Name], g.Name())
-			bi, why := bufferInput(g, b, b.Data[k*per:(k+1)*per])
+			if why := typedViewDims(m, g, r, b); why != "" {
+				return nil, nil, nil, why
+			}
+			data, bb := b.Data[k*per:(k+1)*per], b
+			if strings.HasSuffix(r.Kind, "ByteAddressBuffer") && (b.Bits == 16 || b.Bits == 64) {
+				// The buffer is 32-bit words (Load<T>/Store<T> of 16-
+				// and 64-bit data): the data packed little-endian.
+				data, packed[r.Name] = packWords(data, b.Bits), b.Bits
+				cp := *b
+				cp.Bits, cp.Stride = 32, 0
+				bb = &cp
+			}
+			bi, why := bufferInput(g, bb, data)
 			if why != "" {
-				return nil, nil, why
+				return nil, nil, nil, why
 			}
 			in.Buffers = append(in.Buffers, bi)
 		}
 	}
-	return in, names, ""
+	return in, names, packed, ""
+}
+
+// packWords packs values of bits (16 or 64) into little-endian 32-bit
+// words; unpackWords undoes it.
+func packWords(data []uint64, bits int) []uint64 {
+	var out []uint64
+	switch bits {
+	case 16:
+		for i := 0; i < len(data); i += 2 {
+			w := data[i] & 0xFFFF
+			if i+1 < len(data) {
+				w |= data[i+1] & 0xFFFF << 16
+			}
+			out = append(out, w)
+		}
+	case 64:
+		for _, v := range data {
+			out = append(out, v&0xFFFFFFFF, v>>32)
+		}
+	}
+	return out
+}
+
+func unpackWords(words []uint64, bits int) []uint64 {
+	var out []uint64
+	switch bits {
+	case 16:
+		for _, w := range words {
+			out = append(out, w&0xFFFF, w>>16&0xFFFF)
+		}
+	case 64:
+		for i := 0; i+1 < len(words); i += 2 {
+			out = append(out, words[i]&0xFFFFFFFF|words[i+1]<<32)
+		}
+	}
+	return out
+}
+
+// typedViewDims says why GetDimensions on a typed buffer cannot be
+// checked: D3D counts the elements of the view, whose format the test
+// gives (Channels, default 1), while the interpreter counts elements of
+// the shader's element type; they differ when the two have different
+// component counts (Buffer<int4> over an R32 view). "" otherwise.
+func typedViewDims(m *ir.Module, g *ir.Global, r Resource, b *Buffer) string {
+	if r.Kind != "Buffer" && r.Kind != "RWBuffer" || g.ValType.Kind != ir.KArray {
+		return ""
+	}
+	n := len(leafTypes(g.ValType.Elem))
+	if n == max(b.Channels, 1) {
+		return ""
+	}
+	for _, f := range m.Funcs {
+		for _, bl := range f.Blocks {
+			for _, in := range bl.Instrs {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == "buf.length" && len(in.Args) == 1 && in.Args[0] == g {
+					return fmt.Sprintf("GetDimensions of a typed buffer whose view has %d channel(s) and elements of %d components", max(b.Channels, 1), n)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // bufferInput gives the data of one storage global.

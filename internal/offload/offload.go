@@ -306,6 +306,9 @@ type Resource struct {
 	Name            string
 	Kind            string
 	Register, Space int
+	// Reserved marks a reserved (tiled) resource (IsReserved, TilesMapped),
+	// which the interpreter does not model: every resource is fully mapped.
+	Reserved bool
 }
 
 // formats gives each Format's value width and whether it is a float.
@@ -428,6 +431,7 @@ func ParsePipeline(src string) (*Pipeline, error) {
 			dx := mapOf(m["DirectXBinding"])
 			res.Register, _ = strconv.Atoi(str(dx["Register"]))
 			res.Space, _ = strconv.Atoi(str(dx["Space"]))
+			res.Reserved = m["IsReserved"] != nil || m["TilesMapped"] != nil
 			p.Resources = append(p.Resources, res)
 		}
 	}

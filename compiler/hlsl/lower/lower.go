@@ -96,6 +96,13 @@ type lowerer struct {
 	// sm1Textures are the texture globals of SM1 sampler variables
 	// (lower_sm1tex.go).
 	sm1Textures map[*hlsl.VarDecl]*ir.Global
+	// resGlobals are the global buffers by id, resIDs their ids,
+	// resStructs the leaves of global resource structs by path
+	// (lower_resvalue.go).
+	resGlobals     []resGlobal
+	resIDs         map[*ir.Global]int
+	resStructs     map[*hlsl.VarDecl]map[string]*hlsl.VarDecl
+	implicitLeaves []*ir.Global
 	// errorAt dedupes "not supported" diagnostics per position.
 	errorAt map[hlsl.Pos]bool
 }
@@ -165,6 +172,7 @@ func (l *lowerer) lowerProgram() {
 	if ep != nil {
 		l.lowerEntry(ep)
 	}
+	l.bindLeaves()
 }
 
 // reachableFuncs returns the function definitions to lower, in source

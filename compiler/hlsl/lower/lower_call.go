@@ -19,6 +19,9 @@ type outArg struct {
 	pl     *place
 	tmp    ir.Value
 	pt, at *hlsl.Type // parameter and argument types
+	// base: the argument is a derived object passed as its base (pt), its
+	// first fields (lower_method.go).
+	base bool
 }
 
 // outPlace returns the place an out argument designates and its type:
@@ -47,10 +50,24 @@ func (fl *fnLowerer) userCall(x *hlsl.Call) ir.Value {
 		}
 		p := fd.Params[i]
 		switch {
-		case p.Type.Kind == hlsl.KindResource:
+		case p.Type.Kind == hlsl.KindResource && !hlsl.IsBufferResource(p.Type):
 			args = append(args, fl.resourcePtr(a))
 		case p.Dir == hlsl.DirIn:
 			args = append(args, fl.convert(fl.rv(a), a.Type(), p.Type))
+		case i == 0 && fd.Owner != nil && p.Name == "this" && !hlsl.Identical(a.Type(), p.Type):
+			// A base's member function on a derived object (lower_method.go).
+			tmp, out := fl.baseView(a, p.Type)
+			args = append(args, tmp)
+			if out != nil {
+				outs = append(outs, *out)
+			}
+		case i == 0 && fd.Owner != nil && p.Name == "this" && !fl.writableObject(a):
+			// The object of a member function that cannot be written
+			// back (lower_method.go): passed as a copy.
+			fl.atNode(a)
+			tmp := fl.alloca(p.Type, "this.tmp")
+			fl.b.Store(fl.rv(a), tmp)
+			args = append(args, tmp)
 		default:
 			pl, at := fl.outPlace(a)
 			fl.atNode(a)
@@ -69,6 +86,10 @@ func (fl *fnLowerer) userCall(x *hlsl.Call) ir.Value {
 			continue
 		}
 		v := fl.b.Load(o.tmp, "out")
+		if o.base {
+			fl.store(o.pl, fl.mergeBase(fl.load(o.pl), v, o.pt))
+			continue
+		}
 		fl.store(o.pl, fl.convert(v, o.pt, o.at))
 	}
 	if f.Ret == ir.Void {

@@ -30,6 +30,16 @@ func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 			}
 		}
 	}
+	if hlsl.IsBufferResource(t) {
+		if id := fl.globalResourceID(e); id != nil {
+			return id
+		}
+	}
+	if t.Kind == hlsl.KindArray {
+		if ids := fl.globalResourceArray(e); ids != nil {
+			return ids // lower_resvalue.go
+		}
+	}
 	fl.atNode(e)
 	switch x := e.(type) {
 	case *hlsl.IntLit:
@@ -55,6 +65,9 @@ func (fl *fnLowerer) rv(e hlsl.Expr) ir.Value {
 		fl.atNode(x)
 		return fl.swizzle(v, x.X.Type(), x.Comps)
 	case *hlsl.Index:
+		if v := fl.cbufferArrayValue(x); v != nil {
+			return v // lower_cbuffer_local.go
+		}
 		if fl.addressable(x) {
 			return fl.load(fl.lvalue(x))
 		}

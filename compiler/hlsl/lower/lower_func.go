@@ -64,13 +64,13 @@ func (l *lowerer) declareFunc(fd *hlsl.FuncDecl) {
 		names[i] = p.Name
 		types[i] = l.paramType(p)
 	}
-	f := l.m.NewFunction(uniqueIn(l.globalNames, fd.Name), l.irType(fd.Ret), names, types)
+	f := l.m.NewFunction(uniqueIn(l.globalNames, funcName(fd)), l.irType(fd.Ret), names, types)
 	l.funcs[fd] = f
 }
 
 // paramType is the IR type of a parameter under the calling convention.
 func (l *lowerer) paramType(p *hlsl.VarDecl) *ir.Type {
-	if p.Type.Kind == hlsl.KindResource {
+	if p.Type.Kind == hlsl.KindResource && !hlsl.IsBufferResource(p.Type) {
 		return l.irType(p.Type)
 	}
 	if p.Dir != hlsl.DirIn {
@@ -85,6 +85,13 @@ func (l *lowerer) lowerFunc(fd *hlsl.FuncDecl, f *ir.Function) {
 	for i, p := range fd.Params {
 		ip := f.Params[i]
 		switch {
+		case p.Type.ContainsResource() && onlyBuffers(p.Type) && p.Dir != hlsl.DirIn:
+			fl.locals[p] = &varInfo{t: p.Type, ptr: ip, decl: p}
+		case p.Type.ContainsResource() && onlyBuffers(p.Type):
+			fl.at(p.NamePos)
+			a := fl.alloca(p.Type, p.Name+".addr")
+			fl.b.Store(ip, a)
+			fl.locals[p] = &varInfo{t: p.Type, ptr: a, decl: p}
 		case p.Type.ContainsResource() && p.Type.Kind != hlsl.KindResource:
 			l.errorf(p, "parameters of type '%s' (arrays or structs of resources) are not supported", p.Type)
 		case p.Type.Kind == hlsl.KindResource:

@@ -34,6 +34,9 @@ type varInfo struct {
 	konst *ir.Const
 	// decl is the declaration (for resources: the counter lookup).
 	decl *hlsl.VarDecl
+	// alias is the global buffer a local buffer variable that is never
+	// reassigned was initialized with (lower_resvalue.go).
+	alias *hlsl.VarDecl
 }
 
 // lowerGlobals creates the module's globals in source order: constant
@@ -117,7 +120,9 @@ func (l *lowerer) lowerGlobal(v *hlsl.VarDecl) {
 		vkDecorate(g, v.Vk)
 		l.m.AddGlobal(g)
 		l.globals[v] = &varInfo{t: t, value: g, decl: v}
+		l.registerResource(g, t, v)
 	case l.lowerResourceArray(v):
+	case l.lowerResourceStruct(v):
 	case t.ContainsResource():
 		if v.Used {
 			l.errorf(v, "arrays and structs of resources ('%s') are not supported", t)
@@ -174,6 +179,7 @@ func (l *lowerer) counter(v *hlsl.VarDecl) *ir.Global {
 	g := ir.NewGlobal(l.uniqueGlobalName(v.Name+".counter"), ir.SpaceStorage, ir.U32)
 	g.Kind = "counter"
 	g.Loc = l.loc(v.NamePos)
+	counterBinding(g, v)
 	l.m.AddGlobal(g)
 	l.counters[v] = g
 	return g

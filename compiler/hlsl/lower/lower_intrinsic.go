@@ -216,6 +216,10 @@ func (fl *fnLowerer) intrinsicCall(x *hlsl.Call) ir.Value {
 		return nil
 	case "NonUniformResourceIndex":
 		return args[0]
+	case "CheckAccessFullyMapped":
+		// Every access is fully mapped (hlsl/status.go): the status a
+		// load writes is 1.
+		return fl.b.Cmp(ir.PredNE, args[0], ir.ConstInt(ir.U32, 0), name)
 	case "D3DCOLORtoUBYTE4":
 		sw := fl.b.Shuffle(args[0], args[0], []int{2, 1, 0, 3}, "bgra")
 		scaled := fl.b.Binary(ir.OpFMul, sw, ir.ConstFloat(sw.Type(), 255.001953), "scaled")
@@ -438,7 +442,16 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 		}
 		return fl.b.Access(buf, []ir.Value{w}, name+".p")
 	}
+	if n := len(m.Out); n > 0 && m.Out[n-1] && hlsl.IsBufferResource(rt) && strings.HasPrefix(m.Name, "Load") {
+		// Load(…, out status) (hlsl/status.go): written after the load.
+		defer fl.storeOut(x.Args[n-1], ir.ConstInt(ir.U32, 1), hlsl.TypeUint)
+	}
+	if v, ok := fl.bufferMethod(x, buf, args); ok {
+		return v
+	}
 	switch {
+	case m.Raw != nil:
+		return fl.rawTemplate(x, buf, args)
 	case m.Name == "Load" && rt.Resource.Templated():
 		p := fl.b.Access(buf, []ir.Value{args[0]}, name+".p")
 		return fl.load(&place{ptr: p, t: rt.Elem, mem: true, name: name})
@@ -487,16 +500,7 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 		}
 		return nil
 	case m.Name == "IncrementCounter" || m.Name == "DecrementCounter":
-		d := fl.resourceDecl(x.Recv)
-		if _, _, _, inArray := fl.arrayIndex(x.Recv); d == nil && inArray {
-			fl.errorf(x, "'%s' on a resource array element needs a constant index", m.Name)
-			return ir.ConstUndef(ir.U32)
-		}
-		if d == nil {
-			fl.errorf(x, "'%s' on a buffer parameter is not supported", m.Name)
-			return ir.ConstUndef(ir.U32)
-		}
-		c := fl.counter(d)
+		c := fl.counterOf(x.Recv) // a dynamic buffer selects its counter (lower_resvalue.go)
 		if m.Name == "IncrementCounter" {
 			return fl.b.Atomic(ir.AtomicAdd, c, ir.ConstInt(ir.U32, 1), nil, "counter")
 		}

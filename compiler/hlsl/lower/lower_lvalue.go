@@ -559,6 +559,20 @@ func (fl *fnLowerer) inject(old ir.Value, p proj, nv ir.Value) ir.Value {
 
 // resourcePtr returns the buffer pointer a resource expression denotes.
 func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
+	if hlsl.IsBufferResource(e.Type()) {
+		if d := fl.staticResource(e); d != nil {
+			return fl.local(d).value
+		}
+		if _, _, _, ok := fl.arrayIndex(e); !ok {
+			if id, isIdent := stripNoop(e).(*hlsl.Ident); isIdent && id.Var != nil && id.Var.Kind == hlsl.VarLocal &&
+				id.Var.Init == nil && !id.Var.Reassigned && id.Var.Mods&hlsl.ModStatic == 0 {
+				// Never given a buffer: DXC cannot map it to a global either.
+				fl.errorf(e, "local resource '%s' is used but never assigned a global resource", id.Name)
+				return ir.ConstUndef(ir.Ptr(ir.SpaceStorage, fl.resourceValueType(e.Type())))
+			}
+			return fl.bufferFromID(e, fl.rv(e))
+		}
+	}
 	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil {
 		if info := fl.local(id.Var); info != nil && info.value != nil {
 			return info.value
@@ -580,6 +594,9 @@ func (fl *fnLowerer) resourcePtr(e hlsl.Expr) ir.Value {
 // resourceDecl returns the global declaration behind a resource
 // expression (nil for parameters).
 func (fl *fnLowerer) resourceDecl(e hlsl.Expr) *hlsl.VarDecl {
+	if d := fl.staticResource(e); d != nil {
+		return d
+	}
 	if id, ok := stripNoop(e).(*hlsl.Ident); ok && id.Var != nil && id.Var.Kind == hlsl.VarGlobal {
 		return id.Var
 	}

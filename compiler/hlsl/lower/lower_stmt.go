@@ -92,6 +92,13 @@ func (fl *fnLowerer) declVar(v *hlsl.VarDecl) {
 			fl.lowerStatic(v, fl.f.Name()+"."+v.Name)
 		}
 		return
+	case hlsl.IsBufferResource(v.Type) && v.Init != nil && !v.Reassigned && fl.staticResource(v.Init) != nil:
+		// An alias of a global buffer (lower_resvalue.go).
+		d := fl.staticResource(v.Init)
+		fl.locals[v] = &varInfo{t: v.Type, value: fl.local(d).value, alias: d, decl: v}
+		return
+	case v.Type.ContainsResource() && onlyBuffers(v.Type):
+		// Buffer ids in memory: the ordinary path below.
 	case v.Type.Kind == hlsl.KindResource:
 		if v.Init == nil {
 			fl.errorf(v, "local resource '%s' must be initialized", v.Name)

@@ -226,14 +226,14 @@ func TestLowerGolden(t *testing.T) {
 // reported at their position, and that the module is then nil.
 func TestLowerDiagnostics(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{"RWStructuredBuffer<uint> B;\n[numthreads(1,1,1)] void main() {\n  uint n, s;\n  B.GetDimensions(n, s);\n  B[0] = n;\n}\n",
-			"test.hlsl:4:3: error: the method 'GetDimensions' of 'RWStructuredBuffer<uint>' is not supported"},
-		{"struct S { RWBuffer<uint> b; };\nS s;\n[numthreads(1,1,1)] void main() {\n  s.b[0] = 1;\n}\n",
-			"test.hlsl:2:1: error: arrays and structs of resources ('S') are not supported"},
+		{"struct S { RWBuffer<uint> b; uint n; };\nS s;\n[numthreads(1,1,1)] void main() {\n  s.b[0] = 1;\n}\n",
+			"test.hlsl:2:1: error: a global struct holding resources may hold only buffers, not 'S'"},
+		{"RWStructuredBuffer<uint> A;\n[numthreads(1,1,1)] void main() {\n  RWStructuredBuffer<uint> b;\n  A[0] = 2;\n  b[0] = 1;\n}\n",
+			"test.hlsl:5:3: error: local resource 'b' is used but never assigned a global resource"},
+		{"RWBuffer<uint> A;\nstruct H { RWStructuredBuffer<uint> b; };\n[numthreads(1,1,1)] void main() {\n  H h;\n  h.b[0] = 1;\n}\n",
+			"test.hlsl:5:3: error: local resource of type 'RWStructuredBuffer<uint>' does not refer to a global resource: no global 'RWStructuredBuffer<uint>' is declared"},
 		{"RWBuffer<uint> B[] : register(u0);\n[numthreads(1,1,1)] void main() {\n  B[1][0] = 1;\n}\n",
 			"test.hlsl:3:3: error: unbounded resource array 'B' is not supported: give it a size"},
-		{"RWStructuredBuffer<uint> B[2] : register(u0);\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) {\n  B[i].IncrementCounter();\n}\n",
-			"test.hlsl:3:3: error: 'IncrementCounter' on a resource array element needs a constant index"},
 		{"struct S { float x; };\nConstantBuffer<S> c[2];\nRWBuffer<float> o;\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) { o[i] = c[i].x; }\n",
 			"test.hlsl:4:66: error: an index into the ConstantBuffer array 'c' must be constant"},
 	}

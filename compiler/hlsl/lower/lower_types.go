@@ -60,7 +60,10 @@ func (l *lowerer) typeOf(t *hlsl.Type, mem bool) *ir.Type {
 		}
 		return l.logicalStruct(t.Struct)
 	case hlsl.KindResource:
-		// A resource used as a value is a pointer to its buffer.
+		if hlsl.IsBufferResource(t) {
+			return ir.I32 // a buffer held as a value is its id (lower_resvalue.go)
+		}
+		// A texture or sampler used as a value is a pointer to it.
 		return ir.Ptr(ir.SpaceStorage, l.resourceValueType(t))
 	}
 	return ir.Void

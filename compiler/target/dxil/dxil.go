@@ -35,6 +35,7 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 		if err := lowerIntrinsics(f); err != nil {
 			return nil, fmt.Errorf("dxil: %w", err)
 		}
+		lowerCounters(f)
 	}
 	if err := newLegalizer(c).run(); err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
@@ -66,6 +67,12 @@ func lowerIntrinsics(f *ir.Function) error {
 				continue
 			}
 			text := ir.InstrString(in)
+			if n == "buf.length" {
+				if err := lw.bufLength(in); err != nil {
+					return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), text, err)
+				}
+				continue
+			}
 			if isTexture(n) {
 				lowered = true
 				if err := lw.texture(in); err != nil {

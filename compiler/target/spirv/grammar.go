@@ -131,6 +131,7 @@ func init() {
 	defOp(OpStore, "Store", "i i ma?")
 	defOp(OpCopyMemory, "CopyMemory", "i i ma?")
 	defOp(OpAccessChain, "AccessChain", "T R i i*")
+	defOp(OpArrayLength, "ArrayLength", "T R i n")
 	defOp(OpDecorate, "Decorate", "i dec")
 	defOp(OpMemberDecorate, "MemberDecorate", "i n dec")
 	defOp(OpVectorExtractDynamic, "VectorExtractDynamic", "T R i i")

@@ -64,6 +64,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	if name == ir.Demote {
 		return fe.demote() // quad.go
 	}
+	if name == "buf.length" {
+		return fe.bufLength(in)
+	}
 	t := in.Type()
 	tid, err := fe.typ(t)
 	if err != nil {

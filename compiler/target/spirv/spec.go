@@ -52,6 +52,7 @@ const (
 	OpStore                    = 62
 	OpCopyMemory               = 63
 	OpAccessChain              = 65
+	OpArrayLength              = 68
 	OpDecorate                 = 71
 	OpMemberDecorate           = 72
 	OpVectorExtractDynamic     = 77
