@@ -175,10 +175,6 @@ var knownMismatches = map[string]string{
 	// model; static and local resource variables are issue 17 item 4.
 	"static-initializer.shader_test:70":  "static texture without initializer, read used (DXC fails after DCE)",
 	"static-initializer.shader_test:144": "static local texture initialized from an uninitialized static texture (DXC fails after DCE)",
-	// Came into the subset with the float64, int64 and native-16-bit
-	// units (issue 17 item 3); they need templated Store<T> (item 4).
-	"uav-rwbyteaddressbuffer.shader_test:93":  "RWByteAddressBuffer.Store<int64_t>/<double> (issue 17 item 4)",
-	"uav-rwbyteaddressbuffer.shader_test:112": "RWByteAddressBuffer.Store<int16_t>/<half> (issue 17 item 4)",
 }
 
 func TestConformanceVKD3D(t *testing.T) {
