@@ -123,6 +123,21 @@ func (fe *fn) inst(in *inst) error {
 		}
 		res.Op, res.Args = ir.OpSelect, []ir.Value{a[0], fe.coerce(a[1], res.Type()), fe.coerce(a[2], res.Type())}
 		fe.put(res)
+	case "OpArrayLength":
+		// Of member 0 of a storage buffer's Block, the runtime array the
+		// reader gives the buffer's global: the IR's buf.length (the
+		// back end's translation of a buffer's GetDimensions).
+		if err := r.need(in, 2); err != nil {
+			return err
+		}
+		b, err := fe.value(in.args[0])
+		if err != nil {
+			return err
+		}
+		if pt := b.Type(); in.args[1].s != "0" || pt.Kind != ir.KPointer || pt.Elem.Kind != ir.KArray || pt.Elem.Len >= 0 || !res.Type().IsIntegral() {
+			return fe.opaque(in, res)
+		}
+		fe.setIntr(res, "buf.length", b)
 	case "OpFMod":
 		// x - y * floor(x / y): the result has the sign of y.
 		a, err := fe.values(in.args[:2])

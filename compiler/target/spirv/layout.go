@@ -34,7 +34,9 @@ import (
 //     arrays of rows;
 //   - a struct member goes at the next offset its alignment allows; a
 //     struct's alignment is its largest member alignment (std140: rounded
-//     up to 16) and its size is rounded up to that alignment, so nothing
+//     up to 16; also 16 when a vector member sits below its base
+//     alignment, so that it cannot straddle 16 bytes where the struct is
+//     placed: {int, int2} nested at offset 8 would put the int2 at 12) and its size is rounded up to that alignment, so nothing
 //     is placed in the padding after a struct, array or matrix.
 
 // layoutRule says whether a type is laid out explicitly, and how.
@@ -124,6 +126,14 @@ func typeLayout(t *ir.Type, rule layoutRule) (Layout, error) {
 			}
 			off = placeMember(off, f.Type, fl)
 			l.Offsets = append(l.Offsets, off)
+			if f.Type.Kind == ir.KVector && off%fl.Align != 0 {
+				// A vector placed by the relaxed rule only (below its
+				// base alignment) does not straddle 16 bytes relative
+				// to the struct; aligning the struct to 16 keeps that
+				// true wherever the struct is placed (Vulkan checks
+				// straddling at the offset within the block).
+				align = max(align, 16)
+			}
 			off += fl.Size
 			if fl.Align > align {
 				align = fl.Align

@@ -251,3 +251,48 @@ func TestPartlyPlacedLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedRelaxedVectorLayout: a struct {int, int2} keeps its int2 at
+// offset 4 (the relaxed rule) and is aligned to 16, so nested after two
+// ints it starts at 16 and its int2 cannot straddle 16 bytes (at 8 it
+// would sit at 12..20, which spirv-val rejects: offload-test-suite
+// ConstantBufferT/nested). The module validates.
+func TestNestedRelaxedVectorLayout(t *testing.T) {
+	t.Parallel()
+	x := ir.Struct("NX", []ir.Field{{Name: "a1", Type: ir.I32}})
+	y := ir.Struct("NY", []ir.Field{{Name: "a1", Type: ir.I32}, {Name: "a2", Type: ir.Vec(ir.I32, 2)}})
+	outer := ir.Struct("NOuter", []ir.Field{{Name: "x1", Type: x}, {Name: "x2", Type: x}, {Name: "y", Type: y}})
+	ly, err := typeLayout(y, ruleStd430)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ly.Offsets) != "[0 4]" || ly.Align != 16 || ly.Size != 16 {
+		t.Errorf("{int, int2}: offsets %v align %d size %d, want [0 4], 16, 16", ly.Offsets, ly.Align, ly.Size)
+	}
+	lo, err := typeLayout(outer, ruleStd430)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(lo.Offsets) != "[0 4 16]" {
+		t.Errorf("outer offsets %v, want [0 4 16]", lo.Offsets)
+	}
+	m, err := ir.ParseModule("nested.pir", []byte(`module "nested"
+
+type %NX = { i32 a1 }
+type %NY = { i32 a1, <2 x i32> a2 }
+type %NOuter = { %NX x1, %NX x2, %NY y }
+
+@Out = global storage [? x %NOuter] binding 0, 0 kind "RWStructuredBuffer"
+
+define void @main() compute numthreads(1, 1, 1) {
+entry:
+  %p = access ptr<storage, [? x %NOuter]> @Out, u32 0, i32 2, i32 1
+  store <2 x i32> <3, 4>, ptr<storage, <2 x i32>> %p
+  ret
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkModule(t, "nested", m, Options{})
+}
