@@ -36,7 +36,9 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 		e.File = filename
 		m, err = nil, e
 	})
-	ast, err := parseModule(filename, src)
+	// One string copy of the file: names and token texts are substrings.
+	s := string(src)
+	ast, err := parseModule(filename, src, s)
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +56,8 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 		listing:       lst,
 	}
 	if lst != nil {
-		lst.slots = slotMaps(ast.toks)
+		lst.slots = slotMaps(src, s)
 	}
-	ast.toks = nil // the token array is garbage from here on (large modules)
 	if err := lw.lower(); err != nil {
 		return nil, err
 	}

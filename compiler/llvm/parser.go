@@ -30,23 +30,19 @@ type modAST struct {
 	globals    []*globalAST
 	funcs      []*funcAST
 	attrGroups map[string]map[string]bool
-	toks       []token // the module's tokens (for slotMaps)
 }
 
 // mdInts reads metadata node !id as a tuple of integers (`!{i32 64, i32 1,
-// i32 1}`) from the module's tokens; ok is false when there is no such
-// definition or it holds anything else.
-func mdInts(toks []token, defs map[string]int, id string) (vals []int64, ok bool) {
-	i, found := defs[id]
+// i32 1}`), lexing the source again where the definition starts (defs);
+// ok is false when there is no such definition or it holds anything else.
+func mdInts(src []byte, s string, defs map[string]lexState, id string) (vals []int64, ok bool) {
+	st, found := defs[id]
 	if !found {
 		return nil, false
 	}
-	at := func(k int) token {
-		if k < len(toks) {
-			return toks[k]
-		}
-		return token{kind: tEOF}
-	}
+	ts := newTokStream(src, s, st)
+	at := ts.at
+	i := 0
 	// !id = !{ ... } (possibly "distinct !{").
 	i++
 	if t := at(i); t.kind != tPunct || t.text != "=" {
@@ -236,19 +232,14 @@ type asmAST struct {
 
 type parser struct {
 	file  string
-	toks  []token
+	ts    *tokStream // tokens on demand (pos is an index into it)
 	pos   int
 	depth int // nesting of types and constants (nesting.go)
 }
 
-func (p *parser) tok() token { return p.toks[p.pos] }
+func (p *parser) tok() token { return p.ts.at(p.pos) }
 
-func (p *parser) peekAt(n int) token {
-	if p.pos+n < len(p.toks) {
-		return p.toks[p.pos+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
+func (p *parser) peekAt(n int) token { return p.ts.at(p.pos + n) }
 
 func (p *parser) isIdent(s string) bool {
 	t := p.tok()
@@ -339,15 +330,24 @@ func (p *parser) skipToTopLevel() {
 	}
 }
 
-func parseModule(file string, src []byte) (*modAST, error) {
-	toks, lerr := lex(src)
-	if lerr != nil {
+// parseModule parses src (s is src as a string: names are its substrings).
+// Tokens are lexed as the parser reaches them (tokstream.go); a lexical
+// error anywhere in the file is reported in preference to a parse error,
+// as when the file was lexed before parsing.
+func parseModule(file string, src []byte, s string) (*modAST, error) {
+	p := &parser{file: file, ts: newTokStream(src, s, startOfFile)}
+	m, err := p.parseModule(src, s)
+	if lerr := p.ts.finish(); lerr != nil {
 		return nil, &Error{File: file, Line: int(lerr.line), Col: int(lerr.col), Msg: lerr.msg}
 	}
-	p := &parser{file: file, toks: toks}
-	mdDefs := map[string]int{}
-	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}, toks: toks}
+	return m, err
+}
+
+func (p *parser) parseModule(src []byte, s string) (*modAST, error) {
+	mdDefs := map[string]lexState{}
+	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}}
 	for p.tok().kind != tEOF {
+		p.ts.release(p.pos)
 		t := p.tok()
 		switch {
 		case t.kind == tIdent && (t.text == "target" || t.text == "source_filename"):
@@ -373,7 +373,7 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		case t.kind == tMeta:
 			// Metadata definitions (!0 = !{...}, !llvm.module.flags = ...):
 			// skipped, their positions kept for !reqd_work_group_size.
-			mdDefs[t.text] = p.pos
+			mdDefs[t.text] = stateOf(t)
 			p.pos++
 			for !p.atTopLevelStart() {
 				p.pos++
@@ -401,7 +401,7 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		if f.reqdWG == "" {
 			continue
 		}
-		if v, ok := mdInts(toks, mdDefs, f.reqdWG); ok && len(v) == 3 && v[0] > 0 && v[1] > 0 && v[2] > 0 && v[0]*v[1]*v[2] <= 1024 {
+		if v, ok := mdInts(src, s, mdDefs, f.reqdWG); ok && len(v) == 3 && v[0] > 0 && v[1] > 0 && v[2] > 0 && v[0]*v[1]*v[2] <= 1024 {
 			f.workGroupSize = [3]int{int(v[0]), int(v[1]), int(v[2])}
 		}
 		f.reqdWG = ""
@@ -441,7 +441,7 @@ func (p *parser) parseAttrGroup(m *modAST) error {
 					return err
 				}
 				var parts []string
-				for _, x := range p.toks[start:p.pos] {
+				for _, x := range p.ts.span(start, p.pos) {
 					parts = append(parts, x.text)
 				}
 				word += strings.Join(parts, "")
@@ -815,6 +815,7 @@ func (p *parser) parseParamAttrs(set map[string]bool) error {
 func (p *parser) parseBody(f *funcAST) error {
 	var cur *blockAST
 	for {
+		p.ts.release(p.pos)
 		t := p.tok()
 		switch {
 		case t.kind == tEOF:
@@ -863,7 +864,7 @@ func (p *parser) parseBody(f *funcAST) error {
 		if err != nil {
 			return err
 		}
-		in.span = srcSpan{line: t.line, col: t.col, endLine: p.toks[p.pos-1].line}
+		in.span = srcSpan{line: t.line, col: t.col, endLine: p.ts.at(p.pos - 1).line}
 		cur.instrs = append(cur.instrs, in)
 	}
 }
