@@ -104,6 +104,11 @@ type funcAST struct {
 	refs    []token         // #N attribute group references
 	isDecl  bool
 	blocks  []*blockAST
+	// insts are the body's instructions in layout order (stubs.go); each
+	// block ends at its end index. ptrDefs, ptrUses and ptrFlows are the
+	// facts pointee inference reads (dropped once it ran).
+	insts                      []instStub
+	ptrDefs, ptrUses, ptrFlows []ptrFact
 	varargs bool
 	// workGroupSize is the function's !reqd_work_group_size (x, y, z),
 	// or zero when it has none.
@@ -124,7 +129,7 @@ type blockAST struct {
 	tok     token
 	name    string
 	numeric bool
-	instrs  []*instAST
+	end     int32 // its instructions are funcAST.insts[previous block's end:end]
 }
 
 type valKind uint8
@@ -827,7 +832,7 @@ func (p *parser) parseBody(f *funcAST) error {
 			}
 			return nil
 		case t.kind == tLabel:
-			cur = &blockAST{tok: t, name: t.text, numeric: t.numeric}
+			cur = &blockAST{tok: t, name: t.text, numeric: t.numeric, end: int32(len(f.insts))}
 			f.blocks = append(f.blocks, cur)
 			p.pos++
 			continue
@@ -857,15 +862,15 @@ func (p *parser) parseBody(f *funcAST) error {
 		}
 		if cur == nil {
 			// The implicit, numbered entry block.
-			cur = &blockAST{tok: t, numeric: true, name: ""}
+			cur = &blockAST{tok: t, numeric: true, name: "", end: int32(len(f.insts))}
 			f.blocks = append(f.blocks, cur)
 		}
 		in, err := p.parseInstr()
 		if err != nil {
 			return err
 		}
-		in.span = srcSpan{line: t.line, col: t.col, endLine: p.ts.at(p.pos - 1).line}
-		cur.instrs = append(cur.instrs, in)
+		f.addInst(in, t)
+		cur.end = int32(len(f.insts))
 	}
 }
 

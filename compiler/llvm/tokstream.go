@@ -91,3 +91,11 @@ func (ts *tokStream) finish() *lexError {
 	}
 	return ts.err
 }
+
+// reset makes the stream lex from st again, forgetting its window.
+func (ts *tokStream) reset(st lexState) {
+	ts.lx.pos, ts.lx.line, ts.lx.col = st.off, st.line, st.col
+	clear(ts.buf)
+	ts.buf = ts.buf[:0]
+	ts.base, ts.err, ts.done = 0, nil, false
+}

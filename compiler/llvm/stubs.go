@@ -1,0 +1,155 @@
+package llvm
+
+// A function body is not kept as a syntax tree. The parser reads each
+// instruction, records what the importer needs before lowering (an
+// instStub: where the instruction is, its name, opcode and result type,
+// plus the few facts pointee inference uses) and drops the instruction's
+// tree. Lowering parses each instruction again from its position, lowers
+// it and drops it, so that at most one instruction's tree is alive at a
+// time. On a 100k-block function the whole tree was ~180 MB; the stubs are
+// ~64 bytes per instruction.
+
+// instStub is one instruction of a function body between parsing and
+// lowering.
+type instStub struct {
+	at lexState // the instruction's first token: it is parsed again from here
+	// name is the name as written ("" when unnamed) until declareFunc
+	// claims names; from then on it is the value's name (numbered values
+	// get their number).
+	name          string
+	op            string
+	rt            *llType // result type when it follows from the LLVM types alone (resultLLType)
+	opLine, opCol int32   // the opcode token (locations and messages)
+	flags         stubFlags
+}
+
+type stubFlags uint8
+
+const (
+	sNamed     stubFlags = 1 << iota // written as "%x = ..."
+	sNumeric                         // the name is a number
+	sHasResult                       // the instruction defines a value
+	sNeedAST                         // the result type needs the whole instruction (resultType)
+)
+
+func (st *instStub) has(f stubFlags) bool { return st.flags&f != 0 }
+
+// opTok is the opcode token's position, for messages.
+func (st *instStub) opTok() token { return token{text: st.op, kind: tIdent, line: st.opLine, col: st.opCol} }
+
+// firstTok is the first token's position (the %name of a named value).
+func (st *instStub) firstTok() token { return token{line: st.at.line, col: st.at.col} }
+
+// ptrFact is what pointee inference (lowerer.inferPointees) needs of one
+// instruction, recorded while parsing in layout order.
+type ptrFact struct {
+	inst int32   // the instruction (index into funcAST.insts)
+	ty   *llType // alloca: allocated type; gep: source element type; uses: accessed type
+	name string  // uses: the pointer operand (a local value)
+	gep  *instAST
+	// srcs are the local operands a phi, select or cast passes through.
+	srcs []string
+}
+
+// addInst records a parsed instruction of f (stub and inference facts);
+// the caller drops the tree afterwards.
+func (f *funcAST) addInst(in *instAST, first token) {
+	st := instStub{at: stateOf(first), name: in.name, op: in.op, opLine: in.tok.line, opCol: in.tok.col}
+	if in.named {
+		st.flags |= sNamed
+	}
+	if in.numeric {
+		st.flags |= sNumeric
+	}
+	if instHasResult(in) {
+		st.flags |= sHasResult
+		switch in.op {
+		case "alloca", "call", "cmpxchg", "extractvalue":
+			st.flags |= sNeedAST
+		default:
+			st.rt = resultLLType(in)
+		}
+	}
+	idx := int32(len(f.insts))
+	f.insts = append(f.insts, st)
+
+	local := func(v valRef) string {
+		if v.kind == vLocal {
+			return v.text
+		}
+		return ""
+	}
+	use := func(v valRef, t *llType, gep *instAST) {
+		if n := local(v); n != "" {
+			f.ptrUses = append(f.ptrUses, ptrFact{inst: idx, ty: t, name: n, gep: gep})
+		}
+	}
+	flow := func(vs ...valRef) {
+		var srcs []string
+		for _, v := range vs {
+			if n := local(v); n != "" {
+				srcs = append(srcs, n)
+			}
+		}
+		if len(srcs) > 0 {
+			f.ptrFlows = append(f.ptrFlows, ptrFact{inst: idx, srcs: srcs})
+		}
+	}
+	switch in.op {
+	case "alloca":
+		f.ptrDefs = append(f.ptrDefs, ptrFact{inst: idx, ty: in.ty})
+	case "getelementptr":
+		if len(in.args) > 0 {
+			g := &instAST{ty: in.ty, args: in.args}
+			f.ptrDefs = append(f.ptrDefs, ptrFact{inst: idx, gep: g})
+			use(in.args[0].v, in.ty, g)
+		}
+	case "load":
+		if len(in.args) == 1 {
+			use(in.args[0].v, in.ty, nil)
+		}
+	case "store":
+		if len(in.args) == 2 && in.args[0].ty.kind != lkPtr {
+			use(in.args[1].v, in.args[0].ty, nil)
+		}
+	case "atomicrmw", "cmpxchg":
+		use(in.args[0].v, in.ty, nil)
+	case "phi":
+		var srcs []string
+		for _, x := range in.phis {
+			if n := local(x.v); n != "" {
+				srcs = append(srcs, n)
+			}
+		}
+		if len(srcs) > 0 {
+			f.ptrFlows = append(f.ptrFlows, ptrFact{inst: idx, srcs: srcs})
+		}
+	case "select":
+		flow(in.args[1].v, in.args[2].v)
+	case "addrspacecast", "bitcast", "freeze":
+		flow(in.args[0].v)
+	}
+}
+
+// reparser parses single instructions again from their stubs, reusing one
+// token window.
+type reparser struct {
+	p parser
+}
+
+func newReparser(file string, src []byte, s string) *reparser {
+	return &reparser{p: parser{file: file, ts: newTokStream(src, s, startOfFile)}}
+}
+
+// load parses the instruction of st.
+func (rp *reparser) load(st *instStub) (*instAST, error) {
+	p := &rp.p
+	p.ts.reset(st.at)
+	p.pos, p.depth = 0, 0
+	in, err := p.parseInstr()
+	if err != nil {
+		return nil, err
+	}
+	in.span = srcSpan{line: st.at.line, col: st.at.col, endLine: p.ts.at(p.pos - 1).line}
+	return in, nil
+}
