@@ -95,21 +95,21 @@ type globalAST struct {
 }
 
 type funcAST struct {
-	tok     token
-	name    string
-	cc      string
-	ret     *llType
-	params  []*paramAST
-	attrs   map[string]bool // inline function attributes
-	refs    []token         // #N attribute group references
-	isDecl  bool
-	blocks  []*blockAST
+	tok    token
+	name   string
+	cc     string
+	ret    *llType
+	params []*paramAST
+	attrs  map[string]bool // inline function attributes
+	refs   []token         // #N attribute group references
+	isDecl bool
+	blocks []*blockAST
 	// insts are the body's instructions in layout order (stubs.go); each
 	// block ends at its end index. ptrDefs, ptrUses and ptrFlows are the
 	// facts pointee inference reads (dropped once it ran).
 	insts                      []instStub
 	ptrDefs, ptrUses, ptrFlows []ptrFact
-	varargs bool
+	varargs                    bool
 	// workGroupSize is the function's !reqd_work_group_size (x, y, z),
 	// or zero when it has none.
 	workGroupSize [3]int

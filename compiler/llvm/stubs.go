@@ -35,7 +35,9 @@ const (
 func (st *instStub) has(f stubFlags) bool { return st.flags&f != 0 }
 
 // opTok is the opcode token's position, for messages.
-func (st *instStub) opTok() token { return token{text: st.op, kind: tIdent, line: st.opLine, col: st.opCol} }
+func (st *instStub) opTok() token {
+	return token{text: st.op, kind: tIdent, line: st.opLine, col: st.opCol}
+}
 
 // firstTok is the first token's position (the %name of a named value).
 func (st *instStub) firstTok() token { return token{line: st.at.line, col: st.at.col} }
