@@ -14,7 +14,7 @@ type bodyLowerer struct {
 	fi     *funcInfo
 	f      *ir.Function
 	blocks map[string]*ir.Block
-	vals   map[string]ir.Value
+	vals   *valTable // parameters and instruction results by name
 	bd     *ir.Builder
 	cur    *ir.Block
 	casts  map[castKey]ir.Value // pointer casts already made in a block
@@ -44,16 +44,16 @@ type phiFixup struct {
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: make(map[string]*ir.Block, len(fi.blocks)),
-		vals: make(map[string]ir.Value, fi.nvals+len(fi.f.Params)), casts: map[castKey]ir.Value{},
+		vals: newValTable(fi.nvals + len(fi.f.Params)), casts: map[castKey]ir.Value{},
 		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
-		bl.vals[p.Name()] = p
+		bl.vals.put(p)
 	}
 	for i, name := range fi.blocks {
 		b := bl.f.NewBlock(name)
 		if b.Name() != name {
-			return lw.errAt(fa.blocks[i].tok, "redefinition of '%%%s'", name)
+			return lw.errAt(fa.blocks[i].tok(), "redefinition of '%%%s'", name)
 		}
 		bl.blocks[name] = b
 	}
@@ -61,8 +61,8 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	// before definitions in layout order (phis, unstructured control flow).
 	// Most result types follow from the stub; the others need the
 	// instruction parsed again (stubs.go).
-	for i := range fa.insts {
-		st := &fa.insts[i]
+	for i := int32(0); i < int32(fa.insts.len()); i++ {
+		st := fa.insts.at(i)
 		if !st.has(sHasResult) {
 			continue
 		}
@@ -89,7 +89,7 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			return err
 		}
 		if t == ir.Void {
-			return lw.fatalAt(st.opTok(), "'%s' cannot produce a void value", st.op)
+			return lw.fatalAt(st.opTok(), "'%s' cannot produce a void value", lw.rp.opOf(st))
 		}
 		it := ir.NewInstr(bl.f, ir.OpInvalid, t, name)
 		if it.Name() != name {
@@ -100,7 +100,7 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			return lw.errAt(at, "redefinition of '%%%s'", name)
 		}
 		it.Loc = ir.Loc{Line: st.opLine, Col: st.opCol}
-		bl.vals[name] = it
+		bl.vals.put(it)
 	}
 	fl := lw.listFunc(fa, bl.f)
 	start := int32(0)
@@ -108,16 +108,17 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 		bl.cur = bl.blocks[fi.blocks[i]]
 		bl.bd.SetBlock(bl.cur)
 		var bk BlockListing
-		last := b.tok
+		last := b.tok()
 		for k := start; k < b.end; k++ {
-			st := &fa.insts[k]
+			st := fa.insts.at(k)
 			// The instruction's tree lives only while it is lowered.
 			in, err := lw.rp.load(st)
 			if err != nil {
 				return err
 			}
 			if st.has(sHasResult) {
-				in.pre = bl.vals[st.name].(*ir.Instr)
+				x, _ := bl.vals.get(st.name)
+				in.pre = x.(*ir.Instr)
 			}
 			n := len(bl.cur.Instrs)
 			if err := bl.instr(in); err != nil {
@@ -129,6 +130,7 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			last = in.tok
 		}
 		start = b.end
+		fa.insts.freeBefore(start)
 		if fl != nil {
 			bk.Block = bl.cur
 			fl.Blocks = append(fl.Blocks, bk)
@@ -138,7 +140,7 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			return lw.errAt(t, "block '%%%s' does not end with a terminator", bl.cur.Name())
 		}
 	}
-	fa.insts = nil
+	fa.insts = stubList{}
 	for _, fx := range bl.phiFix {
 		bd := ir.NewBuilder(bl.f)
 		bd.SetBeforeTerminator(fx.pred)
@@ -252,7 +254,7 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 	case vLocal, vGlobal:
 		var v ir.Value
 		if tv.v.kind == vLocal {
-			x, ok := bl.vals[tv.v.text]
+			x, ok := bl.vals.get(tv.v.text)
 			if !ok {
 				if _, isBlock := bl.blocks[tv.v.text]; isBlock {
 					return nil, lw.fatalAt(tv.v.tok, "block '%%%s' used as a value", tv.v.text)

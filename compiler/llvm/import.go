@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"passlens/compiler/ir"
 	"passlens/internal/guard"
@@ -24,6 +25,9 @@ import (
 // amdgpu_kernel, spir_kernel and amdgpu_cs definitions become compute entry
 // points (numthreads from !reqd_work_group_size, else
 // DefaultWorkGroupSize).
+//
+// The module's names share memory with src (no copy of a large file is
+// made): the caller must not modify src while the module is in use.
 func Import(filename string, src []byte) (*ir.Module, error) {
 	return importModule(filename, src, nil)
 }
@@ -36,8 +40,13 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 		e.File = filename
 		m, err = nil, e
 	})
-	// One string copy of the file: names and token texts are substrings.
-	s := string(src)
+	if len(src) > math.MaxInt32 {
+		return nil, &Error{File: filename, Line: 1, Col: 1, Msg: "file too large for the LLVM IR reader (over 2 GiB)"}
+	}
+	// The file as a string without a copy: token texts, and the names the
+	// module keeps, are substrings of it (so src must not change while the
+	// module is in use; see Import).
+	s := unsafe.String(unsafe.SliceData(src), len(src))
 	ast, err := parseModule(filename, src, s)
 	if err != nil {
 		return nil, err
@@ -288,7 +297,7 @@ type funcInfo struct {
 func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 	// Maps sized up front: a large function would otherwise spend much of
 	// its import growing them.
-	n := len(fa.params) + len(fa.blocks) + len(fa.insts)
+	n := len(fa.params) + len(fa.blocks) + fa.insts.len()
 	fi := &funcInfo{pointee: map[string]*ir.Type{}}
 	// Number unnamed arguments, blocks and values as LLVM does.
 	next := 0
@@ -318,17 +327,17 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 	if !fa.isDecl {
 		start := int32(0)
 		for _, b := range fa.blocks {
-			n, err := claim(b.tok, b.name, b.numeric)
+			n, err := claim(b.tok(), b.name, b.numeric)
 			if err != nil {
 				return nil, err
 			}
 			fi.blocks = append(fi.blocks, n)
 			for i := start; i < b.end; i++ {
-				st := &fa.insts[i]
+				st := fa.insts.at(i)
 				named := st.has(sNamed)
 				if !st.has(sHasResult) {
 					if named {
-						return nil, lw.errAt(st.firstTok(), "instruction '%s' does not produce a value and cannot be named", st.op)
+						return nil, lw.errAt(st.firstTok(), "instruction '%s' does not produce a value and cannot be named", lw.rp.opOf(st))
 					}
 					continue
 				}
@@ -465,7 +474,7 @@ func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo) {
 			}
 		}
 	}
-	nameOf := func(x ptrFact) string { return fa.insts[x.inst].name }
+	nameOf := func(x ptrFact) string { return fa.insts.at(x.inst).name }
 	for _, d := range fa.ptrDefs {
 		if d.gep == nil {
 			if t := mapT(d.ty); t != nil {

@@ -107,7 +107,7 @@ type funcAST struct {
 	// insts are the body's instructions in layout order (stubs.go); each
 	// block ends at its end index. ptrDefs, ptrUses and ptrFlows are the
 	// facts pointee inference reads (dropped once it ran).
-	insts                      []instStub
+	insts                      stubList
 	ptrDefs, ptrUses, ptrFlows []ptrFact
 	varargs                    bool
 	// workGroupSize is the function's !reqd_work_group_size (x, y, z),
@@ -125,12 +125,19 @@ type paramAST struct {
 	attrs   map[string]bool
 }
 
+// blockAST is a block of a body: its label (name, position; none for the
+// implicit entry block, whose position is its first instruction's) and
+// where its instructions end in funcAST.insts (they start where the
+// previous block's end).
 type blockAST struct {
-	tok     token
-	name    string
-	numeric bool
-	end     int32 // its instructions are funcAST.insts[previous block's end:end]
+	name      string
+	line, col int32
+	end       int32
+	numeric   bool
 }
+
+// tok is the block's label position, for messages.
+func (b *blockAST) tok() token { return token{text: b.name, kind: tLabel, line: b.line, col: b.col} }
 
 type valKind uint8
 
@@ -832,7 +839,7 @@ func (p *parser) parseBody(f *funcAST) error {
 			}
 			return nil
 		case t.kind == tLabel:
-			cur = &blockAST{tok: t, name: t.text, numeric: t.numeric, end: int32(len(f.insts))}
+			cur = &blockAST{name: t.text, line: t.line, col: t.col, numeric: t.numeric, end: int32(f.insts.len())}
 			f.blocks = append(f.blocks, cur)
 			p.pos++
 			continue
@@ -862,7 +869,7 @@ func (p *parser) parseBody(f *funcAST) error {
 		}
 		if cur == nil {
 			// The implicit, numbered entry block.
-			cur = &blockAST{tok: t, numeric: true, name: "", end: int32(len(f.insts))}
+			cur = &blockAST{line: t.line, col: t.col, numeric: true, end: int32(f.insts.len())}
 			f.blocks = append(f.blocks, cur)
 		}
 		in, err := p.parseInstr()
@@ -870,7 +877,7 @@ func (p *parser) parseBody(f *funcAST) error {
 			return err
 		}
 		f.addInst(in, t)
-		cur.end = int32(len(f.insts))
+		cur.end = int32(f.insts.len())
 	}
 }
 

@@ -6,22 +6,27 @@ package llvm
 // plus the few facts pointee inference uses) and drops the instruction's
 // tree. Lowering parses each instruction again from its position, lowers
 // it and drops it, so that at most one instruction's tree is alive at a
-// time. On a 100k-block function the whole tree was ~180 MB; the stubs are
-// ~64 bytes per instruction.
+// time. On a 100k-block function the whole tree was ~180 MB; a stub is 48
+// bytes, and the stubs of lowered blocks are freed as lowering proceeds
+// (stubList).
 
 // instStub is one instruction of a function body between parsing and
 // lowering.
 type instStub struct {
-	at lexState // the instruction's first token: it is parsed again from here
 	// name is the name as written ("" when unnamed) until declareFunc
 	// claims names; from then on it is the value's name (numbered values
 	// get their number).
-	name          string
-	op            string
-	rt            *llType // result type when it follows from the LLVM types alone (resultLLType)
-	opLine, opCol int32   // the opcode token (locations and messages)
-	flags         stubFlags
+	name string
+	rt   *llType // result type when it follows from the LLVM types alone (resultLLType)
+	// The instruction's first token (it is parsed again from there) and
+	// its opcode token (locations).
+	off, line, col int32
+	opLine, opCol  int32
+	flags          stubFlags
 }
+
+// at is the lexer state at the instruction's first token.
+func (st *instStub) at() lexState { return lexState{off: int(st.off), line: st.line, col: st.col} }
 
 type stubFlags uint8
 
@@ -35,12 +40,41 @@ const (
 func (st *instStub) has(f stubFlags) bool { return st.flags&f != 0 }
 
 // opTok is the opcode token's position, for messages.
-func (st *instStub) opTok() token {
-	return token{text: st.op, kind: tIdent, line: st.opLine, col: st.opCol}
-}
+func (st *instStub) opTok() token { return token{kind: tIdent, line: st.opLine, col: st.opCol} }
 
 // firstTok is the first token's position (the %name of a named value).
-func (st *instStub) firstTok() token { return token{line: st.at.line, col: st.at.col} }
+func (st *instStub) firstTok() token { return token{line: st.line, col: st.col} }
+
+// stubChunk is the number of stubs in one chunk of a stubList.
+const stubChunk = 4096
+
+// stubList holds a body's stubs in fixed-size chunks, so that the chunks
+// of blocks already lowered can be freed while the IR grows.
+type stubList struct {
+	chunks [][]instStub
+	n      int
+}
+
+func (l *stubList) len() int { return l.n }
+
+func (l *stubList) add(st instStub) {
+	if l.n%stubChunk == 0 {
+		l.chunks = append(l.chunks, make([]instStub, 0, stubChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, st)
+	l.n++
+}
+
+// at returns stub i (not freed).
+func (l *stubList) at(i int32) *instStub { return &l.chunks[i/stubChunk][i%stubChunk] }
+
+// freeBefore frees the chunks that hold only stubs before index i.
+func (l *stubList) freeBefore(i int32) {
+	for k := 0; k < int(i)/stubChunk; k++ {
+		l.chunks[k] = nil
+	}
+}
 
 // ptrFact is what pointee inference (lowerer.inferPointees) needs of one
 // instruction, recorded while parsing in layout order.
@@ -56,7 +90,7 @@ type ptrFact struct {
 // addInst records a parsed instruction of f (stub and inference facts);
 // the caller drops the tree afterwards.
 func (f *funcAST) addInst(in *instAST, first token) {
-	st := instStub{at: stateOf(first), name: in.name, op: in.op, opLine: in.tok.line, opCol: in.tok.col}
+	st := instStub{name: in.name, off: int32(first.off), line: first.line, col: first.col, opLine: in.tok.line, opCol: in.tok.col}
 	if in.named {
 		st.flags |= sNamed
 	}
@@ -72,8 +106,8 @@ func (f *funcAST) addInst(in *instAST, first token) {
 			st.rt = resultLLType(in)
 		}
 	}
-	idx := int32(len(f.insts))
-	f.insts = append(f.insts, st)
+	idx := int32(f.insts.len())
+	f.insts.add(st)
 
 	local := func(v valRef) string {
 		if v.kind == vLocal {
@@ -146,12 +180,20 @@ func newReparser(file string, src []byte, s string) *reparser {
 // load parses the instruction of st.
 func (rp *reparser) load(st *instStub) (*instAST, error) {
 	p := &rp.p
-	p.ts.reset(st.at)
+	p.ts.reset(st.at())
 	p.pos, p.depth = 0, 0
 	in, err := p.parseInstr()
 	if err != nil {
 		return nil, err
 	}
-	in.span = srcSpan{line: st.at.line, col: st.at.col, endLine: p.ts.at(p.pos - 1).line}
+	in.span = srcSpan{line: st.line, col: st.col, endLine: p.ts.at(p.pos - 1).line}
 	return in, nil
+}
+
+// opOf is the opcode of st (for messages: the stub does not keep it).
+func (rp *reparser) opOf(st *instStub) string {
+	if in, err := rp.load(st); err == nil {
+		return in.op
+	}
+	return "instruction"
 }
