@@ -247,6 +247,10 @@ type parser struct {
 	ts    *tokStream // tokens on demand (pos is an index into it)
 	pos   int
 	depth int // nesting of types and constants (nesting.go)
+	// scratch is the node parseInstr fills (one instruction at a time);
+	// with reuse, its slices are reused too.
+	scratch instAST
+	reuse   bool
 }
 
 func (p *parser) tok() token { return p.ts.at(p.pos) }
@@ -905,7 +909,16 @@ func (p *parser) skipFlags() {
 }
 
 func (p *parser) parseInstr() (*instAST, error) {
-	in := &instAST{}
+	// The node is the parser's one scratch node: an instruction's tree
+	// lives only until the next instruction is parsed. Its slices are
+	// fresh (what a caller keeps of them stays valid), except for the
+	// re-parsing of lowering (reuse), which keeps nothing of a tree.
+	in := &p.scratch
+	if p.reuse {
+		*in = instAST{args: in.args[:0], phis: in.phis[:0], targets: in.targets[:0], cases: in.cases[:0]}
+	} else {
+		*in = instAST{}
+	}
 	if t := p.tok(); t.kind == tLocal && p.peekAt(1).text == "=" {
 		in.name, in.numeric, in.nameTok, in.named = t.text, t.numeric, t, true
 		p.pos += 2
@@ -932,7 +945,7 @@ func (p *parser) parseInstr() (*instAST, error) {
 		if p.isIdent("label") {
 			var l token
 			l, err = p.parseLabelRef()
-			in.targets = []token{l}
+			in.targets = append(in.targets, l)
 			break
 		}
 		if err = p.parseTypedArgs(in, 1); err != nil {
@@ -1146,7 +1159,7 @@ func (p *parser) parseBinary(in *instAST) error {
 		return err
 	}
 	in.ty = ty
-	in.args = []typedVal{{ty, a}, {ty, b}}
+	in.args = append(in.args, typedVal{ty, a}, typedVal{ty, b})
 	return nil
 }
 
@@ -1362,7 +1375,7 @@ func (p *parser) parseSwitch(in *instAST) error {
 	if err != nil {
 		return err
 	}
-	in.targets = []token{def}
+	in.targets = append(in.targets, def)
 	if err := p.expectPunct("["); err != nil {
 		return err
 	}

@@ -174,7 +174,7 @@ type reparser struct {
 }
 
 func newReparser(file string, src []byte, s string) *reparser {
-	return &reparser{p: parser{file: file, ts: newTokStream(src, s, startOfFile)}}
+	return &reparser{p: parser{file: file, ts: newTokStream(src, s, startOfFile), reuse: true}}
 }
 
 // load parses the instruction of st.
