@@ -247,10 +247,8 @@ type parser struct {
 	ts    *tokStream // tokens on demand (pos is an index into it)
 	pos   int
 	depth int // nesting of types and constants (nesting.go)
-	// scratch is the node parseInstr fills (one instruction at a time);
-	// with reuse, its slices are reused too.
+	// scratch is the node parseInstr fills (one instruction at a time).
 	scratch instAST
-	reuse   bool
 }
 
 func (p *parser) tok() token { return p.ts.at(p.pos) }
@@ -909,16 +907,11 @@ func (p *parser) skipFlags() {
 }
 
 func (p *parser) parseInstr() (*instAST, error) {
-	// The node is the parser's one scratch node: an instruction's tree
-	// lives only until the next instruction is parsed. Its slices are
-	// fresh (what a caller keeps of them stays valid), except for the
-	// re-parsing of lowering (reuse), which keeps nothing of a tree.
+	// The node is the parser's one scratch node, its operand slices are
+	// reused: an instruction's tree lives only until the next instruction
+	// is parsed, and callers copy what they keep of it.
 	in := &p.scratch
-	if p.reuse {
-		*in = instAST{args: in.args[:0], phis: in.phis[:0], targets: in.targets[:0], cases: in.cases[:0]}
-	} else {
-		*in = instAST{}
-	}
+	*in = instAST{args: in.args[:0], phis: in.phis[:0], targets: in.targets[:0], cases: in.cases[:0]}
 	if t := p.tok(); t.kind == tLocal && p.peekAt(1).text == "=" {
 		in.name, in.numeric, in.nameTok, in.named = t.text, t.numeric, t, true
 		p.pos += 2

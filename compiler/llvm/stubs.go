@@ -88,7 +88,8 @@ type ptrFact struct {
 }
 
 // addInst records a parsed instruction of f (stub and inference facts);
-// the caller drops the tree afterwards.
+// the tree is the parser's scratch node, so nothing of it is kept by
+// reference.
 func (f *funcAST) addInst(in *instAST, first token) {
 	st := instStub{name: in.name, off: int32(first.off), line: first.line, col: first.col, opLine: in.tok.line, opCol: in.tok.col}
 	if in.named {
@@ -136,7 +137,8 @@ func (f *funcAST) addInst(in *instAST, first token) {
 		f.ptrDefs = append(f.ptrDefs, ptrFact{inst: idx, ty: in.ty})
 	case "getelementptr":
 		if len(in.args) > 0 {
-			g := &instAST{ty: in.ty, args: in.args}
+			// A copy: the parser reuses the operand slice.
+			g := &instAST{ty: in.ty, args: append([]typedVal(nil), in.args...)}
 			f.ptrDefs = append(f.ptrDefs, ptrFact{inst: idx, gep: g})
 			use(in.args[0].v, in.ty, g)
 		}
@@ -174,7 +176,7 @@ type reparser struct {
 }
 
 func newReparser(file string, src []byte, s string) *reparser {
-	return &reparser{p: parser{file: file, ts: newTokStream(src, s, startOfFile), reuse: true}}
+	return &reparser{p: parser{file: file, ts: newTokStream(src, s, startOfFile)}}
 }
 
 // load parses the instruction of st.
