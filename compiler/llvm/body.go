@@ -108,6 +108,9 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 		bl.cur = bl.blocks[fi.blocks[i]]
 		bl.bd.SetBlock(bl.cur)
 		var bk BlockListing
+		if fl != nil && b.end-start > 1 {
+			bk.Defs = make([]ListedInstr, 0, b.end-start-1) // all but the terminator
+		}
 		last := b.tok()
 		for k := start; k < b.end; k++ {
 			st := fa.insts.at(k)
