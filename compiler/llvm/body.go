@@ -14,7 +14,7 @@ type bodyLowerer struct {
 	fi     *funcInfo
 	f      *ir.Function
 	blocks map[string]*ir.Block
-	vals   map[string]ir.Value
+	vals   *valTable // parameters and instruction results by name
 	bd     *ir.Builder
 	cur    *ir.Block
 	casts  map[castKey]ir.Value // pointer casts already made in a block
@@ -44,58 +44,85 @@ type phiFixup struct {
 
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: make(map[string]*ir.Block, len(fi.blocks)),
-		vals: make(map[string]ir.Value, len(fi.names)+len(fi.f.Params)), casts: map[castKey]ir.Value{},
+		vals: newValTable(fi.nvals + len(fi.f.Params)), casts: map[castKey]ir.Value{},
 		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
-		bl.vals[p.Name()] = p
+		bl.vals.put(p)
 	}
 	for i, name := range fi.blocks {
 		b := bl.f.NewBlock(name)
 		if b.Name() != name {
-			return lw.errAt(fa.blocks[i].tok, "redefinition of '%%%s'", name)
+			return lw.errAt(fa.blocks[i].tok(), "redefinition of '%%%s'", name)
 		}
 		bl.blocks[name] = b
 	}
 	// Create every value-producing instruction first: LLVM allows uses
 	// before definitions in layout order (phis, unstructured control flow).
-	for _, b := range fa.blocks {
-		for _, in := range b.instrs {
-			name, ok := fi.names[in]
-			if !ok {
-				continue
-			}
-			t, err := bl.resultType(in, name)
-			if err != nil {
+	// Most result types follow from the stub; the others need the
+	// instruction parsed again (stubs.go).
+	for i := int32(0); i < int32(fa.insts.len()); i++ {
+		st := fa.insts.at(i)
+		if !st.has(sHasResult) {
+			continue
+		}
+		name := st.name
+		var t *ir.Type
+		var err error
+		if st.has(sNeedAST) {
+			var in *instAST
+			if in, err = lw.rp.load(st); err != nil {
 				return err
 			}
-			if t == ir.Void {
-				return lw.fatalAt(in.tok, "'%s' cannot produce a void value", in.op)
+			t, err = bl.resultType(in, name)
+		} else {
+			lt := st.rt
+			if lt == nil {
+				// Invalid operands: an opaque result keeps the import going.
+				lt = &llType{kind: lkOther, name: "invalid"}
 			}
-			it := ir.NewInstr(bl.f, ir.OpInvalid, t, name)
-			if it.Name() != name {
-				at := in.nameTok
-				if !in.named {
-					at = in.tok
-				}
-				return lw.errAt(at, "redefinition of '%%%s'", name)
+			if t, err = lw.typeAt(st.opTok(), lt, fi.pointee[name]); err == nil {
+				t = bl.register(t)
 			}
-			it.Loc = ir.Loc{Line: int32(in.tok.line), Col: int32(in.tok.col)}
-			in.pre = it
-			bl.vals[name] = it
 		}
+		if err != nil {
+			return err
+		}
+		if t == ir.Void {
+			return lw.fatalAt(st.opTok(), "'%s' cannot produce a void value", lw.rp.opOf(st))
+		}
+		it := ir.NewInstr(bl.f, ir.OpInvalid, t, name)
+		if it.Name() != name {
+			at := st.firstTok()
+			if !st.has(sNamed) {
+				at = st.opTok()
+			}
+			return lw.errAt(at, "redefinition of '%%%s'", name)
+		}
+		it.Loc = ir.Loc{Line: st.opLine, Col: st.opCol}
+		bl.vals.put(it)
 	}
-	// The syntax tree of an instruction is not needed once it is lowered:
-	// drop every reference to it, so that on large functions the garbage
-	// collector reclaims the tree while the IR grows.
-	fi.names = nil
 	fl := lw.listFunc(fa, bl.f)
+	start := int32(0)
 	for i, b := range fa.blocks {
 		bl.cur = bl.blocks[fi.blocks[i]]
 		bl.bd.SetBlock(bl.cur)
 		var bk BlockListing
-		last := b.tok
-		for j, in := range b.instrs {
+		if fl != nil && b.end-start > 1 {
+			bk.Defs = make([]ListedInstr, 0, b.end-start-1) // all but the terminator
+		}
+		last := b.tok()
+		for k := start; k < b.end; k++ {
+			st := fa.insts.at(k)
+			// The instruction's tree lives only while it is lowered.
+			in, err := lw.rp.load(st)
+			if err != nil {
+				return err
+			}
+			if st.has(sHasResult) {
+				x, _ := bl.vals.get(st.name)
+				in.pre = x.(*ir.Instr)
+			}
 			n := len(bl.cur.Instrs)
 			if err := bl.instr(in); err != nil {
 				return err
@@ -104,8 +131,9 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 				bk.add(in, in.pre, bl.cur.Instrs[n:])
 			}
 			last = in.tok
-			b.instrs[j] = nil
 		}
+		start = b.end
+		fa.insts.freeBefore(start)
 		if fl != nil {
 			bk.Block = bl.cur
 			fl.Blocks = append(fl.Blocks, bk)
@@ -115,6 +143,7 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			return lw.errAt(t, "block '%%%s' does not end with a terminator", bl.cur.Name())
 		}
 	}
+	fa.insts = stubList{}
 	for _, fx := range bl.phiFix {
 		bd := ir.NewBuilder(bl.f)
 		bd.SetBeforeTerminator(fx.pred)
@@ -228,7 +257,7 @@ func (bl *bodyLowerer) val(tv typedVal, want *ir.Type) (ir.Value, error) {
 	case vLocal, vGlobal:
 		var v ir.Value
 		if tv.v.kind == vLocal {
-			x, ok := bl.vals[tv.v.text]
+			x, ok := bl.vals.get(tv.v.text)
 			if !ok {
 				if _, isBlock := bl.blocks[tv.v.text]; isBlock {
 					return nil, lw.fatalAt(tv.v.tok, "block '%%%s' used as a value", tv.v.text)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"passlens/compiler/ir"
 	"passlens/internal/guard"
@@ -24,6 +25,9 @@ import (
 // amdgpu_kernel, spir_kernel and amdgpu_cs definitions become compute entry
 // points (numthreads from !reqd_work_group_size, else
 // DefaultWorkGroupSize).
+//
+// The module's names share memory with src (no copy of a large file is
+// made): the caller must not modify src while the module is in use.
 func Import(filename string, src []byte) (*ir.Module, error) {
 	return importModule(filename, src, nil)
 }
@@ -36,7 +40,14 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 		e.File = filename
 		m, err = nil, e
 	})
-	ast, err := parseModule(filename, src)
+	if len(src) > math.MaxInt32 {
+		return nil, &Error{File: filename, Line: 1, Col: 1, Msg: "file too large for the LLVM IR reader (over 2 GiB)"}
+	}
+	// The file as a string without a copy: token texts, and the names the
+	// module keeps, are substrings of it (so src must not change while the
+	// module is in use; see Import).
+	s := unsafe.String(unsafe.SliceData(src), len(src))
+	ast, err := parseModule(filename, src, s)
 	if err != nil {
 		return nil, err
 	}
@@ -52,11 +63,11 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 		opaqueGlobals: map[string]bool{},
 		registered:    map[*ir.Type]bool{},
 		listing:       lst,
+		rp:            newReparser(filename, src, s),
 	}
 	if lst != nil {
-		lst.slots = slotMaps(ast.toks)
+		lst.slots = slotMaps(src, s)
 	}
-	ast.toks = nil // the token array is garbage from here on (large modules)
 	if err := lw.lower(); err != nil {
 		return nil, err
 	}
@@ -91,6 +102,7 @@ type lowerer struct {
 	opaqueGlobals map[string]bool
 	registered    map[*ir.Type]bool // types whose structs are in the module
 	listing       *Listing          // nil unless ImportListing
+	rp            *reparser         // parses body instructions again (stubs.go)
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {
@@ -277,7 +289,7 @@ func (lw *lowerer) lowerGlobal(g *globalAST) error {
 // (numbered ones assigned) and the inferred pointee of every pointer.
 type funcInfo struct {
 	f       *ir.Function
-	names   map[*instAST]string
+	nvals   int // instructions that define a value (their names are in the stubs)
 	blocks  []string
 	pointee map[string]*ir.Type
 }
@@ -285,11 +297,8 @@ type funcInfo struct {
 func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 	// Maps sized up front: a large function would otherwise spend much of
 	// its import growing them.
-	n := len(fa.params) + len(fa.blocks)
-	for _, b := range fa.blocks {
-		n += len(b.instrs)
-	}
-	fi := &funcInfo{names: make(map[*instAST]string, n), pointee: map[string]*ir.Type{}}
+	n := len(fa.params) + len(fa.blocks) + fa.insts.len()
+	fi := &funcInfo{pointee: map[string]*ir.Type{}}
 	// Number unnamed arguments, blocks and values as LLVM does.
 	next := 0
 	used := make(map[string]struct{}, n)
@@ -316,31 +325,35 @@ func (lw *lowerer) declareFunc(fa *funcAST) (*funcInfo, error) {
 		paramNames[i] = n
 	}
 	if !fa.isDecl {
+		start := int32(0)
 		for _, b := range fa.blocks {
-			n, err := claim(b.tok, b.name, b.numeric)
+			n, err := claim(b.tok(), b.name, b.numeric)
 			if err != nil {
 				return nil, err
 			}
 			fi.blocks = append(fi.blocks, n)
-			for _, in := range b.instrs {
-				hasResult := instHasResult(in)
-				if !hasResult {
-					if in.named {
-						return nil, lw.errAt(in.nameTok, "instruction '%s' does not produce a value and cannot be named", in.op)
+			for i := start; i < b.end; i++ {
+				st := fa.insts.at(i)
+				named := st.has(sNamed)
+				if !st.has(sHasResult) {
+					if named {
+						return nil, lw.errAt(st.firstTok(), "instruction '%s' does not produce a value and cannot be named", lw.rp.opOf(st))
 					}
 					continue
 				}
-				n, err := claim(in.nameTok, in.name, in.numeric || !in.named)
+				n, err := claim(st.firstTok(), st.name, st.has(sNumeric) || !named)
 				if err != nil {
-					if !in.named {
-						return nil, lw.errAt(in.tok, "%v", err.(*Error).Msg)
+					if !named {
+						return nil, lw.errAt(st.opTok(), "%v", err.(*Error).Msg)
 					}
 					return nil, err
 				}
-				fi.names[in] = n
+				st.name = n
+				fi.nvals++
 			}
+			start = b.end
 		}
-		lw.inferPointees(fa, fi, paramNames)
+		lw.inferPointees(fa, fi)
 	}
 	ret, err := lw.typeAt(fa.tok, fa.ret, nil)
 	if err != nil {
@@ -445,7 +458,7 @@ func resultLLType(in *instAST) *llType {
 // (alloca, getelementptr), then the first use in layout order (load, store,
 // getelementptr base, atomics), then phi/select/cast operands; anything
 // left points to i8. Uses that need another pointee get a pointer bitcast.
-func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo, paramNames []string) {
+func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo) {
 	pt := fi.pointee
 	mapT := func(t *llType) *ir.Type {
 		it, err := irTypeOf(t, nil, lw.namedStruct)
@@ -454,94 +467,54 @@ func (lw *lowerer) inferPointees(fa *funcAST, fi *funcInfo, paramNames []string)
 		}
 		return it
 	}
-	setUse := func(v valRef, t *ir.Type) {
-		if v.kind == vLocal && t != nil {
-			if _, ok := pt[v.text]; !ok {
-				pt[v.text] = t
+	setUse := func(name string, t *ir.Type) {
+		if t != nil {
+			if _, ok := pt[name]; !ok {
+				pt[name] = t
 			}
 		}
 	}
-	for _, b := range fa.blocks {
-		for _, in := range b.instrs {
-			name := fi.names[in]
-			switch in.op {
-			case "alloca":
-				if t := mapT(in.ty); t != nil {
-					pt[name] = t
-				}
-			case "getelementptr":
-				if len(in.args) > 0 {
-					if t := gepPointee(in, mapT); t != nil {
-						pt[name] = t
-					}
-				}
+	nameOf := func(x ptrFact) string { return fa.insts.at(x.inst).name }
+	for _, d := range fa.ptrDefs {
+		if d.gep == nil {
+			if t := mapT(d.ty); t != nil {
+				pt[nameOf(d)] = t
 			}
+		} else if t := gepPointee(d.gep, mapT); t != nil {
+			pt[nameOf(d)] = t
 		}
 	}
-	for _, b := range fa.blocks {
-		for _, in := range b.instrs {
-			switch in.op {
-			case "load":
-				if len(in.args) == 1 {
-					setUse(in.args[0].v, mapT(in.ty))
-				}
-			case "store":
-				if len(in.args) == 2 && in.args[0].ty.kind != lkPtr {
-					setUse(in.args[1].v, mapT(in.args[0].ty))
-				}
-			case "getelementptr":
-				if len(in.args) > 0 {
-					if t := mapT(in.ty); t != nil {
-						if t.Kind == ir.KArray && t.Len < 0 {
-							setUse(in.args[0].v, t) // [0 x T]: see bodyLowerer.gep
-						} else {
-							setUse(in.args[0].v, ir.Array(t, -1))
-						}
-					}
-				}
-			case "atomicrmw", "cmpxchg":
-				setUse(in.args[0].v, mapT(in.ty))
-			}
+	for _, u := range fa.ptrUses {
+		t := mapT(u.ty)
+		if u.gep != nil && t != nil && !(t.Kind == ir.KArray && t.Len < 0) {
+			t = ir.Array(t, -1) // [0 x T] stays: see bodyLowerer.gep
 		}
+		setUse(u.name, t)
 	}
 	// Values flowing through phis, selects and address-space casts (up to
 	// four rounds; a round that changes nothing ends the search).
 	changed := true
-	flow := func(name string, s valRef) {
-		if s.kind != vLocal {
-			return
-		}
+	flow := func(name string, s string) {
 		if _, ok := pt[name]; !ok {
-			if t, ok := pt[s.text]; ok {
+			if t, ok := pt[s]; ok {
 				pt[name] = t
 				changed = true
 			}
-		} else if _, ok := pt[s.text]; !ok {
-			pt[s.text] = pt[name]
+		} else if _, ok := pt[s]; !ok {
+			pt[s] = pt[name]
 			changed = true
 		}
 	}
 	for round := 0; round < 4 && changed; round++ {
 		changed = false
-		for _, b := range fa.blocks {
-			for _, in := range b.instrs {
-				switch in.op {
-				case "phi":
-					name := fi.names[in]
-					for _, x := range in.phis {
-						flow(name, x.v)
-					}
-				case "select":
-					name := fi.names[in]
-					flow(name, in.args[1].v)
-					flow(name, in.args[2].v)
-				case "addrspacecast", "bitcast", "freeze":
-					flow(fi.names[in], in.args[0].v)
-				}
+		for _, x := range fa.ptrFlows {
+			name := nameOf(x)
+			for _, s := range x.srcs {
+				flow(name, s)
 			}
 		}
 	}
-	_ = paramNames
+	fa.ptrDefs, fa.ptrUses, fa.ptrFlows = nil, nil, nil
 }
 
 // gepPointee computes the pointee of a getelementptr result: the source

@@ -101,6 +101,12 @@ func TestImportErrors(t *testing.T) {
 		{"define void @f(<vscale x 4 x i32> %v) {\n  ret void\n}\n", "t.ll:1:17: unsupported scalable vector type"},
 		{"define void @f() {\n  %x = add i33 %y, 1\n  ret void\n}\n", "t.ll:2:16: use of undefined value '%y'"},
 		{"define void @f() {\n  %x = call i32 @nope(i32 1)\n  ret void\n}\n", "t.ll:2:17: call of undefined function @nope"},
+		// Tokens are lexed on demand, but a lexical error anywhere in the
+		// file still wins over an earlier parse error (tokstream.go).
+		{"define void @f() {\n  %x = bogus i32 1\n}\n@\"open\n", "t.ll:4:1: unterminated string"},
+		// Messages about a body instruction after parsing name its opcode,
+		// which the instruction stub does not keep (stubs.go).
+		{"define void @f() {\n  %x = store i32 1, ptr null\n  ret void\n}\n", "t.ll:2:3: instruction 'store' does not produce a value and cannot be named"},
 	}
 	for _, c := range cases {
 		_, err := Import("t.ll", []byte(c.src))

@@ -28,10 +28,13 @@ const (
 	tPunct           // = , ( ) [ ] { } < > * : ...
 )
 
-// token is one lexeme with its 1-based source position.
+// token is one lexeme with its 1-based source position and its byte
+// offset in the source. Tokens live only in the small window of the
+// token stream (tokstream.go), never in an array of the whole file.
 type token struct {
 	text      string
-	line, col int32 // int32 and this field order keep a token at 32 bytes
+	off       int // byte offset of the token's first character
+	line, col int32
 	kind      tokKind
 	numeric   bool // tLocal/tGlobal/tLabel written as a bare number
 }
@@ -62,26 +65,8 @@ type lexError struct {
 	msg       string
 }
 
-// lex splits src into tokens. Comments (; to end of line) are dropped.
-//
-// Token texts are substrings of one copy of src (no allocation per token),
-// and the slice is sized from the file (about one token per 5 bytes in
-// printed LLVM IR) so that it rarely grows.
-func lex(src []byte) ([]token, *lexError) {
-	lx := lexer{src: src, s: string(src), line: 1, col: 1}
-	toks := make([]token, 0, len(src)/5+16)
-	for {
-		t, err := lx.next()
-		if err != nil {
-			return nil, err
-		}
-		toks = append(toks, t)
-		if t.kind == tEOF {
-			return toks, nil
-		}
-	}
-}
-
+// lexer produces the tokens of src one at a time (next); it never holds
+// more than the current token.
 type lexer struct {
 	src       []byte
 	s         string // src as a string: token texts are its substrings
@@ -136,9 +121,9 @@ func (lx *lexer) next() (token, *lexError) {
 		}
 		break
 	}
-	line, col := lx.line, lx.col
+	line, col, off := lx.line, lx.col, lx.pos
 	tok := func(k tokKind, text string) (token, *lexError) {
-		return token{kind: k, text: text, line: line, col: col}, nil
+		return token{kind: k, text: text, off: off, line: line, col: col}, nil
 	}
 	if lx.pos >= len(lx.src) {
 		return tok(tEOF, "")
@@ -155,7 +140,7 @@ func (lx *lexer) next() (token, *lexError) {
 		if err != nil {
 			return token{}, err
 		}
-		return token{kind: kind, text: name, line: line, col: col, numeric: numeric}, nil
+		return token{kind: kind, text: name, off: off, line: line, col: col, numeric: numeric}, nil
 	case c == '"':
 		s, err := lx.quoted(line, col)
 		if err != nil {
@@ -197,7 +182,9 @@ func (lx *lexer) next() (token, *lexError) {
 		lx.advance()
 		return tok(tPunct, "...")
 	case c == '-' || c == '+' || isDigit(c):
-		return lx.number(line, col)
+		t, err := lx.number(line, col)
+		t.off = off
+		return t, err
 	case isIdentChar(c):
 		start := lx.pos
 		for isIdentChar(lx.peekByte(0)) {

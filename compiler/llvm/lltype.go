@@ -231,7 +231,7 @@ func (p *parser) parseBaseType() (*llType, error) {
 			}
 			var sb strings.Builder
 			sb.WriteString("target")
-			for _, x := range p.toks[start:p.pos] {
+			for _, x := range p.ts.span(start, p.pos) {
 				if x.kind == tString {
 					sb.WriteString(strconv.Quote(x.text))
 				} else {

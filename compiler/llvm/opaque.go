@@ -119,7 +119,8 @@ func (bl *bodyLowerer) opaqueClass(in *instAST) Divergence {
 		// An SGPR output of an inline asm call with mixed outputs is
 		// uniform although the call is divergent.
 		if len(in.args) > 0 && in.args[0].v.kind == vLocal && len(in.idx) == 1 {
-			if a, ok := bl.vals[in.args[0].v.text].(*ir.Instr); ok {
+			x, _ := bl.vals.get(in.args[0].v.text)
+			if a, ok := x.(*ir.Instr); ok {
 				if outs, ok := bl.asmOuts[a]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
 					return AlwaysUniform
 				}

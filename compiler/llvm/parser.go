@@ -30,23 +30,19 @@ type modAST struct {
 	globals    []*globalAST
 	funcs      []*funcAST
 	attrGroups map[string]map[string]bool
-	toks       []token // the module's tokens (for slotMaps)
 }
 
 // mdInts reads metadata node !id as a tuple of integers (`!{i32 64, i32 1,
-// i32 1}`) from the module's tokens; ok is false when there is no such
-// definition or it holds anything else.
-func mdInts(toks []token, defs map[string]int, id string) (vals []int64, ok bool) {
-	i, found := defs[id]
+// i32 1}`), lexing the source again where the definition starts (defs);
+// ok is false when there is no such definition or it holds anything else.
+func mdInts(src []byte, s string, defs map[string]lexState, id string) (vals []int64, ok bool) {
+	st, found := defs[id]
 	if !found {
 		return nil, false
 	}
-	at := func(k int) token {
-		if k < len(toks) {
-			return toks[k]
-		}
-		return token{kind: tEOF}
-	}
+	ts := newTokStream(src, s, st)
+	at := ts.at
+	i := 0
 	// !id = !{ ... } (possibly "distinct !{").
 	i++
 	if t := at(i); t.kind != tPunct || t.text != "=" {
@@ -99,16 +95,21 @@ type globalAST struct {
 }
 
 type funcAST struct {
-	tok     token
-	name    string
-	cc      string
-	ret     *llType
-	params  []*paramAST
-	attrs   map[string]bool // inline function attributes
-	refs    []token         // #N attribute group references
-	isDecl  bool
-	blocks  []*blockAST
-	varargs bool
+	tok    token
+	name   string
+	cc     string
+	ret    *llType
+	params []*paramAST
+	attrs  map[string]bool // inline function attributes
+	refs   []token         // #N attribute group references
+	isDecl bool
+	blocks []*blockAST
+	// insts are the body's instructions in layout order (stubs.go); each
+	// block ends at its end index. ptrDefs, ptrUses and ptrFlows are the
+	// facts pointee inference reads (dropped once it ran).
+	insts                      stubList
+	ptrDefs, ptrUses, ptrFlows []ptrFact
+	varargs                    bool
 	// workGroupSize is the function's !reqd_work_group_size (x, y, z),
 	// or zero when it has none.
 	workGroupSize [3]int
@@ -124,12 +125,19 @@ type paramAST struct {
 	attrs   map[string]bool
 }
 
+// blockAST is a block of a body: its label (name, position; none for the
+// implicit entry block, whose position is its first instruction's) and
+// where its instructions end in funcAST.insts (they start where the
+// previous block's end).
 type blockAST struct {
-	tok     token
-	name    string
-	numeric bool
-	instrs  []*instAST
+	name      string
+	line, col int32
+	end       int32
+	numeric   bool
 }
+
+// tok is the block's label position, for messages.
+func (b *blockAST) tok() token { return token{text: b.name, kind: tLabel, line: b.line, col: b.col} }
 
 type valKind uint8
 
@@ -236,19 +244,16 @@ type asmAST struct {
 
 type parser struct {
 	file  string
-	toks  []token
+	ts    *tokStream // tokens on demand (pos is an index into it)
 	pos   int
 	depth int // nesting of types and constants (nesting.go)
+	// scratch is the node parseInstr fills (one instruction at a time).
+	scratch instAST
 }
 
-func (p *parser) tok() token { return p.toks[p.pos] }
+func (p *parser) tok() token { return p.ts.at(p.pos) }
 
-func (p *parser) peekAt(n int) token {
-	if p.pos+n < len(p.toks) {
-		return p.toks[p.pos+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
+func (p *parser) peekAt(n int) token { return p.ts.at(p.pos + n) }
 
 func (p *parser) isIdent(s string) bool {
 	t := p.tok()
@@ -339,15 +344,24 @@ func (p *parser) skipToTopLevel() {
 	}
 }
 
-func parseModule(file string, src []byte) (*modAST, error) {
-	toks, lerr := lex(src)
-	if lerr != nil {
+// parseModule parses src (s is src as a string: names are its substrings).
+// Tokens are lexed as the parser reaches them (tokstream.go); a lexical
+// error anywhere in the file is reported in preference to a parse error,
+// as when the file was lexed before parsing.
+func parseModule(file string, src []byte, s string) (*modAST, error) {
+	p := &parser{file: file, ts: newTokStream(src, s, startOfFile)}
+	m, err := p.parseModule(src, s)
+	if lerr := p.ts.finish(); lerr != nil {
 		return nil, &Error{File: file, Line: int(lerr.line), Col: int(lerr.col), Msg: lerr.msg}
 	}
-	p := &parser{file: file, toks: toks}
-	mdDefs := map[string]int{}
-	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}, toks: toks}
+	return m, err
+}
+
+func (p *parser) parseModule(src []byte, s string) (*modAST, error) {
+	mdDefs := map[string]lexState{}
+	m := &modAST{structs: map[string]*llType{}, structTok: map[string]token{}, attrGroups: map[string]map[string]bool{}}
 	for p.tok().kind != tEOF {
+		p.ts.release(p.pos)
 		t := p.tok()
 		switch {
 		case t.kind == tIdent && (t.text == "target" || t.text == "source_filename"):
@@ -373,7 +387,7 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		case t.kind == tMeta:
 			// Metadata definitions (!0 = !{...}, !llvm.module.flags = ...):
 			// skipped, their positions kept for !reqd_work_group_size.
-			mdDefs[t.text] = p.pos
+			mdDefs[t.text] = stateOf(t)
 			p.pos++
 			for !p.atTopLevelStart() {
 				p.pos++
@@ -401,7 +415,7 @@ func parseModule(file string, src []byte) (*modAST, error) {
 		if f.reqdWG == "" {
 			continue
 		}
-		if v, ok := mdInts(toks, mdDefs, f.reqdWG); ok && len(v) == 3 && v[0] > 0 && v[1] > 0 && v[2] > 0 && v[0]*v[1]*v[2] <= 1024 {
+		if v, ok := mdInts(src, s, mdDefs, f.reqdWG); ok && len(v) == 3 && v[0] > 0 && v[1] > 0 && v[2] > 0 && v[0]*v[1]*v[2] <= 1024 {
 			f.workGroupSize = [3]int{int(v[0]), int(v[1]), int(v[2])}
 		}
 		f.reqdWG = ""
@@ -441,7 +455,7 @@ func (p *parser) parseAttrGroup(m *modAST) error {
 					return err
 				}
 				var parts []string
-				for _, x := range p.toks[start:p.pos] {
+				for _, x := range p.ts.span(start, p.pos) {
 					parts = append(parts, x.text)
 				}
 				word += strings.Join(parts, "")
@@ -815,6 +829,7 @@ func (p *parser) parseParamAttrs(set map[string]bool) error {
 func (p *parser) parseBody(f *funcAST) error {
 	var cur *blockAST
 	for {
+		p.ts.release(p.pos)
 		t := p.tok()
 		switch {
 		case t.kind == tEOF:
@@ -826,7 +841,7 @@ func (p *parser) parseBody(f *funcAST) error {
 			}
 			return nil
 		case t.kind == tLabel:
-			cur = &blockAST{tok: t, name: t.text, numeric: t.numeric}
+			cur = &blockAST{name: t.text, line: t.line, col: t.col, numeric: t.numeric, end: int32(f.insts.len())}
 			f.blocks = append(f.blocks, cur)
 			p.pos++
 			continue
@@ -856,15 +871,15 @@ func (p *parser) parseBody(f *funcAST) error {
 		}
 		if cur == nil {
 			// The implicit, numbered entry block.
-			cur = &blockAST{tok: t, numeric: true, name: ""}
+			cur = &blockAST{line: t.line, col: t.col, numeric: true, end: int32(f.insts.len())}
 			f.blocks = append(f.blocks, cur)
 		}
 		in, err := p.parseInstr()
 		if err != nil {
 			return err
 		}
-		in.span = srcSpan{line: t.line, col: t.col, endLine: p.toks[p.pos-1].line}
-		cur.instrs = append(cur.instrs, in)
+		f.addInst(in, t)
+		cur.end = int32(f.insts.len())
 	}
 }
 
@@ -892,7 +907,11 @@ func (p *parser) skipFlags() {
 }
 
 func (p *parser) parseInstr() (*instAST, error) {
-	in := &instAST{}
+	// The node is the parser's one scratch node, its operand slices are
+	// reused: an instruction's tree lives only until the next instruction
+	// is parsed, and callers copy what they keep of it.
+	in := &p.scratch
+	*in = instAST{args: in.args[:0], phis: in.phis[:0], targets: in.targets[:0], cases: in.cases[:0]}
 	if t := p.tok(); t.kind == tLocal && p.peekAt(1).text == "=" {
 		in.name, in.numeric, in.nameTok, in.named = t.text, t.numeric, t, true
 		p.pos += 2
@@ -919,7 +938,7 @@ func (p *parser) parseInstr() (*instAST, error) {
 		if p.isIdent("label") {
 			var l token
 			l, err = p.parseLabelRef()
-			in.targets = []token{l}
+			in.targets = append(in.targets, l)
 			break
 		}
 		if err = p.parseTypedArgs(in, 1); err != nil {
@@ -1133,7 +1152,7 @@ func (p *parser) parseBinary(in *instAST) error {
 		return err
 	}
 	in.ty = ty
-	in.args = []typedVal{{ty, a}, {ty, b}}
+	in.args = append(in.args, typedVal{ty, a}, typedVal{ty, b})
 	return nil
 }
 
@@ -1349,7 +1368,7 @@ func (p *parser) parseSwitch(in *instAST) error {
 	if err != nil {
 		return err
 	}
-	in.targets = []token{def}
+	in.targets = append(in.targets, def)
 	if err := p.expectPunct("["); err != nil {
 		return err
 	}

@@ -30,8 +30,14 @@ type funcSlots struct {
 	attrs map[int]int
 }
 
-// slotMaps scans the token stream of a module.
-func slotMaps(toks []token) map[string]*funcSlots {
+// slotMaps scans the tokens of a module (lexed again from src, s being
+// src as a string, and never held all at once: see tokstream.go).
+func slotMaps(src []byte, s string) map[string]*funcSlots {
+	ts := newTokStream(src, s, startOfFile)
+	toks := func(i int) token {
+		ts.release(i - 1)
+		return ts.at(i)
+	}
 	type fnInfo struct {
 		name      string
 		intrinsic bool
@@ -54,27 +60,26 @@ func slotMaps(toks []token) map[string]*funcSlots {
 		return n, err == nil
 	}
 	i := 0
-	n := len(toks)
 	// rest collects the numbered metadata references up to the next
 	// top-level entity (a token in column 1).
 	rest := func() []int {
 		var out []int
-		for i < n && toks[i].kind != tEOF && toks[i].col != 1 {
-			if k, ok := metaNum(toks[i]); ok {
+		for toks(i).kind != tEOF && toks(i).col != 1 {
+			if k, ok := metaNum(toks(i)); ok {
 				out = append(out, k)
 			}
 			i++
 		}
 		return out
 	}
-	for i < n && toks[i].kind != tEOF {
-		t := toks[i]
+	for toks(i).kind != tEOF {
+		t := toks(i)
 		if t.col != 1 {
 			i++
 			continue
 		}
 		switch {
-		case t.kind == tMeta && i+1 < n && toks[i+1].text == "=":
+		case t.kind == tMeta && ts.at(i+1).text == "=":
 			k, numeric := metaNum(t)
 			i += 2
 			refs := rest()
@@ -86,13 +91,13 @@ func slotMaps(toks []token) map[string]*funcSlots {
 		case t.kind == tGlobal:
 			i++
 			modRoots = append(modRoots, rest()...)
-		case t.kind == tIdent && t.text == "attributes" && i+1 < n && toks[i+1].kind == tAttrRef:
-			ref := toks[i+1].text
+		case t.kind == tIdent && t.text == "attributes" && ts.at(i+1).kind == tAttrRef:
+			ref := ts.at(i + 1).text
 			i += 2
 			var words []string
-			for i < n && toks[i].kind != tEOF && toks[i].col != 1 {
-				w := toks[i].text
-				if toks[i].kind == tString {
+			for toks(i).kind != tEOF && toks(i).col != 1 {
+				w := toks(i).text
+				if toks(i).kind == tString {
 					w = strconv.Quote(w)
 				}
 				words = append(words, w)
@@ -104,8 +109,8 @@ func slotMaps(toks []token) map[string]*funcSlots {
 			fns = append(fns, f)
 			i++
 			inBody := false
-			for i < n && toks[i].kind != tEOF {
-				u := toks[i]
+			for toks(i).kind != tEOF {
+				u := toks(i)
 				if u.col == 1 && !(inBody && u.kind == tLabel) && !(inBody && u.kind == tPunct && u.text == "}") {
 					break
 				}
@@ -123,7 +128,7 @@ func slotMaps(toks []token) map[string]*funcSlots {
 					} else {
 						f.fnAttrs = append(f.fnAttrs, u.text)
 					}
-				case u.kind == tPunct && u.text == "{" && !inBody && f.define && i+1 < n && toks[i+1].line != u.line:
+				case u.kind == tPunct && u.text == "{" && !inBody && f.define && ts.at(i+1).line != u.line:
 					inBody = true
 				default:
 					if k, ok := metaNum(u); ok {
