@@ -39,7 +39,7 @@ type checker struct {
 	// methodCalls records resource method calls per function, for the
 	// shader-model checks of the entry point (profile_check.go).
 	methodCalls map[*FuncDecl][]*MethodCall
-	discards       map[*FuncDecl][]*DiscardStmt
+	discards    map[*FuncDecl][]*DiscardStmt
 	// typedefMajority records typedefs of matrices whose storage order
 	// was fixed when declared (explicitly or by #pragma pack_matrix).
 	typedefMajority map[string]Modifiers
