@@ -17,10 +17,10 @@ func profileFlag(fs *flag.FlagSet) *string {
 }
 
 // profileHelp is the -T line of the commands' usage texts.
-const profileHelp = `  -T, --profile P     HLSL: dxc's target profile, e.g. cs_6_6: the entry point's stage and
-                      the shader model features are checked against (` + hlsl.ProfileSummary + `;
-                      default: stage from the entry point, every feature as at 6.8);
-                      ps_3_0/vs_3_0 select --target sm3
+const profileHelp = `  -T, --profile P     HLSL: dxc's target profile: the entry point's stage and the shader
+                      model features are checked against: cs_6_0…cs_6_8, ps_6_0…ps_6_8,
+                      vs_6_0…vs_6_8, lib_6_3…lib_6_8; ps_3_0/vs_3_0 select --target sm3
+                      (default: the stage from the entry point, every feature as at 6.8)
 `
 
 // flagGiven reports whether the named flag was on the command line.
