@@ -201,7 +201,7 @@ func New(drv Driver, opts Options) *Model {
 	if module == "" {
 		module = drv.Source()
 	}
-	m.rec = replay.NewRecorder(module, opts.Entry, m.target, specOf(m.pipeline))
+	m.rec = replay.NewRecorder(module, opts.Entry, opts.Profile, m.target, specOf(m.pipeline))
 	if in, ok := drv.(interface{ BundledInput() []byte }); ok {
 		if data := in.BundledInput(); data != nil {
 			// Inline, so the script replays the same run even if the

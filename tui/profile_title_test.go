@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"passlens/internal/replay"
 	"passlens/themes"
 )
 
@@ -24,6 +25,27 @@ func TestTitleBarShowsProfile(t *testing.T) {
 		}
 		if prof == "" && strings.Contains(title, "-T") {
 			t.Errorf("no profile, but the title shows one: %q", title)
+		}
+	}
+}
+
+// A replay script's `load --profile=P` must match the explorer's -T; a
+// script without a profile plays on any.
+func TestScriptLoadProfileMatches(t *testing.T) {
+	d := &bigDriver{}
+	d.steps = bigSteps(10)
+	m := New(d, Options{Target: "spirv", Theme: themes.NoColorTheme(), Profile: "cs_6_5"})
+	for _, c := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"fake.pir", "--profile=cs_6_5"}, true},
+		{[]string{"fake.pir"}, true},
+		{[]string{"fake.pir", "--profile=cs_6_6"}, false},
+	} {
+		_, _, err := m.playCommand(replay.Command{Name: "load", Args: c.args})
+		if (err == nil) != c.ok {
+			t.Errorf("load %v: err %v, want ok=%v", c.args, err, c.ok)
 		}
 	}
 }

@@ -128,6 +128,14 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 					if *entry == "" {
 						*entry = e
 					}
+					if *profName == "" {
+						// The script's profile, as if given with -T.
+						if *profName = replay.LoadProfile(c.Args).Name; *profName != "" {
+							if prof, err = resolveProfile(commands["explore"], fs, *profName, tgt); err != nil {
+								return err
+							}
+						}
+					}
 					break
 				}
 			}
