@@ -103,6 +103,9 @@ type Options struct {
 	// Driver.Source()) and Entry the entry point; recorded scripts load it.
 	ModulePath string
 	Entry      string
+	// Profile is the HLSL profile the module was compiled for (-T),
+	// shown in the title bar; "" when none was given.
+	Profile string
 }
 
 // Model is the root bubbletea model.
@@ -198,7 +201,7 @@ func New(drv Driver, opts Options) *Model {
 	if module == "" {
 		module = drv.Source()
 	}
-	m.rec = replay.NewRecorder(module, opts.Entry, m.target, specOf(m.pipeline))
+	m.rec = replay.NewRecorder(module, opts.Entry, opts.Profile, m.target, specOf(m.pipeline))
 	if in, ok := drv.(interface{ BundledInput() []byte }); ok {
 		if data := in.BundledInput(); data != nil {
 			// Inline, so the script replays the same run even if the
@@ -1172,6 +1175,9 @@ func (m *Model) View() tea.View {
 func (m *Model) titleBar() string {
 	src := m.drv.Source()
 	left := m.st.Title.Render("passlens") + " " + m.st.Dim.Render(src) + "  " + m.st.Accent.Render("target "+m.target)
+	if m.opts.Profile != "" {
+		left += m.st.Dim.Render("  -T ") + m.opts.Profile
+	}
 	if s := m.curStep(); s != nil && m.comp != nil {
 		left += m.st.Dim.Render(fmt.Sprintf("  step %d/%d ", m.step, len(m.comp.Steps)-1)) + m.st.Bold.Render(s.Pass)
 	}

@@ -80,6 +80,9 @@ func (m *Model) playCommand(c replay.Command) (cmd tea.Cmd, wait bool, err error
 		if entry != "" && m.opts.Entry != "" && entry != m.opts.Entry {
 			return nil, false, fmt.Errorf("the script uses entry %s, the explorer %s", entry, m.opts.Entry)
 		}
+		if p := replay.LoadProfile(c.Args).Name; p != "" && p != m.opts.Profile {
+			return nil, false, fmt.Errorf("the script loads with profile %q, the explorer with %q (-T)", p, m.opts.Profile)
+		}
 	case "target":
 		known := false
 		for _, t := range m.drv.Targets() {

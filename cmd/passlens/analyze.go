@@ -34,7 +34,7 @@ syntax, as written in the file, so the output diffs against opt's line by line.
   --entry NAME      HLSL entry point (default main)
   -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
                        with it half, float16_t, int16_t and uint16_t are 16-bit
-  --filter-func=F   only function F
+` + profileHelp + `  --filter-func=F   only function F
 `,
 		run: runAnalyze,
 	})
@@ -51,12 +51,17 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	half := fs.Bool("enable-16bit-types", false, "")
 	tgt := fs.String("target", string(target.PIR), "")
 	after := fs.String("after", "", "")
+	profName := profileFlag(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return &usageError{c, "expected one input file"}
+	}
+	prof, err := resolveProfile(c, fs, *profName, tgt)
+	if err != nil {
+		return err
 	}
 	for _, k := range strings.Split(*kinds, ",") {
 		if !validKind(k) {
@@ -67,7 +72,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3)})
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ Flags:
   -D NAME[=VAL], -I DIR   HLSL preprocessor definitions and include directories
   -enable-16bit-types     HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
                           with it half, float16_t, int16_t and uint16_t are 16-bit
-  --verify-each       run the IR verifier after every pass (default true)
+` + profileHelp + `  --verify-each       run the IR verifier after every pass (default true)
   --print-after-all   print the IR after every pass (*** IR Dump After <pass> ***)
   --print-changed[=diff]  print the IR (or a diff) after passes that changed it
   --print-after=PASS  print the IR after the named pass(es), comma-separated
@@ -106,12 +106,17 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
 	half := fs.Bool("enable-16bit-types", false, "")
+	profName := profileFlag(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return &usageError{c, "expected one input file"}
+	}
+	prof, err := resolveProfile(c, fs, *profName, tgt)
+	if err != nil {
+		return err
 	}
 	tg := target.Name(*tgt)
 	if !slices.Contains(compileTargets, tg) {
@@ -157,7 +162,7 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	var m *ir.Module
 	if err := tm.phase("frontend ("+src.Kind+")", func() (err error) {
-		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half, SM1Textures: tg == target.SM3})
+		m, err = load.Module(src, load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half, Profile: prof, SM1Textures: tg == target.SM3})
 		return err
 	}); err != nil {
 		return err

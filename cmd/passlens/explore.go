@@ -45,7 +45,7 @@ Flags:
   -I DIR          HLSL include directory (repeatable)
   -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
                        with it half, float16_t, int16_t and uint16_t are 16-bit
-  --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
+` + profileHelp + `  --theme NAME    dark, light, high-contrast or no-color (default: follows the terminal; NO_COLOR honoured)
   --mouse         enable the mouse (toggle with m)
   --replay FILE   play a replay script on start; with no FILE argument the
                   script's load command chooses the module
@@ -80,12 +80,17 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&defs, "D", "")
 	fs.Var(&incs, "I", "")
 	half := fs.Bool("enable-16bit-types", false, "")
+	profName := profileFlag(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 1 {
 		return &usageError{c, "at most one file"}
+	}
+	prof, err := resolveProfile(c, fs, *profName, tgt)
+	if err != nil {
+		return err
 	}
 	if !validTarget(target.Name(*tgt)) && *dumpFile == "" && *runCmd == "" {
 		return &usageError{c, fmt.Sprintf("unknown target %q (want %s)", *tgt, strings.Join(target.Strings(passes.Targets), ", "))}
@@ -123,6 +128,14 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 					if *entry == "" {
 						*entry = e
 					}
+					if *profName == "" {
+						// The script's profile, as if given with -T.
+						if *profName = replay.LoadProfile(c.Args).Name; *profName != "" {
+							if prof, err = resolveProfile(commands["explore"], fs, *profName, tgt); err != nil {
+								return err
+							}
+						}
+					}
 					break
 				}
 			}
@@ -139,7 +152,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 	}
 	if drv == nil {
 		// FXC's tex2D & co. compile for the SM3 target (hlsl.Options.SM1Textures).
-		lo := load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half, SM1Textures: *tgt == string(target.SM3)}
+		lo := load.Options{Entry: *entry, Defines: defs, IncludeDirs: incs, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3)}
 		m, src, err := load.File(arg, lo)
 		if err != nil {
 			return err
@@ -185,7 +198,7 @@ func runExplore(args []string, stdout, stderr io.Writer) error {
 		return &usageError{c, fmt.Sprintf("unknown theme %q (want %s)", name, strings.Join(themes.Names(), ", "))}
 	}
 	opts := tui.Options{Target: *tgt, Theme: th, Keys: &keys, Mouse: *mouse || cfg.Mouse,
-		ModulePath: arg, Entry: *entry, Replay: script, ReplayName: *replayFile}
+		ModulePath: arg, Entry: *entry, Profile: prof.Name, Replay: script, ReplayName: *replayFile}
 	if *spec != "" {
 		for _, n := range strings.Split(*spec, ",") {
 			opts.Pipeline = append(opts.Pipeline, tui.PassSlot{Name: strings.TrimSpace(n), Enabled: true})

@@ -28,7 +28,7 @@ pixels and per-lane outputs as JSON (format: docs/run.md).
   --entry E        entry point (default: the only one)
   -enable-16bit-types  HLSL: dxc's 16-bit mode (without it half and min16* are 32-bit);
                        with it half, float16_t, int16_t and uint16_t are 16-bit
-  --input in.json  buffers, textures, samplers, uniforms, dispatch size, pixels,
+` + profileHelp + `  --input in.json  buffers, textures, samplers, uniforms, dispatch size, pixels,
                    kernel arguments (default: zero-filled buffers, one group)
   --workgroup-size X[,Y[,Z]]
                    compute work-group size, overriding numthreads and the input's
@@ -69,12 +69,17 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	pngOut := fs.String("png", "", "")
 	size := fs.String("size", "", "")
 	rt := fs.Int("rt", 0, "")
+	profName := profileFlag(fs)
 	pos, err := parseFlags(c, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return &usageError{c, "expected one input file"}
+	}
+	prof, err := resolveProfile(c, fs, *profName, tgt)
+	if err != nil {
+		return err
 	}
 	pol, err := interp.ParsePolicy(*policy)
 	if err != nil {
@@ -117,7 +122,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 		in.WorkgroupSize = size
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half})
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3)})
 	if err != nil {
 		return err
 	}

@@ -238,6 +238,12 @@ func unitOptions(u *vkd3d.Unit) (opts Options, ok bool) {
 		}
 	}
 	opts.Enable16BitTypes = u.Native16Bit()
+	// The profile vkd3d's runner compiles with (cs_6_0, or the
+	// [require]d minimum such as ps_6_2): shader-model-gated features are
+	// checked as dxc checks them.
+	if p, err := ParseProfile(u.Profile()); err == nil {
+		opts.Profile = p
+	}
 	return opts, true
 }
 

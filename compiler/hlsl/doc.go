@@ -59,6 +59,11 @@
 // type keep 64-bit values (float literals in vector constructors stay
 // float, as DXC converts them).
 //
+// A profile (Options.Profile, dxc's -T cs_6_6; profile.go) fixes the
+// stage and the shader model; features newer than the model are errors at
+// their use in what the entry point reaches (profile_check.go). Without a
+// profile nothing is gated by shader model.
+//
 // Recursion, unsupported types (textures, samplers) and stage-specific
 // misuse are rejected with clear errors. A
 // program with errors still has an AST, but lowering should not be

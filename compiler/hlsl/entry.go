@@ -167,6 +167,9 @@ func (c *checker) checkEntry() {
 		} else {
 			ep.NumThreads = c.numThreads(numthreads)
 		}
+	} else if numthreads != nil && c.opts.Profile.Name != "" && !c.opts.Profile.Library {
+		// DXC: "attribute numthreads only valid for CS/MS/AS." (profile_check.go)
+		c.errorf(numthreads, "attribute 'numthreads' is only valid for compute shaders, not with the %s profile %s", ep.Stage, c.opts.Profile.Name)
 	} else if numthreads != nil {
 		c.warnf(numthreads, "attribute 'numthreads' ignored: it only applies to compute shaders")
 	}
@@ -202,6 +205,7 @@ func (c *checker) checkEntry() {
 	c.checkDuplicateSemantics(ep.Outputs, "output")
 	c.checkLocations(ep)
 	c.checkStageIntrinsics(ep)
+	c.checkShaderModel(ep)
 	c.checkResourceOverlap(ep)
 	c.checkGroupsharedSize(ep)
 	c.checkCBufferSize(ep)

@@ -11,6 +11,11 @@ type Options struct {
 	// Stage is the shader stage; StageUnknown infers it from [numthreads]
 	// and the entry point's semantics.
 	Stage Stage
+	// Profile is dxc's -T (ParseProfile): its stage is the entry point's
+	// (when Stage is StageUnknown) and its shader model gates the
+	// features that need a newer one (profile_check.go). Without a
+	// profile every feature is accepted, as at LatestShaderModel.
+	Profile Profile
 	// Library checks the program without requiring an entry point.
 	Library bool
 	// Defines are "NAME" or "NAME=VALUE" macro definitions, like -D.
@@ -52,6 +57,13 @@ func (o *Options) reporter() *reporter {
 // diagnostics; check Diagnostics.HasErrors before lowering.
 func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	rep := opts.reporter()
+	if opts.Stage == StageUnknown && !opts.Profile.Library {
+		opts.Stage = opts.Profile.Stage
+	}
+	if err := opts.Profile.Check16BitTypes(opts.Enable16BitTypes); err != nil {
+		rep.add(Diagnostic{Severity: Error, Pos: Pos{File: file}, Message: err.Error()})
+		return &Program{File: file, Sources: Sources{file: src}}, rep.list
+	}
 	var prog *Program
 	guarded(rep, func() {
 		prog = parse(file, src, &opts, rep)
@@ -69,6 +81,13 @@ func Frontend(file string, src []byte, opts Options) (*Program, Diagnostics) {
 // Parse preprocesses and parses a shader without checking it.
 func Parse(file string, src []byte, opts Options) (*Program, Diagnostics) {
 	rep := opts.reporter()
+	if opts.Stage == StageUnknown && !opts.Profile.Library {
+		opts.Stage = opts.Profile.Stage
+	}
+	if err := opts.Profile.Check16BitTypes(opts.Enable16BitTypes); err != nil {
+		rep.add(Diagnostic{Severity: Error, Pos: Pos{File: file}, Message: err.Error()})
+		return &Program{File: file, Sources: Sources{file: src}}, rep.list
+	}
 	var prog *Program
 	guarded(rep, func() { prog = parse(file, src, &opts, rep) })
 	if prog == nil {

@@ -32,7 +32,11 @@ func (c *checker) checkMethodCall(e *MethodCall) Expr {
 	if bad {
 		return e
 	}
-	return c.resolveMethodCall(e)
+	r := c.resolveMethodCall(e)
+	if c.curFunc != nil && e.Recv.Type().Kind == KindResource && !e.T.IsError() {
+		c.methodCalls[c.curFunc] = append(c.methodCalls[c.curFunc], e)
+	}
+	return r
 }
 
 // resolveMethodCall resolves the checked receiver and arguments of e to a

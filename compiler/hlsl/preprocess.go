@@ -109,8 +109,7 @@ func newPreprocessor(rep *reporter, opts *Options, sources Sources) *preprocesso
 		p.macros[b] = &macro{name: b, builtin: b}
 	}
 	p.predefine("__HLSL_VERSION", "2021")
-	p.predefine("__SHADER_TARGET_MAJOR", "6")
-	p.predefine("__SHADER_TARGET_MINOR", "0")
+	p.predefineTarget(opts.Profile)
 	p.predefine("__hlsl_dx_compiler", "1")
 	for _, d := range opts.Defines {
 		name, val, ok := strings.Cut(d, "=")

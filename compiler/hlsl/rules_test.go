@@ -274,7 +274,7 @@ func TestRules(t *testing.T) {
 		src, line, col := cut(c.src)
 		name := fmt.Sprintf("%s#%d", c.rule, i)
 		rules[c.rule]++
-		prog, diags := compile(t, src, Options{})
+		prog, diags := compile(t, src, ruleOptions(t, src))
 		if c.want == "" {
 			for _, d := range diags {
 				t.Errorf("%s: valid variant reports %s: %s\n%s", name, d.Pos, d.Message, src)

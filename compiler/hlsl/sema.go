@@ -36,7 +36,10 @@ type checker struct {
 	// intrinsicCalls records intrinsic calls per function, for checks
 	// that depend on the entry point's stage.
 	intrinsicCalls map[*FuncDecl][]*Call
-	discards       map[*FuncDecl][]*DiscardStmt
+	// methodCalls records resource method calls per function, for the
+	// shader-model checks of the entry point (profile_check.go).
+	methodCalls map[*FuncDecl][]*MethodCall
+	discards    map[*FuncDecl][]*DiscardStmt
 	// typedefMajority records typedefs of matrices whose storage order
 	// was fixed when declared (explicitly or by #pragma pack_matrix).
 	typedefMajority map[string]Modifiers
@@ -66,7 +69,7 @@ type typeSym struct {
 }
 
 func newChecker(rep *reporter, opts *Options, prog *Program) *checker {
-	c := &checker{rep: rep, opts: opts, prog: prog, funcs: map[string][]*FuncDecl{}, calls: map[*FuncDecl][]*Call{}, intrinsicCalls: map[*FuncDecl][]*Call{},
+	c := &checker{rep: rep, opts: opts, prog: prog, funcs: map[string][]*FuncDecl{}, calls: map[*FuncDecl][]*Call{}, intrinsicCalls: map[*FuncDecl][]*Call{}, methodCalls: map[*FuncDecl][]*MethodCall{},
 		discards: map[*FuncDecl][]*DiscardStmt{}, typedefMajority: map[string]Modifiers{}, globalUses: map[*FuncDecl][]*Ident{}, wideSeen: map[*IntLit]bool{}}
 	c.rowMajor = opts.RowMajor
 	c.push()

@@ -30,6 +30,8 @@ type Options struct {
 	IncludeDirs []string // HLSL -I
 	// Enable16BitTypes is dxc's -enable-16bit-types (hlsl.Options).
 	Enable16BitTypes bool
+	// Profile is dxc's -T (hlsl.Options.Profile; zero: none).
+	Profile hlsl.Profile
 	// SM1Textures accepts FXC's tex2D & co. (hlsl.Options.SM1Textures);
 	// compiling for the SM3 target sets it.
 	SM1Textures bool
@@ -212,7 +214,7 @@ func (e *DiagError) Error() string { return strings.TrimRight(e.Text, "\n") }
 
 func hlslOptions(src *Source, opts Options) hlsl.Options {
 	o := hlsl.Options{Entry: opts.Entry, Defines: opts.Defines, IncludeDirs: opts.IncludeDirs, ReadFile: opts.ReadFile,
-		Enable16BitTypes: opts.Enable16BitTypes, SM1Textures: opts.SM1Textures}
+		Enable16BitTypes: opts.Enable16BitTypes, Profile: opts.Profile, SM1Textures: opts.SM1Textures}
 	if strings.HasPrefix(src.Name, "samples/") {
 		// Samples include nothing outside the embedded set.
 		o.ReadFile = func(p string) ([]byte, error) {

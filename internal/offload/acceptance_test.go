@@ -77,6 +77,21 @@ func TestOffloadFrontendAcceptance(t *testing.T) {
 	}
 }
 
+// applyProfile gives the frontend the RUN line's -T, as dxc compiles
+// it: the stage (a lib_6_x profile checks the file as a library) and the
+// shader model that gates features (docs/hlsl-rules.md, "Shader
+// models"). It reports false for a profile passlens has no stage for
+// (hs_6_0, ms_6_5, ...).
+func applyProfile(opts *hlsl.Options, profile string) bool {
+	p, err := hlsl.ParseProfile(profile)
+	if err != nil {
+		return false
+	}
+	opts.Profile = p
+	opts.Library = p.Library
+	return true
+}
+
 // frontendError runs the frontend on one RUN line's source and returns
 // its first error's category ("" when accepted).
 func frontendError(tst *Test, run Run) string {
@@ -91,16 +106,7 @@ func frontendError(tst *Test, run Run) string {
 			}
 			return nil, os.ErrNotExist
 		}}
-	switch {
-	case strings.HasPrefix(run.Profile, "cs_"):
-		opts.Stage = hlsl.StageCompute
-	case strings.HasPrefix(run.Profile, "ps_"):
-		opts.Stage = hlsl.StagePixel
-	case strings.HasPrefix(run.Profile, "vs_"):
-		opts.Stage = hlsl.StageVertex
-	case strings.HasPrefix(run.Profile, "lib_"):
-		opts.Library = true
-	default:
+	if !applyProfile(&opts, run.Profile) {
 		return "profile " + run.Profile
 	}
 	_, diags := hlsl.Frontend(run.Source, []byte(src), opts)

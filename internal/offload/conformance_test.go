@@ -332,6 +332,7 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 			}
 			return nil, os.ErrNotExist
 		}}
+	applyProfile(&opts, run.Profile) // cs_6_x: always known
 	prog, diags := hlsl.Frontend(run.Source, []byte(src), opts)
 	if diags.HasErrors() {
 		return unsup("frontend: %s", category(diags))

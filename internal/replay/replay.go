@@ -221,6 +221,7 @@ func (e *Engine) Do(c Command) error {
 			return err
 		}
 		e.opts.Entry = entry
+		e.opts.Profile = LoadProfile(args)
 		if passdump.SniffFile(e.path(path)) {
 			return e.loadDump(e.path(path), path)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"passlens/compiler/hlsl"
 )
 
 // Command is one parsed script line.
@@ -107,17 +109,36 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// LoadArgs parses `load FILE [--entry=E]`.
+// LoadArgs parses `load FILE [--entry=E] [--profile=P]`; LoadProfile
+// returns the profile.
 func LoadArgs(args []string) (path, entry string, err error) {
 	path = args[0]
 	for _, a := range args[1:] {
-		v, ok := strings.CutPrefix(a, "--entry=")
-		if !ok {
-			return "", "", fmt.Errorf("load: unknown option %q (want --entry=NAME)", a)
+		if v, ok := strings.CutPrefix(a, "--entry="); ok {
+			entry = v
+			continue
 		}
-		entry = v
+		if v, ok := strings.CutPrefix(a, "--profile="); ok {
+			if _, err := hlsl.ParseProfile(v); err != nil {
+				return "", "", fmt.Errorf("load: --profile: %v", err)
+			}
+			continue
+		}
+		return "", "", fmt.Errorf("load: unknown option %q (want --entry=NAME or --profile=P)", a)
 	}
 	return path, entry, nil
+}
+
+// LoadProfile returns the HLSL profile (dxc's -T) of a `load` command that
+// LoadArgs accepted: the zero Profile when it names none.
+func LoadProfile(args []string) hlsl.Profile {
+	var p hlsl.Profile
+	for _, a := range args[1:] {
+		if v, ok := strings.CutPrefix(a, "--profile="); ok {
+			p, _ = hlsl.ParseProfile(v)
+		}
+	}
+	return p
 }
 
 // RunArgs are the options of a `run` command.
@@ -253,12 +274,16 @@ type recLine struct {
 }
 
 // NewRecorder starts a script that loads module (a file path or
-// samples/NAME) with an optional entry point, for target and pipeline.
-func NewRecorder(module, entry, target, passes string) *Recorder {
+// samples/NAME) with an optional entry point and HLSL profile (dxc's -T;
+// "" for none), for target and pipeline.
+func NewRecorder(module, entry, profile, target, passes string) *Recorder {
 	r := &Recorder{}
 	rest := ""
 	if entry != "" {
 		rest = " --entry=" + entry
+	}
+	if profile != "" {
+		rest += " --profile=" + profile
 	}
 	r.add(recLine{cmd: "load", path: absPath(module), rest: rest})
 	r.add(recLine{cmd: "target " + target})

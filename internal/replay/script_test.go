@@ -67,7 +67,7 @@ func TestRecorderPathsRelativeToScript(t *testing.T) {
 	os.WriteFile(mod, data, 0o644)
 	in := filepath.Join(dir, "src", "in.json")
 	os.WriteFile(in, []byte(`{"dispatch":[1,1,1],"buffers":[{"name":"value","type":"i32","data":[0,0,1,2]}]}`), 0o644)
-	r := NewRecorder(mod, "", "spirv", "inline,simplify")
+	r := NewRecorder(mod, "", "", "spirv", "inline,simplify")
 	r.InputFile(in)
 	r.Goto("simplify")
 	r.Run(4, "switch-separate")

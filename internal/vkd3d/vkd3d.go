@@ -13,6 +13,7 @@ package vkd3d
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,6 +302,19 @@ func (u *Unit) OutsideSubset() string {
 // vkd3d's shader runner then compiles it with dxc's -enable-16bit-types
 // (half, float16_t, int16_t, uint16_t and min16 types are 16-bit).
 func (u *Unit) Native16Bit() bool { return slices.Contains(u.Features, "native-16-bit") }
+
+// Profile returns the dxc profile vkd3d's shader runner compiles the unit
+// with under shader model 6: its stage's ("cs", "ps", "vs") at the
+// [require] minimum model, 6.0 unless higher (SM6) — "cs_6_2" — or "" for
+// a stage without an SM6 profile here or a unit outside SM6.
+func (u *Unit) Profile() string {
+	prefix := map[string]string{"compute": "cs", "pixel": "ps", "vertex": "vs"}[u.Stage]
+	sm, ok := u.SM6()
+	if prefix == "" || !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s_6_%d", prefix, int(math.Round((sm-6)*10)))
+}
 
 // Key is "file:line" of the unit's first source line.
 func (u *Unit) Key() string { return fmt.Sprintf("%s:%d", u.File, u.Line) }
