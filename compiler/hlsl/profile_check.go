@@ -64,13 +64,7 @@ func (c *checker) checkShaderModel(ep *EntryPoint) {
 		}
 	}
 	compute := ep.Stage == StageCompute
-	seen := map[*FuncDecl]bool{}
-	var visit func(f *FuncDecl)
-	visit = func(f *FuncDecl) {
-		if f == nil || seen[f] {
-			return
-		}
-		seen[f] = true
+	for _, f := range c.reachable(ep) { // entry_limits.go
 		for _, call := range c.intrinsicCalls[f] {
 			n := nameNode{call.NamePos, len(call.Name)}
 			if min, ok := intrinsicModels[call.Name]; ok {
@@ -94,11 +88,7 @@ func (c *checker) checkShaderModel(ep *EntryPoint) {
 				need(mc, fmt.Sprintf("64-bit atomic '%s'", mc.Name), sm66)
 			}
 		}
-		for _, call := range c.calls[f] {
-			visit(call.Func.Def)
-		}
 	}
-	visit(ep.Func)
 }
 
 // nameNode is the span of a name, for diagnostics at a call's callee.

@@ -526,21 +526,32 @@ func (d *Driver) Analyze(ctx context.Context, c *tui.Compiled, step int, fn stri
 	return Analyze(f), nil
 }
 
-// Run interprets a step's module on one dispatch.
-func (d *Driver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (*tui.LanesResult, error) {
+// runSetup gives a fresh copy of a step's module to run and the
+// interpreter options for it (Run, RenderImage).
+func (d *Driver) runSetup(c *tui.Compiled, step int, function string, wave int, policy string) (*ir.Module, interp.Options, error) {
 	s, err := d.snapshot(c, step)
 	if err != nil {
-		return nil, err
+		return nil, interp.Options{}, err
 	}
 	m, err := s.FreshModule()
 	if err != nil {
-		return nil, err
+		return nil, interp.Options{}, err
 	}
-	pol, err := interp.ParsePolicy(o.Policy)
+	pol, err := interp.ParsePolicy(policy)
+	if err != nil {
+		return nil, interp.Options{}, err
+	}
+	return m, interp.Options{Entry: runEntry(m, d.Entry, function), WaveSize: wave, Policy: pol, MaxSteps: d.MaxRunSteps}, nil
+}
+
+// Run interprets a step's module on one dispatch.
+func (d *Driver) Run(ctx context.Context, c *tui.Compiled, step int, o tui.RunOptions) (*tui.LanesResult, error) {
+	m, opts, err := d.runSetup(c, step, o.Function, o.WaveSize, o.Policy)
 	if err != nil {
 		return nil, err
 	}
-	r, err := interp.RunContext(ctx, m, d.Input, interp.Options{Entry: runEntry(m, d.Entry, o.Function), WaveSize: o.WaveSize, Policy: pol, MaxSteps: d.MaxRunSteps, Trace: true})
+	opts.Trace = true
+	r, err := interp.RunContext(ctx, m, d.Input, opts)
 	if err != nil {
 		return nil, err
 	}

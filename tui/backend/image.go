@@ -17,19 +17,11 @@ import (
 // docs/run.md ("Pictures") says (render.Convert): the lanes pane's picture
 // view.
 func (d *Driver) RenderImage(ctx context.Context, c *tui.Compiled, step int, o tui.ImageOptions) (*tui.RenderedImage, error) {
-	s, err := d.snapshot(c, step)
+	m, opts, err := d.runSetup(c, step, o.Function, o.WaveSize, o.Policy)
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.FreshModule()
-	if err != nil {
-		return nil, err
-	}
-	pol, err := interp.ParsePolicy(o.Policy)
-	if err != nil {
-		return nil, err
-	}
-	r, err := render.Draw(ctx, m, d.Input, interp.Options{Entry: runEntry(m, d.Entry, o.Function), WaveSize: o.WaveSize, Policy: pol, MaxSteps: d.MaxRunSteps}, o.Width, o.Height)
+	r, err := render.Draw(ctx, m, d.Input, opts, o.Width, o.Height)
 	if errors.Is(err, render.ErrNotPixel) {
 		return nil, fmt.Errorf("%w: %v", tui.ErrNotPixelShader, err)
 	}

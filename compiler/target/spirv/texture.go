@@ -246,15 +246,10 @@ func (fe *fn) texture(in *ir.Instr) error {
 	if ir.IsRWTextureGlobal(g) {
 		return fe.rwTexture(in, g)
 	}
-	imgT, err := e.imageType(g, false)
+	img, err := fe.loadImage(g)
 	if err != nil {
-		return fe.fail("%v", err)
+		return err
 	}
-	gv := e.gvars[g]
-	if gv == nil {
-		return fe.fail("global @%s was not declared", g.Name())
-	}
-	img := fe.op(OpLoad, imgT, 0, gv.id)
 	val := func(v ir.Value) (uint32, error) {
 		if _, err := fe.typ(v.Type()); err != nil {
 			return 0, err
@@ -505,4 +500,17 @@ func (fe *fn) texture(in *ir.Instr) error {
 func (fe *fn) onlyPixel() bool {
 	st := fe.e.stagesOf(fe.f)
 	return len(st) == 1 && st[ir.StagePixel]
+}
+
+// loadImage loads the image of texture global g (OpLoad of its variable).
+func (fe *fn) loadImage(g *ir.Global) (uint32, error) {
+	imgT, err := fe.e.imageType(g, false)
+	if err != nil {
+		return 0, fe.fail("%v", err)
+	}
+	gv := fe.e.gvars[g]
+	if gv == nil {
+		return 0, fe.fail("global @%s was not declared", g.Name())
+	}
+	return fe.op(OpLoad, imgT, 0, gv.id), nil
 }

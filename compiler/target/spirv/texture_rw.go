@@ -131,15 +131,10 @@ func (fe *fn) rwTexture(in *ir.Instr, g *ir.Global) error {
 		}
 		return fe.texelPointer(in, g)
 	}
-	imgT, err := e.imageType(g, false)
+	img, err := fe.loadImage(g) // texture.go
 	if err != nil {
-		return fe.fail("%v", err)
+		return err
 	}
-	gv := e.gvars[g]
-	if gv == nil {
-		return fe.fail("global @%s was not declared", g.Name())
-	}
-	img := fe.op(OpLoad, imgT, 0, gv.id)
 	coord := func() (uint32, error) {
 		if _, err := fe.typ(in.Args[1].Type()); err != nil {
 			return 0, err
