@@ -1,0 +1,20 @@
+package hlsl
+
+// Rule cases of docs/hlsl-rules.md, "intr.atomic64" (issue 17: 64-bit
+// atomics on byte address buffers), appended to ruleCases (TestRules).
+func init() {
+	ruleCases = append(ruleCases, atomic64RuleCases...)
+}
+
+const rab = "RWByteAddressBuffer B : register(u1);\n"
+
+var atomic64RuleCases = []ruleCase{
+	{"intr.atomic64", rab + rcs("uint64_t o; int64_t s; B.InterlockedAdd64(0, 1); B.InterlockedAdd64(8, id.x, o); B.InterlockedMin64(16, (int64_t)-1, s); B.InterlockedMax64(24, o); "+
+		"B.InterlockedAnd64(32, o); B.InterlockedOr64(40, o, o); B.InterlockedXor64(48, 3); B.InterlockedExchange64(56, o, o); B.InterlockedCompareStore64(64, o, 2); "+
+		"B.InterlockedCompareExchange64(72, s, (int64_t)2, s); Out[0] = (float)(o + s);"), ""},
+	{"intr.atomic64", rab + rcs("uint64_t o; @B.InterlockedExchange64(0, 1);"), "error: 'InterlockedExchange64' of 'RWByteAddressBuffer' expects 3 arguments, have 2"},
+	{"intr.atomic64", rab + rcs("uint64_t o; @B.InterlockedCompareExchange64(0, 1, 2);"), "error: 'InterlockedCompareExchange64' of 'RWByteAddressBuffer' expects 4 arguments, have 3"},
+	{"intr.atomic64", "ByteAddressBuffer R : register(t0);\n" + rcs("@R.InterlockedAdd64(0, 1);"), "error: no member function named 'InterlockedAdd64' in 'ByteAddressBuffer'"},
+	{"intr.atomic64", "RWStructuredBuffer<uint64_t> S : register(u2);\n" + rcs("@S.InterlockedAdd64(0, 1);"), "error: no member function named 'InterlockedAdd64' in 'RWStructuredBuffer<uint64_t>'"},
+	{"intr.atomic64", rab + rcs("uint64_t o; B.InterlockedAdd64(0, 1, @1);"), "error: "},
+}
