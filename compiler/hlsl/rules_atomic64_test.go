@@ -1,7 +1,8 @@
 package hlsl
 
 // Rule cases of docs/hlsl-rules.md, "intr.atomic64" (issue 17: 64-bit
-// atomics on byte address buffers), appended to ruleCases (TestRules).
+// atomics on byte address buffers) and "decl.raw-template" (Store's
+// deduced T), appended to ruleCases (TestRules).
 func init() {
 	ruleCases = append(ruleCases, atomic64RuleCases...)
 }
@@ -17,4 +18,7 @@ var atomic64RuleCases = []ruleCase{
 	{"intr.atomic64", "ByteAddressBuffer R : register(t0);\n" + rcs("@R.InterlockedAdd64(0, 1);"), "error: no member function named 'InterlockedAdd64' in 'ByteAddressBuffer'"},
 	{"intr.atomic64", "RWStructuredBuffer<uint64_t> S : register(u2);\n" + rcs("@S.InterlockedAdd64(0, 1);"), "error: no member function named 'InterlockedAdd64' in 'RWStructuredBuffer<uint64_t>'"},
 	{"intr.atomic64", rab + rcs("uint64_t o; B.InterlockedAdd64(0, 1, @1);"), "error: "},
+	// Store(offset, v) deduces Store<T> from v (rawbuffer.go).
+	{"decl.raw-template", rab + rcs("B.Store(0, 11.5f); B.Store(8, (double)2); B.Store(16, uint2(1, 2)); B.Store(24, 3); B.Store(28, 2.5); B.Store(32, float2x2(1, 2, 3, 4)); Out[0] = 1;"), ""},
+	{"decl.raw-template", rab + rcs("B.Store(0, @Out); Out[0] = 1;"), "error: cannot"},
 }
