@@ -203,6 +203,7 @@ func (c *checker) checkEntry() {
 	c.checkLocations(ep)
 	c.checkStageIntrinsics(ep)
 	c.checkResourceOverlap(ep)
+	c.checkNullStatics(ep) // static_resource.go
 	c.checkGroupsharedSize(ep)
 	c.checkCBufferSize(ep)
 	if ep.Stage == StageCompute && f.Ret.Kind != KindVoid && !f.Ret.IsError() {

@@ -21,4 +21,10 @@ var atomic64RuleCases = []ruleCase{
 	// Store(offset, v) deduces Store<T> from v (rawbuffer.go).
 	{"decl.raw-template", rab + rcs("B.Store(0, 11.5f); B.Store(8, (double)2); B.Store(16, uint2(1, 2)); B.Store(24, 3); B.Store(28, 2.5); B.Store(32, float2x2(1, 2, 3, 4)); Out[0] = 1;"), ""},
 	{"decl.raw-template", rab + rcs("B.Store(0, @Out); Out[0] = 1;"), "error: cannot"},
+	// A static resource without an initializer: declared, read for nothing,
+	// or read in a branch never taken (static_resource.go).
+	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\n" + rcs("float4 unused = tex.SampleLevel(sam, float2(0, 0), 0); tex.SampleLevel(sam, float2(0, 0), 0); if (0) Out[1] = tex.Load(int3(0, 0, 0)); Out[0] = 1;"), ""},
+	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\n" + rcs("Out[0] = @tex.SampleLevel(sam, float2(0, 0), 0);"), "error: static resource 'tex' has no initializer and its value is used: it cannot be mapped to a global resource"},
+	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\n" + rcs("static Texture2D<float4> t2 = @tex; Out[0] = t2.Load(int3(0, 0, 0));"), "error: static resource 'tex' has no initializer"},
+	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\nfloat4 f() { return @tex.Load(int3(0, 0, 0)); }\n" + rcs("if (id.x > 0) Out[0] = f();"), "error: static resource 'tex' has no initializer"},
 }
