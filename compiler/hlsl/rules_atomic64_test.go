@@ -26,5 +26,10 @@ var atomic64RuleCases = []ruleCase{
 	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\n" + rcs("float4 unused = tex.SampleLevel(sam, float2(0, 0), 0); tex.SampleLevel(sam, float2(0, 0), 0); if (0) Out[1] = tex.Load(int3(0, 0, 0)); Out[0] = 1;"), ""},
 	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\n" + rcs("Out[0] = @tex.SampleLevel(sam, float2(0, 0), 0);"), "error: static resource 'tex' has no initializer and its value is used: it cannot be mapped to a global resource"},
 	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\n" + rcs("static Texture2D<float4> t2 = @tex; Out[0] = t2.Load(int3(0, 0, 0));"), "error: static resource 'tex' has no initializer"},
+	// Derivatives in compute need numthreads that define quads.
+	{"intr.quad", "RWStructuredBuffer<float> O;\n[numthreads(4, 2, 1)]\nvoid main(uint3 t : SV_GroupThreadID) { O[0] = ddx(t.x) + ddy_fine((float)t.y); }\n", ""},
+	{"intr.quad", "RWStructuredBuffer<float> O;\n[numthreads(8, 1, 1)]\nvoid main(uint3 t : SV_GroupThreadID) { O[0] = fwidth((float)t.x); }\n", ""},
+	{"intr.quad", "RWStructuredBuffer<float> O;\n[numthreads(6, 1, 1)]\nvoid main(uint3 t : SV_GroupThreadID) { O[0] = @ddx((float)t.x); }\n", "error: 'ddx' in a compute shader needs quads: numthreads(6, 1, 1) must have X a multiple of 4 with Y and Z 1, or X and Y multiples of 2"},
+	{"intr.quad", "RWStructuredBuffer<float> O;\n[numthreads(4, 3, 1)]\nvoid main(uint3 t : SV_GroupThreadID) { O[0] = @ddy((float)t.y); }\n", "error: 'ddy' in a compute shader needs quads"},
 	{"decl.static-resource", "static Texture2D<float4> tex;\nSamplerState sam;\nfloat4 f() { return @tex.Load(int3(0, 0, 0)); }\n" + rcs("if (id.x > 0) Out[0] = f();"), "error: static resource 'tex' has no initializer"},
 }
