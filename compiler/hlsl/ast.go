@@ -616,6 +616,8 @@ type FuncDecl struct {
 	// Owner is the struct of a member function; a non-static one has the
 	// implicit inout parameter 'this' first (struct_decl.go).
 	Owner *StructDecl
+	// static marks a static member function (no 'this').
+	static bool
 }
 
 // VarGroup is a top-level declaration of one or more variables.

@@ -166,16 +166,7 @@ func checkConformance(t *testing.T) ([]*subsetUnit, conformanceStats) {
 // knownMismatches are the subset units whose verdict differs from DXC's,
 // with the reason; any other mismatch fails the test, and so does a listed
 // one that starts to match (the list must stay true).
-var knownMismatches = map[string]string{
-	// A static texture without an initializer whose read is used: DXC
-	// cannot map it to a global resource and fails; passlens accepts the
-	// program (and its lowering reads a null texture). DXC decides this
-	// after dead-code elimination (the same read with an unused result,
-	// static-initializer :104, compiles), which the frontend does not
-	// model; static and local resource variables are issue 17 item 4.
-	"static-initializer.shader_test:70":  "static texture without initializer, read used (DXC fails after DCE)",
-	"static-initializer.shader_test:144": "static local texture initialized from an uninitialized static texture (DXC fails after DCE)",
-}
+var knownMismatches = map[string]string{}
 
 func TestConformanceVKD3D(t *testing.T) {
 	subset, st := checkConformance(t)

@@ -207,6 +207,7 @@ func (c *checker) checkEntry() {
 	c.checkStageIntrinsics(ep)
 	c.checkShaderModel(ep)
 	c.checkResourceOverlap(ep)
+	c.checkNullStatics(ep) // static_resource.go
 	c.checkGroupsharedSize(ep)
 	c.checkCBufferSize(ep)
 	if ep.Stage == StageCompute && f.Ret.Kind != KindVoid && !f.Ret.IsError() {
@@ -560,6 +561,10 @@ func (c *checker) checkStageIntrinsics(ep *EntryPoint) {
 			if quadIntrinsics[call.Name] && ep.Stage != StagePixel && ep.Stage != StageCompute {
 				c.rep.errorf(call.NamePos, call.NamePos.advance(len(call.Name)), "'%s' needs 2×2 quads: it is only available in pixel and (shader model 6.6) compute shaders, not in a %s shader", call.Name, ep.Stage)
 			}
+			if derivativeIntrinsics[call.Name] && ep.Stage == StageCompute && !derivativeGroup(ep.NumThreads) {
+				n := ep.NumThreads
+				c.rep.errorf(call.NamePos, call.NamePos.advance(len(call.Name)), "'%s' in a compute shader needs quads: numthreads(%d, %d, %d) must have X a multiple of 4 with Y and Z 1, or X and Y multiples of 2", call.Name, n[0], n[1], n[2])
+			}
 		}
 		if ep.Stage != StagePixel {
 			for _, d := range c.discards[f] {
@@ -617,4 +622,18 @@ func (c *checker) checkLocations(ep *EntryPoint) {
 			}
 		}
 	}
+}
+
+// derivativeIntrinsics are the derivative functions, which SM6.6 allows
+// in compute shaders over quads that numthreads defines.
+var derivativeIntrinsics = map[string]bool{
+	"ddx": true, "ddy": true, "ddx_coarse": true, "ddy_coarse": true, "ddx_fine": true, "ddy_fine": true, "fwidth": true,
+}
+
+// derivativeGroup reports whether a compute shader of numthreads n has
+// quads for derivatives (DirectX-Specs, SM6.6 "Derivatives in compute":
+// 1D quads when X is a multiple of 4 and Y and Z are 1, 2D quads when X
+// and Y are multiples of 2; any other numthreads is an error).
+func derivativeGroup(n [3]int) bool {
+	return n[0]%4 == 0 && n[1] == 1 && n[2] == 1 || n[0]%2 == 0 && n[1]%2 == 0
 }

@@ -282,7 +282,7 @@ var glslangCategories = map[string]glslangCategory{
 	// SM6 behaviour glslang does not implement: vkd3d expects DXC to
 	// reject these; passlens rejects them as DXC does, glslang accepts.
 	"glslang-skips-check": {onlyGlslang: true,
-		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool or a double, 64-bit render target outputs, intrinsic shape mismatches, uniform parameters of non-entry functions, register() profile names, conflicting and mixed profile reservations, a space before the register, two resources reserving one register"},
+		doc: "checks DXC makes and glslang's HLSL frontend does not: numthreads values, cbuffer and packoffset rules, row_major/column_major misuse, type names as identifiers, Interlocked calls used as values, group-sync barriers outside compute, attribute misuse, unsized arrays without a usable initializer, float shift operands, asint/asuint/asfloat of bool or a double, 64-bit render target outputs, intrinsic shape mismatches, uniform parameters of non-entry functions, register() profile names, conflicting and mixed profile reservations, a space before the register, two resources reserving one register, a used read of a static resource without an initializer"},
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
@@ -395,6 +395,8 @@ var glslangExplained = map[string]string{
 	"wave-ops-uint.shader_test:593":                 "glslang-wide-types",
 	"wave-ops-uint.shader_test:613":                 "glslang-wide-types",
 	"register-reservations-profile.shader_test:211": "glslang-skips-check",
+	"static-initializer.shader_test:70":             "glslang-skips-check",
+	"static-initializer.shader_test:144":            "glslang-skips-check",
 	"register-reservations-profile.shader_test:232": "glslang-skips-check",
 	"register-reservations-profile.shader_test:241": "glslang-skips-check",
 	"register-reservations-profile.shader_test:61":  "glslang-skips-check",

@@ -112,6 +112,9 @@ func intrinsicNames() []string {
 var atomicOptionalOut = map[string]bool{
 	"InterlockedAdd": true, "InterlockedMin": true, "InterlockedMax": true,
 	"InterlockedAnd": true, "InterlockedOr": true, "InterlockedXor": true,
+	// RWByteAddressBuffer's 64-bit methods (atomic64.go).
+	"InterlockedAdd64": true, "InterlockedMin64": true, "InterlockedMax64": true,
+	"InterlockedAnd64": true, "InterlockedOr64": true, "InterlockedXor64": true,
 }
 
 // checkIntrinsic resolves an intrinsic call; arguments are already checked

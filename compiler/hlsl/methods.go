@@ -61,6 +61,9 @@ func (c *checker) resolveMethodCall(e *MethodCall) Expr {
 		m = textureMethod(rt, e.Name, len(e.Args))
 	} else {
 		m = resourceMethod(rt, e.Name)
+		if m == nil {
+			m = atomic64Method(rt, e.Name, e.Args) // atomic64.go
+		}
 	}
 	if m == nil {
 		c.errorf(e, "no member function named '%s' in '%s'", e.Name, rt)

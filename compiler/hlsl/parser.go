@@ -464,13 +464,11 @@ func (p *parser) parseTopLevel() []Decl {
 	}
 	if p.at("::") && p.peekN(1).kind == tIdent {
 		// T S::s = v;: the definition of a static data member
-		// (struct_decl.go).
+		// (struct_decl.go); T S::f(params) { … }: the out-of-line
+		// definition of a member function (member_outofline.go).
 		p.advance()
 		m := p.advance()
 		name.text += "::" + m.text
-		if p.at("(") {
-			p.errorf(name.pos, m.end(), "out-of-line member function definitions are not supported: define '%s' in its struct", name.text)
-		}
 	}
 	if p.at("(") {
 		spec.Mods |= mods & (ModRowMajor | ModColumnMajor)

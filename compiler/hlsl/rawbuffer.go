@@ -88,18 +88,31 @@ func (c *checker) resolveRawTemplate(e *MethodCall) Expr {
 	return e
 }
 
-// deducedStore resolves buf.Store(addr, v) on a RWByteAddressBuffer when
-// v is a struct or an array: DXC deduces Store<T> from v (no conversion
-// to the uint of the plain Store exists); nil for any other call.
+// deducedStore resolves buf.Store(addr, v) on a RWByteAddressBuffer, which
+// DXC declares as a template (HLSL 2018 and later): Store<T> with T the
+// type of v, so a float is stored as its bits, a double or a uint2 as 8
+// bytes, a uint16_t as 2 (decl.raw-template). A uint v is the plain Store.
+// An unsuffixed literal takes its default type: an integer literal is
+// stored as the plain Store's uint (the same 4 bytes as DXC's int for
+// every value that fits), a floating-point literal as float. nil when the
+// call is not such a Store, or is the plain one.
 func (c *checker) deducedStore(e *MethodCall) Expr {
 	rt := e.Recv.Type()
 	if rt.Kind != KindResource || rt.Resource != ResRWByteAddressBuffer || e.Name != "Store" || len(e.Args) != 2 {
 		return nil
 	}
-	if k := e.Args[1].Type().Kind; k != KindStruct && k != KindArray {
-		return nil
-	}
 	t := e.Args[1].Type()
+	switch {
+	case t.Kind == KindStruct || t.Kind == KindArray:
+	case !t.IsNumeric() || Identical(t, TypeUint):
+		return nil
+	case isUntypedLiteral(e.Args[1]):
+		if !t.IsScalar() || t.Kind != KindFloat {
+			return nil
+		}
+		t = TypeFloat
+		e.Args[1] = c.coerce(e.Args[1], t, "for argument 2 of 'Store'")
+	}
 	if why := rawTemplateType(t); why != "" {
 		c.errorf(e.Args[1], "'Store' of '%s': %s", t, why)
 		return e

@@ -21,8 +21,15 @@ var declRuleCases = []ruleCase{
 	{"decl.struct-method", "struct S { float x; void set(float v) { x = v; } float twice() { return this.x + get(); } float get() { return x; } };\n" + rcs("S s; s.set(3); Out[0] = s.twice();"), ""},
 	{"decl.struct-method", "struct B { float a; void inc() { a += 1; } };\nstruct D : B { float b; void both() { inc(); b = a; } };\n" + rcs("D d; d.a = 1; d.both(); d.inc(); Out[0] = d.a + d.b;"), ""},
 	{"decl.struct-method", "struct S { float x; };\n" + rcs("S s; s.x = 1; Out[0] = @s.get();"), "error: no member function named 'get' in 'S'"},
-	{"decl.struct-method", "struct S { float x; float @get(); };\n" + rcs("S s; s.x = 1; Out[0] = s.x;"), "error: member function 'get' has no body"},
-	{"decl.struct-method", "struct S { float x; float get() { return x; } float @get(int k) { return k; } };\n" + rcs("S s; s.x = 1; Out[0] = s.x;"), "error: overloaded member function 'get' is not supported"},
+	// Out-of-line definitions and overloads (member_outofline.go).
+	{"decl.struct-method", "struct S { float x; float get(); float twice(); static float sq(float v); };\nfloat S::twice() { return get() * 2; }\nfloat S::get() { return x; }\nfloat S::sq(float v) { return v * v; }\n" + rcs("S s; s.x = 1; Out[0] = s.twice() + S::sq(3);"), ""},
+	{"decl.struct-method", "struct S { float x; float get() { return x; } float get(int k) { return x + k; } float get(float a, float b) { return a * b; } };\n" + rcs("S s; s.x = 1; Out[0] = s.get() + s.get(2) + s.get(2.0, 3.0);"), ""},
+	{"decl.struct-method", "struct S { float x; float get() { return x; } float @get() { return 2; } };\n" + rcs("S s; s.x = 1; Out[0] = s.x;"), "error: class member 'get' cannot be redeclared"},
+	{"decl.struct-method", "struct S { float x; float get(); };\nfloat @S::get(int k) { return k; }\n" + rcs("S s; s.x = 1; Out[0] = s.x;"), "error: out-of-line definition of 'get' does not match any declaration in 'S'"},
+	{"decl.struct-method", "struct S { float x; float get(); };\nint @S::get() { return 1; }\n" + rcs("S s; s.x = 1; Out[0] = s.x;"), "error: return type of out-of-line definition of 'S::get' differs from that in the declaration"},
+	{"decl.struct-method", "struct S { float x; float get(); };\nfloat S::get() { return x; }\nfloat @S::get() { return 2; }\n" + rcs("S s; s.x = 1; Out[0] = s.x;"), "error: redefinition of 'S::get'"},
+	{"decl.struct-method", "struct S { float x; float get(); };\n" + rcs("S s; s.x = 1; Out[0] = @s.get();"), "error: function 'get' is declared but never defined"},
+	{"decl.struct-method", "struct S { float x; float get(int a) { return a; } float get(uint a) { return a; } };\n" + rcs("S s; Out[0] = @s.get(2.5);"), "error: call to 'get' is ambiguous"},
 	{"decl.struct-method", "struct S { float x; float get() { return x; } };\nstruct T { float y; };\n" + rcs("T t; t.y = 1; Out[0] = @t.get();"), "error: no member function named 'get' in 'T'"},
 	// Static members.
 	{"decl.struct-static", "struct S { float a; static float s; static float sq(float v) { return v * v; } };\nfloat S::s = 2;\n" + rcs("S o; o.a = 1; Out[0] = o.a + S::s + o.s + S::sq(3);"), ""},

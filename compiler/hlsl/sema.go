@@ -197,6 +197,10 @@ func (c *checker) checkProgram() {
 		case *CBuffer:
 			c.checkCBuffer(d)
 		case *FuncDecl:
+			if strings.Contains(d.Name, "::") {
+				c.defineMethod(d) // member_outofline.go
+				break
+			}
 			c.checkFunc(d)
 		}
 	}

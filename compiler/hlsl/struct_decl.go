@@ -1,6 +1,9 @@
 package hlsl
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Struct declarations beyond plain fields, as DXC (HLSL 2021) accepts them
 // (docs/hlsl-rules.md, decl.struct-*):
@@ -128,50 +131,82 @@ func (c *checker) checkMethods(sd *StructDecl) {
 	defer func() { c.curFunc, c.methodScope = saved, savedScope }()
 	// The signatures first, so that a method may call one declared after
 	// it (a member function body is a complete-class context in C++).
+	// Overloads are member functions of one name with different
+	// parameter types; a declaration without a body is defined out of
+	// line (member_outofline.go).
 	var ok []*FuncDecl
-	seen := map[string]*FuncDecl{}
 	for _, f := range sd.Methods {
-		if f.Body == nil {
-			c.rep.errorf(f.NamePos, f.NamePos.advance(len(f.Name)), "member function '%s' has no body: out-of-line member function definitions are not supported", f.Name)
-			continue
-		}
-		if _, dup := seen[f.Name]; dup {
-			c.rep.errorf(f.NamePos, f.NamePos.advance(len(f.Name)), "overloaded member function '%s' is not supported", f.Name)
-			continue
-		}
-		seen[f.Name] = f
 		if f.Mods&ModStatic == 0 {
 			if sd.Name == "" {
 				c.rep.errorf(f.NamePos, f.NamePos.advance(len(f.Name)), "member function '%s' of an anonymous struct", f.Name)
 				continue
 			}
-			this := &VarDecl{span: span{f.NamePos, f.NamePos}, Name: "this", NamePos: f.NamePos,
-				Spec: &TypeSpec{span: span{f.NamePos, f.NamePos}, Name: sd.Name}, Kind: VarParam, Dir: DirInOut}
-			f.Params = append([]*VarDecl{this}, f.Params...)
+			f.Params = append([]*VarDecl{thisParam(sd, f.NamePos)}, f.Params...)
+		} else {
+			f.static = true
 		}
 		f.Mods &^= ModStatic
 		f.Ret = c.resolveSpec(f.RetSpec, nil)
 		for _, p := range f.Params {
 			c.checkVarType(p)
 		}
-		f.Def = f
+		if g := sameMember(ok, f); g != nil {
+			c.rep.add(Diagnostic{Severity: Error, Pos: f.NamePos, End: f.NamePos.advance(len(f.Name)),
+				Message: fmt.Sprintf("class member '%s' cannot be redeclared", f.Name),
+				Notes:   []Diagnostic{note(g.NamePos, "previous declaration is here")}})
+			continue
+		}
+		f.Def = nil
+		if f.Body != nil {
+			f.Def = f
+		}
 		ok = append(ok, f)
 	}
+	sd.Methods = ok
+	var bodies []*FuncDecl
+	for _, f := range ok {
+		if f.Body != nil {
+			bodies = append(bodies, f)
+		}
+	}
+	ok = bodies
 	for _, f := range ok {
 		c.curFunc = nil
 		c.checkFunc(f)
 	}
 }
 
-// method returns the member function name of sd or, when sd has none, of
-// its nearest base that has one (a base's member functions apply to a
-// derived object, which starts with the base's fields), or nil.
-func (sd *StructDecl) method(name string) *FuncDecl {
+// methods returns the member functions name of sd or, when sd has none,
+// of its nearest base that has some (a base's member functions apply to a
+// derived object, which starts with the base's fields; a name declared in
+// the derived struct hides the base's, as in C++), or nil.
+func (sd *StructDecl) methods(name string) []*FuncDecl {
 	for s := sd; s != nil; s = s.baseDecl {
+		var fs []*FuncDecl
 		for _, f := range s.Methods {
-			if f.Name == name && f.Def != nil {
-				return f
+			if f.Name == name {
+				fs = append(fs, f)
 			}
+		}
+		if len(fs) > 0 {
+			return fs
+		}
+	}
+	return nil
+}
+
+// thisParam is the implicit object parameter of a member function of sd.
+func thisParam(sd *StructDecl, at Pos) *VarDecl {
+	return &VarDecl{span: span{at, at}, Name: "this", NamePos: at,
+		Spec: &TypeSpec{span: span{at, at}, Name: sd.Name}, Kind: VarParam, Dir: DirInOut}
+}
+
+// sameMember returns the member function of fs with f's name and
+// signature, or nil.
+func sameMember(fs []*FuncDecl, f *FuncDecl) *FuncDecl {
+	for _, g := range fs {
+		if g.Name == f.Name && g.static == f.static && sameSignature(g, f) {
+			return g
 		}
 	}
 	return nil
@@ -189,7 +224,18 @@ func (sd *StructDecl) DerivesFrom(base *StructDecl) bool {
 
 // isStatic reports whether method f has no 'this'.
 func (f *FuncDecl) isStatic() bool {
-	return len(f.Params) == 0 || f.Params[0].Name != "this" || f.Params[0].Kind != VarParam
+	return f.static || len(f.Params) == 0 || f.Params[0].Name != "this" || f.Params[0].Kind != VarParam
+}
+
+// sameStaticness reports whether the member functions fs are all static or
+// all non-static (an overload set mixing them is not supported).
+func sameStaticness(fs []*FuncDecl) bool {
+	for _, f := range fs[1:] {
+		if f.isStatic() != fs[0].isStatic() {
+			return false
+		}
+	}
+	return true
 }
 
 // memberField resolves a bare name inside a member function to this.name
@@ -224,16 +270,20 @@ func (c *checker) memberField(e *Ident) Expr {
 // ignores obj), or a static data member read.
 func (c *checker) checkStructMethodCall(e *MethodCall) Expr {
 	sd := e.Recv.Type().Struct
-	f := sd.method(e.Name)
-	if f == nil {
+	fs := sd.methods(e.Name)
+	if fs == nil {
 		c.errorf(e, "no member function named '%s' in '%s'", e.Name, e.Recv.Type())
 		return e
 	}
+	if !sameStaticness(fs) {
+		c.errorf(e, "overloads of '%s' mixing static and non-static member functions are not supported", e.Name)
+		return e
+	}
 	call := &Call{exprBase: e.exprBase, Name: e.Name, NamePos: e.P, Args: e.Args}
-	if !f.isStatic() {
+	if !fs[0].isStatic() {
 		call.Args = append([]Expr{e.Recv}, e.Args...)
 	}
-	c.resolveUserCall(call, []*FuncDecl{f})
+	c.resolveUserCall(call, fs)
 	return call
 }
 
@@ -245,11 +295,15 @@ func (c *checker) implicitMethodCall(e *Call) Expr {
 	if cur == nil || cur.Owner == nil {
 		return nil
 	}
-	f := cur.Owner.method(e.Name)
-	if f == nil {
+	fs := cur.Owner.methods(e.Name)
+	if fs == nil {
 		return nil
 	}
-	if !f.isStatic() {
+	if !sameStaticness(fs) {
+		c.rep.errorf(e.NamePos, e.NamePos.advance(len(e.Name)), "overloads of '%s' mixing static and non-static member functions are not supported", e.Name)
+		return e
+	}
+	if !fs[0].isStatic() {
 		if cur.isStatic() {
 			c.rep.errorf(e.NamePos, e.NamePos.advance(len(e.Name)), "call to non-static member function '%s' without an object", e.Name)
 			return e
@@ -257,7 +311,7 @@ func (c *checker) implicitMethodCall(e *Call) Expr {
 		this := c.checkExpr(&Ident{exprBase: exprBase{span: span{e.NamePos, e.NamePos}}, Name: "this"})
 		e.Args = append([]Expr{this}, e.Args...)
 	}
-	c.resolveUserCall(e, []*FuncDecl{f})
+	c.resolveUserCall(e, fs)
 	return e
 }
 
@@ -323,15 +377,21 @@ func (c *checker) qualifiedCall(e *Call) Expr {
 		c.rep.errorf(e.NamePos, e.NamePos.advance(len(s)), "'%s' is not a struct", s)
 		return e
 	}
-	f := t.Struct.method(member)
-	if f == nil {
+	fs := t.Struct.methods(member)
+	if fs == nil {
 		c.rep.errorf(e.NamePos, e.NamePos.advance(len(e.Name)), "no member function named '%s' in '%s'", member, s)
 		return e
 	}
-	if !f.isStatic() {
+	var static []*FuncDecl
+	for _, f := range fs {
+		if f.isStatic() {
+			static = append(static, f)
+		}
+	}
+	if static == nil {
 		c.rep.errorf(e.NamePos, e.NamePos.advance(len(e.Name)), "call to non-static member function '%s' without an object", e.Name)
 		return e
 	}
-	c.resolveUserCall(e, []*FuncDecl{f})
+	c.resolveUserCall(e, static)
 	return e
 }

@@ -125,9 +125,14 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			r := w.dst(fr, ic.res, l)
-			o, c := mem.resolve(w.arg(fr, &ic.args[0], l)[0], 1)
+			p := w.arg(fr, &ic.args[0], l)[0]
+			o, c := mem.resolve(p, 1)
 			if o != nil && o.ro {
 				return fmt.Errorf("%w: atomic on read-only %s %s", ErrReadOnly, o.space, o.name)
+			}
+			if b == 64 && wordPair(o) {
+				// A 64-bit integer of a byte address buffer (bufword64.go).
+				_, c = mem.resolve(p, 2)
 			}
 			if c == nil || w.helperStore(l, o) {
 				r[0] = 0
@@ -137,6 +142,10 @@ func (w *wave) memOp(fr *frame, ic *icode, mask uint64) error {
 			var cmp uint64
 			if len(ic.args) > 2 {
 				cmp = w.arg(fr, &ic.args[2], l)[0]
+			}
+			if len(c) == 2 {
+				r[0] = atomicPair(in.Atomic, t, c, v, cmp)
+				continue
 			}
 			old := c[0]
 			c[0] = atomicOp(in.Atomic, t, b, old, v, cmp)

@@ -223,6 +223,7 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 		}
 		var out []workgroup
 		idx := 0
+		twoD := quad2D(f.Module, nt)
 		for gz := 0; gz < d[2]; gz++ {
 			for gy := 0; gy < d[1]; gy++ {
 				for gx := 0; gx < d[0]; gx++ {
@@ -234,6 +235,9 @@ func (mc *machine) invocations(f *ir.Function, in *Input) ([]workgroup, error) {
 							dispatch: [3]int{gx*nt[0] + t[0], gy*nt[1] + t[1], gz*nt[2] + t[2]},
 						})
 						idx++
+					}
+					if twoD {
+						wg.invs = quad2DOrder(wg.invs, nt) // quad2d.go
 					}
 					out = append(out, wg)
 				}

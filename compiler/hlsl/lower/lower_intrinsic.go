@@ -478,6 +478,8 @@ func (fl *fnLowerer) methodCall(x *hlsl.MethodCall) ir.Value {
 			fl.b.Store(v, word(args[0], k))
 		}
 		return nil
+	case strings.HasSuffix(m.Name, "64") && strings.HasPrefix(m.Name, "Interlocked"):
+		return fl.atomic64(x, buf, args) // lower_atomic64.go
 	case strings.HasPrefix(m.Name, "Interlocked"):
 		op := strings.TrimPrefix(m.Name, "Interlocked")
 		p := word(args[0], 0)

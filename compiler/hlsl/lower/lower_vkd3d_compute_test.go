@@ -62,16 +62,7 @@ func TestLowerVKD3DCompute(t *testing.T) {
 
 // computeDeviations are the probes and dispatches (file:line) that fail
 // for reasons outside the lowering, with the reason.
-var computeDeviations = map[string]string{
-	// DXC deduces the type of RWByteAddressBuffer.Store's value (a
-	// templated Store<T>): a uint16_t value stores 2 bytes; passlens's
-	// Store converts it to uint and stores 4 (templated Load<T>/Store<T>
-	// are issue 17 item 4, another branch).
-	"tgsm.shader_test:346": "DXC's Store deduces uint16_t: 2-byte stores",
-	"tgsm.shader_test:347": "DXC's Store deduces uint16_t: 2-byte stores",
-	"tgsm.shader_test:348": "DXC's Store deduces uint16_t: 2-byte stores",
-	"tgsm.shader_test:349": "DXC's Store deduces uint16_t: 2-byte stores",
-}
+var computeDeviations = map[string]string{}
 
 type computeStats struct {
 	wave                  int // the interpreter's wave size

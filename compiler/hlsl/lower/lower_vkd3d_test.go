@@ -99,11 +99,6 @@ var knownDeviations = map[string]string{
 	"srv-structuredbuffer.shader_test:278": "DXC drops typedef row_major in StructuredBuffer",
 	"srv-structuredbuffer.shader_test:320": "DXC drops typedef row_major in StructuredBuffer",
 	"srv-structuredbuffer.shader_test:325": "DXC drops typedef row_major in StructuredBuffer",
-	// DXC's RWByteAddressBuffer.Store is a template: a float argument is
-	// stored as float bits; the frontend converts it to uint (FXC's rule,
-	// vkd3d's sm<6 expectation).
-	"uav-rwbyteaddressbuffer.shader_test:24": "DXC templated Store of a float",
-	"uav-rwbyteaddressbuffer.shader_test:84": "DXC templated Store of a double (8 bytes, issue 17 item 4)",
 	// vkd3d's data: the probes expect countbits(u) (64, 32) in component 0,
 	// which the shader sets to the constant 0 (a todo test whose shader
 	// dropped the countbits call; components 1-3 match).

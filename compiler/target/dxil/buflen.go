@@ -21,25 +21,7 @@ func (lw *lowerer) bufLength(in *ir.Instr) error {
 		return fmt.Errorf("the buffer operand %s is not a storage buffer global (inline calls that pass resources)", in.Args[0].Ref())
 	}
 	lw.bd.SetBefore(in)
-	class := 1 // UAV
-	if g.ReadOnly {
-		class = classSRV
-	}
-	rangeID := 0
-	if lw.f.Module != nil {
-		for _, o := range lw.f.Module.Globals {
-			if o == g {
-				break
-			}
-			if o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && o.ReadOnly == g.ReadOnly && o.Kind != "counter" {
-				rangeID++
-			}
-		}
-	}
-	hargs := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(class), ir.ConstInt(ir.I32, int64(rangeID)),
-		ir.ConstInt(ir.I32, int64(max(g.Binding, 0))), ir.ConstBool(ir.Bool, false)}
-	llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(hargs))
-	h := lw.bd.Intrinsic("dx.op.createHandle", lw.handleType(), hargs, g.Name()+".handle")
+	h := lw.bufferHandle(g)
 	i32 := ir.I32
 	st := ir.Struct("dx.types.Dimensions", []ir.Field{{Name: "w", Type: i32}, {Name: "h", Type: i32}, {Name: "d", Type: i32}, {Name: "l", Type: i32}})
 	if lw.f.Module != nil {
@@ -59,4 +41,29 @@ func (lw *lowerer) bufLength(in *ir.Instr) error {
 	lw.f.ReplaceUses(map[ir.Value]ir.Value{in: n})
 	in.Remove()
 	return nil
+}
+
+// bufferHandle emits dx.op.createHandle for storage buffer global g: class
+// SRV for a read-only buffer, UAV for a writable one; the range id counts
+// the module's storage buffers of the class before it.
+func (lw *lowerer) bufferHandle(g *ir.Global) ir.Value {
+	class := 1 // UAV
+	if g.ReadOnly {
+		class = classSRV
+	}
+	rangeID := 0
+	if lw.f.Module != nil {
+		for _, o := range lw.f.Module.Globals {
+			if o == g {
+				break
+			}
+			if o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && o.ReadOnly == g.ReadOnly && o.Kind != "counter" {
+				rangeID++
+			}
+		}
+	}
+	hargs := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(class), ir.ConstInt(ir.I32, int64(rangeID)),
+		ir.ConstInt(ir.I32, int64(max(g.Binding, 0))), ir.ConstBool(ir.Bool, false)}
+	llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(hargs))
+	return lw.bd.Intrinsic("dx.op.createHandle", lw.handleType(), hargs, g.Name()+".handle")
 }

@@ -67,6 +67,12 @@ func lowerIntrinsics(f *ir.Function) error {
 				continue
 			}
 			text := ir.InstrString(in)
+			if n == ir.BufWord64 {
+				if err := lw.bufWord64(in); err != nil {
+					return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), text, err)
+				}
+				continue
+			}
 			if n == "buf.length" {
 				if err := lw.bufLength(in); err != nil {
 					return fmt.Errorf("%s@%s: %s: %w", where(f, in), f.Name(), text, err)

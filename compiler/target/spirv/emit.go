@@ -129,7 +129,11 @@ type enc struct {
 	onlyPixel bool
 	depthMode uint32 // DepthGreater/DepthLess from SV_DepthGreaterEqual/LessEqual (0: none)
 	wrappers  map[wrapKey]uint32
-	images    map[imageKey]uint32 // image, sampler and sampled-image types (texture.go)
+	// views64 and aliased: the 64-bit views of byte address buffers and
+	// the buffers decorated Aliased because of them (bufword64.go).
+	views64 map[view64Key]uint32
+	aliased map[*ir.Global]bool
+	images  map[imageKey]uint32 // image, sampler and sampled-image types (texture.go)
 }
 
 // funcUse records what a function's body references: interface variables
@@ -189,7 +193,7 @@ func Assemble(m *ir.Module, opts Options) (words []uint32, err error) {
 		types: map[typeKey]uint32{}, roots: map[*ir.Global]uint32{}, consts: map[string]uint32{},
 		undefs: map[uint32]uint32{}, fnTypes: map[string]uint32{}, gvars: map[*ir.Global]*gvar{},
 		builtins: map[uint32]uint32{}, funcIDs: map[*ir.Function]uint32{}, fnInfo: map[*ir.Function]*funcUse{},
-		bindings: map[[2]int]bool{}, wrappers: map[wrapKey]uint32{}, images: map[imageKey]uint32{}}
+		bindings: map[[2]int]bool{}, wrappers: map[wrapKey]uint32{}, views64: map[view64Key]uint32{}, aliased: map[*ir.Global]bool{}, images: map[imageKey]uint32{}}
 	entries, err := e.pickEntries()
 	if err != nil {
 		return nil, err

@@ -67,6 +67,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 	if name == "buf.length" {
 		return fe.bufLength(in)
 	}
+	if name == ir.BufWord64 {
+		return fe.bufWord64(in) // bufword64.go
+	}
 	t := in.Type()
 	tid, err := fe.typ(t)
 	if err != nil {
