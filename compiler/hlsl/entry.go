@@ -625,7 +625,8 @@ func (c *checker) checkLocations(ep *EntryPoint) {
 }
 
 // derivativeIntrinsics are the derivative functions, which SM6.6 allows
-// in compute shaders over quads that numthreads defines.
+// in compute shaders (profile_check.go) over quads that numthreads
+// defines.
 var derivativeIntrinsics = map[string]bool{
 	"ddx": true, "ddy": true, "ddx_coarse": true, "ddy_coarse": true, "ddx_fine": true, "ddy_fine": true, "fwidth": true,
 }

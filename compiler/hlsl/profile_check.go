@@ -30,13 +30,6 @@ var intrinsicModels = map[string]ShaderModel{
 	"QuadReadLaneAt": sm60, "QuadAny": sm60, "QuadAll": sm60,
 }
 
-// derivativeIntrinsics compute derivatives from the quad: available in
-// compute shaders from SM 6.6.
-var derivativeIntrinsics = map[string]bool{
-	"ddx": true, "ddy": true, "ddx_coarse": true, "ddy_coarse": true, "ddx_fine": true, "ddy_fine": true,
-	"fwidth": true,
-}
-
 // derivativeMethods are the texture methods with an implicit level of
 // detail (DXC's gradient operations Sample, SampleBias, SampleCmp,
 // CalculateLOD): in compute shaders from SM 6.6.

@@ -77,7 +77,7 @@ var profileRuleCases = []ruleCase{
 	{"sm.atomic64", "//! -T cs_6_0\nRWStructuredBuffer<int> B;\ngroupshared uint G;\n" + rcs("InterlockedAdd(B[0], 1); InterlockedOr(G, id.x); Out[0] = 1;"), ""},
 	// Derivatives and implicit-LOD sampling in compute shaders need 6.6;
 	// in pixel shaders, and quad reads anywhere they exist, 6.0.
-	{"sm.derivatives", pcs("cs_6_6", "float v = id.x; Out[0] = ddx(v) + fwidth(v);"), ""},
+	{"sm.derivatives", "//! -T cs_6_6\nRWStructuredBuffer<float4> Out;\n[numthreads(4, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) {\nfloat v = id.x; Out[0] = ddx(v) + fwidth(v);\n}\n", ""},
 	{"sm.derivatives", pcs("cs_6_5", "float v = id.x; Out[0] = @ddx_fine(v);"), "error: derivative 'ddx_fine' in a compute shader requires shader model 6.6 or greater"},
 	{"sm.derivatives", "//! -T cs_6_0\n" + sampleDecls + rcs("Out[0] = @Tex.Sample(Smp, id.xy / 8.0);"), "error: 'Sample' (implicit level of detail) in a compute shader requires shader model 6.6 or greater"},
 	{"sm.derivatives", "//! -T cs_6_0\n" + sampleDecls + rcs("Out[0] = Tex.SampleLevel(Smp, id.xy / 8.0, 0) + QuadReadAcrossX(id.x) + QuadAny(id.x > 2);"), ""},
