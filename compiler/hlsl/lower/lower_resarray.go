@@ -64,6 +64,7 @@ func (l *lowerer) lowerResourceArray(v *hlsl.VarDecl) bool {
 		}
 		ra.elems = append(ra.elems, &e)
 		l.lowerGlobal(&e)
+		l.markArrayElement(&e, v.Name, k, n)
 	}
 	return true
 }
@@ -150,4 +151,20 @@ func (fl *fnLowerer) selectElement(ra *resArray, idx ir.Value) ir.Value {
 		p = fl.b.Select(is, fl.local(ra.elems[k]).value, p, ra.decl.Name)
 	}
 	return p
+}
+
+// markArrayElement records on the global of element k of the n-element
+// resource array name that it is one (ir.Global.Array), so back ends can
+// bind the elements as one arrayed descriptor or register range.
+func (l *lowerer) markArrayElement(e *hlsl.VarDecl, name string, k, n int) {
+	vi := l.globals[e]
+	if vi == nil {
+		return
+	}
+	for _, x := range []ir.Value{vi.value, vi.ptr} {
+		if g, ok := x.(*ir.Global); ok && (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) {
+			g.Array, g.ArrayIndex, g.ArrayLen = name, k, n
+			return
+		}
+	}
 }

@@ -100,6 +100,8 @@ type enc struct {
 	rte16 bool
 	// pushConstant is the module's [[vk::push_constant]] buffer, if any.
 	pushConstant *ir.Global
+	// resArrays are the variables of resource arrays (resarray.go).
+	resArrays map[resArrayKey]*arrayVar
 	m            *ir.Module
 	opts         Options
 	next         uint32 // next free id

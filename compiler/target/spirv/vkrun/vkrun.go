@@ -29,6 +29,9 @@ var runnerSource []byte
 // (Image) or sampler (Sampler) at that set and binding.
 type Buffer struct {
 	Set, Binding int
+	// ArrayElement is the element of an arrayed descriptor (the binding
+	// declares max ArrayElement + 1 descriptors of its buffers).
+	ArrayElement int
 	Uniform      bool   // a uniform buffer (else a storage buffer)
 	Data         []byte // initial contents; the run returns the final ones
 	Image        *Image
@@ -262,6 +265,7 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 		}
 		put(uint32(b.Set))
 		put(uint32(b.Binding))
+		put(uint32(b.ArrayElement))
 		kind, data := b.encode()
 		put(kind)
 		put(uint32(len(data)))
