@@ -229,7 +229,7 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			if err != nil {
 				return nil, true, err
 			}
-			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Image: im, Sampler: smp})
+			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Image: im, Sampler: smp})
 			continue
 		}
 		var offs []leaf
@@ -290,7 +290,7 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			}
 			putLeaf(data, offs[k], w)
 		}
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: b.Uniform, Data: data})
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Uniform: b.Uniform, Data: data})
 	}
 	out, err := vkrun.Run(job)
 	if err != nil {

@@ -26,6 +26,12 @@ type Options struct {
 	// DenormFlushToZero 32 (SPV_KHR_float_controls), D3D's fp32 rule and
 	// the interpreter's default mode.
 	PreserveDenorms bool
+	// NoNonUniformIndexing: the device cannot index a resource array
+	// with an index that differs between lanes (no descriptor indexing,
+	// as lavapipe in Mesa 22.3); NoImageArrayIndexing: it cannot index
+	// an array of images with any dynamic index. Such an index selects
+	// between the elements instead (resarray.go).
+	NoNonUniformIndexing, NoImageArrayIndexing bool
 }
 
 // Emit is the "spirv" target: the module's entry points as a SPIR-V 1.3

@@ -1,6 +1,9 @@
 package spirv
 
-import "passlens/compiler/ir"
+import (
+	"passlens/compiler/analysis/uniformity"
+	"passlens/compiler/ir"
+)
 
 // Resource arrays as arrayed descriptors. The IR keeps one global per
 // element of a resource array (RWStructuredBuffer<int> Out[4] is @Out.0 …
@@ -15,19 +18,26 @@ import "passlens/compiler/ir"
 //     lowering's resource arrays: `select (icmp eq %i, k), @Out.k, …` down
 //     to the last element): when the chain names every element of one
 //     array once and compares one index with each element's own index, it
-//     is OpAccessChain %Out %i (the inner selects emit nothing), decorated
-//     NonUniform with the loads and sampled images through it (Vulkan
-//     requires it where the index may differ between lanes; it is
-//     harmless where it does not, and the IR does not record
-//     NonUniformResourceIndex, so every dynamic index has it) with
-//     SPV_EXT_descriptor_indexing's ShaderNonUniform and the
-//     *ArrayNonUniformIndexing capability of the descriptor type. The
+//     is OpAccessChain %Out %i (the inner selects emit nothing). Where
+//     the uniformity analysis finds the index divergent (it may differ
+//     between the lanes executing the access, as with
+//     NonUniformResourceIndex; the IR does not record that call, and
+//     Vulkan requires the decoration wherever the index is not
+//     dynamically uniform) the chain, the loads and the sampled images
+//     through it are decorated NonUniform, with SPV_EXT_descriptor_indexing's
+//     ShaderNonUniform and the *ArrayNonUniformIndexing capability of
+//     the descriptor type. The
 //     select chain yields the last element for an index past the end;
 //     the access chain is then out of bounds, as DXC's is (HLSL leaves it
 //     undefined).
 //
 // Other selects between elements (a chain that passes reshaped) still
-// work: each candidate is its element's access chain.
+// work: each candidate is its element's access chain. That is also what
+// a device without the features gets (Options.NoNonUniformIndexing for a
+// divergent index, NoImageArrayIndexing for any index into an image
+// array: lavapipe in Mesa 22.3 has neither): storage buffers are
+// selected as pointers (VariablePointersStorageBuffer), texture reads are
+// emitted once per candidate (texture_select.go).
 
 // resArrayKey identifies one resource array of a module.
 type resArrayKey struct {
@@ -131,8 +141,9 @@ func (fe *fn) globalPtr(gv *gvar) uint32 {
 
 // arraySelect is a select chain recognised as a dynamic index.
 type arraySelect struct {
-	rep *ir.Global // an element (the chain's last)
-	idx ir.Value
+	rep        *ir.Global // an element (the chain's last)
+	idx        ir.Value
+	nonUniform bool // the index is divergent
 }
 
 // matchArrayChain reports whether sel is a select chain over every
@@ -218,10 +229,18 @@ func (fe *fn) findArraySelects() {
 	}
 	fe.arraySels = map[ir.Value]arraySelect{}
 	fe.skipSels = map[*ir.Instr]bool{}
+	var u *uniformity.UniformityInfo
 	for _, s := range sels {
 		as, inner, ok := matchArrayChain(s)
 		if !ok {
 			continue
+		}
+		if u == nil {
+			u = uniformity.Uniformity(fe.f)
+		}
+		as.nonUniform = u.IsDivergent(as.idx)
+		if as.nonUniform && fe.e.opts.NoNonUniformIndexing || ir.IsImageGlobal(as.rep) && fe.e.opts.NoImageArrayIndexing {
+			continue // selected between the elements
 		}
 		fe.arraySels[s] = as
 		parent := s
@@ -250,11 +269,13 @@ func (fe *fn) arrayIndexPtr(sel *ir.Instr, as arraySelect) error {
 	}
 	res := fe.resultID(sel)
 	fe.op(OpAccessChain, gv.arr.elemPtr, res, gv.arr.id, ix)
-	e.capability(CapShaderNonUniform)
-	e.capability(gv.arr.nonUniformCap)
-	e.annots.inst(OpDecorate, res, DecNonUniform)
+	if as.nonUniform {
+		e.capability(CapShaderNonUniform)
+		e.capability(gv.arr.nonUniformCap)
+		e.annots.inst(OpDecorate, res, DecNonUniform)
+	}
 	g := as.rep
-	fe.ptrs[sel] = &ptrInfo{sc: gv.sc, rule: gv.rule, wrapped: gv.wrapped, ptype: gv.arr.elemPtr, nonUniform: true,
+	fe.ptrs[sel] = &ptrInfo{sc: gv.sc, rule: gv.rule, wrapped: gv.wrapped, ptype: gv.arr.elemPtr, nonUniform: as.nonUniform,
 		ro: g.Space == ir.SpaceUniform || g.ReadOnly}
 	if gv.root != 0 && !gv.wrapped {
 		fe.ptrs[sel].root = gv.root
@@ -271,7 +292,7 @@ func (fe *fn) imageRef(v ir.Value, sampler bool) (*ir.Global, uint32, bool, erro
 			_, err := fe.imageGlobal(as.rep, sampler)
 			return nil, 0, false, err
 		}
-		return as.rep, fe.resultID(v.(*ir.Instr)), true, nil
+		return as.rep, fe.resultID(v.(*ir.Instr)), as.nonUniform, nil
 	}
 	g, err := fe.imageGlobal(v, sampler)
 	if err != nil {

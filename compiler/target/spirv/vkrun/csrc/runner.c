@@ -327,8 +327,19 @@ static VkPipeline graphics_pipeline(VkDevice dev, VkPipelineLayout layout, VkRen
 int main(int argc, char **argv) {
 	if (argc == 2 && strcmp(argv[1], "--info") == 0) {
 		pick_device();
-		printf("device=%s subgroup=%u api=%u.%u\n", props.deviceName, subgroup_size(),
-		       VK_VERSION_MAJOR(props.apiVersion), VK_VERSION_MINOR(props.apiVersion));
+		// Descriptor arrays: non-uniform indexing of storage buffers
+		// and sampled images (descriptor indexing), dynamically
+		// uniform indexing of sampled and storage image arrays (1.0
+		// features), runtime descriptor arrays.
+		VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+		VkPhysicalDeviceFeatures2 feats2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+		if (VK_VERSION_MINOR(props.apiVersion) >= 2 || VK_VERSION_MAJOR(props.apiVersion) > 1) feats2.pNext = &f12;
+		vkGetPhysicalDeviceFeatures2(phys, &feats2);
+		printf("device=%s subgroup=%u api=%u.%u nonuniform=%d imagearrays=%d runtimearrays=%d\n", props.deviceName, subgroup_size(),
+		       VK_VERSION_MAJOR(props.apiVersion), VK_VERSION_MINOR(props.apiVersion),
+		       f12.shaderStorageBufferArrayNonUniformIndexing && f12.shaderSampledImageArrayNonUniformIndexing && f12.shaderStorageImageArrayNonUniformIndexing && f12.shaderUniformBufferArrayNonUniformIndexing,
+		       feats2.features.shaderSampledImageArrayDynamicIndexing && feats2.features.shaderStorageImageArrayDynamicIndexing,
+		       f12.runtimeDescriptorArray);
 		return 0;
 	}
 	if (argc != 3) die("usage: runner --info | runner JOB OUT");
