@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -422,12 +421,6 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 		switch {
 		case waveRequired && wave != dev.SubgroupSize:
 			o.device = fmt.Sprintf("skip: requires wave size %d, the device has %d", wave, dev.SubgroupSize)
-			continue
-		case slices.ContainsFunc(p.Buffers, func(b Buffer) bool { return b.ArraySize > 0 }):
-			// The SPIR-V back end binds each element of a resource array
-			// on its own binding (no arrayed descriptor yet), which the
-			// test's descriptor layout does not describe.
-			o.device = "skip: resource arrays (one SPIR-V binding per element, not an arrayed descriptor)"
 			continue
 		}
 		counts := map[string]int{}

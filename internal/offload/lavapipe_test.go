@@ -197,7 +197,13 @@ func flatten(v any) []any {
 // An error says why the test cannot run there or that the run failed;
 // skip is set for the first kind.
 func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string]int) (cells map[string][]uint64, skip bool, err error) {
-	words, err := spirv.Assemble(m, spirv.Options{Entry: entry})
+	opts := spirv.Options{Entry: entry}
+	if dev, err := device(); err == nil {
+		// What the device lacks of descriptor indexing is emitted
+		// without it (lavapipe: divergent indices into resource arrays).
+		opts.NoNonUniformIndexing, opts.NoImageArrayIndexing = !dev.NonUniformIndexing, !dev.ImageArrayIndexing
+	}
+	words, err := spirv.Assemble(m, opts)
 	if err != nil {
 		return nil, false, fmt.Errorf("assemble: %w", err)
 	}

@@ -59,10 +59,14 @@ func (lw *lowerer) handleType() *ir.Type {
 // handle emits dx.op.createHandle for a texture or sampler global.
 //
 // A texture or sampler chosen at run time (a dynamic index into a
-// resource array: a chain of selects between the element globals) is
-// the same select between the elements' handles.
+// resource array: a chain of selects between the element globals) is one
+// createHandle with the index (arrayHandle, resarray.go); another select
+// between textures is the same select between their handles.
 func (lw *lowerer) handle(v ir.Value) (ir.Value, error) {
 	if sel, ok := v.(*ir.Instr); ok && sel.Op == ir.OpSelect {
+		if ri, ok := ir.MatchResourceArrayIndex(sel); ok && ir.IsImageGlobal(ri.Last) {
+			return lw.arrayHandle(sel, ri, handleClass(ri.Last), lw.textureRange), nil
+		}
 		a, err := lw.handle(sel.Args[1])
 		if err != nil {
 			return nil, err
@@ -80,21 +84,8 @@ func (lw *lowerer) handle(v ir.Value) (ir.Value, error) {
 	if ir.IsRWTextureGlobal(g) {
 		return lw.uavHandle(g), nil
 	}
-	class := classSRV
-	if ir.IsSamplerKind(g.Kind) {
-		class = classSampler
-	}
-	rangeID := 0
-	if lw.f.Module != nil {
-		for _, o := range lw.f.Module.Globals {
-			if o == g {
-				break
-			}
-			if ir.IsImageGlobal(o) && ir.IsSamplerKind(o.Kind) == (class == classSampler) {
-				rangeID++
-			}
-		}
-	}
+	class := handleClass(g)
+	rangeID := lw.textureRange(g)
 	args := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(class), ir.ConstInt(ir.I32, int64(rangeID)),
 		ir.ConstInt(ir.I32, int64(max(g.Binding, 0))), ir.ConstBool(ir.Bool, false)}
 	llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(args))

@@ -146,71 +146,6 @@ type arraySelect struct {
 	nonUniform bool // the index is divergent
 }
 
-// matchArrayChain reports whether sel is a select chain over every
-// element of one resource array indexed by one value (see the file
-// comment), and returns the chain's inner selects.
-func matchArrayChain(sel *ir.Instr) (arraySelect, []*ir.Instr, bool) {
-	var idx ir.Value
-	seen := map[int]bool{}
-	var inner []*ir.Instr
-	var first *ir.Global
-	var x ir.Value = sel
-	for {
-		s, ok := x.(*ir.Instr)
-		if !ok || s.Op != ir.OpSelect || s.Type().Kind != ir.KPointer {
-			break
-		}
-		if s != sel {
-			inner = append(inner, s)
-		}
-		c, ok := s.Args[0].(*ir.Instr)
-		if !ok || c.Op != ir.OpICmp || c.Pred != ir.PredEQ || !c.Args[0].Type().IsScalar() {
-			return arraySelect{}, nil, false
-		}
-		v, k := c.Args[0], c.Args[1]
-		kc, isConst := k.(*ir.Const)
-		if !isConst {
-			v, k = k, v
-			if kc, isConst = k.(*ir.Const); !isConst {
-				return arraySelect{}, nil, false
-			}
-		}
-		if idx == nil {
-			idx = v
-		} else if idx != v {
-			return arraySelect{}, nil, false
-		}
-		g, ok := s.Args[1].(*ir.Global)
-		if !ok || !isArrayElement(g) || int64(g.ArrayIndex) != kc.Int() || seen[g.ArrayIndex] {
-			return arraySelect{}, nil, false
-		}
-		if first == nil {
-			first = g
-		} else if !sameArray(first, g) {
-			return arraySelect{}, nil, false
-		}
-		seen[g.ArrayIndex] = true
-		x = s.Args[2]
-	}
-	last, ok := x.(*ir.Global)
-	if !ok || first == nil || !isArrayElement(last) || !sameArray(first, last) || seen[last.ArrayIndex] || len(seen)+1 != last.ArrayLen {
-		return arraySelect{}, nil, false
-	}
-	return arraySelect{rep: last, idx: idx}, inner, true
-}
-
-// sameArray reports whether two element globals belong to one array.
-func sameArray(a, b *ir.Global) bool {
-	bb, ab := b.Binding, a.Binding
-	if ab >= 0 {
-		ab -= a.ArrayIndex
-	}
-	if bb >= 0 {
-		bb -= b.ArrayIndex
-	}
-	return a.Array == b.Array && a.ArrayLen == b.ArrayLen && a.Space == b.Space && a.Kind == b.Kind && a.Set == b.Set && ab == bb
-}
-
 // findArraySelects records the function's dynamic indices into resource
 // arrays (fn.arraySels) and the inner selects of their chains that
 // nothing else uses (fn.skipSels: they emit nothing).
@@ -231,10 +166,11 @@ func (fe *fn) findArraySelects() {
 	fe.skipSels = map[*ir.Instr]bool{}
 	var u *uniformity.UniformityInfo
 	for _, s := range sels {
-		as, inner, ok := matchArrayChain(s)
-		if !ok {
+		ri, ok := ir.MatchResourceArrayIndex(s)
+		if !ok || !isArrayElement(ri.Last) {
 			continue
 		}
+		as, inner := arraySelect{rep: ri.Last, idx: ri.Index}, ri.Inner
 		if u == nil {
 			u = uniformity.Uniformity(fe.f)
 		}
