@@ -66,9 +66,9 @@ type Global struct {
 	Array                string
 	ArrayIndex, ArrayLen int
 	ReadOnly             bool   // StructuredBuffer/Buffer (vs RW)
-	Flat     bool   // nointerpolation
-	Kind     string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
-	Loc      Loc
+	Flat                 bool   // nointerpolation
+	Kind                 string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
+	Loc                  Loc
 }
 
 func (g *Global) Type() *Type  { return g.typ }

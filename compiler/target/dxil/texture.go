@@ -301,7 +301,9 @@ func moveLevelCount(f *ir.Function, dims *ir.Instr, last int) error {
 }
 
 // removeDeadVectors deletes vector constructs left without users once the
-// texture operations took their components (DXIL has no vector values).
+// texture operations took their components (DXIL has no vector values),
+// and the select chains (with their compares) of texture arrays that the
+// handles replaced.
 func removeDeadVectors(f *ir.Function) {
 	for changed := true; changed; {
 		changed = false
@@ -315,7 +317,11 @@ func removeDeadVectors(f *ir.Function) {
 		}
 		for _, b := range f.Blocks {
 			for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
-				if in.Op == ir.OpConstruct && in.Type().Kind == ir.KVector && !used[in] {
+				// Also the select chains of texture arrays (and their
+				// compares) the handles replaced: pure, now unused.
+				dead := in.Op == ir.OpConstruct && in.Type().Kind == ir.KVector ||
+					in.Op == ir.OpSelect && in.Type().Kind == ir.KPointer || in.Op == ir.OpICmp
+				if dead && !used[in] {
 					in.Remove()
 					changed = true
 				}

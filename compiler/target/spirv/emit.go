@@ -108,9 +108,9 @@ type enc struct {
 	pushConstant *ir.Global
 	// resArrays are the variables of resource arrays (resarray.go).
 	resArrays map[resArrayKey]*arrayVar
-	m            *ir.Module
-	opts         Options
-	next         uint32 // next free id
+	m         *ir.Module
+	opts      Options
+	next      uint32 // next free id
 
 	caps    map[uint32]bool
 	glslExt uint32 // GLSL.std.450 import id (0 until used)
