@@ -67,7 +67,7 @@ func TestResourceArraysSPIRV(t *testing.T) {
 		}
 		has := func(re string) bool { return regexp.MustCompile(re).MatchString(dis) }
 		dynImage := has(`OpAccessChain %_ptr_UniformConstant_type_2d_image %t %rem_1\n`) // t[g.x % 3]
-		dynNU := has(`OpAccessChain %_ptr_UniformConstant_type_2d_image %t %rem\n`)     // t[NURI(i)]
+		dynNU := has(`OpAccessChain %_ptr_UniformConstant_type_2d_image %t %rem\n`)      // t[NURI(i)]
 		switch {
 		case o == Options{}:
 			for _, want := range []string{"OpCapability ShaderNonUniform", "OpCapability SampledImageArrayNonUniformIndexing",
