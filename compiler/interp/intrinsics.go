@@ -208,6 +208,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if name == "buf.length" {
 		return w.bufLength(fr, ic, mask)
 	}
+	if name == ir.ResIndex {
+		return w.resIndex(fr, ic, mask)
+	}
 	if f, ok := llvmElementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
 	}

@@ -921,7 +921,11 @@ func (p *parser) parseGlobal() {
 			if !p.acceptWord("of") {
 				p.errf("expected 'of' after the element index, found %s", p.describe())
 			}
-			g.ArrayLen = int(p.intTok("an array length", 1, math.MaxInt32))
+			if p.acceptPunct('?') {
+				g.ArrayLen = UnboundedArray
+			} else {
+				g.ArrayLen = int(p.intTok("an array length or ?", 1, math.MaxInt32))
+			}
 		case "readonly":
 			g.ReadOnly = true
 		case "flat":

@@ -90,3 +90,38 @@ func SameResourceArray(a, b *Global) bool {
 	}
 	return a.ArrayLen > 0 && a.Array == b.Array && a.ArrayLen == b.ArrayLen && a.Space == b.Space && a.Kind == b.Kind && a.Set == b.Set && base(a) == base(b)
 }
+
+// UnboundedArray is Global.ArrayLen of an unbounded resource array
+// (RWBuffer<int> Buf[] : register(u0)): one global, printed
+// `array "Buf" 0 of ?`, that is the array's element 0 and names the
+// array; element i (i may differ between lanes) is res.index(@Buf, i).
+// The interpreter binds as many elements as the run input gives
+// (buffers "Buf.0", "Buf.1", …; an index past them reads zero and
+// writes nothing), SPIR-V declares an OpTypeRuntimeArray of the element's
+// Block, DXIL-style an indexed call (docs/ir.md).
+const UnboundedArray = -1
+
+// ResIndex is the name of the intrinsic res.index(ptr @Buf, u32 i): a
+// pointer (of @Buf's type) to element i of the unbounded resource array
+// @Buf.
+const ResIndex = "res.index"
+
+func init() {
+	def(ResIndex, AttrPure, 2, 2, "res.index(ptr @Buf, u32 i): pointer to element i of the unbounded resource array @Buf (a global `array … of ?`)")
+}
+
+// checkResIndex verifies a res.index call: an unbounded array global, an
+// integer index, the global's pointer type as result.
+func checkResIndex(in *Instr, bad func(string, ...any)) {
+	g, ok := in.Args[0].(*Global)
+	if !ok || g.ArrayLen != UnboundedArray {
+		bad("res.index needs an unbounded resource array global (array … of ?) as operand 0, not %s", in.Args[0].Ref())
+		return
+	}
+	if t := in.Args[1].Type(); !t.IsScalar() || !t.IsIntegral() {
+		bad("res.index index has type %s, want an integer scalar", t)
+	}
+	if in.Type() != g.Type() {
+		bad("res.index result has type %s, want %s", in.Type(), g.Type())
+	}
+}

@@ -62,7 +62,9 @@ type Global struct {
 	// (RWStructuredBuffer<int> Out[4] is four globals, each with Array
 	// "Out"): the interpreter binds each element on its own, the SPIR-V
 	// back end declares one arrayed descriptor for all of them and the
-	// DXIL back end one register range. ArrayLen 0: not an element.
+	// DXIL back end one register range. ArrayLen 0: not an element;
+	// UnboundedArray: the global is a whole unbounded array (Buf[]) and
+	// element 0 of it, its elements reached with res.index (resarray.go).
 	Array                string
 	ArrayIndex, ArrayLen int
 	ReadOnly             bool   // StructuredBuffer/Buffer (vs RW)

@@ -32,6 +32,11 @@ type Options struct {
 	// an array of images with any dynamic index. Such an index selects
 	// between the elements instead (resarray.go).
 	NoNonUniformIndexing, NoImageArrayIndexing bool
+	// UnboundedArrayLen, when positive, declares unbounded resource
+	// arrays (ir.UnboundedArray) with that many elements (OpTypeArray)
+	// instead of OpTypeRuntimeArray, for a device without
+	// runtimeDescriptorArray that binds that many.
+	UnboundedArrayLen int
 }
 
 // Emit is the "spirv" target: the module's entry points as a SPIR-V 1.3
@@ -395,7 +400,7 @@ func (e *enc) finish() []uint32 {
 	if e.caps[CapShaderViewportIndexLayer] {
 		head.inst(OpExtension, encodeString("SPV_EXT_shader_viewport_index_layer")...)
 	}
-	if e.caps[CapShaderNonUniform] {
+	if e.caps[CapShaderNonUniform] || e.caps[CapRuntimeDescriptorArray] {
 		head.inst(OpExtension, encodeString("SPV_EXT_descriptor_indexing")...)
 	}
 	if e.caps[CapDemoteToHelperInvocation] {

@@ -3,6 +3,7 @@ package spirv
 import (
 	"fmt"
 
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 )
 
@@ -50,6 +51,7 @@ type fn struct {
 	elemSec   section
 	arraySels map[ir.Value]arraySelect
 	skipSels  map[*ir.Instr]bool
+	unif      *uniformity.UniformityInfo // computed on demand (isDivergent)
 }
 
 // chain is a folded access: its base pointer, indices and pointer info.

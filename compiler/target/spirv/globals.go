@@ -148,7 +148,9 @@ type Binding struct {
 	Image bool
 	// ArrayIndex and ArrayLen: the global is element ArrayIndex of a
 	// resource array of ArrayLen elements (ir.Global.Array), all bound at
-	// Binding as one arrayed descriptor (ArrayLen 0: not an element).
+	// Binding as one arrayed descriptor (ArrayLen 0: not an element;
+	// ir.UnboundedArray: the whole unbounded array, its elements the
+	// descriptors 0, 1, … of Binding).
 	ArrayIndex, ArrayLen int
 }
 
@@ -200,7 +202,7 @@ func Bindings(m *ir.Module) []Binding {
 			}
 		}
 		bd := Binding{Global: g, Set: set, Binding: b, Uniform: g.Space == ir.SpaceUniform, Image: ir.IsImageGlobal(g)}
-		if arr {
+		if arr || g.ArrayLen == ir.UnboundedArray {
 			bd.ArrayIndex, bd.ArrayLen = g.ArrayIndex, g.ArrayLen
 		}
 		out = append(out, bd)
@@ -327,6 +329,10 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 		}
 	}
 	gv.root = root
+	if g.ArrayLen == ir.UnboundedArray && !g.PushConstant {
+		e.unboundedVar(gv, root, sc, b)
+		return nil
+	}
 	if isArrayElement(g) {
 		e.arrayElementVar(gv, root, sc, b)
 		return nil

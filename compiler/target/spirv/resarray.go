@@ -164,17 +164,13 @@ func (fe *fn) findArraySelects() {
 	}
 	fe.arraySels = map[ir.Value]arraySelect{}
 	fe.skipSels = map[*ir.Instr]bool{}
-	var u *uniformity.UniformityInfo
 	for _, s := range sels {
 		ri, ok := ir.MatchResourceArrayIndex(s)
 		if !ok || !isArrayElement(ri.Last) {
 			continue
 		}
 		as, inner := arraySelect{rep: ri.Last, idx: ri.Index}, ri.Inner
-		if u == nil {
-			u = uniformity.Uniformity(fe.f)
-		}
-		as.nonUniform = u.IsDivergent(as.idx)
+		as.nonUniform = fe.isDivergent(as.idx)
 		if as.nonUniform && fe.e.opts.NoNonUniformIndexing || ir.IsImageGlobal(as.rep) && fe.e.opts.NoImageArrayIndexing {
 			continue // selected between the elements
 		}
@@ -247,4 +243,101 @@ func (fe *fn) nonUniform(id uint32, nu bool) uint32 {
 		fe.e.annots.inst(OpDecorate, id, DecNonUniform)
 	}
 	return id
+}
+
+// CapRuntimeDescriptorArray is SPV_EXT_descriptor_indexing's capability
+// for OpTypeRuntimeArray of descriptors.
+const CapRuntimeDescriptorArray = 5302
+
+func init() { capabilityNames[CapRuntimeDescriptorArray] = "RuntimeDescriptorArray" }
+
+// unboundedVar declares the variable of an unbounded resource array
+// (ir.UnboundedArray): OpTypeRuntimeArray of the element's Block, or an
+// OpTypeArray of Options.UnboundedArrayLen elements for a device without
+// runtime descriptor arrays. The global itself is element 0.
+func (e *enc) unboundedVar(gv *gvar, elem, sc uint32, b Binding) {
+	g := gv.g
+	at := e.id()
+	if n := e.opts.UnboundedArrayLen; n > 0 {
+		e.globals.inst(OpTypeArray, at, elem, e.uintConst(uint32(n)))
+	} else {
+		e.globals.inst(OpTypeRuntimeArray, at, elem)
+		e.capability(CapRuntimeDescriptorArray)
+	}
+	av := &arrayVar{id: e.id(), elemPtr: e.pointerType(sc, elem), elem: elem, sc: sc, nonUniformCap: CapStorageBufferArrayNonUniformIndexing}
+	e.globals.inst(OpVariable, e.pointerType(sc, at), av.id, sc)
+	e.name(av.id, g.Array)
+	e.annots.inst(OpDecorate, av.id, DecDescriptorSet, uint32(b.Set))
+	e.annots.inst(OpDecorate, av.id, DecBinding, uint32(b.Binding))
+	gv.arr = av
+	e.gvars[g] = gv
+}
+
+// resIndex emits res.index(@Buf, i): OpAccessChain %Buf %i, NonUniform
+// where i is divergent. On a device without non-uniform indexing a
+// divergent i selects between the elements' constant-index chains
+// (Options.UnboundedArrayLen of them).
+func (fe *fn) resIndex(in *ir.Instr) error {
+	e := fe.e
+	g, ok := in.Args[0].(*ir.Global)
+	if !ok || g.ArrayLen != ir.UnboundedArray || e.gvars[g] == nil || e.gvars[g].arr == nil {
+		return fe.fail("res.index of %s: not a declared unbounded resource array", in.Args[0].Ref())
+	}
+	gv := e.gvars[g]
+	if _, err := fe.typ(in.Args[1].Type()); err != nil {
+		return err
+	}
+	ix, err := fe.value(in.Args[1])
+	if err != nil {
+		return err
+	}
+	_, isConst := in.Args[1].(*ir.Const)
+	divergent := !isConst && fe.isDivergent(in.Args[1])
+	res := fe.resultID(in)
+	pi := &ptrInfo{sc: gv.sc, rule: gv.rule, wrapped: gv.wrapped, ptype: gv.arr.elemPtr, nonUniform: divergent, ro: g.ReadOnly}
+	if gv.root != 0 && !gv.wrapped {
+		pi.root = gv.root
+	}
+	fe.ptrs[in] = pi
+	if divergent && e.opts.NoNonUniformIndexing {
+		n := e.opts.UnboundedArrayLen
+		if n <= 0 {
+			return fe.fail("a divergent index into the unbounded resource array @%s: the device has neither non-uniform descriptor indexing nor a known element count (Options.UnboundedArrayLen)", g.Name())
+		}
+		boolT := e.mustType(ir.Bool, rulePlain)
+		e.capability(CapVariablePointersStorageBuffer)
+		e.capability(CapShaderNonUniform)
+		it := in.Args[1].Type()
+		p := fe.op(OpAccessChain, gv.arr.elemPtr, 0, gv.arr.id, e.uintConst(uint32(n-1)))
+		for k := n - 2; k >= 0; k-- {
+			c := fe.op(OpIEqual, boolT, 0, ix, e.constOf(ir.ConstInt(it, int64(k))))
+			ck := fe.op(OpAccessChain, gv.arr.elemPtr, 0, gv.arr.id, e.uintConst(uint32(k)))
+			dst := uint32(0)
+			if k == 0 {
+				dst = res
+			}
+			p = fe.op(OpSelect, gv.arr.elemPtr, dst, c, ck, p)
+			e.annots.inst(OpDecorate, p, DecNonUniform)
+		}
+		if n == 1 {
+			fe.op(OpCopyObject, gv.arr.elemPtr, res, p)
+		}
+		return nil
+	}
+	fe.op(OpAccessChain, gv.arr.elemPtr, res, gv.arr.id, ix)
+	if divergent {
+		e.capability(CapShaderNonUniform)
+		e.capability(gv.arr.nonUniformCap)
+		e.annots.inst(OpDecorate, res, DecNonUniform)
+	}
+	return nil
+}
+
+// isDivergent reports whether v may differ between the lanes of f (the
+// uniformity analysis, computed once per function).
+func (fe *fn) isDivergent(v ir.Value) bool {
+	if fe.unif == nil {
+		fe.unif = uniformity.Uniformity(fe.f)
+	}
+	return fe.unif.IsDivergent(v)
 }
