@@ -29,6 +29,7 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 	pruneUnreachable(c)
 	flattenDeclarations(c)
 	nu := nonUniformIndices(c) // before system values become dx.op calls
+	lowerUnboundedArrays(c)
 	if err := lowerSysValues(c); err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
 	}

@@ -129,3 +129,42 @@ func nonUniformIndices(m *ir.Module) map[*ir.Instr]bool {
 	}
 	return out
 }
+
+// lowerUnboundedArrays rewrites each unbounded resource array
+// (ir.UnboundedArray: one global, its elements reached by res.index) as
+// a global of an array of its buffers, @Buf = external addrspace(1)
+// global [0 x [0 x i32]], and res.index(@Buf, i) as the access of
+// element i: buffers are memory in this output, so the index is an
+// address computation where DXC makes a handle (createHandle with the
+// index) that this output has no counterpart for.
+func lowerUnboundedArrays(m *ir.Module) {
+	repl := map[*ir.Global]*ir.Global{}
+	for i, g := range m.Globals {
+		if g.ArrayLen != ir.UnboundedArray {
+			continue
+		}
+		ng := ir.NewGlobal(g.Name(), g.Space, ir.Array(g.ValType, -1))
+		ng.Set, ng.Binding, ng.VkSet, ng.VkBinding = g.Set, g.Binding, g.VkSet, g.VkBinding
+		ng.ReadOnly, ng.Kind, ng.Loc = g.ReadOnly, g.Kind, g.Loc
+		m.Globals[i] = ng
+		repl[g] = ng
+	}
+	if len(repl) == 0 {
+		return
+	}
+	for _, f := range m.Funcs {
+		bd := ir.NewBuilder(f)
+		for _, b := range f.Blocks {
+			for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
+				if in.Op == ir.OpIntrinsic && in.Intr != nil && in.Intr.Name == ir.ResIndex {
+					if g, ok := in.Args[0].(*ir.Global); ok && repl[g] != nil {
+						bd.SetBefore(in)
+						a := bd.Access(repl[g], []ir.Value{in.Args[1]}, in.Name())
+						f.ReplaceUses(map[ir.Value]ir.Value{in: a})
+						in.Remove()
+					}
+				}
+			}
+		}
+	}
+}
