@@ -509,6 +509,14 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 					g = named
 				}
 			}
+			// An unbounded array (Buf[]): one global at the first
+			// register; element k is the interpreter's buffer "Buf.k".
+			elemName := ""
+			for _, c := range m.Globals {
+				if b.ArraySize > 0 && c.ArrayLen == ir.UnboundedArray && c.Space == ir.SpaceStorage && max(c.Set, 0) == r.Space && c.Binding == r.Register && c.ReadOnly == readOnly {
+					g, elemName = c, fmt.Sprintf("%s.%d", c.Name(), k)
+				}
+			}
 			if g == nil {
 				if b.ArraySize > 0 {
 					return nil, nil, nil, "resource array element without a global"
@@ -516,7 +524,10 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 				// A resource the shader does not use has no global.
 				break
 			}
-			names[r.Name] = append(names[r.Name], g.Name())
+			if elemName == "" {
+				elemName = g.Name()
+			}
+			names[r.Name] = append(names[r.Name], elemName)
 			if why := typedViewDims(m, g, r, b); why != "" {
 				return nil, nil, nil, why
 			}
@@ -533,6 +544,7 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 			if why != "" {
 				return nil, nil, nil, why
 			}
+			bi.Name = elemName
 			in.Buffers = append(in.Buffers, bi)
 		}
 	}
