@@ -89,3 +89,45 @@ func TestResourceArrayRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestUnboundedArrayRoundTrip: `array "b" 0 of ?` and res.index print,
+// parse and clone identically; res.index needs an unbounded array global.
+func TestUnboundedArrayRoundTrip(t *testing.T) {
+	src := `@b = global storage [? x u32] binding 0, 2 array "b" 0 of ? kind "RWBuffer"
+
+define void @main() compute numthreads(1, 1, 1) {
+entry:
+  %e = intr ptr<storage, [? x u32]> res.index(ptr<storage, [? x u32]> @b, u32 3)
+  ret
+}
+`
+	m, err := ParseModule("u.pir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(m); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.String(); got != src {
+		t.Fatalf("round trip:\n%s", got)
+	}
+	if got := CloneModule(m).String(); got != src {
+		t.Errorf("clone:\n%s", got)
+	}
+	if g := m.Global("b"); g.ArrayLen != UnboundedArray {
+		t.Errorf("b: length %d", g.ArrayLen)
+	}
+	for _, c := range []struct{ src, want string }{
+		{strings.Replace(src, ` array "b" 0 of ?`, "", 1), "res.index needs an unbounded resource array global"},
+		{strings.Replace(src, `array "b" 0 of ?`, `array "b" 1 of ?`, 1), "must be element 0"},
+		{strings.Replace(src, "u32 3)", "f32 3.0)", 1), "res.index index has type f32"},
+	} {
+		m, err := ParseModule("bad.pir", []byte(c.src))
+		if err == nil {
+			err = Verify(m)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+}

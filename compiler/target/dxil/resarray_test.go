@@ -99,3 +99,49 @@ func TestDXILResourceArraysRun(t *testing.T) {
 		t.Errorf("o[5].x = %v, want %d", got, 20+10+10+1000)
 	}
 }
+
+// TestDXILUnboundedArray: an unbounded buffer array is one global of an
+// array of its buffers, each index (constant or per lane) a
+// getelementptr into it; llvm-as-22 accepts the output and the
+// interpreter computes the same before and after the dxil pipeline.
+func TestDXILUnboundedArray(t *testing.T) {
+	src := `RWBuffer<int> Buf[] : register(u2);
+RWStructuredBuffer<int> o : register(u0);
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+	Buf[NonUniformResourceIndex(id.x)][0] += 100;
+	o[id.x] = Buf[id.x][1] + Buf[2][2];
+}
+`
+	prog, diags := hlsl.Frontend("unbounded.hlsl", []byte(src), hlsl.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	m, ld := lower.Lower(prog, hlsl.Options{})
+	if m == nil || ld.HasErrors() {
+		t.Fatal(ld)
+	}
+	in := &interp.Input{Buffers: []interp.BufferInput{{Name: "o", Count: 4}}}
+	for k := 0; k < 4; k++ {
+		in.Buffers = append(in.Buffers, interp.BufferInput{Name: "Buf." + string(rune('0'+k)), Data: []any{k, 10 * k, 100 * k}})
+	}
+	want := runInterp(t, m, in)
+	// o[i] = Buf[i][1] + Buf[2][2] = 10i + 200.
+	for i, c := range want.Buffer("o").Cells {
+		if int32(c) != int32(10*i+200) {
+			t.Errorf("interpreter o[%d] = %d, want %d", i, int32(c), 10*i+200)
+		}
+	}
+	text := runDXIL(t, "unbounded", m)
+	checkLLVM(t, "unbounded", text)
+	for _, re := range []string{`@Buf = external addrspace\(1\) global \[0 x \[0 x i32\]\]`,
+		`getelementptr \[0 x \[0 x i32\]\], ptr addrspace\(1\) @Buf, i32 0, i32 %`,
+		`getelementptr \[0 x \[0 x i32\]\], ptr addrspace\(1\) @Buf, i32 0, i32 2`} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("no match for %s in\n%s", re, text)
+		}
+	}
+	if ok, diff := want.Equal(runInterp(t, m, in)); !ok {
+		t.Errorf("results differ after the dxil pipeline: %s", diff)
+	}
+}

@@ -200,3 +200,76 @@ func TestLavapipeResourceArrayDescriptors(t *testing.T) {
 		t.Errorf("only %d non-zero words compared", checked)
 	}
 }
+
+// unboundedShader indexes an unbounded buffer array with constants, a
+// uniform value (the group id) and a divergent one.
+const unboundedShader = `
+[[vk::binding(3)]] RWBuffer<int> Buf[] : register(u0);
+RWStructuredBuffer<int> o : register(u1);
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint3 g : SV_GroupID) {
+	Buf[NonUniformResourceIndex(id.x)][0] += 100;
+	o[id.x] = Buf[g.x][1] + Buf[2][2];
+}
+`
+
+// TestUnboundedArraySPIRV: an unbounded array is one OpTypeRuntimeArray
+// variable at its binding with RuntimeDescriptorArray (DXC's form), or an
+// OpTypeArray of Options.UnboundedArrayLen; NonUniform only on the
+// divergent index; a device without non-uniform indexing selects between
+// the bound elements. spirv-val accepts every form; the disassembly
+// equals spirv-dis; the device form without an element count is a clear
+// error.
+func TestUnboundedArraySPIRV(t *testing.T) {
+	m := lowerHLSL(t, unboundedShader)
+	for _, o := range []Options{{}, {UnboundedArrayLen: 5}, {UnboundedArrayLen: 5, NoNonUniformIndexing: true}} {
+		words, err := Assemble(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
+			t.Fatalf("%+v: spirv-val: %s", o, msg)
+		}
+		dis := spirvDis(t, words)
+		if mine, err := Disassemble(words); err != nil || mine != dis {
+			t.Errorf("%+v: disassembly differs from spirv-dis (%v)", o, err)
+		}
+		wants := []string{"OpDecorate %Buf Binding 3\n"}
+		switch {
+		case o.UnboundedArrayLen == 0:
+			wants = append(wants, "OpCapability RuntimeDescriptorArray", "OpTypeRuntimeArray %type_Buf", "OpCapability StorageBufferArrayNonUniformIndexing")
+		case !o.NoNonUniformIndexing:
+			wants = append(wants, "OpTypeArray %type_Buf %uint_5")
+		default:
+			wants = append(wants, "OpCapability VariablePointersStorageBuffer")
+		}
+		for _, w := range wants {
+			if !strings.Contains(dis, w) {
+				t.Errorf("%+v: missing %q in\n%s", o, w, dis)
+			}
+		}
+		if o.UnboundedArrayLen > 0 && strings.Contains(dis, "RuntimeDescriptorArray") {
+			t.Errorf("%+v: a runtime descriptor array on a device without them", o)
+		}
+		if o.NoNonUniformIndexing {
+			if strings.Contains(dis, "ArrayNonUniformIndexing") {
+				t.Errorf("%+v: non-uniform indexing on a device without it", o)
+			}
+			continue
+		}
+		// The divergent index's chain is NonUniform, the uniform one's not.
+		for idx, want := range map[string]bool{"%id_x": true, "%g_x": false} {
+			c := regexp.MustCompile(`(?m)^\s*(%\S+) = OpAccessChain %_ptr_StorageBuffer_type_Buf %Buf ` + idx + `$`).FindStringSubmatch(dis)
+			if c == nil {
+				t.Errorf("%+v: no access chain into Buf by %s:\n%s", o, idx, dis)
+				continue
+			}
+			if got := strings.Contains(dis, "OpDecorate "+c[1]+" NonUniform\n"); got != want {
+				t.Errorf("%+v: chain by %s NonUniform %v, want %v", o, idx, got, want)
+			}
+		}
+	}
+	if _, err := Assemble(m, Options{NoNonUniformIndexing: true}); err == nil || !strings.Contains(err.Error(), "divergent index into the unbounded resource array") {
+		t.Errorf("no element count on a device without non-uniform indexing: %v", err)
+	}
+}
