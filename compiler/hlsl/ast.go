@@ -594,6 +594,11 @@ type CBuffer struct {
 	Vk    VkDecor
 	// Of is T of a ConstantBuffer<T> declaration (nil for cbuffer).
 	Of *Type
+	// Array, ArrayIndex and ArrayLen: this buffer is element ArrayIndex
+	// of the ArrayLen-element ConstantBuffer<T> array Array (ArrayLen 0:
+	// not an element).
+	Array                string
+	ArrayIndex, ArrayLen int
 }
 
 // FuncDecl declares (and possibly defines) a function.

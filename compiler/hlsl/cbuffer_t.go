@@ -100,7 +100,7 @@ func (c *checker) constantBufferArray(v *VarDecl, ts *TypeSpec, t *Type) {
 	c.checkCBufferAttrs(holder)
 	for k := 0; k < at.Len; k++ {
 		m := &VarDecl{span: v.span, Name: fmt.Sprintf("%s.%d", v.Name, k), NamePos: v.NamePos, Spec: v.Spec, Type: t, Kind: VarGlobal, Used: true}
-		cb := &CBuffer{span: v.span, Name: m.Name, Members: []*VarDecl{m}, Of: t, Vk: holder.Vk}
+		cb := &CBuffer{span: v.span, Name: m.Name, Members: []*VarDecl{m}, Of: t, Vk: holder.Vk, Array: v.Name, ArrayIndex: k, ArrayLen: at.Len}
 		if r := v.Register; r != nil {
 			rk := *r
 			rk.Index += k

@@ -211,6 +211,9 @@ func (w *wave) intrinsic(fr *frame, ic *icode, mask uint64) error {
 	if name == ir.BufWord64 {
 		return w.bufWord64(fr, ic, mask)
 	}
+	if name == ir.ResIndex {
+		return w.resIndex(fr, ic, mask)
+	}
 	if f, ok := llvmElementwise[name]; ok {
 		return w.elementwise(fr, ic, mask, f)
 	}

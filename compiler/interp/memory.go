@@ -32,6 +32,10 @@ type object struct {
 	// bytes marks an object of one cell per byte (the AMDGPU dispatch
 	// packet): a load of a wider scalar reads its bytes little-endian.
 	bytes bool
+	// arrayLen is set on element 0 of an unbounded resource array: the
+	// number of elements bound, the objects following this one
+	// (resarray.go).
+	arrayLen int
 }
 
 // memory owns all objects of a run.

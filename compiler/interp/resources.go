@@ -39,9 +39,10 @@ func (mc *machine) resources(in *Input, invocations int) error {
 				return &Error{Msg: fmt.Sprintf("storage global @%s: a runtime-sized array inside %s is only supported as its last member", g.Name(), g.ValType), Err: ErrUnsupported}
 			}
 			var bi *BufferInput
+			unbounded := g.ArrayLen == ir.UnboundedArray
 			for i := range in.Buffers {
 				b := &in.Buffers[i]
-				if b.Name != "" && b.Name == g.Name() || b.Name == "" && b.Binding != nil && *b.Binding == g.Binding && (b.Set == nil && g.Set <= 0 || b.Set != nil && *b.Set == g.Set) {
+				if b.Name != "" && b.Name == g.Name() || unbounded && b.Name == g.Name()+".0" || b.Name == "" && b.Binding != nil && *b.Binding == g.Binding && (b.Set == nil && g.Set <= 0 || b.Set != nil && *b.Set == g.Set) {
 					if used[i] {
 						continue
 					}
@@ -80,6 +81,11 @@ func (mc *machine) resources(in *Input, invocations int) error {
 				}
 			}
 			mc.shared[gi] = p
+			if unbounded {
+				if err := mc.unboundedElements(g, o, in, used, invocations); err != nil {
+					return err
+				}
+			}
 		case g.Space == ir.SpaceUniform:
 			p := mc.mem.alloc(g.ValType, 0, g.Space, "@"+g.Name())
 			o := mc.mem.objs[ptrObj(p)]
@@ -258,6 +264,10 @@ func (mc *machine) collectBuffers() {
 			o := mc.mem.objs[ptrObj(mc.shared[gi])]
 			mc.result.Buffers = append(mc.result.Buffers, Buffer{Name: g.Name(), Set: g.Set, Binding: g.Binding,
 				Elem: g.ValType, Count: len(o.cells) / max(1, slots(g.ValType)), Cells: append([]uint64(nil), o.cells...)})
+			continue
+		}
+		if g.ArrayLen == ir.UnboundedArray {
+			mc.collectUnbounded(g, mc.shared[gi])
 			continue
 		}
 		o := mc.mem.objs[ptrObj(mc.shared[gi])]

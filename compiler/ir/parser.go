@@ -893,7 +893,7 @@ func (p *parser) parseGlobal() {
 			g.Loc = p.parseLocRest(at)
 			continue
 		}
-		attr := p.word("a global attribute (semantic, binding, vk_binding, push_constant, spec_id, location, readonly, flat, kind) or end of line")
+		attr := p.word("a global attribute (semantic, binding, vk_binding, push_constant, spec_id, location, array, readonly, flat, kind) or end of line")
 		if seen[attr] {
 			p.errTok(at, "duplicate attribute '%s'", attr)
 		}
@@ -915,6 +915,17 @@ func (p *parser) parseGlobal() {
 			g.Location = int(p.intTok("a location", 0, math.MaxInt32))
 		case "spec_id":
 			g.SpecID = int(p.intTok("a specialization constant id", 0, math.MaxInt32))
+		case "array":
+			g.Array = p.str("a resource array name")
+			g.ArrayIndex = int(p.intTok("an element index", 0, math.MaxInt32))
+			if !p.acceptWord("of") {
+				p.errf("expected 'of' after the element index, found %s", p.describe())
+			}
+			if p.acceptPunct('?') {
+				g.ArrayLen = UnboundedArray
+			} else {
+				g.ArrayLen = int(p.intTok("an array length or ?", 1, math.MaxInt32))
+			}
 		case "readonly":
 			g.ReadOnly = true
 		case "flat":

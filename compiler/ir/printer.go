@@ -139,6 +139,18 @@ func (p *Printer) global(g *Global) {
 		p.s(" location ")
 		p.s(strconv.Itoa(g.Location))
 	}
+	if g.ArrayLen > 0 || g.ArrayLen == UnboundedArray {
+		p.s(" array ")
+		p.s(strconv.Quote(g.Array))
+		p.b(' ')
+		p.s(strconv.Itoa(g.ArrayIndex))
+		p.s(" of ")
+		if g.ArrayLen == UnboundedArray {
+			p.b('?')
+		} else {
+			p.s(strconv.Itoa(g.ArrayLen))
+		}
+	}
 	if g.ReadOnly {
 		p.s(" readonly")
 	}

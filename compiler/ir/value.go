@@ -57,10 +57,20 @@ type Global struct {
 	// ([[vk::location(n)]]), which the SPIR-V back end uses instead of
 	// assigning one; -1 for none.
 	Location int
-	ReadOnly bool   // StructuredBuffer/Buffer (vs RW)
-	Flat     bool   // nointerpolation
-	Kind     string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
-	Loc      Loc
+	// Array, ArrayIndex and ArrayLen mark the global as element
+	// ArrayIndex of the resource array Array of ArrayLen elements
+	// (RWStructuredBuffer<int> Out[4] is four globals, each with Array
+	// "Out"): the interpreter binds each element on its own, the SPIR-V
+	// back end declares one arrayed descriptor for all of them and the
+	// DXIL back end one register range. ArrayLen 0: not an element;
+	// UnboundedArray: the global is a whole unbounded array (Buf[]) and
+	// element 0 of it, its elements reached with res.index (resarray.go).
+	Array                string
+	ArrayIndex, ArrayLen int
+	ReadOnly             bool   // StructuredBuffer/Buffer (vs RW)
+	Flat                 bool   // nointerpolation
+	Kind                 string // source resource kind, e.g. "cbuffer", "RWStructuredBuffer" ("" for plain)
+	Loc                  Loc
 }
 
 func (g *Global) Type() *Type  { return g.typ }

@@ -430,6 +430,15 @@ func (v *verifier) module() {
 		if g.Location >= 0 && g.Space != SpaceInput && g.Space != SpaceOutput {
 			bad("a location needs the input or output address space, not %s", g.Space)
 		}
+		if g.ArrayLen > 0 && (g.ArrayIndex >= g.ArrayLen || (g.Space != SpaceStorage && g.Space != SpaceUniform)) {
+			bad("a resource array element needs an index below its array's length (%d of %d) and the storage or uniform address space", g.ArrayIndex, g.ArrayLen)
+		}
+		if g.ArrayLen == UnboundedArray && (g.ArrayIndex != 0 || g.Space != SpaceStorage || IsImageGlobal(g)) {
+			bad("an unbounded resource array (of ?) must be element 0 and a storage buffer")
+		}
+		if g.ArrayLen < 0 && g.ArrayLen != UnboundedArray {
+			bad("negative resource array length %d", g.ArrayLen)
+		}
 		if g.PushConstant && g.Space != SpaceUniform {
 			bad("push_constant needs the uniform address space, not %s", g.Space)
 		}

@@ -481,6 +481,10 @@ func checkIntrinsic(_ *verifier, in *Instr, bad badFunc) bool {
 		} else {
 			bad("intrinsic %s takes %d to %d arguments, has %d", it.Name, it.MinArgs, it.MaxArgs, n)
 		}
+		return true
+	}
+	if it.Name == ResIndex {
+		checkResIndex(in, bad)
 	}
 	return true
 }

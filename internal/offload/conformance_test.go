@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -424,12 +423,6 @@ func runTest(tst *Test, denorm interp.Denorm, dev *vkrun.Info) outcome {
 		case waveRequired && wave != dev.SubgroupSize:
 			o.device = fmt.Sprintf("skip: requires wave size %d, the device has %d", wave, dev.SubgroupSize)
 			continue
-		case slices.ContainsFunc(p.Buffers, func(b Buffer) bool { return b.ArraySize > 0 }):
-			// The SPIR-V back end binds each element of a resource array
-			// on its own binding (no arrayed descriptor yet), which the
-			// test's descriptor layout does not describe.
-			o.device = "skip: resource arrays (one SPIR-V binding per element, not an arrayed descriptor)"
-			continue
 		}
 		counts := map[string]int{}
 		for _, b := range last.Buffers {
@@ -517,6 +510,14 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 					g = named
 				}
 			}
+			// An unbounded array (Buf[]): one global at the first
+			// register; element k is the interpreter's buffer "Buf.k".
+			elemName := ""
+			for _, c := range m.Globals {
+				if b.ArraySize > 0 && c.ArrayLen == ir.UnboundedArray && c.Space == ir.SpaceStorage && max(c.Set, 0) == r.Space && c.Binding == r.Register && c.ReadOnly == readOnly {
+					g, elemName = c, fmt.Sprintf("%s.%d", c.Name(), k)
+				}
+			}
 			if g == nil {
 				if b.ArraySize > 0 {
 					return nil, nil, nil, "resource array element without a global"
@@ -524,7 +525,10 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 				// A resource the shader does not use has no global.
 				break
 			}
-			names[r.Name] = append(names[r.Name], g.Name())
+			if elemName == "" {
+				elemName = g.Name()
+			}
+			names[r.Name] = append(names[r.Name], elemName)
 			if why := typedViewDims(m, g, r, b); why != "" {
 				return nil, nil, nil, why
 			}
@@ -541,6 +545,7 @@ func inputs(m *ir.Module, p *Pipeline, src string) (*interp.Input, map[string][]
 			if why != "" {
 				return nil, nil, nil, why
 			}
+			bi.Name = elemName
 			in.Buffers = append(in.Buffers, bi)
 		}
 	}

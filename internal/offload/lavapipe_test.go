@@ -197,7 +197,34 @@ func flatten(v any) []any {
 // An error says why the test cannot run there or that the run failed;
 // skip is set for the first kind.
 func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string]int) (cells map[string][]uint64, skip bool, err error) {
-	words, err := spirv.Assemble(m, spirv.Options{Entry: entry})
+	opts := spirv.Options{Entry: entry}
+	// The elements an unbounded resource array binds: the interpreter's
+	// buffers "Buf.0", "Buf.1", ….
+	unbounded := map[*ir.Global]int{}
+	for _, g := range m.Globals {
+		if g.ArrayLen == ir.UnboundedArray {
+			n := 0
+			for _, ok := counts[fmt.Sprintf("%s.%d", g.Name(), n)]; ok; _, ok = counts[fmt.Sprintf("%s.%d", g.Name(), n)] {
+				n++
+			}
+			unbounded[g] = n
+		}
+	}
+	if dev, err := device(); err == nil {
+		// What the device lacks of descriptor indexing is emitted
+		// without it (lavapipe: divergent indices into resource arrays,
+		// runtime descriptor arrays: sized by the bound elements).
+		opts.NoNonUniformIndexing, opts.NoImageArrayIndexing = !dev.NonUniformIndexing, !dev.ImageArrayIndexing
+		if !dev.RuntimeDescriptorArrays {
+			for _, n := range unbounded {
+				if opts.UnboundedArrayLen != 0 && opts.UnboundedArrayLen != n {
+					return nil, true, fmt.Errorf("unbounded resource arrays with different element counts on a device without runtime descriptor arrays")
+				}
+				opts.UnboundedArrayLen = n
+			}
+		}
+	}
+	words, err := spirv.Assemble(m, opts)
 	if err != nil {
 		return nil, false, fmt.Errorf("assemble: %w", err)
 	}
@@ -216,12 +243,27 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			inputs[b.Name] = append(inputs[b.Name], flatten(e)...)
 		}
 	}
+	// slots holds, per job buffer, what comes back: a storage buffer's
+	// leaves by name, a storage image's texels (rw), nothing (name "").
 	type slot struct {
 		name string
 		offs []leaf
+		rw   bool
 	}
 	var slots []slot
+	var binds []spirv.Binding
 	for _, b := range spirv.Bindings(m) {
+		if b.ArrayLen != ir.UnboundedArray {
+			binds = append(binds, b)
+			continue
+		}
+		for k := 0; k < unbounded[b.Global]; k++ {
+			e := b
+			e.ArrayIndex = k
+			binds = append(binds, e)
+		}
+	}
+	for _, b := range binds {
 		g := b.Global
 		if b.Image {
 			// A texture or sampler (texture_test.go).
@@ -229,8 +271,17 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			if err != nil {
 				return nil, true, err
 			}
-			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Image: im, Sampler: smp})
+			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Image: im, Sampler: smp})
+			if ir.IsRWTextureGlobal(g) {
+				slots = append(slots, slot{name: g.Name(), rw: true})
+			} else {
+				slots = append(slots, slot{})
+			}
 			continue
+		}
+		name := g.Name()
+		if b.ArrayLen == ir.UnboundedArray {
+			name = fmt.Sprintf("%s.%d", g.Name(), b.ArrayIndex)
 		}
 		var offs []leaf
 		var size int
@@ -259,9 +310,9 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			if el.Kind != ir.KArray || el.Len >= 0 {
 				return nil, true, fmt.Errorf("storage buffer %s of %s", g.Name(), el)
 			}
-			n, ok := counts[g.Name()]
+			n, ok := counts[name]
 			if !ok {
-				return nil, true, fmt.Errorf("no element count for %s", g.Name())
+				return nil, true, fmt.Errorf("no element count for %s", name)
 			}
 			al, err := spirv.TypeLayout(ir.Array(el.Elem, max(n, 1)), false)
 			if err != nil {
@@ -273,8 +324,12 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 					return nil, true, err
 				}
 			}
-			vals = inputs[g.Name()]
-			slots = append(slots, slot{g.Name(), offs})
+			vals = inputs[name]
+		}
+		if b.Uniform {
+			slots = append(slots, slot{})
+		} else {
+			slots = append(slots, slot{name: name, offs: offs})
 		}
 		if len(vals) > len(offs) {
 			return nil, true, fmt.Errorf("%s: %d values for %d leaves", g.Name(), len(vals), len(offs))
@@ -290,36 +345,30 @@ func runLavapipe(m *ir.Module, entry string, in *interp.Input, counts map[string
 			}
 			putLeaf(data, offs[k], w)
 		}
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: b.Uniform, Data: data})
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Uniform: b.Uniform, Data: data})
 	}
 	out, err := vkrun.Run(job)
 	if err != nil {
 		return nil, false, fmt.Errorf("vkrun: %w", err)
 	}
 	cells = map[string][]uint64{}
-	k := 0
-	for i, b := range spirv.Bindings(m) {
-		if b.Image {
-			if ir.IsRWTextureGlobal(b.Global) {
-				// A storage image comes back as its texels.
-				c := make([]uint64, len(out[i])/4)
-				for j := range c {
-					c[j] = uint64(binary.LittleEndian.Uint32(out[i][4*j:]))
-				}
-				cells[b.Global.Name()] = c
+	for i, s := range slots {
+		switch {
+		case s.name == "":
+		case s.rw:
+			// A storage image comes back as its texels.
+			c := make([]uint64, len(out[i])/4)
+			for j := range c {
+				c[j] = uint64(binary.LittleEndian.Uint32(out[i][4*j:]))
 			}
-			continue
+			cells[s.name] = c
+		default:
+			c := make([]uint64, len(s.offs))
+			for j, l := range s.offs {
+				c[j] = getLeaf(out[i], l)
+			}
+			cells[s.name] = c
 		}
-		if b.Uniform {
-			continue
-		}
-		s := slots[k]
-		k++
-		c := make([]uint64, len(s.offs))
-		for j, l := range s.offs {
-			c[j] = getLeaf(out[i], l)
-		}
-		cells[s.name] = c
 	}
 	return cells, false, nil
 }

@@ -89,6 +89,7 @@ func (l *lowerer) lowerCBuffer(cb *hlsl.CBuffer) {
 		g.Set, g.Binding = r.Space, r.Index
 	}
 	vkDecorate(g, cb.Vk)
+	g.Array, g.ArrayIndex, g.ArrayLen = cb.Array, cb.ArrayIndex, cb.ArrayLen
 	l.m.AddGlobal(g)
 	for i, m := range members {
 		l.globals[m] = &varInfo{t: m.Type, buf: g, field: i, mem: true, decl: m}

@@ -18,13 +18,20 @@ import (
 // global; a dynamic one (NonUniformResourceIndex or not) selects its
 // buffer pointer with a chain of selects over the elements, which the
 // interpreter runs and the uniformity analysis sees as divergent when the
-// index is. Unbounded arrays (Buf[]) have no elements to bind.
+// index is. An unbounded array of buffers (RWBuffer<int> Buf[]) is one
+// global @Buf marked `array "Buf" 0 of ?` (its first register, element 0)
+// and every index into it, constant or not, is res.index(@Buf, i)
+// (ir.UnboundedArray): the elements are whatever the bindings give.
+// Unbounded arrays of textures or samplers are not supported.
 
 // resArray is a lowered resource array.
 type resArray struct {
 	decl  *hlsl.VarDecl
-	dims  []int           // element counts, outermost first
+	dims  []int           // element counts, outermost first (-1: unbounded)
 	elems []*hlsl.VarDecl // one declaration per element, flattened
+	// unbounded is the declaration of an unbounded buffer array's one
+	// global (nil otherwise).
+	unbounded *hlsl.VarDecl
 }
 
 // lowerResourceArray creates the element globals of a global resource
@@ -45,9 +52,20 @@ func (l *lowerer) lowerResourceArray(v *hlsl.VarDecl) bool {
 	}
 	l.resArrays[v] = ra
 	n := 1
-	for _, d := range dims {
+	for i, d := range dims {
 		if d < 0 {
-			return true // unbounded: used elements are reported by elementOf
+			if i == 0 && hlsl.IsBufferResource(t) {
+				e := *v
+				e.Type, e.Dims, e.Attrs = t, nil, nil
+				l.lowerGlobal(&e)
+				if vi := l.globals[&e]; vi != nil {
+					if g, ok := vi.value.(*ir.Global); ok {
+						g.Array, g.ArrayIndex, g.ArrayLen = v.Name, 0, ir.UnboundedArray
+						ra.unbounded = &e
+					}
+				}
+			}
+			return true // unbounded: uses are reported by arrayElement unless a buffer array
 		}
 		n *= d
 	}
@@ -64,6 +82,7 @@ func (l *lowerer) lowerResourceArray(v *hlsl.VarDecl) bool {
 		}
 		ra.elems = append(ra.elems, &e)
 		l.lowerGlobal(&e)
+		l.markArrayElement(&e, v.Name, k, n)
 	}
 	return true
 }
@@ -115,8 +134,8 @@ func (fl *fnLowerer) arrayElement(e hlsl.Expr) (ra *resArray, elem *hlsl.VarDecl
 	switch {
 	case !ok:
 		return nil, nil, nil, false
-	case len(ra.elems) == 0:
-		fl.errorf(e, "unbounded resource array '%s' is not supported: give it a size", ra.decl.Name)
+	case len(ra.elems) == 0 && ra.unbounded == nil:
+		fl.errorf(e, "unbounded resource array '%s' of textures or samplers is not supported: give it a size", ra.decl.Name)
 		return ra, nil, nil, true
 	case elem != nil:
 		return ra, elem, nil, true
@@ -124,7 +143,7 @@ func (fl *fnLowerer) arrayElement(e hlsl.Expr) (ra *resArray, elem *hlsl.VarDecl
 	var linv ir.Value
 	for i, ix := range indices {
 		if k, isConst := hlsl.ConstEval(ix); isConst {
-			if v := k.AsInt(); v < 0 || v >= int64(ra.dims[i]) {
+			if v := k.AsInt(); v < 0 || ra.dims[i] >= 0 && v >= int64(ra.dims[i]) {
 				fl.errorf(ix, "index %d is out of bounds for resource array '%s' of %d elements", v, ra.decl.Name, ra.dims[i])
 				return ra, nil, nil, true
 			}
@@ -141,8 +160,13 @@ func (fl *fnLowerer) arrayElement(e hlsl.Expr) (ra *resArray, elem *hlsl.VarDecl
 }
 
 // selectElement returns the buffer pointer of element idx of ra: a chain
-// of selects, the last element for an out-of-range index.
+// of selects, the last element for an out-of-range index; for an
+// unbounded array res.index(@Buf, idx).
 func (fl *fnLowerer) selectElement(ra *resArray, idx ir.Value) ir.Value {
+	if ra.unbounded != nil {
+		g := fl.local(ra.unbounded).value
+		return fl.b.Intrinsic(ir.ResIndex, g.Type(), []ir.Value{g, idx}, ra.decl.Name)
+	}
 	last := len(ra.elems) - 1
 	p := fl.local(ra.elems[last]).value
 	for k := last - 1; k >= 0; k-- {
@@ -150,4 +174,20 @@ func (fl *fnLowerer) selectElement(ra *resArray, idx ir.Value) ir.Value {
 		p = fl.b.Select(is, fl.local(ra.elems[k]).value, p, ra.decl.Name)
 	}
 	return p
+}
+
+// markArrayElement records on the global of element k of the n-element
+// resource array name that it is one (ir.Global.Array), so back ends can
+// bind the elements as one arrayed descriptor or register range.
+func (l *lowerer) markArrayElement(e *hlsl.VarDecl, name string, k, n int) {
+	vi := l.globals[e]
+	if vi == nil {
+		return
+	}
+	for _, x := range []ir.Value{vi.value, vi.ptr} {
+		if g, ok := x.(*ir.Global); ok && (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) {
+			g.Array, g.ArrayIndex, g.ArrayLen = name, k, n
+			return
+		}
+	}
 }

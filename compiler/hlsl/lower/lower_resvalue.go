@@ -213,6 +213,10 @@ func (fl *fnLowerer) globalResourceID(e hlsl.Expr) ir.Value {
 		return nil
 	}
 	if ra, _, idx, ok := fl.arrayElement(e); ok {
+		if idx != nil && ra.unbounded != nil {
+			fl.errorf(e, "an element of the unbounded resource array '%s' held as a value (a local, a parameter) is not supported", ra.decl.Name)
+			return ir.ConstInt(ir.I32, -1)
+		}
 		if idx == nil || len(ra.elems) == 0 {
 			return ir.ConstInt(ir.I32, -1) // reported by arrayElement
 		}

@@ -232,8 +232,10 @@ func TestLowerDiagnostics(t *testing.T) {
 			"test.hlsl:5:3: error: local resource 'b' is used but never assigned a global resource"},
 		{"RWBuffer<uint> A;\nstruct H { RWStructuredBuffer<uint> b; };\n[numthreads(1,1,1)] void main() {\n  H h;\n  h.b[0] = 1;\n}\n",
 			"test.hlsl:5:3: error: local resource of type 'RWStructuredBuffer<uint>' does not refer to a global resource: no global 'RWStructuredBuffer<uint>' is declared"},
-		{"RWBuffer<uint> B[] : register(u0);\n[numthreads(1,1,1)] void main() {\n  B[1][0] = 1;\n}\n",
-			"test.hlsl:3:3: error: unbounded resource array 'B' is not supported: give it a size"},
+		{"Texture2D<float4> T[] : register(t0);\nRWBuffer<float4> o;\n[numthreads(1,1,1)] void main() {\n  o[0] = T[1].Load(int3(0, 0, 0));\n}\n",
+			"test.hlsl:4:10: error: unbounded resource array 'T' of textures or samplers is not supported: give it a size"},
+		{"RWBuffer<uint> B[] : register(u0);\n[numthreads(1,1,1)] void main() {\n  RWBuffer<uint> b = B[1];\n  b[0] = 1;\n}\n",
+			"test.hlsl:3:22: error: an element of the unbounded resource array 'B' held as a value (a local, a parameter) is not supported"},
 		{"struct S { float x; };\nConstantBuffer<S> c[2];\nRWBuffer<float> o;\n[numthreads(2,1,1)] void main(uint i : SV_GroupIndex) { o[i] = c[i].x; }\n",
 			"test.hlsl:4:66: error: an index into the ConstantBuffer array 'c' must be constant"},
 	}

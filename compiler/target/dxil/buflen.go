@@ -51,17 +51,11 @@ func (lw *lowerer) bufferHandle(g *ir.Global) ir.Value {
 	if g.ReadOnly {
 		class = classSRV
 	}
-	rangeID := 0
-	if lw.f.Module != nil {
-		for _, o := range lw.f.Module.Globals {
-			if o == g {
-				break
-			}
-			if o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && o.ReadOnly == g.ReadOnly && o.Kind != "counter" {
-				rangeID++
-			}
-		}
-	}
+	// The range counts the buffers of the class before it; an array's
+	// elements share one (resarray.go).
+	rangeID := rangeIndex(lw.f.Module, g, func(o *ir.Global) bool {
+		return o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && o.ReadOnly == g.ReadOnly && o.Kind != "counter"
+	})
 	hargs := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(class), ir.ConstInt(ir.I32, int64(rangeID)),
 		ir.ConstInt(ir.I32, int64(max(g.Binding, 0))), ir.ConstBool(ir.Bool, false)}
 	llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(hargs))

@@ -38,15 +38,9 @@ func lowerCounters(f *ir.Function) {
 			inc := k.Int() == 1
 			lw := &lowerer{f: f, bd: ir.NewBuilder(f)}
 			lw.bd.SetBefore(in)
-			rangeID := 0
-			for _, o := range f.Module.Globals {
-				if o == buf {
-					break
-				}
-				if o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && !o.ReadOnly && o.Kind != "counter" {
-					rangeID++
-				}
-			}
+			rangeID := rangeIndex(f.Module, buf, func(o *ir.Global) bool {
+				return o.Space == ir.SpaceStorage && !ir.IsImageGlobal(o) && !o.ReadOnly && o.Kind != "counter"
+			})
 			hargs := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(1), ir.ConstInt(ir.I32, int64(rangeID)),
 				ir.ConstInt(ir.I32, int64(max(buf.Binding, 0))), ir.ConstBool(ir.Bool, false)}
 			llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(hargs))

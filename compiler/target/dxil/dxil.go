@@ -28,11 +28,13 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 	c := ir.CloneModule(m)
 	pruneUnreachable(c)
 	flattenDeclarations(c)
+	nu := nonUniformIndices(c) // before system values become dx.op calls
+	lowerUnboundedArrays(c)
 	if err := lowerSysValues(c); err != nil {
 		return nil, fmt.Errorf("dxil: %w", err)
 	}
 	for _, f := range c.Funcs {
-		if err := lowerIntrinsics(f); err != nil {
+		if err := lowerIntrinsicsNU(f, nu); err != nil {
 			return nil, fmt.Errorf("dxil: %w", err)
 		}
 		lowerCounters(f)
@@ -51,8 +53,12 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 // lowerIntrinsics rewrites every passlens intrinsic call of f into dx.op
 // calls or plain LLVM instructions (dxop.go); other imported LLVM
 // intrinsics (llvm.* outside llvm.amdgcn) are kept as they are.
-func lowerIntrinsics(f *ir.Function) error {
-	lw := &lowerer{f: f, bd: ir.NewBuilder(f)}
+func lowerIntrinsics(f *ir.Function) error { return lowerIntrinsicsNU(f, nil) }
+
+// lowerIntrinsicsNU is lowerIntrinsics knowing which dynamic indices
+// into resource arrays are divergent (nonUniformIndices).
+func lowerIntrinsicsNU(f *ir.Function, nu map[*ir.Instr]bool) error {
+	lw := &lowerer{f: f, bd: ir.NewBuilder(f), nonUniform: nu}
 	lowered := false
 	for _, b := range f.Blocks {
 		for _, in := range append([]*ir.Instr(nil), b.Instrs...) {

@@ -133,6 +133,9 @@ var unaryFloat = map[string]int{
 type lowerer struct {
 	f  *ir.Function
 	bd *ir.Builder
+	// nonUniform holds the dynamic indices into resource arrays (their
+	// select chains' tops) whose index is divergent (resarray.go).
+	nonUniform map[*ir.Instr]bool
 }
 
 // dxCall turns in into a call of dx.op.<class>[.ovl](i32 code, extra...).

@@ -59,10 +59,14 @@ func (lw *lowerer) handleType() *ir.Type {
 // handle emits dx.op.createHandle for a texture or sampler global.
 //
 // A texture or sampler chosen at run time (a dynamic index into a
-// resource array: a chain of selects between the element globals) is
-// the same select between the elements' handles.
+// resource array: a chain of selects between the element globals) is one
+// createHandle with the index (arrayHandle, resarray.go); another select
+// between textures is the same select between their handles.
 func (lw *lowerer) handle(v ir.Value) (ir.Value, error) {
 	if sel, ok := v.(*ir.Instr); ok && sel.Op == ir.OpSelect {
+		if ri, ok := ir.MatchResourceArrayIndex(sel); ok && ir.IsImageGlobal(ri.Last) {
+			return lw.arrayHandle(sel, ri, handleClass(ri.Last), lw.textureRange), nil
+		}
 		a, err := lw.handle(sel.Args[1])
 		if err != nil {
 			return nil, err
@@ -80,21 +84,8 @@ func (lw *lowerer) handle(v ir.Value) (ir.Value, error) {
 	if ir.IsRWTextureGlobal(g) {
 		return lw.uavHandle(g), nil
 	}
-	class := classSRV
-	if ir.IsSamplerKind(g.Kind) {
-		class = classSampler
-	}
-	rangeID := 0
-	if lw.f.Module != nil {
-		for _, o := range lw.f.Module.Globals {
-			if o == g {
-				break
-			}
-			if ir.IsImageGlobal(o) && ir.IsSamplerKind(o.Kind) == (class == classSampler) {
-				rangeID++
-			}
-		}
-	}
+	class := handleClass(g)
+	rangeID := lw.textureRange(g)
 	args := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(class), ir.ConstInt(ir.I32, int64(rangeID)),
 		ir.ConstInt(ir.I32, int64(max(g.Binding, 0))), ir.ConstBool(ir.Bool, false)}
 	llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(args))
@@ -310,7 +301,9 @@ func moveLevelCount(f *ir.Function, dims *ir.Instr, last int) error {
 }
 
 // removeDeadVectors deletes vector constructs left without users once the
-// texture operations took their components (DXIL has no vector values).
+// texture operations took their components (DXIL has no vector values),
+// and the select chains (with their compares) of texture arrays that the
+// handles replaced.
 func removeDeadVectors(f *ir.Function) {
 	for changed := true; changed; {
 		changed = false
@@ -324,7 +317,11 @@ func removeDeadVectors(f *ir.Function) {
 		}
 		for _, b := range f.Blocks {
 			for _, in := range append([]*ir.Instr(nil), b.Instrs...) {
-				if in.Op == ir.OpConstruct && in.Type().Kind == ir.KVector && !used[in] {
+				// Also the select chains of texture arrays (and their
+				// compares) the handles replaced: pure, now unused.
+				dead := in.Op == ir.OpConstruct && in.Type().Kind == ir.KVector ||
+					in.Op == ir.OpSelect && in.Type().Kind == ir.KPointer || in.Op == ir.OpICmp
+				if dead && !used[in] {
 					in.Remove()
 					changed = true
 				}

@@ -32,17 +32,7 @@ var dxilAtomicOps = map[ir.AtomicKind]int{
 
 // uavHandle emits dx.op.createHandle for a read-write texture.
 func (lw *lowerer) uavHandle(g *ir.Global) ir.Value {
-	rangeID := 0
-	if lw.f.Module != nil {
-		for _, o := range lw.f.Module.Globals {
-			if o == g {
-				break
-			}
-			if o.Space == ir.SpaceStorage && !o.ReadOnly && !ir.IsSamplerKind(o.Kind) {
-				rangeID++
-			}
-		}
-	}
+	rangeID := lw.textureRange(g)
 	args := []ir.Value{ir.ConstInt(ir.I32, opCreateHandle), i8(classUAV), ir.ConstInt(ir.I32, int64(rangeID)),
 		ir.ConstInt(ir.I32, int64(max(g.Binding, 0))), ir.ConstBool(ir.Bool, false)}
 	llvm.RegisterExternalIntrinsic("dx.op.createHandle", ir.AttrPure, len(args))

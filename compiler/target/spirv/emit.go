@@ -26,6 +26,17 @@ type Options struct {
 	// DenormFlushToZero 32 (SPV_KHR_float_controls), D3D's fp32 rule and
 	// the interpreter's default mode.
 	PreserveDenorms bool
+	// NoNonUniformIndexing: the device cannot index a resource array
+	// with an index that differs between lanes (no descriptor indexing,
+	// as lavapipe in Mesa 22.3); NoImageArrayIndexing: it cannot index
+	// an array of images with any dynamic index. Such an index selects
+	// between the elements instead (resarray.go).
+	NoNonUniformIndexing, NoImageArrayIndexing bool
+	// UnboundedArrayLen, when positive, declares unbounded resource
+	// arrays (ir.UnboundedArray) with that many elements (OpTypeArray)
+	// instead of OpTypeRuntimeArray, for a device without
+	// runtimeDescriptorArray that binds that many.
+	UnboundedArrayLen int
 }
 
 // Emit is the "spirv" target: the module's entry points as a SPIR-V 1.3
@@ -100,9 +111,11 @@ type enc struct {
 	rte16 bool
 	// pushConstant is the module's [[vk::push_constant]] buffer, if any.
 	pushConstant *ir.Global
-	m            *ir.Module
-	opts         Options
-	next         uint32 // next free id
+	// resArrays are the variables of resource arrays (resarray.go).
+	resArrays map[resArrayKey]*arrayVar
+	m         *ir.Module
+	opts      Options
+	next      uint32 // next free id
 
 	caps    map[uint32]bool
 	glslExt uint32 // GLSL.std.450 import id (0 until used)
@@ -391,7 +404,7 @@ func (e *enc) finish() []uint32 {
 	if e.caps[CapShaderViewportIndexLayer] {
 		head.inst(OpExtension, encodeString("SPV_EXT_shader_viewport_index_layer")...)
 	}
-	if e.caps[CapShaderNonUniform] {
+	if e.caps[CapShaderNonUniform] || e.caps[CapRuntimeDescriptorArray] {
 		head.inst(OpExtension, encodeString("SPV_EXT_descriptor_indexing")...)
 	}
 	if e.caps[CapDemoteToHelperInvocation] {

@@ -3,6 +3,7 @@ package spirv
 import (
 	"fmt"
 
+	"passlens/compiler/analysis/uniformity"
 	"passlens/compiler/ir"
 )
 
@@ -42,6 +43,15 @@ type fn struct {
 	// users' (one OpAccessChain, as glslang and DXC emit).
 	chains map[*ir.Instr]*chain
 	fold   map[*ir.Instr]bool // foldableAccesses
+	// elems are the access chains to resource array elements used here,
+	// emitted in elemSec at the top of the first block; arraySels the
+	// dynamic indices into resource arrays and skipSels their chains'
+	// inner selects (resarray.go).
+	elems     map[*ir.Global]uint32
+	elemSec   section
+	arraySels map[ir.Value]arraySelect
+	skipSels  map[*ir.Instr]bool
+	unif      *uniformity.UniformityInfo // computed on demand (isDivergent)
 }
 
 // chain is a folded access: its base pointer, indices and pointer info.
@@ -143,7 +153,7 @@ func (fe *fn) value(v ir.Value) (uint32, error) {
 		if gv.iface != 0 {
 			fe.use.iface[gv.iface] = true
 		}
-		return gv.id, nil
+		return fe.globalPtr(gv), nil
 	case *ir.Param:
 		if id, ok := fe.vals[x]; ok {
 			return id, nil
@@ -228,6 +238,7 @@ func (e *enc) function(f *ir.Function) error {
 		return err
 	}
 	fe.cfg = c
+	fe.findArraySelects()
 	ret, err := fe.typ(f.Ret)
 	if err != nil {
 		return err
@@ -296,6 +307,7 @@ func (e *enc) function(f *ir.Function) error {
 	}
 	e.functions.inst(OpLabel, fe.blockID(c.order[0]))
 	e.functions = append(e.functions, fe.vars...)
+	e.functions = append(e.functions, fe.elemSec...)
 	e.functions = append(e.functions, fe.body...)
 	e.functions.inst(OpFunctionEnd)
 	return nil
@@ -429,6 +441,12 @@ func (fe *fn) instr(in *ir.Instr) error {
 	if in.Op == ir.OpAccess && fe.fold[in] {
 		// Named by its users' chain if it folds (no id of its own).
 		return fe.access(in)
+	}
+	if as, ok := fe.arraySels[in]; ok {
+		return fe.arrayIndexPtr(in, as) // resarray.go
+	}
+	if fe.skipSels[in] {
+		return nil // an inner select of a dynamic index into a resource array
 	}
 	if isImageSelect(in) {
 		return nil // no id: emitted by the tex.* calls using it (texture_select.go)

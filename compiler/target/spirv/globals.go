@@ -45,6 +45,7 @@ type gvar struct {
 	iface   uint32 // Input/Output variable to list in OpEntryPoint (0: none)
 	shadow  *shadow
 	out     *outShadow
+	arr     *arrayVar // a resource array element: its array's variable (resarray.go); id is 0
 }
 
 // shadow is a built-in read through a Private copy.
@@ -145,20 +146,33 @@ type Binding struct {
 	Uniform bool // a uniform buffer (else a storage buffer)
 	// Image is a texture or sampler (texture.go), not a buffer.
 	Image bool
+	// ArrayIndex and ArrayLen: the global is element ArrayIndex of a
+	// resource array of ArrayLen elements (ir.Global.Array), all bound at
+	// Binding as one arrayed descriptor (ArrayLen 0: not an element;
+	// ir.UnboundedArray: the whole unbounded array, its elements the
+	// descriptors 0, 1, … of Binding).
+	ArrayIndex, ArrayLen int
 }
 
 // Bindings returns the descriptor set and binding of every uniform and
-// storage global of m, in module order, as Assemble assigns them.
+// storage global of m, in module order, as Assemble assigns them. The
+// elements of a resource array share their array's binding: the
+// element's binding (register) less its index, so Out[4] : register(u2)
+// is binding 2 with descriptors 0..3, as DXC binds it.
 func Bindings(m *ir.Module) []Binding {
 	var out []Binding
 	taken := map[[2]int]bool{}
 	// [[vk::binding(b, s)]] (VkBinding) wins over register(): DXC reads
 	// the Vulkan attribute when it emits SPIR-V.
 	setOf := func(g *ir.Global) (int, int) {
+		s, b := max(g.Set, 0), g.Binding
 		if g.VkBinding >= 0 {
-			return g.VkSet, g.VkBinding
+			s, b = g.VkSet, g.VkBinding
 		}
-		return max(g.Set, 0), g.Binding
+		if b >= 0 && isArrayElement(g) {
+			b -= g.ArrayIndex
+		}
+		return s, b
 	}
 	for _, g := range m.Globals {
 		if (g.Space == ir.SpaceStorage || g.Space == ir.SpaceUniform) && !g.PushConstant {
@@ -167,17 +181,31 @@ func Bindings(m *ir.Module) []Binding {
 			}
 		}
 	}
+	arrays := map[resArrayKey]int{} // an unbound array's binding
 	for _, g := range m.Globals {
 		if g.Space != ir.SpaceStorage && g.Space != ir.SpaceUniform || g.PushConstant {
 			continue
 		}
 		set, b := setOf(g)
+		key, arr := arrayKey(g, set, b), isArrayElement(g)
+		if b < 0 && arr {
+			if ab, ok := arrays[key]; ok {
+				b = ab
+			}
+		}
 		if b < 0 {
 			for b = 0; taken[[2]int{set, b}]; b++ {
 			}
 			taken[[2]int{set, b}] = true
+			if arr {
+				arrays[key] = b
+			}
 		}
-		out = append(out, Binding{Global: g, Set: set, Binding: b, Uniform: g.Space == ir.SpaceUniform, Image: ir.IsImageGlobal(g)})
+		bd := Binding{Global: g, Set: set, Binding: b, Uniform: g.Space == ir.SpaceUniform, Image: ir.IsImageGlobal(g)}
+		if arr || g.ArrayLen == ir.UnboundedArray {
+			bd.ArrayIndex, bd.ArrayLen = g.ArrayIndex, g.ArrayLen
+		}
+		out = append(out, bd)
 	}
 	return out
 }
@@ -301,6 +329,14 @@ func (e *enc) bufferVar(g *ir.Global, b Binding) error {
 		}
 	}
 	gv.root = root
+	if g.ArrayLen == ir.UnboundedArray && !g.PushConstant {
+		e.unboundedVar(gv, root, sc, b)
+		return nil
+	}
+	if isArrayElement(g) {
+		e.arrayElementVar(gv, root, sc, b)
+		return nil
+	}
 	gv.id = e.id()
 	e.globals.inst(OpVariable, e.pointerType(sc, root), gv.id, sc)
 	e.name(gv.id, g.Name())

@@ -58,6 +58,9 @@ func (fe *fn) intrinsic(in *ir.Instr) error {
 		return fe.fail("intrinsic without a table entry")
 	}
 	name := in.Intr.Name
+	if name == ir.ResIndex {
+		return fe.resIndex(in) // resarray.go
+	}
 	if strings.HasPrefix(name, "tex.") {
 		return fe.texture(in)
 	}

@@ -194,7 +194,7 @@ func TestLavapipePicture(t *testing.T) {
 					binary.LittleEndian.PutUint32(data[off:], cells[k])
 				}
 				b := binds[g]
-				job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
+				job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Uniform: true, Data: data})
 			}
 			if job.SPIRV, err = Assemble(m, Options{}); err != nil {
 				t.Fatal(err)

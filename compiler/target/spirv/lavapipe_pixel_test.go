@@ -382,7 +382,7 @@ func runPixelRef(t *testing.T, m, ref *ir.Module, p pixelPlan, st *pixelStats, p
 		}
 		in.Uniforms[g.Name()] = cells
 		b := binds[g]
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Uniform: true, Data: data})
 	}
 	if perturb != nil {
 		perturb(in)

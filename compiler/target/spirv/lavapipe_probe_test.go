@@ -314,7 +314,7 @@ func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32) ([]vkrun.Pixels,
 		for k, v := range words {
 			binary.LittleEndian.PutUint32(data[4*k:], v)
 		}
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Uniform: true, Data: data})
 	}
 	_, pix, err := vkrun.RunDraw(job)
 	return pix, err

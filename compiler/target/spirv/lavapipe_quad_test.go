@@ -194,10 +194,10 @@ func TestLavapipeImplicitLOD(t *testing.T) {
 	for _, b := range Bindings(m) {
 		switch b.Global.Name() {
 		case "t":
-			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Image: &vkrun.Image{
+			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Image: &vkrun.Image{
 				Format: 109 /* R32G32B32A32_SFLOAT */, TexelBytes: 16, Width: 16, Height: 16, Layers: 1, Levels: 5, ViewType: 1 /* 2D */, Data: texels}})
 		case "s":
-			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Sampler: &vkrun.Sampler{MaxLOD: 1000}})
+			job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Sampler: &vkrun.Sampler{MaxLOD: 1000}})
 		}
 	}
 	_, pix, err := vkrun.RunDraw(job)

@@ -150,8 +150,7 @@ func TestLavapipeRWTextures(t *testing.T) {
 }
 
 // textureArrayShader indexes arrays of textures and samplers at run time
-// (the back end emits each read once per candidate and selects the
-// results): SampleLevel with a texture and a sampler chosen per lane,
+// (arrayed descriptors indexed by an access chain, resarray.go): SampleLevel with a texture and a sampler chosen per lane,
 // Load and operator[] through NonUniformResourceIndex, GetDimensions.
 const textureArrayShader = `
 Texture2D<float4> t[3] : register(t1);
@@ -196,7 +195,7 @@ func TestLavapipeTextureArrays(t *testing.T) {
 			data = binary.LittleEndian.AppendUint32(data, v)
 		}
 		in.Textures = append(in.Textures, interp.TextureInput{Name: fmt.Sprintf("t.%d", k), Format: "RGBA32F", Width: 2, Height: 2, Levels: [][]any{level}})
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: 0, Binding: 1 + k, Image: &vkrun.Image{Format: 109, TexelBytes: 16,
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: 0, Binding: 1, ArrayElement: k, Image: &vkrun.Image{Format: 109, TexelBytes: 16,
 			Width: 2, Height: 2, Layers: 1, Levels: 1, ViewType: 1, Data: data}})
 	}
 	for k, addr := range []struct {
@@ -204,13 +203,13 @@ func TestLavapipeTextureArrays(t *testing.T) {
 		vk   uint32
 	}{{"clamp", 2}, {"wrap", 0}} {
 		in.Samplers = append(in.Samplers, interp.SamplerInput{Name: fmt.Sprintf("s.%d", k), Filter: "point", AddressU: addr.hlsl, AddressV: addr.hlsl})
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: 0, Binding: 4 + k, Sampler: &vkrun.Sampler{Address: [3]uint32{addr.vk, addr.vk, 2}, MaxLOD: 1000}})
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: 0, Binding: 4, ArrayElement: k, Sampler: &vkrun.Sampler{Address: [3]uint32{addr.vk, addr.vk, 2}, MaxLOD: 1000}})
 	}
 	res, err := interp.Run(m, in, interp.Options{WaveSize: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, Options{})
+	words, err := Assemble(m, deviceOptions(needDevice(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,14 +276,14 @@ func TestLavapipeRWTextureArrays(t *testing.T) {
 			data = binary.LittleEndian.AppendUint32(data, v)
 		}
 		in.Textures = append(in.Textures, interp.TextureInput{Name: fmt.Sprintf("u.%d", k), Format: "R32UI", Width: 6, Height: 2, Levels: [][]any{level}})
-		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: 0, Binding: k, Image: &vkrun.Image{Format: 98, TexelBytes: 4,
+		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: 0, Binding: 0, ArrayElement: k, Image: &vkrun.Image{Format: 98, TexelBytes: 4,
 			Width: 6, Height: 2, Layers: 1, Levels: 1, ViewType: 1, Data: data, Storage: true}})
 	}
 	res, err := interp.Run(m, in, interp.Options{WaveSize: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, Options{})
+	words, err := Assemble(m, deviceOptions(needDevice(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,6 +208,10 @@ func (e *enc) imageVar(g *ir.Global, b Binding) error {
 			return err
 		}
 	}
+	if isArrayElement(g) {
+		e.arrayElementVar(&gvar{g: g, sc: SCUniformConstant}, tid, SCUniformConstant, b)
+		return nil
+	}
 	gv := &gvar{g: g, sc: SCUniformConstant, id: e.id()}
 	e.globals.inst(OpVariable, e.pointerType(SCUniformConstant, tid), gv.id, SCUniformConstant)
 	e.name(gv.id, g.Name())
@@ -235,18 +239,18 @@ func (fe *fn) texture(in *ir.Instr) error {
 	e := fe.e
 	name := in.Intr.Name
 	for i := 0; i < 2 && i < len(in.Args); i++ {
-		if isImageSelect(in.Args[i]) {
+		if _, arr := fe.arraySels[in.Args[i]]; !arr && isImageSelect(in.Args[i]) {
 			return fe.textureSelect(in, i) // texture_select.go
 		}
 	}
-	g, err := fe.imageGlobal(in.Args[0], false)
+	g, gptr, nu, err := fe.imageRef(in.Args[0], false)
 	if err != nil {
 		return err
 	}
 	if ir.IsRWTextureGlobal(g) {
-		return fe.rwTexture(in, g)
+		return fe.rwTexture(in, g, gptr, nu)
 	}
-	img, err := fe.loadImage(g)
+	img, err := fe.loadImage(g, gptr, nu)
 	if err != nil {
 		return err
 	}
@@ -257,20 +261,16 @@ func (fe *fn) texture(in *ir.Instr) error {
 		return fe.value(v)
 	}
 	sampled := func() (uint32, error) {
-		s, err := fe.imageGlobal(in.Args[1], true)
+		_, sptr, snu, err := fe.imageRef(in.Args[1], true)
 		if err != nil {
 			return 0, err
 		}
-		sv := e.gvars[s]
-		if sv == nil {
-			return 0, fe.fail("global @%s was not declared", s.Name())
-		}
-		smp := fe.op(OpLoad, e.samplerType(), 0, sv.id)
+		smp := fe.nonUniform(fe.op(OpLoad, e.samplerType(), 0, sptr), snu)
 		siT, err := e.imageType(g, true)
 		if err != nil {
 			return 0, fe.fail("%v", err)
 		}
-		return fe.op(OpSampledImage, siT, 0, img, smp), nil
+		return fe.nonUniform(fe.op(OpSampledImage, siT, 0, img, smp), nu || snu), nil
 	}
 	// operands is the image operands: mask (Bias, Lod or Grad) with its
 	// ids, then the offset (ConstOffset if constant, omitted if zero, else
@@ -502,15 +502,13 @@ func (fe *fn) onlyPixel() bool {
 	return len(st) == 1 && st[ir.StagePixel]
 }
 
-// loadImage loads the image of texture global g (OpLoad of its variable).
-func (fe *fn) loadImage(g *ir.Global) (uint32, error) {
+// loadImage loads the image of texture global g through gptr (its
+// variable, or an element of an arrayed one: imageRef), decorated
+// NonUniform when nu.
+func (fe *fn) loadImage(g *ir.Global, gptr uint32, nu bool) (uint32, error) {
 	imgT, err := fe.e.imageType(g, false)
 	if err != nil {
 		return 0, fe.fail("%v", err)
 	}
-	gv := fe.e.gvars[g]
-	if gv == nil {
-		return 0, fe.fail("global @%s was not declared", g.Name())
-	}
-	return fe.op(OpLoad, imgT, 0, gv.id), nil
+	return fe.nonUniform(fe.op(OpLoad, imgT, 0, gptr), nu), nil
 }

@@ -88,11 +88,7 @@ func (e *enc) storageFormat(t *ir.Type) uint32 {
 
 // texelPointer emits tex.texel call tp as OpImageTexelPointer and
 // records it as a pointer in storage class Image for the atomics using it.
-func (fe *fn) texelPointer(tp *ir.Instr, g *ir.Global) error {
-	gv := fe.e.gvars[g]
-	if gv == nil {
-		return fe.fail("global @%s was not declared", g.Name())
-	}
+func (fe *fn) texelPointer(tp *ir.Instr, g *ir.Global, gptr uint32, nu bool) error {
 	if g.ValType.Kind == ir.KVector {
 		return fe.fail("an atomic on a texel of %s: atomics need a scalar texel type", g.ValType)
 	}
@@ -108,14 +104,14 @@ func (fe *fn) texelPointer(tp *ir.Instr, g *ir.Global) error {
 		return err
 	}
 	pt := fe.e.pointerType(SCImage, st)
-	fe.op(OpImageTexelPointer, pt, fe.resultID(tp), gv.id, coord, fe.e.uintConst(0))
+	fe.nonUniform(fe.op(OpImageTexelPointer, pt, fe.resultID(tp), gptr, coord, fe.e.uintConst(0)), nu)
 	fe.ptrs[tp] = &ptrInfo{sc: SCImage, ptype: pt}
 	return nil
 }
 
 // rwTexture emits tex.read, tex.write, tex.texel and tex.dims on a
 // read-write texture g.
-func (fe *fn) rwTexture(in *ir.Instr, g *ir.Global) error {
+func (fe *fn) rwTexture(in *ir.Instr, g *ir.Global, gptr uint32, nu bool) error {
 	e := fe.e
 	name := in.Intr.Name
 	if name == "tex.texel" {
@@ -129,9 +125,9 @@ func (fe *fn) rwTexture(in *ir.Instr, g *ir.Global) error {
 				}
 			}
 		}
-		return fe.texelPointer(in, g)
+		return fe.texelPointer(in, g, gptr, nu)
 	}
-	img, err := fe.loadImage(g) // texture.go
+	img, err := fe.loadImage(g, gptr, nu) // texture.go
 	if err != nil {
 		return err
 	}

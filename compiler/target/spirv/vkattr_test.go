@@ -68,9 +68,13 @@ void main(uint i : SV_DispatchThreadID) { o[i] = pc.a * k + pc.b + in0[i] + cbs[
 
 // TestLavapipeResourceArrays runs a shader indexing resource arrays with
 // constants, a loop counter and NonUniformResourceIndex of a divergent
-// value on lavapipe and compares every buffer with the interpreter.
+// value on lavapipe and compares every buffer with the interpreter. The
+// module as emitted for a device with descriptor indexing (DXC's form)
+// declares each array as one arrayed descriptor indexed by access chains,
+// NonUniform only on the divergent index; spirv-val checks it, and the
+// device runs the form for what it supports (deviceOptions).
 func TestLavapipeResourceArrays(t *testing.T) {
-	needDevice(t)
+	info := needDevice(t)
 	m := lowerHLSL(t, `RWStructuredBuffer<uint> A[2] : register(u0);
 RWStructuredBuffer<uint> B[3] : register(u2);
 [numthreads(8,1,1)]
@@ -80,21 +84,37 @@ void main(uint GI : SV_GroupIndex) {
   A[1][GI] = B[NonUniformResourceIndex(GI % 3)][GI] + 100 * (GI % 3);
 }
 `)
-	words, err := Assemble(m, Options{})
-	if err != nil {
+	if err := runSpirvPipeline(m); err != nil {
 		t.Fatal(err)
 	}
-	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
-		t.Fatalf("spirv-val: %s", msg)
-	}
-	dis := spirvDis(t, words)
-	if mine, err := Disassemble(words); err != nil || mine != dis {
-		t.Errorf("disassembly differs from spirv-dis (%v):\n%s", err, mine)
-	}
-	for _, want := range []string{"OpCapability VariablePointersStorageBuffer", "OpCapability ShaderNonUniform",
-		"OpExtension \"SPV_EXT_descriptor_indexing\"", " NonUniform\n"} {
-		if !strings.Contains(dis, want) {
-			t.Errorf("missing %q in\n%s", want, dis)
+	for _, o := range []Options{{}, deviceOptions(info)} {
+		words, err := Assemble(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
+			t.Fatalf("spirv-val %+v: %s", o, msg)
+		}
+		dis := spirvDis(t, words)
+		if mine, err := Disassemble(words); err != nil || mine != dis {
+			t.Errorf("disassembly differs from spirv-dis (%v):\n%s", err, mine)
+		}
+		wants := []string{"OpDecorate %A Binding 0", "OpDecorate %B Binding 2", "OpTypeArray %type_A_0 %uint_3",
+			// The loop counter is uniform: a dynamic index without NonUniform.
+			"= OpAccessChain %_ptr_StorageBuffer_type_A_0 %B %i"}
+		if !o.NoNonUniformIndexing {
+			wants = append(wants, "OpCapability ShaderNonUniform", "OpCapability StorageBufferArrayNonUniformIndexing",
+				"OpExtension \"SPV_EXT_descriptor_indexing\"", " NonUniform\n", "= OpAccessChain %_ptr_StorageBuffer_type_A_0 %B %rem")
+		} else {
+			wants = append(wants, "OpCapability VariablePointersStorageBuffer")
+		}
+		for _, want := range wants {
+			if !strings.Contains(dis, want) {
+				t.Errorf("%+v: missing %q in\n%s", o, want, dis)
+			}
+		}
+		if n := strings.Count(dis, "OpDecorate %B Binding"); n != 1 {
+			t.Errorf("%+v: %d bindings of B, want one arrayed descriptor", o, n)
 		}
 	}
 	data := u32s(3, 1, 4, 1, 5, 9, 2, 6)

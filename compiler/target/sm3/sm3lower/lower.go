@@ -185,6 +185,8 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		case in.Intr.Name == RepIntrinsic:
 		case rwTextureOperand(in):
 			bad(f, in, "read-write textures (RWTexture*) are unordered access views, which shader model 3 does not have (%s)", in.Intr.Name)
+		case in.Intr.Name == ir.ResIndex:
+			bad(f, in, "an unbounded resource array (%s) needs shader model 5.1 or later: shader model 3 has no resource arrays", in.Intr.Name)
 		case strings.HasPrefix(in.Intr.Name, "tex."):
 			sm3CheckTexture(f, in, bad)
 		case ir.IsDerivative(in.Intr.Name):

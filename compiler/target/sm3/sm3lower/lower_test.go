@@ -251,6 +251,7 @@ func TestSM3LowerErrors(t *testing.T) {
 @Out = global storage [? x i32] binding 0, 1
 @T = global storage f32 binding 0, 0 readonly kind "Texture2D"
 @RW = global storage f32 binding 0, 2 kind "RWTexture2D"
+@UB = global storage [? x i32] binding 0, 3 array "UB" 0 of ? kind "RWBuffer"
 define void @main() compute numthreads(4, 1, 1) {
 entry:
   %p = access ptr<storage, [? x i32]> @In, i32 0
@@ -282,6 +283,7 @@ entry:
 		{"half", "  %y = sitofp i32 %x to f16 !loc 9:4", []string{"9:4", "type f16 is not available in shader model 3"}},
 		{"int64", "  %y = sext i32 %x to i64 !loc 9:5", []string{"9:5", "type i64 is not available in shader model 3"}},
 		{"rwtexture", "  %y = intr f32 tex.read(ptr<storage, f32> @RW, <2 x i32> <0, 0>) !loc 9:7", []string{"9:7", "read-write textures (RWTexture*) are unordered access views", "(tex.read)"}},
+		{"unbounded", "  %e = intr ptr<storage, [? x i32]> res.index(ptr<storage, [? x i32]> @UB, i32 %x) !loc 9:8", []string{"9:8", "an unbounded resource array (res.index) needs shader model 5.1"}},
 		{"texture", "  %y = intr f32 tex.load(ptr<storage, f32> @T, <2 x i32> <0, 0>, i32 0, <2 x i32> <0, 0>) !loc 9:9", []string{"9:9", "texture Load and operator[] (tex.load) have no shader model 3 instruction"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

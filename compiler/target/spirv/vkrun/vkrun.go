@@ -29,6 +29,9 @@ var runnerSource []byte
 // (Image) or sampler (Sampler) at that set and binding.
 type Buffer struct {
 	Set, Binding int
+	// ArrayElement is the element of an arrayed descriptor (the binding
+	// declares max ArrayElement + 1 descriptors of its buffers).
+	ArrayElement int
 	Uniform      bool   // a uniform buffer (else a storage buffer)
 	Data         []byte // initial contents; the run returns the final ones
 	Image        *Image
@@ -134,6 +137,14 @@ type Info struct {
 	Device       string
 	SubgroupSize int
 	API          string
+	// NonUniformIndexing: the device indexes arrays of buffers and images
+	// with indices that differ between lanes (descriptor indexing's
+	// shader*ArrayNonUniformIndexing); ImageArrayIndexing: it indexes
+	// arrays of sampled and storage images with a dynamically uniform
+	// index (Vulkan 1.0's shader*ImageArrayDynamicIndexing);
+	// RuntimeDescriptorArrays: runtimeDescriptorArray. Mesa 22.3's
+	// lavapipe has none of them.
+	NonUniformIndexing, ImageArrayIndexing, RuntimeDescriptorArrays bool
 }
 
 var (
@@ -192,7 +203,7 @@ func runner() (string, error) {
 	return runnerBin, buildErr
 }
 
-var infoRE = regexp.MustCompile(`^device=(.*) subgroup=(\d+) api=(\S+)`)
+var infoRE = regexp.MustCompile(`^device=(.*) subgroup=(\d+) api=(\S+) nonuniform=(\d) imagearrays=(\d) runtimearrays=(\d)`)
 
 // DeviceInfo reports the device the runner picks (lavapipe, "llvmpipe",
 // unless $VKRUN_DEVICE names another).
@@ -210,7 +221,8 @@ func DeviceInfo() (*Info, error) {
 		return nil, fmt.Errorf("vkrun: unexpected --info output %q", out)
 	}
 	n, _ := strconv.Atoi(string(m[2]))
-	return &Info{Device: string(m[1]), SubgroupSize: n, API: string(m[3])}, nil
+	return &Info{Device: string(m[1]), SubgroupSize: n, API: string(m[3]),
+		NonUniformIndexing: string(m[4]) == "1", ImageArrayIndexing: string(m[5]) == "1", RuntimeDescriptorArrays: string(m[6]) == "1"}, nil
 }
 
 // Run executes a job and returns each buffer's final contents (for a
@@ -262,6 +274,7 @@ func RunDraw(job Job) ([][]byte, []Pixels, error) {
 		}
 		put(uint32(b.Set))
 		put(uint32(b.Binding))
+		put(uint32(b.ArrayElement))
 		kind, data := b.encode()
 		put(kind)
 		put(uint32(len(data)))

@@ -8,7 +8,8 @@
 // Job file (little-endian uint32 words): mode (0 dispatch, 1 draw); for a
 // dispatch, groups x y z; for a draw, width, height, target count and
 // per target its kind (0 float, 1 signed, 2 unsigned integer); buffer
-// count; per buffer: set, binding, kind (0 storage, 1 uniform, 2 sampled
+// count; per buffer: set, binding, array element (descriptors of one
+// binding form an array of max element + 1), kind (0 storage, 1 uniform, 2 sampled
 // image, 3 sampler, 4 storage image), byte size, then the bytes padded to
 // a word (an image:
 // words VkFormat, bytes per texel, width, height, layers, levels,
@@ -47,7 +48,7 @@ static void die(const char *msg) {
 }
 
 typedef struct {
-	uint32_t set, binding, kind, size;
+	uint32_t set, binding, elem, kind, size;
 	uint8_t *data;
 	VkBuffer buf;
 	VkDeviceMemory mem;
@@ -326,8 +327,19 @@ static VkPipeline graphics_pipeline(VkDevice dev, VkPipelineLayout layout, VkRen
 int main(int argc, char **argv) {
 	if (argc == 2 && strcmp(argv[1], "--info") == 0) {
 		pick_device();
-		printf("device=%s subgroup=%u api=%u.%u\n", props.deviceName, subgroup_size(),
-		       VK_VERSION_MAJOR(props.apiVersion), VK_VERSION_MINOR(props.apiVersion));
+		// Descriptor arrays: non-uniform indexing of storage buffers
+		// and sampled images (descriptor indexing), dynamically
+		// uniform indexing of sampled and storage image arrays (1.0
+		// features), runtime descriptor arrays.
+		VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+		VkPhysicalDeviceFeatures2 feats2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+		if (VK_VERSION_MINOR(props.apiVersion) >= 2 || VK_VERSION_MAJOR(props.apiVersion) > 1) feats2.pNext = &f12;
+		vkGetPhysicalDeviceFeatures2(phys, &feats2);
+		printf("device=%s subgroup=%u api=%u.%u nonuniform=%d imagearrays=%d runtimearrays=%d\n", props.deviceName, subgroup_size(),
+		       VK_VERSION_MAJOR(props.apiVersion), VK_VERSION_MINOR(props.apiVersion),
+		       f12.shaderStorageBufferArrayNonUniformIndexing && f12.shaderSampledImageArrayNonUniformIndexing && f12.shaderStorageImageArrayNonUniformIndexing && f12.shaderUniformBufferArrayNonUniformIndexing,
+		       feats2.features.shaderSampledImageArrayDynamicIndexing && feats2.features.shaderStorageImageArrayDynamicIndexing,
+		       f12.runtimeDescriptorArray);
 		return 0;
 	}
 	if (argc != 3) die("usage: runner --info | runner JOB OUT");
@@ -363,6 +375,7 @@ int main(int argc, char **argv) {
 	for (uint32_t i = 0; i < nbuf; i++) {
 		bufs[i].set = rd();
 		bufs[i].binding = rd();
+		bufs[i].elem = rd();
 		bufs[i].kind = rd();
 		bufs[i].size = rd();
 		bufs[i].data = rdbytes(bufs[i].size);
@@ -523,16 +536,37 @@ int main(int argc, char **argv) {
 
 	uint32_t nsets = nbuf ? maxset + 1 : 0;
 	VkDescriptorSetLayout *layouts = calloc(nsets ? nsets : 1, sizeof *layouts);
+	// Descriptors per type over all layouts (arrays may have unbound
+	// elements, so the buffer counts above can be short).
+	nstorage = nuniform = nimages = nsamplers = nsimages = 0;
 	for (uint32_t s = 0; s < nsets; s++) {
 		VkDescriptorSetLayoutBinding *lb = calloc(nbuf, sizeof *lb);
 		uint32_t n = 0;
 		for (uint32_t i = 0; i < nbuf; i++) {
 			if (bufs[i].set != s) continue;
+			// Elements of one binding share its layout entry: an
+			// arrayed descriptor of max element + 1.
+			uint32_t j = 0;
+			while (j < n && lb[j].binding != bufs[i].binding) j++;
+			if (j < n) {
+				if (lb[j].descriptorType != desc_type(bufs[i].kind)) die("two descriptor types at one binding");
+				if (bufs[i].elem + 1 > lb[j].descriptorCount) lb[j].descriptorCount = bufs[i].elem + 1;
+				continue;
+			}
 			lb[n].binding = bufs[i].binding;
 			lb[n].descriptorType = desc_type(bufs[i].kind);
-			lb[n].descriptorCount = 1;
+			lb[n].descriptorCount = bufs[i].elem + 1;
 			lb[n].stageFlags = mode == 0 ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS;
 			n++;
+		}
+		for (uint32_t j = 0; j < n; j++) {
+			switch (lb[j].descriptorType) {
+			case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: nuniform += lb[j].descriptorCount; break;
+			case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: nimages += lb[j].descriptorCount; break;
+			case VK_DESCRIPTOR_TYPE_SAMPLER: nsamplers += lb[j].descriptorCount; break;
+			case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: nsimages += lb[j].descriptorCount; break;
+			default: nstorage += lb[j].descriptorCount;
+			}
 		}
 		VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
 		lci.bindingCount = n;
@@ -599,6 +633,7 @@ int main(int argc, char **argv) {
 			VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 			w.dstSet = sets[bufs[i].set];
 			w.dstBinding = bufs[i].binding;
+			w.dstArrayElement = bufs[i].elem;
 			w.descriptorCount = 1;
 			w.descriptorType = desc_type(bufs[i].kind);
 			if (bufs[i].kind >= 2) w.pImageInfo = &ii;
