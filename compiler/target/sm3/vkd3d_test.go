@@ -212,17 +212,25 @@ func runVKTest(file string, test *vkd3d.Section, asm string, smp map[string]*int
 			if rt == nil {
 				rt = map[[2]int][4]float32{}
 			}
+			shaded := map[[2]int]bool{} // quads drawn (by top-left pixel)
 			for _, pc := range cmds {
 				if p, ok := parseVKProbe(pc.Text); ok {
 					for _, px := range p.Pixels() {
-						c, killed, err := drawPixel(asm, words, px, smp)
+						quad := [2]int{px[0] &^ 1, px[1] &^ 1}
+						if shaded[quad] {
+							continue
+						}
+						shaded[quad] = true
+						cs, killed, err := drawQuad(asm, words, quad, smp)
 						if err != nil {
 							st.failed++
 							st.failures = append(st.failures, fmt.Sprintf("%s: emulator: %v\n%s", where, err, asm))
 							return
 						}
-						if !killed {
-							rt[px] = c
+						for q := range cs {
+							if !killed[q] {
+								rt[[2]int{quad[0] + q&1, quad[1] + q>>1}] = cs[q]
+							}
 						}
 					}
 				}
@@ -281,10 +289,16 @@ func setFloatUniform(words map[int]float32, l string) bool {
 	return true
 }
 
-// drawPixel runs the shader for one pixel of "draw quad": c# from the
-// uniform words, vPos at the pixel (D3D9 centres at integers).
-func drawPixel(asm string, words map[int]float32, px [2]int, smp map[string]*interp.SampledTexture) ([4]float32, bool, error) {
-	fregs := map[string][4]float32{"vPos": {float32(px[0]), float32(px[1])}}
+// drawQuad runs the shader for the 2×2 quad of "draw quad" whose
+// top-left pixel is px (the whole viewport is covered, so no lane is a
+// helper): c# from the uniform words, vPos at each pixel (D3D9 centres at
+// integers). It returns oC0 and the kill flag of each lane.
+func drawQuad(asm string, words map[int]float32, px [2]int, smp map[string]*interp.SampledTexture) ([4][4]float32, [4]bool, error) {
+	var lanes [4]map[string][4]float32
+	for q := range lanes {
+		lanes[q] = map[string][4]float32{"vPos": {float32(px[0] + q&1), float32(px[1] + q>>1)}}
+	}
+	fregs := map[string][4]float32{}
 	iconst, bconst := map[string]int{}, map[string]bool{}
 	rows := tableRows(asm)
 	cOf := map[string]int{}
@@ -305,7 +319,7 @@ func drawPixel(asm string, words map[int]float32, px [2]int, smp map[string]*int
 			continue // sampler registers: vkSamplers
 		}
 		if !ok {
-			return [4]float32{}, false, fmt.Errorf("%s is only in %s; the D3D9 runner sets float constants", r.name, r.reg)
+			return [4][4]float32{}, [4]bool{}, fmt.Errorf("%s is only in %s; the D3D9 runner sets float constants", r.name, r.reg)
 		}
 		switch r.reg[0] {
 		case 'i':
@@ -314,11 +328,16 @@ func drawPixel(asm string, words map[int]float32, px [2]int, smp map[string]*int
 			bconst[r.reg] = words[4*base] != 0
 		}
 	}
-	e, err := runSM3Tex(asm, fregs, iconst, bconst, smp)
+	es, err := runQuad(asm, fregs, lanes, iconst, bconst, smp)
 	if err != nil {
-		return [4]float32{}, false, err
+		return [4][4]float32{}, [4]bool{}, err
 	}
-	return *e.freg("oC0"), e.killed, nil
+	var out [4][4]float32
+	var killed [4]bool
+	for q, e := range es {
+		out[q], killed[q] = *e.freg("oC0"), e.killed
+	}
+	return out, killed, nil
 }
 
 // vkSamplers binds the shader's sampler registers as vkd3d's D3D9 runner

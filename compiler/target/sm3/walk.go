@@ -502,6 +502,7 @@ func (e *emitter) instr(in *sir.Instr) error {
 		sir.OpMov: "mov", sir.OpFAdd: "add", sir.OpFMul: "mul", sir.OpFMad: "mad",
 		sir.OpFMin: "min", sir.OpFMax: "max", sir.OpFRcp: "rcp", sir.OpFRsq: "rsq", sir.OpFFrc: "frc",
 		sir.OpFAbs: "abs", sir.OpFExp2: "exp", sir.OpFLog2: "log", sir.OpFPow: "pow",
+		sir.OpFDsx: "dsx", sir.OpFDsy: "dsy",
 		sir.OpAnd: "mul", sir.OpOr: "max", // flags are 0.0 / 1.0
 	}
 	if in.Op == sir.OpMov && d == s[0] {
