@@ -111,14 +111,14 @@ type diffCase struct {
 	fregs    map[string][4]float32 // emulator registers
 	iconst   map[string]int
 	bconst   map[string]bool
-	killed   bool    // set by runDiff: the emulator discarded a covered pixel
+	killed   bool // set by runDiff: the emulator discarded a covered pixel
 	// Pixel shaders run in a 2×2 quad (emu_quad_test.go): lane q shades
 	// pixel pixels[q] with its own registers lanes[q] (vPos, v#); only
 	// covered lanes are compared, the others are helpers.
 	lanes   [4]map[string][4]float32
 	pixels  [4][2]int
 	covered [4]bool
-	tol      float64 // relative tolerance (0: 1e-4)
+	tol     float64 // relative tolerance (0: 1e-4)
 	// samplers binds the emulator's s# registers (bindTextures).
 	samplers map[string]*interp.SampledTexture
 }
