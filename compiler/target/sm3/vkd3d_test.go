@@ -55,6 +55,7 @@ var sm3KnownDeviations = map[string]string{
 type vkStats struct {
 	shaders, compiled, draws, passed, failed, known int
 	textureTests, textureDraws, texturePassed       int // [test] blocks with sampler registers, their draws and passing probes
+	customVS                                        int // [test] blocks run with their custom vertex shader (vkd3d_vs_test.go)
 	notCompiled, skipped                            map[string]int
 	failures                                        []string
 }
@@ -77,6 +78,7 @@ func TestVKD3DProbesSM3(t *testing.T) {
 	}
 	t.Logf("vkd3d pixel shaders for sm3: %d applicable, %d compiled; %d draws, %d probes passed, %d known deviations, %d failed", st.shaders, st.compiled, st.draws, st.passed, st.known, st.failed)
 	t.Logf("with textures: %d [test] blocks, %d draws, %d probes passed", st.textureTests, st.textureDraws, st.texturePassed)
+	t.Logf("with a custom vertex shader (vs_3_0 on the emulator): %d [test] blocks", st.customVS)
 	t.Logf("not compiled (first words of the error): %s", summary(st.notCompiled))
 	t.Logf("tests skipped: %s", summary(st.skipped))
 	for _, f := range st.failures {
@@ -90,6 +92,7 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 	var asm string // the current pixel shader's assembly ("" if none)
 	var skip string
 	customVS, resources := false, false
+	var vsAsm, vsSkip string // the custom vertex shader as vs_3_0, or why not
 	srvs := vkd3d.Resources{}
 	samplers := map[int]*vkd3d.Sampler{}
 	var mod *ir.Module // the current pixel shader before the pipeline
@@ -130,6 +133,19 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 			}
 		case strings.HasPrefix(h, "vertex shader"):
 			customVS = true
+			vsAsm, vsSkip = "", ""
+			if !req.Has(3) || vkd3d.ExpectFail(h, 3) {
+				vsSkip = "vertex shader not for sm3"
+				break
+			}
+			vm, err := loadSource(fmt.Sprintf("%s:%d", name, s.Line), "hlsl", []byte(s.Source()))
+			if err != nil {
+				vsSkip = "vertex shader: frontend"
+				break
+			}
+			if vsAsm, err = compileSM3(vm); err != nil {
+				vsSkip = "vertex shader: not compiled"
+			}
 		case strings.HasPrefix(h, "compute shader") || strings.HasPrefix(h, "effect"):
 			asm, skip = "", "not a pixel shader"
 		case strings.HasPrefix(h, "srv "):
@@ -150,8 +166,8 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 					st.skipped[skip]++
 				}
 			case asm == "":
-			case customVS:
-				st.skipped["vertex shader"]++
+			case customVS && vsSkip != "":
+				st.skipped[vsSkip]++
 			case resources:
 				st.skipped["resources"]++
 			default:
@@ -166,7 +182,12 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 				if smp != nil {
 					st.textureTests++
 				}
-				runVKTest(name, s, asm, smp, st)
+				vs := ""
+				if customVS {
+					vs = vsAsm
+					st.customVS++
+				}
+				runVKTest(name, s, asm, vs, smp, st)
 			}
 		}
 	}
@@ -187,12 +208,21 @@ func errKind(msg string) string {
 	return strings.Join(f, " ")
 }
 
-func runVKTest(file string, test *vkd3d.Section, asm string, smp map[string]*interp.SampledTexture, st *vkStats) {
+func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]*interp.SampledTexture, st *vkStats) {
 	where := fmt.Sprintf("%s:%d", file, test.Line)
-	for _, l := range strings.Split(asm, "\n") {
-		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
-			st.skipped["interpolated inputs"]++
+	var varyings *quadVaryings
+	if vs != "" {
+		var why string
+		if varyings, why = runQuadVS(vs, asm); why != "" {
+			st.skipped[why]++
 			return
+		}
+	} else {
+		for _, l := range strings.Split(asm, "\n") {
+			if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[0], "dcl_") && strings.HasPrefix(f[1], "v") {
+				st.skipped["interpolated inputs"]++
+				return
+			}
 		}
 	}
 	words := map[int]float32{}
@@ -221,7 +251,7 @@ func runVKTest(file string, test *vkd3d.Section, asm string, smp map[string]*int
 							continue
 						}
 						shaded[quad] = true
-						cs, killed, err := drawQuad(asm, words, quad, smp)
+						cs, killed, err := drawQuad(asm, words, quad, smp, varyings)
 						if err != nil {
 							st.failed++
 							st.failures = append(st.failures, fmt.Sprintf("%s: emulator: %v\n%s", where, err, asm))
@@ -261,6 +291,9 @@ func runVKTest(file string, test *vkd3d.Section, asm string, smp map[string]*int
 				st.failed++
 				st.failures = append(st.failures, fmt.Sprintf("%s (shader at line %d): %s: %s\n%s", key, test.Line, l, msg, asm))
 			}
+		case strings.HasPrefix(l, "shade mode") && l != "shade mode linear":
+			st.skipped["flat shading"]++ // the provoking vertex's colour: not modelled
+			return
 		case strings.HasPrefix(l, "draw") || strings.HasPrefix(l, "dispatch") || strings.HasPrefix(l, "clear"):
 			st.skipped["draw kind"]++
 			return
@@ -293,10 +326,14 @@ func setFloatUniform(words map[int]float32, l string) bool {
 // top-left pixel is px (the whole viewport is covered, so no lane is a
 // helper): c# from the uniform words, vPos at each pixel (D3D9 centres at
 // integers). It returns oC0 and the kill flag of each lane.
-func drawQuad(asm string, words map[int]float32, px [2]int, smp map[string]*interp.SampledTexture) ([4][4]float32, [4]bool, error) {
+func drawQuad(asm string, words map[int]float32, px [2]int, smp map[string]*interp.SampledTexture, vary *quadVaryings) ([4][4]float32, [4]bool, error) {
 	var lanes [4]map[string][4]float32
 	for q := range lanes {
-		lanes[q] = map[string][4]float32{"vPos": {float32(px[0] + q&1), float32(px[1] + q>>1)}}
+		p := [2]int{px[0] + q&1, px[1] + q>>1}
+		lanes[q] = map[string][4]float32{"vPos": {float32(p[0]), float32(p[1])}}
+		if vary != nil {
+			vary.at(p, lanes[q])
+		}
 	}
 	fregs := map[string][4]float32{}
 	iconst, bconst := map[string]int{}, map[string]bool{}
