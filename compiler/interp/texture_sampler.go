@@ -76,8 +76,8 @@ func NewSampledTexture(t *TextureInput, tex *ir.Global, s *SamplerInput, smp *ir
 func (st *SampledTexture) Shape() ir.TexShape { return st.img.shape }
 
 // Sample is a filtered read (tex.sample_level) at level of detail lod
-// before the sampler's bias and clamp; ImplicitLOD() gives the
-// interpreter's implicit-LOD read. coord holds at least Shape().Coords
+// before the sampler's bias and clamp; QuadLOD gives that of the
+// interpreter's implicit-LOD read in a pixel shader. coord holds at least Shape().Coords
 // components; extra ones are ignored. The result is four float32 bit
 // patterns.
 func (st *SampledTexture) Sample(coord []float64, lod float64) ([4]uint32, error) {
