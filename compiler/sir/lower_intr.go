@@ -37,6 +37,10 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		l.imms[in.Args[1]] = R(rep.Done)
 		return nil
 	}
+	if name == ir.Demote {
+		emit(OpDemote, nil)
+		return nil
+	}
 	s, err := l.srcs(in)
 	if err != nil {
 		return err

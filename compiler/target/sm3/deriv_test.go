@@ -43,6 +43,17 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
 		want: []string{"dsx r", "rep i0"},
 	},
 	{
+		// discard demotes (ps.demote, texkill): the killed pixel keeps
+		// running, so its quad's derivatives stay defined.
+		name: "discard-demote",
+		src: `float4 main(float2 uv : TEXCOORD0) : SV_Target {
+    if (uv.x > 0.3)
+        discard;
+    return float4(ddx(uv.y * uv.x), ddy(uv.x), 1, 0);
+}`,
+		want: []string{"texkill", "dsx r", "dsy r"},
+	},
+	{
 		name: "sample-implicit-lod",
 		src: `Texture2D t; SamplerState s;
 float4 main(float2 uv : TEXCOORD0) : SV_Target { return t.Sample(s, uv * 3); }`,
@@ -88,7 +99,7 @@ float4 main(float3 p : TEXCOORD0) : SV_Target { return t.Sample(s, p.x * 4) + u.
 // of implicit-LOD reads must agree bit for bit.
 func TestDerivativesMatchInterp(t *testing.T) {
 	t.Parallel()
-	runs, nonzero, mips := 0, 0, 0
+	runs, nonzero, mips, killed := 0, 0, 0, 0
 	for _, tc := range derivCases {
 		asm, ref := compileCase(t, tc)
 		if asm == "" {
@@ -119,6 +130,9 @@ func TestDerivativesMatchInterp(t *testing.T) {
 					t.Errorf("%s sampler set %d run %d: %s\ninputs %v\n%s", tc.name, si, k, diff, c.interpIn.Inputs, asm)
 				}
 				runs++
+				if c.killed {
+					killed++
+				}
 				if quadVaries(c) {
 					nonzero++
 				}
@@ -128,7 +142,10 @@ func TestDerivativesMatchInterp(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d quad runs agree (%d with inputs that differ across the quad, %d texture runs whose coordinates step more than a texel)", runs, nonzero, mips)
+	t.Logf("%d quad runs agree (%d with inputs that differ across the quad, %d texture runs whose coordinates step more than a texel, %d with a discarded pixel)", runs, nonzero, mips, killed)
+	if killed == 0 {
+		t.Errorf("no run discarded a pixel")
+	}
 	if nonzero < runs/2 {
 		t.Errorf("only %d of %d runs had inputs that differ across the quad", nonzero, runs)
 	}
@@ -189,7 +206,7 @@ func lodAboveZero(c *diffCase) bool {
 // 0). Most runs must differ.
 func TestDerivativesNegativeControl(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []texCase{derivCases[0], derivCases[3]} {
+	for _, tc := range []texCase{derivCases[0], derivCases[4]} {
 		asm, ref := compileCase(t, tc)
 		if asm == "" {
 			continue

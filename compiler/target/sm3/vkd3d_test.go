@@ -93,6 +93,7 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 	var skip string
 	customVS, resources := false, false
 	var vsAsm, vsSkip string // the custom vertex shader as vs_3_0, or why not
+	rt := &vkTarget{}        // the render target persists across [test] blocks, as in vkd3d's runner
 	srvs := vkd3d.Resources{}
 	samplers := map[int]*vkd3d.Sampler{}
 	var mod *ir.Module // the current pixel shader before the pipeline
@@ -187,7 +188,7 @@ func runVKFile(f *vkd3d.File, st *vkStats) {
 					vs = vsAsm
 					st.customVS++
 				}
-				runVKTest(name, s, asm, vs, smp, st)
+				runVKTest(name, s, asm, vs, smp, rt, st)
 			}
 		}
 	}
@@ -208,8 +209,7 @@ func errKind(msg string) string {
 	return strings.Join(f, " ")
 }
 
-func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]*interp.SampledTexture, st *vkStats) {
-	where := fmt.Sprintf("%s:%d", file, test.Line)
+func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]*interp.SampledTexture, rt *vkTarget, st *vkStats) {
 	var varyings *quadVaryings
 	if vs != "" {
 		var why string
@@ -226,9 +226,6 @@ func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]
 		}
 	}
 	words := map[int]float32{}
-	// The render target: a pixel a draw discards keeps its colour
-	// (initially zero); rt is nil before the first draw.
-	var rt map[[2]int][4]float32
 	cmds := test.Commands(3)
 	for _, c := range cmds {
 		l := c.Text
@@ -239,43 +236,27 @@ func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]
 				return
 			}
 		case l == "draw quad":
-			if rt == nil {
-				rt = map[[2]int][4]float32{}
+			w := map[int]float32{}
+			for k, v := range words {
+				w[k] = v
 			}
-			shaded := map[[2]int]bool{} // quads drawn (by top-left pixel)
-			for _, pc := range cmds {
-				if p, ok := parseVKProbe(pc.Text); ok {
-					for _, px := range p.Pixels() {
-						quad := [2]int{px[0] &^ 1, px[1] &^ 1}
-						if shaded[quad] {
-							continue
-						}
-						shaded[quad] = true
-						cs, killed, err := drawQuad(asm, words, quad, smp, varyings)
-						if err != nil {
-							st.failed++
-							st.failures = append(st.failures, fmt.Sprintf("%s: emulator: %v\n%s", where, err, asm))
-							return
-						}
-						for q := range cs {
-							if !killed[q] {
-								rt[[2]int{quad[0] + q&1, quad[1] + q>>1}] = cs[q]
-							}
-						}
-					}
-				}
-			}
+			rt.draws = append(rt.draws, &vkDraw{asm: asm, words: w, smp: smp, vary: varyings, quads: map[[2]int]*vkQuad{}})
 			st.draws++
 			if smp != nil {
 				st.textureDraws++
 			}
 		case strings.HasPrefix(l, "probe "):
 			p, ok := parseVKProbe(l)
-			if !ok || rt == nil {
+			if !ok || len(rt.draws) == 0 {
 				continue
 			}
 			key := fmt.Sprintf("%s:%d", file, c.Line)
-			msg := checkVKProbe(p, rt)
+			msg, err := checkVKProbe(p, rt)
+			if err != nil {
+				st.failed++
+				st.failures = append(st.failures, fmt.Sprintf("%s: emulator: %v\n%s", key, err, asm))
+				return
+			}
 			switch {
 			case msg == "" && sm3KnownDeviations[key] != "":
 				st.failed++
@@ -438,18 +419,63 @@ func parseVKProbe(l string) (vkd3d.Probe, bool) {
 // checkVKProbe compares the probe with the render target: exact unless
 // the probe gives an ULP tolerance, plus 4 ULP for SM3's rcp-based
 // division.
-func checkVKProbe(p vkd3d.Probe, rt map[[2]int][4]float32) string {
+func checkVKProbe(p vkd3d.Probe, rt *vkTarget) (string, error) {
 	for _, px := range p.Pixels() {
-		got := rt[px] // never written: the cleared target
+		got, err := rt.pixel(px)
+		if err != nil {
+			return "", err
+		}
 		for i, want := range p.Vals {
 			w32 := float32(math.Abs(want))
 			ulp := float64(math.Nextafter32(w32, float32(math.Inf(1))) - w32)
 			if math.Abs(float64(got[i])-want) > (p.ULPs+4)*ulp {
-				return fmt.Sprintf("pixel (%d,%d) component %d is %v, want %v", px[0], px[1], i, got[i], want)
+				return fmt.Sprintf("pixel (%d,%d) component %d is %v, want %v", px[0], px[1], i, got[i], want), nil
 			}
 		}
 	}
-	return ""
+	return "", nil
+}
+
+// vkTarget is the render target of a vkd3d test file: the draws so far,
+// shaded lazily, quad by quad, where a probe looks.
+type vkTarget struct{ draws []*vkDraw }
+
+// vkDraw is one "draw quad": the pixel shader, its uniforms, samplers and
+// interpolated inputs, and the quads shaded so far.
+type vkDraw struct {
+	asm   string
+	words map[int]float32
+	smp   map[string]*interp.SampledTexture
+	vary  *quadVaryings
+	quads map[[2]int]*vkQuad
+}
+
+type vkQuad struct {
+	out    [4][4]float32
+	killed [4]bool
+}
+
+// pixel is the target's colour at px: that of the last draw that did not
+// discard the pixel (zero, the cleared target, if none).
+func (rt *vkTarget) pixel(px [2]int) ([4]float32, error) {
+	quad := [2]int{px[0] &^ 1, px[1] &^ 1}
+	lane := px[0]&1 | (px[1]&1)<<1
+	for i := len(rt.draws) - 1; i >= 0; i-- {
+		d := rt.draws[i]
+		q := d.quads[quad]
+		if q == nil {
+			out, killed, err := drawQuad(d.asm, d.words, quad, d.smp, d.vary)
+			if err != nil {
+				return [4]float32{}, err
+			}
+			q = &vkQuad{out, killed}
+			d.quads[quad] = q
+		}
+		if !q.killed[lane] {
+			return q.out[lane], nil
+		}
+	}
+	return [4]float32{}, nil
 }
 
 // onlyBackcompat reports [require] options the SM3 runner can meet: none,

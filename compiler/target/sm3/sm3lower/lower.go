@@ -199,8 +199,7 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 				bad(f, in, "derivative %s (dsx/dsy) needs a pixel shader: only ps_3_0 shades 2×2 quads", in.Intr.Name)
 			}
 		case in.Intr.Name == ir.Demote:
-			// Only emitted for shaders that also take derivatives.
-			bad(f, in, "discard that demotes to a helper lane (%s, for the quad's derivatives) is not supported by the SM3 back end", in.Intr.Name)
+			// texkill: the killed pixel keeps running for its quad.
 		case ir.IsQuadOp(in.Intr.Name):
 			bad(f, in, "quad operation %s is not available in shader model 3 (lanes of a quad cannot read each other)", in.Intr.Name)
 		case a.Has(ir.AttrWave):
