@@ -9,7 +9,8 @@ import (
 // hlsl.Options.SM1Textures). A D3D9 sampler register binds a texture and
 // its sampler state together; the IR keeps them apart (docs/ir.md), so a
 // sampler variable read by tex2D & co. gets, besides its sampler global
-// @s, a texture global @s.texture of the dimension it is read with, bound
+// @s, a texture global @s.texture of the dimension it is read with (an
+// element of a sampler array, global @s.k, gets @s.k.texture), bound
 // at the sampler's register number (register(s3): binding 3, as vkd3d's
 // runner binds [srv 3] with [sampler 3]). The SM3 back end pairs them into
 // one s# again, named s in its register table. Each call becomes the
