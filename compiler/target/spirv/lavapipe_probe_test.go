@@ -160,7 +160,7 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 	var curUnit *vkd3d.Unit
 	var sm float64
 	resources := vkd3d.Resources{} // [uav N] and [srv N] sections, contents kept across draws
-	inRange := true // the latest [require] admits sm
+	inRange := true                // the latest [require] admits sm
 	for _, s := range f.Sections {
 		if s.Header == "require" {
 			inRange = vkd3d.ParseRequire(s.Body).Has(sm)
