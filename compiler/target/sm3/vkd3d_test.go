@@ -210,10 +210,10 @@ func errKind(msg string) string {
 }
 
 func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]*interp.SampledTexture, rt *vkTarget, st *vkStats) {
-	var varyings *quadVaryings
 	if vs != "" {
-		var why string
-		if varyings, why = runQuadVS(vs, asm); why != "" {
+		// The vertex shader runs at each draw (its uniforms are the
+		// draw's); one that cannot is a skip of the whole test.
+		if _, why := runQuadVS(vs, asm, map[int]float32{}); why != "" {
 			st.skipped[why]++
 			return
 		}
@@ -239,6 +239,14 @@ func runVKTest(file string, test *vkd3d.Section, asm, vs string, smp map[string]
 			w := map[int]float32{}
 			for k, v := range words {
 				w[k] = v
+			}
+			var varyings *quadVaryings
+			if vs != "" {
+				var why string
+				if varyings, why = runQuadVS(vs, asm, w); why != "" {
+					st.skipped[why]++
+					return
+				}
 			}
 			rt.draws = append(rt.draws, &vkDraw{asm: asm, words: w, smp: smp, vary: varyings, quads: map[[2]int]*vkQuad{}})
 			st.draws++
@@ -316,6 +324,26 @@ func drawQuad(asm string, words map[int]float32, px [2]int, smp map[string]*inte
 			vary.at(p, lanes[q])
 		}
 	}
+	fregs, iconst, bconst, err := constRegs(asm, words)
+	if err != nil {
+		return [4][4]float32{}, [4]bool{}, err
+	}
+	es, err := runQuad(asm, fregs, lanes, iconst, bconst, smp)
+	if err != nil {
+		return [4][4]float32{}, [4]bool{}, err
+	}
+	var out [4][4]float32
+	var killed [4]bool
+	for q, e := range es {
+		out[q], killed[q] = *e.freg("oC0"), e.killed
+	}
+	return out, killed, nil
+}
+
+// constRegs fills the constant registers of asm's register table from the
+// uniform words as vkd3d's D3D9 runner does: c# from the words at 4·#,
+// an integer or bool uniform's i#/b# from its float constant's word.
+func constRegs(asm string, words map[int]float32) (map[string][4]float32, map[string]int, map[string]bool, error) {
 	fregs := map[string][4]float32{}
 	iconst, bconst := map[string]int{}, map[string]bool{}
 	rows := tableRows(asm)
@@ -337,7 +365,7 @@ func drawQuad(asm string, words map[int]float32, px [2]int, smp map[string]*inte
 			continue // sampler registers: vkSamplers
 		}
 		if !ok {
-			return [4][4]float32{}, [4]bool{}, fmt.Errorf("%s is only in %s; the D3D9 runner sets float constants", r.name, r.reg)
+			return nil, nil, nil, fmt.Errorf("%s is only in %s; the D3D9 runner sets float constants", r.name, r.reg)
 		}
 		switch r.reg[0] {
 		case 'i':
@@ -346,16 +374,7 @@ func drawQuad(asm string, words map[int]float32, px [2]int, smp map[string]*inte
 			bconst[r.reg] = words[4*base] != 0
 		}
 	}
-	es, err := runQuad(asm, fregs, lanes, iconst, bconst, smp)
-	if err != nil {
-		return [4][4]float32{}, [4]bool{}, err
-	}
-	var out [4][4]float32
-	var killed [4]bool
-	for q, e := range es {
-		out[q], killed[q] = *e.freg("oC0"), e.killed
-	}
-	return out, killed, nil
+	return fregs, iconst, bconst, nil
 }
 
 // vkSamplers binds the shader's sampler registers as vkd3d's D3D9 runner

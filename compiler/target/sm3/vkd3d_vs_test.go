@@ -9,8 +9,9 @@ package sm3
 // each output is an affine function of the position (true of every
 // vertex shader the applicable tests use: tex = pos.x and the like), so a
 // shader whose outputs are not is skipped, as are vertex shaders with
-// uniforms or inputs other than the position, and a position that is not
-// passed through. D3D9 puts pixel centres at integer coordinates: pixel
+// samplers or inputs other than the position, and a position that is not
+// passed through. Uniforms fill the vertex shader's constants from the
+// same words as the pixel shader's, as vkd3d's D3D9 runner sets both. D3D9 puts pixel centres at integer coordinates: pixel
 // (x, y) of the 640×480 target is at NDC (2x/640 - 1, 1 - 2y/480).
 
 import (
@@ -63,11 +64,19 @@ func dclRegs(asm, prefix string) map[string]string {
 	return out
 }
 
-// runQuadVS runs vertex shader vs at the quad's corners and returns the
-// pixel shader ps's interpolated inputs, or why the test cannot run.
-func runQuadVS(vs, ps string) (*quadVaryings, string) {
-	if len(tableRows(vs)) > 0 {
-		return nil, "vertex shader with uniforms or samplers"
+// runQuadVS runs vertex shader vs at the quad's corners, its constants
+// from the uniform words as the D3D9 runner sets them (the same words as
+// the pixel shader's), and returns the pixel shader ps's interpolated
+// inputs, or why the test cannot run.
+func runQuadVS(vs, ps string, words map[int]float32) (*quadVaryings, string) {
+	for _, r := range tableRows(vs) {
+		if r.reg[0] == 's' {
+			return nil, "vertex shader with samplers"
+		}
+	}
+	fregs, iconst, bconst, err := constRegs(vs, words)
+	if err != nil {
+		return nil, "vertex shader constants: " + err.Error()
 	}
 	ins := dclRegs(vs, "v")
 	pos, ok := ins["position0"]
@@ -79,7 +88,11 @@ func runQuadVS(vs, ps string) (*quadVaryings, string) {
 	outRegs := dclRegs(vs, "o")
 	for i, c := range corners {
 		p := [4]float32{c[0], c[1], 0, 1}
-		e, err := runSM3(vs, map[string][4]float32{pos: p}, nil, nil)
+		regs := map[string][4]float32{pos: p}
+		for k, v := range fregs {
+			regs[k] = v
+		}
+		e, err := runSM3(vs, regs, iconst, bconst)
 		if err != nil {
 			return nil, fmt.Sprintf("vertex shader: emulator: %v", err)
 		}
