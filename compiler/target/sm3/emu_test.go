@@ -323,8 +323,11 @@ func (e *emulator) run(asm string) (err error) {
 				switch op {
 				case "mov":
 					v = s[0][k]
-				case "mova": // rounds to the nearest integer
-					v = float32(math.Floor(float64(s[0][k]) + 0.5))
+				case "mova": // rounds to the nearest integer, ties to even:
+					// vkd3d's non-const-indexing.shader_test :380 expects
+					// an index of 0.5 to read element 0 and 1.5 element 2
+					// (D3D9 says "round to nearest").
+					v = float32(math.RoundToEven(float64(s[0][k])))
 				case "add":
 					v = s[0][k] + s[1][k]
 				case "mul":

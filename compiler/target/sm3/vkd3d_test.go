@@ -48,6 +48,11 @@ var sm3KnownDeviations = map[string]string{
 	"ternary.shader_test:55":         "FXC evaluates both arms of ?: (their side effects)",
 	"unroll.shader_test:37":          "[unroll(N)] semantics",
 	"side-effects.shader_test:52":    "FXC calls the index expression before the indexed call",
+	// fxc reserves 4 registers for float xs[2][2] read at xs[0][1] and
+	// xs[1][0] in this vertex shader (its register table says so) and 3
+	// in the pixel shader of the same body (:432, which passes); the
+	// back end reserves 3 for both, so idx's c4 is not where it reads.
+	"sm1-const-allocation.shader_test:477": "fxc's vs_3_0 reservation of a 2D array (4 registers, 3 in ps_3_0)",
 	// The emulator is IEEE; SM1-3 hardware gives 0 for 0/0.
 	"float-comparison.shader_test:60": "0/0 is 0 on SM1-3 hardware, NaN in IEEE",
 }
