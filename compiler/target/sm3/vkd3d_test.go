@@ -21,11 +21,14 @@ import (
 // [test] sections are followed with sm=3 ("if(sm<4)" lines apply),
 // "uniform" lines fill the float constants c# the way the D3D9 runner does
 // (offset N in 32-bit words is c[N/4], component N%4, with registers
-// allocated in declaration order as fxc does), "draw quad" runs the
-// emulator on each probed pixel and "probe" lines are checked — external
+// allocated in declaration order as fxc does), "draw quad" shades the
+// 2×2 quads of the probed pixels on the emulator (lazily: the render
+// target persists across [test] sections, as in vkd3d's runner), a custom
+// vertex shader runs as vs_3_0 at the quad's corners (vkd3d_vs_test.go),
+// [srv N]/[sampler N] bind sN, and "probe" lines are checked — external
 // expected values for the whole path, frontend to assembly. Tests needing
-// anything else (textures, vertex buffers, custom vertex shaders, inputs
-// other than the position, integer uniform types) are skipped and counted.
+// anything else (vertex buffers, flat shading, inputs other than the
+// position and texcoords, integer uniform types) are skipped and counted.
 
 // sm3KnownDeviations are the probes (file:line) that fail for reasons
 // outside this back end; they are reported as known, not as failures.
