@@ -28,7 +28,8 @@ import (
 // [test] sections of only uniform/draw quad/probe lines. RWTexture2D
 // globals bind the [uav N] 2d section of their register as storage images
 // (lavapipe_probe_uav_test.go): written back after each draw, checked by
-// "probe uav" lines.
+// "probe uav" lines; Texture2D/3D/Cube and sampler states read their
+// [srv N] and [sampler N] sections (lavapipe_probe_srv_test.go).
 
 const probeW, probeH = 640, 480
 
@@ -160,6 +161,7 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 	var curUnit *vkd3d.Unit
 	var sm float64
 	resources := vkd3d.Resources{} // [uav N] and [srv N] sections, contents kept across draws
+	samplers := map[int]*vkd3d.Sampler{}
 	inRange := true                // the latest [require] admits sm
 	for _, s := range f.Sections {
 		if s.Header == "require" {
@@ -168,6 +170,11 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 		}
 		if strings.HasPrefix(s.Header, "uav ") || strings.HasPrefix(s.Header, "srv ") {
 			resources.Declare(s.Header, s.Body)
+			continue
+		}
+		if strings.HasPrefix(s.Header, "sampler ") {
+			sm := vkd3d.ParseSampler(s.Header, s.Body)
+			samplers[sm.Slot] = sm
 			continue
 		}
 		if u := units[s.Line+1]; u != nil {
@@ -207,8 +214,13 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 						skip(why)
 						return
 					}
+					srvs, why := bindSRVs(cur, resources, samplers)
+					if why != "" {
+						skip(why)
+						return
+					}
 					var err error
-					if pix, err = drawProbe(cur, vs, words, uavs); err != nil {
+					if pix, err = drawProbe(cur, vs, words, uavs, srvs); err != nil {
 						t.Errorf("%s: %v", curUnit.Label(), err)
 						return
 					}
@@ -274,7 +286,7 @@ func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
 	if err := runSpirvPipeline(m); err != nil {
 		return nil, "pipeline fails"
 	}
-	p := planPixelWith(m, isRWTexture2D)
+	p := planPixelWith(m, isProbeResource)
 	switch {
 	case p.skip != "":
 		return nil, p.skip
@@ -302,12 +314,12 @@ func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
 }
 
 // drawProbe draws m over the probe target with the constant buffer words.
-func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32, uavs []boundUAV) ([]vkrun.Pixels, error) {
+func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32, uavs []boundUAV, srvs []vkrun.Buffer) ([]vkrun.Pixels, error) {
 	w, err := Assemble(m, Options{})
 	if err != nil {
 		return nil, err
 	}
-	p := planPixelWith(m, isRWTexture2D)
+	p := planPixelWith(m, isProbeResource)
 	job := vkrun.Job{SPIRV: w, Entry: p.entry.Name(), Draw: &vkrun.Draw{Vertex: vs, VertexEntry: "main",
 		Width: probeW, Height: probeH, Targets: p.targets}}
 	for _, b := range Bindings(m) {
@@ -328,6 +340,7 @@ func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32, uavs []boundUAV)
 		}
 		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, Uniform: true, Data: data})
 	}
+	job.Buffers = append(job.Buffers, srvs...)
 	first := len(job.Buffers)
 	for _, u := range uavs {
 		job.Buffers = append(job.Buffers, u.buffer())
