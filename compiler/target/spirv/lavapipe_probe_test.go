@@ -162,7 +162,7 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 	var sm float64
 	resources := vkd3d.Resources{} // [uav N] and [srv N] sections, contents kept across draws
 	samplers := map[int]*vkd3d.Sampler{}
-	inRange := true                // the latest [require] admits sm
+	inRange := true // the latest [require] admits sm
 	for _, s := range f.Sections {
 		if s.Header == "require" {
 			inRange = vkd3d.ParseRequire(s.Body).Has(sm)
