@@ -18,7 +18,7 @@ type checker struct {
 	funcs  map[string][]*FuncDecl // overload sets by name
 	// legacyDims is the texture dimension each sampler variable is read
 	// with by the legacy texture intrinsics (sm1tex.go).
-	legacyDims map[*VarDecl]ResourceKind
+	legacyDims map[legacySampler]ResourceKind
 	// curFunc is the function whose body is being checked.
 	curFunc *FuncDecl
 

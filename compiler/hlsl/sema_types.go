@@ -171,6 +171,9 @@ func (c *checker) resolveBaseUncached(ts *TypeSpec) *Type {
 	if rk, ok := resourceByName[ts.Name]; ok {
 		return c.resolveResource(ts, rk)
 	}
+	if rk, ok := sm1TextureTypes[ts.Name]; ok && c.opts.SM1Textures {
+		return c.resolveResource(ts, rk)
+	}
 	if _, ok := unsupportedObjects[ts.Name]; ok {
 		c.errorf(ts, "unsupported type '%s'", ts.Name)
 		return TypeError

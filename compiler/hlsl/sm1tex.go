@@ -34,8 +34,17 @@ import (
 type LegacyTex struct {
 	Dim  ResourceKind // ResTexture1D, ResTexture2D, ResTexture3D or ResTextureCube
 	Mode string       // "", "bias", "lod", "grad" or "proj"
-	// Sampler is the sampler variable read.
+	// Sampler is the sampler variable read; Elem its element (a sampler
+	// array indexed with a constant), or -1.
 	Sampler *VarDecl
+	Elem    int
+}
+
+// legacySampler is one sampler register: a sampler variable, or an
+// element of a sampler array.
+type legacySampler struct {
+	v    *VarDecl
+	elem int
 }
 
 // legacyTexIntrinsics are the intrinsics by name (Sampler unset).
@@ -56,6 +65,16 @@ var legacyTexIntrinsics = func() map[string]LegacyTex {
 // (samplers spelled "sampler" or "SamplerState" read any).
 var legacySamplerDims = map[string]ResourceKind{
 	"sampler1D": ResTexture1D, "sampler2D": ResTexture2D, "sampler3D": ResTexture3D, "samplerCUBE": ResTextureCube,
+}
+
+// sm1TextureTypes are FXC's shader model 1-3 texture types, which read
+// as the SM4 textures of their dimension with Options.SM1Textures (vkd3d's
+// combined-samplers.shader_test samples a texture2D with
+// tex.Sample(sampler, ...)); without it they stay unsupported types.
+// The untyped "texture", bound to a sampler by an effect state block
+// (sampler_state { Texture = <t>; }), is not supported.
+var sm1TextureTypes = map[string]ResourceKind{
+	"texture1D": ResTexture1D, "texture2D": ResTexture2D, "texture3D": ResTexture3D, "textureCUBE": ResTextureCube,
 }
 
 // legacyDimName spells a texture dimension as the intrinsics do.
@@ -98,7 +117,23 @@ func (c *checker) checkLegacyTex(e *Call, lt LegacyTex) {
 		c.rep.errorf(p, q, "'%s' expects %d arguments, have %d", e.Name, len(params), len(e.Args))
 		return
 	}
-	id, ok := e.Args[0].(*Ident)
+	// The sampler: a variable, or a constant element of a sampler
+	// array (FXC gives an array consecutive sampler registers).
+	arg, elem := e.Args[0], -1
+	if ix, isIndex := arg.(*Index); isIndex {
+		if base, ok := ix.X.(*Ident); ok && base.Var != nil && base.Var.Type.Kind == KindArray {
+			k, ok := c.constInt(ix.Index, "the index of a sampler array read by '"+e.Name+"'")
+			if !ok {
+				return
+			}
+			if k < 0 || (base.Var.Type.Len >= 0 && k >= int64(base.Var.Type.Len)) {
+				c.errorf(ix.Index, "index %d is out of bounds for sampler array '%s' of %d elements", k, base.Var.Name, base.Var.Type.Len)
+				return
+			}
+			arg, elem = base, int(k)
+		}
+	}
+	id, ok := arg.(*Ident)
 	st := e.Args[0].Type()
 	if !ok || id.Var == nil || st.Kind != KindResource || st.Resource != ResSamplerState {
 		c.errorf(e.Args[0], "the first argument of '%s' must be a sampler variable (sampler, sampler%s), not '%s'", e.Name, legacyDimName(lt.Dim), st)
@@ -118,17 +153,20 @@ func (c *checker) checkLegacyTex(e *Call, lt LegacyTex) {
 		return
 	}
 	if c.legacyDims == nil {
-		c.legacyDims = map[*VarDecl]ResourceKind{}
+		c.legacyDims = map[legacySampler]ResourceKind{}
 	}
-	if d, ok := c.legacyDims[v]; ok && d != lt.Dim {
+	// Each element of a sampler array is a sampler register of its own,
+	// with a dimension of its own (FXC: vkd3d's combined-samplers).
+	key := legacySampler{v, elem}
+	if d, ok := c.legacyDims[key]; ok && d != lt.Dim {
 		c.errorf(e.Args[0], "sampler '%s' is read as a %s texture here and as a %s texture elsewhere", v.Name, legacyDimName(lt.Dim), legacyDimName(d))
 		return
 	}
-	c.legacyDims[v] = lt.Dim
+	c.legacyDims[key] = lt.Dim
 	for i := 1; i < len(params); i++ {
 		e.Args[i] = c.coerce(e.Args[i], params[i], fmt.Sprintf("for argument %d of '%s'", i+1, e.Name))
 	}
-	lt.Sampler = v
+	lt.Sampler, lt.Elem = v, elem
 	e.Legacy = &lt
 	e.T = VectorOf(f, 4)
 }

@@ -206,13 +206,20 @@ func (w *wave) quadCoordDerivs(fr *frame, a *operand, l int, mask uint64) (dx, d
 			return nil, nil, false
 		}
 	}
-	c0, cx, cy := floats(w.arg(fr, a, tl)), floats(w.arg(fr, a, tr)), floats(w.arg(fr, a, bl))
+	dx, dy = coarseDerivs(floats(w.arg(fr, a, tl)), floats(w.arg(fr, a, tr)), floats(w.arg(fr, a, bl)))
+	return dx, dy, true
+}
+
+// coarseDerivs are the coarse derivatives of a float vector from its
+// values in a quad's top-left (c0), top-right (cx) and bottom-left (cy)
+// lanes, each a float32 difference as a GPU computes it.
+func coarseDerivs(c0, cx, cy []float64) (dx, dy []float64) {
 	dx, dy = make([]float64, len(c0)), make([]float64, len(c0))
 	for i := range c0 {
 		dx[i] = float64(float32(cx[i]) - float32(c0[i]))
 		dy[i] = float64(float32(cy[i]) - float32(c0[i]))
 	}
-	return dx, dy, true
+	return dx, dy
 }
 
 // demote makes the lanes of mask helpers (ps.demote, D3D's discard): they

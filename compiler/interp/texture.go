@@ -479,6 +479,13 @@ func (w *wave) implicitLOD(fr *frame, ic *icode, l int, mask uint64, img *image)
 	if !ok {
 		return 0, fmt.Errorf("%w: %s in lane %d: the level of detail needs the derivatives of the coordinates, but a lane of the quad is not active here (divergent control flow in the quad, or the lane returned or was discarded)", ErrUndefined, ic.name, l)
 	}
+	return img.derivLOD(dx, dy)
+}
+
+// derivLOD is the level of detail of an implicit-LOD read whose
+// coordinates have the derivatives dx and dy (all coordinates; the array
+// layer's are dropped).
+func (img *image) derivLOD(dx, dy []float64) (float64, error) {
 	px, _, _ := img.split(dx)
 	py, _, _ := img.split(dy)
 	return img.gradLOD(px, py)

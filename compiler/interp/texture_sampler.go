@@ -14,13 +14,26 @@ import (
 	"passlens/compiler/ir"
 )
 
-// ImplicitLOD returns the level of detail the interpreter gives implicit-LOD
-// reads (tex.sample, tex.sample_bias, tex.sample_cmp): without quads it has
-// no derivatives, so it is that of zero derivatives, -inf (level 0, the
-// mag filter). An executor that has derivatives computes the level from
-// them instead (SampledTexture.GradLOD); until then it uses this value so
-// that it agrees with the interpreter.
-func ImplicitLOD() float64 { return math.Inf(-1) }
+// QuadLOD returns the level of detail the interpreter gives an
+// implicit-LOD read (tex.sample, tex.sample_bias, tex.sample_cmp) in a
+// pixel shader whose quad has coordinates tl, tr and bl in its top-left,
+// top-right and bottom-left lanes: that of the coarse derivatives
+// (float32 differences) of the coordinates, as the interpreter computes
+// it for its own quads (quad.go), or -inf (level 0, the mag filter) for a
+// cube map, where the interpreter does not take derivatives. Another
+// executor of the same program (the SM3 emulator) calls it so that the
+// two agree bit for bit.
+func (st *SampledTexture) QuadLOD(tl, tr, bl []float64) (float64, error) {
+	if st.img.shape.Cube {
+		return math.Inf(-1), nil
+	}
+	n := st.img.shape.Coords
+	if len(tl) < n || len(tr) < n || len(bl) < n {
+		return 0, fmt.Errorf("interp: texture @%s takes %d coordinates", st.img.name, n)
+	}
+	dx, dy := coarseDerivs(tl[:n], tr[:n], bl[:n])
+	return st.img.derivLOD(dx, dy)
+}
 
 // SampledTexture is a texture and the sampler state it is read with,
 // decoded from run input as Run decodes them.
@@ -63,8 +76,8 @@ func NewSampledTexture(t *TextureInput, tex *ir.Global, s *SamplerInput, smp *ir
 func (st *SampledTexture) Shape() ir.TexShape { return st.img.shape }
 
 // Sample is a filtered read (tex.sample_level) at level of detail lod
-// before the sampler's bias and clamp; ImplicitLOD() gives the
-// interpreter's implicit-LOD read. coord holds at least Shape().Coords
+// before the sampler's bias and clamp; QuadLOD gives that of the
+// interpreter's implicit-LOD read in a pixel shader. coord holds at least Shape().Coords
 // components; extra ones are ignored. The result is four float32 bit
 // patterns.
 func (st *SampledTexture) Sample(coord []float64, lod float64) ([4]uint32, error) {

@@ -37,6 +37,10 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		l.imms[in.Args[1]] = R(rep.Done)
 		return nil
 	}
+	if name == ir.Demote {
+		emit(OpDemote, nil)
+		return nil
+	}
 	s, err := l.srcs(in)
 	if err != nil {
 		return err
@@ -77,6 +81,20 @@ func (l *lowerer) intrinsic(b *Block, in *ir.Instr, emit func(Op, *Dst, ...Src) 
 		op = OpFCos
 	case "pow":
 		op = OpFPow
+	case "ddx_coarse": // D3D9 leaves coarse or fine to the hardware
+		op = OpFDsx
+	case "ddy_coarse":
+		op = OpFDsy
+	case "fwidth": // |dsx(x)| + |dsy(x)|, as fxc expands it
+		if err := need(1); err != nil {
+			return err
+		}
+		dx, dy, ax, ay := tmp(".dsx"), tmp(".dsy"), tmp(".absx"), tmp(".absy")
+		emit(OpFDsx, D(dx), s[0])
+		emit(OpFDsy, D(dy), s[0])
+		emit(OpFAbs, D(ax), R(dx))
+		emit(OpFAbs, D(ay), R(dy))
+		op, s = OpFAdd, []Src{R(ax), R(ay)}
 	case "sqrt": // 1 / rsqrt(x)
 		if err := need(1); err != nil {
 			return err

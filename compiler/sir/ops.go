@@ -33,6 +33,9 @@ const (
 	OpI2F
 	OpMovIdx  // dst = Srcs[0] read from slot Srcs[0].Elem + index (Srcs[1]) of a register array; Srcs[2]: immediate count of the slots from Srcs[0].Elem the index may reach
 	OpTex     // dst = one component of a texture read (texture.go): Srcs[0] an immediate TexDesc, then the coordinate (4), ddx (3), ddy (3)
+	OpFDsx    // dst = the rate of change of the operand across the 2×2 quad in x (ps_3_0 dsx; coarse in the SM3 emulator: top-right minus top-left)
+	OpFDsy    // dst = the same in y (dsy; bottom-left minus top-left)
+	OpDemote  // kill the channels in Exec, which keep running as helpers for their quads' derivatives (D3D's discard, ps.demote): not a terminator
 	OpBr      // unconditional branch to Succs[0]
 	OpBrc     // branch to Succs[0] if the flag Srcs[0] is set, else Succs[1]
 	OpRet     // end of the shader
@@ -81,6 +84,9 @@ var ops = [numOps]opInfo{
 	OpI2F:     {name: "i2f", srcs: 1, dst: true, pure: true, conv: true},
 	OpMovIdx:  {name: "movidx", srcs: 3, dst: true, pure: true},
 	OpTex:     {name: "tex", srcs: TexSrcs, dst: true, pure: true},
+	OpFDsx:    {name: "fdsx", srcs: 1, dst: true, pure: true},
+	OpFDsy:    {name: "fdsy", srcs: 1, dst: true, pure: true},
+	OpDemote:  {name: "demote"},
 	OpBr:      {name: "br", term: true},
 	OpBrc:     {name: "brc", srcs: 1, term: true},
 	OpRet:     {name: "ret", term: true},

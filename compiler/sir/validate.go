@@ -246,7 +246,7 @@ func (v *validator) sizes(at string, in *Instr) {
 	}
 	switch in.Op {
 	case OpFAdd, OpFMul, OpFMad, OpFMin, OpFMax, OpFRcp, OpFRsq, OpFFrc, OpFCmp,
-		OpFAbs, OpFExp2, OpFLog2, OpFSin, OpFCos, OpFPow:
+		OpFAbs, OpFExp2, OpFLog2, OpFSin, OpFCos, OpFPow, OpFDsx, OpFDsy:
 		if ref != 0 && ref != 16 && ref != 32 && ref != 64 {
 			v.errf("%s: float op on %d-bit values", at, ref)
 		}

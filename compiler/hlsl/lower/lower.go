@@ -95,7 +95,7 @@ type lowerer struct {
 	resArrays map[*hlsl.VarDecl]*resArray
 	// sm1Textures are the texture globals of SM1 sampler variables
 	// (lower_sm1tex.go).
-	sm1Textures map[*hlsl.VarDecl]*ir.Global
+	sm1Textures map[ir.Value]*ir.Global
 	// resGlobals are the global buffers by id, resIDs their ids,
 	// resStructs the leaves of global resource structs by path
 	// (lower_resvalue.go).

@@ -9,7 +9,8 @@ import (
 // hlsl.Options.SM1Textures). A D3D9 sampler register binds a texture and
 // its sampler state together; the IR keeps them apart (docs/ir.md), so a
 // sampler variable read by tex2D & co. gets, besides its sampler global
-// @s, a texture global @s.texture of the dimension it is read with, bound
+// @s, a texture global @s.texture of the dimension it is read with (an
+// element of a sampler array, global @s.k, gets @s.k.texture), bound
 // at the sampler's register number (register(s3): binding 3, as vkd3d's
 // runner binds [srv 3] with [sampler 3]). The SM3 back end pairs them into
 // one s# again, named s in its register table. Each call becomes the
@@ -18,23 +19,30 @@ import (
 // tex2Dlod tex.sample_level with t.w, and tex2Dproj tex.sample at
 // t.xy / t.w (the division is in the shader, not texldp).
 
-// legacyTexture returns the texture global read through sampler v.
+// legacyTexture returns the texture global read through sampler v (or
+// its element: smp is the sampler's global, one per element of a sampler
+// array, lower_resarray.go), named after the sampler's global.
 func (fl *fnLowerer) legacyTexture(v *hlsl.VarDecl, dim hlsl.ResourceKind, smp ir.Value) *ir.Global {
 	if fl.sm1Textures == nil {
-		fl.sm1Textures = map[*hlsl.VarDecl]*ir.Global{}
+		fl.sm1Textures = map[ir.Value]*ir.Global{}
 	}
-	if g := fl.sm1Textures[v]; g != nil {
+	if g := fl.sm1Textures[smp]; g != nil {
 		return g
 	}
-	g := ir.NewGlobal(fl.uniqueGlobalName(v.Name+".texture"), ir.SpaceStorage, ir.Vec(ir.F32, 4))
+	name := v.Name
+	sg, isGlobal := smp.(*ir.Global)
+	if isGlobal {
+		name = sg.Name()
+	}
+	g := ir.NewGlobal(fl.uniqueGlobalName(name+".texture"), ir.SpaceStorage, ir.Vec(ir.F32, 4))
 	g.Kind = dim.String()
 	g.ReadOnly = true
 	g.Loc = fl.loc(v.NamePos)
-	if sg, ok := smp.(*ir.Global); ok {
+	if isGlobal {
 		g.Set, g.Binding = sg.Set, sg.Binding
 	}
 	fl.m.AddGlobal(g)
-	fl.sm1Textures[v] = g
+	fl.sm1Textures[smp] = g
 	return g
 }
 

@@ -26,6 +26,10 @@ type emulator struct {
 	// sampling, interp.SampledTexture) and its dcl_2d/cube/volume type.
 	samplers map[string]*interp.SampledTexture
 	sdims    map[string]string
+	// quad links the lane to the other three lanes of its 2×2 quad
+	// (emu_quad_test.go) for dsx, dsy and implicit-LOD texld; nil when
+	// the emulator runs alone (vertex shaders).
+	quad *quadLink
 }
 
 // emuError is how operand errors leave the instruction loop.
@@ -118,7 +122,15 @@ func runSM3(asm string, fregs map[string][4]float32, iconst map[string]int, bcon
 
 // runSM3Tex is runSM3 with textures: samplers binds s# registers.
 func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, bconst map[string]bool, samplers map[string]*interp.SampledTexture) (e *emulator, err error) {
-	e = &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}, b: map[string]bool{}, samplers: samplers, sdims: map[string]string{}}
+	e = newEmulator(fregs, iconst, bconst, samplers)
+	return e, e.run(asm)
+}
+
+// newEmulator is a machine with the given register contents (c#, v#,
+// vPos), integer constants (i#.x), boolean constants (b#) and sampler
+// registers.
+func newEmulator(fregs map[string][4]float32, iconst map[string]int, bconst map[string]bool, samplers map[string]*interp.SampledTexture) *emulator {
+	e := &emulator{f: map[string]*[4]float32{}, i: map[string]*[4]int{}, b: map[string]bool{}, samplers: samplers, sdims: map[string]string{}}
 	for k, v := range fregs {
 		*e.freg(k) = v
 	}
@@ -128,6 +140,11 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 	for k, v := range bconst {
 		e.b[k] = v
 	}
+	return e
+}
+
+// run executes asm on the machine.
+func (e *emulator) run(asm string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			ee, ok := r.(emuError)
@@ -165,17 +182,17 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 			stack = append(stack, pc)
 		case l[0] == "else":
 			if len(stack) == 0 {
-				return nil, fmt.Errorf("unmatched else")
+				return fmt.Errorf("unmatched else")
 			}
 			match[stack[len(stack)-1]] = pc
 			stack[len(stack)-1] = pc
 		case l[0] == "endrep" || l[0] == "endloop" || l[0] == "endif":
 			if len(stack) == 0 {
-				return nil, fmt.Errorf("unmatched %s", l[0])
+				return fmt.Errorf("unmatched %s", l[0])
 			}
 			open := lines[stack[len(stack)-1]][0]
 			if (l[0] == "endrep") != (open == "rep") || (l[0] == "endloop") != (open == "loop") {
-				return nil, fmt.Errorf("%s closes %s", l[0], open)
+				return fmt.Errorf("%s closes %s", l[0], open)
 			}
 			match[stack[len(stack)-1]] = pc
 			match[pc] = stack[len(stack)-1]
@@ -183,7 +200,7 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 		}
 	}
 	if len(stack) > 0 {
-		return nil, fmt.Errorf("unclosed %s", lines[stack[len(stack)-1]][0])
+		return fmt.Errorf("unclosed %s", lines[stack[len(stack)-1]][0])
 	}
 	type loop struct {
 		start, left int
@@ -202,7 +219,7 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 	steps := 0
 	for pc := 0; pc < len(lines); pc++ {
 		if steps++; steps > 1_000_000 {
-			return nil, fmt.Errorf("step limit")
+			return fmt.Errorf("step limit")
 		}
 		l := lines[pc]
 		src := func(i int) [4]float32 {
@@ -217,7 +234,7 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 			for k := 0; k < 4; k++ {
 				v, err := strconv.ParseFloat(l[2+k], 32)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				r[k] = float32(v)
 			}
@@ -239,7 +256,7 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 		case op == "loop": // loop aL, i#: count i#.x, start i#.y, step i#.z
 			n := e.i[l[2]]
 			if l[1] != "aL" || n == nil {
-				return nil, fmt.Errorf("bad loop %v", l)
+				return fmt.Errorf("bad loop %v", l)
 			}
 			if n[0] <= 0 {
 				pc = match[pc]
@@ -277,9 +294,11 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 				pc = match[pc]
 			}
 		case op == "endif":
+		case op == "dsx" || op == "dsy":
+			e.deriv(pc, l, src(2))
 		case strings.HasPrefix(op, "texld"):
-			if err := e.texld(l); err != nil {
-				return nil, err
+			if err := e.texld(pc, l); err != nil {
+				return err
 			}
 		case op == "texkill":
 			for _, v := range src(1) {
@@ -304,8 +323,11 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 				switch op {
 				case "mov":
 					v = s[0][k]
-				case "mova": // rounds to the nearest integer
-					v = float32(math.Floor(float64(s[0][k]) + 0.5))
+				case "mova": // rounds to the nearest integer, ties to even:
+					// vkd3d's non-const-indexing.shader_test :380 expects
+					// an index of 0.5 to read element 0 and 1.5 element 2
+					// (D3D9 says "round to nearest").
+					v = float32(math.RoundToEven(float64(s[0][k])))
 				case "add":
 					v = s[0][k] + s[1][k]
 				case "mul":
@@ -350,7 +372,7 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 						v = s[1][k]
 					}
 				default:
-					return nil, fmt.Errorf("emulator: unknown instruction %q", op)
+					return fmt.Errorf("emulator: unknown instruction %q", op)
 				}
 				out[k] = v
 			}
@@ -362,7 +384,7 @@ func runSM3Tex(asm string, fregs map[string][4]float32, iconst map[string]int, b
 			}
 		}
 	}
-	return e, nil
+	return nil
 }
 
 func b2f(b bool) float32 {
@@ -375,10 +397,10 @@ func b2f(b bool) float32 {
 // texld executes texld, texldb, texldl, texldd and texldp through the
 // interpreter's sampling (interp.SampledTexture): the coordinate is the
 // first source's components (divided by w for texldp), the level of detail
-// the interpreter's implicit one (interp.ImplicitLOD: no derivatives for
-// one pixel; texldb adds w to it), w for texldl, or from the gradient
-// operands for texldd.
-func (e *emulator) texld(l []string) error {
+// that of the coordinates' coarse derivatives across the quad, computed
+// by the interpreter's own rule (SampledTexture.QuadLOD; texldb adds w to
+// it), w for texldl, or from the gradient operands for texldd.
+func (e *emulator) texld(pc int, l []string) error {
 	op := l[0]
 	want := 4
 	if op == "texldd" {
@@ -404,11 +426,18 @@ func (e *emulator) texld(l []string) error {
 	}
 	c := e.operand(l[2])
 	coord := []float64{float64(c[0]), float64(c[1]), float64(c[2])}
-	lod := interp.ImplicitLOD()
+	var lod float64
 	switch op {
-	case "texld":
-	case "texldb":
-		lod += float64(c[3])
+	case "texld", "texldb":
+		q := e.exchange(pc, l, c)
+		var err error
+		lod, err = st.QuadLOD(f64s(q[0]), f64s(q[1]), f64s(q[2]))
+		if err != nil {
+			return err
+		}
+		if op == "texldb" {
+			lod += float64(c[3])
+		}
 	case "texldl":
 		lod = float64(c[3])
 	case "texldp":

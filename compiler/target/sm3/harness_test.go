@@ -111,15 +111,31 @@ type diffCase struct {
 	fregs    map[string][4]float32 // emulator registers
 	iconst   map[string]int
 	bconst   map[string]bool
-	killed   bool    // set by runDiff: the emulator discarded the pixel
-	tol      float64 // relative tolerance (0: 1e-4)
+	killed   bool // set by runDiff: the emulator discarded a covered pixel
+	// Pixel shaders run in a 2×2 quad (emu_quad_test.go): lane q shades
+	// pixel pixels[q] with its own registers lanes[q] (vPos, v#); only
+	// covered lanes are compared, the others are helpers.
+	lanes   [4]map[string][4]float32
+	pixels  [4][2]int
+	covered [4]bool
+	tol     float64 // relative tolerance (0: 1e-4)
 	// samplers binds the emulator's s# registers (bindTextures).
 	samplers map[string]*interp.SampledTexture
 }
 
 // prepare makes random inputs for module m (before the pipeline) and binds
-// them to the registers the assembly's header and dcl lines name.
+// them to the registers the assembly's header and dcl lines name. A pixel
+// shader shades one pixel of a 2×2 quad, the other three helpers with the
+// same inputs (so derivatives of inputs are zero).
 func prepare(m *ir.Module, asm string, r *rand.Rand) (*diffCase, error) {
+	return prepareQuad(m, asm, r, false)
+}
+
+// prepareQuad is prepare; with perLane a pixel shader's quad has its own
+// inputs in every lane, and one to four of its pixels are covered (the
+// others are helpers, whose inputs are zero as in the interpreter's
+// per_lane input).
+func prepareQuad(m *ir.Module, asm string, r *rand.Rand, perLane bool) (*diffCase, error) {
 	g := valueGen{r}
 	eps := m.EntryPoints()
 	if len(eps) != 1 {
@@ -179,33 +195,71 @@ func prepare(m *ir.Module, asm string, r *rand.Rand) (*diffCase, error) {
 		}
 	}
 	vertex := map[string]any{}
-	px := [2]int{r.IntN(8), r.IntN(8)}
+	if stage == ir.StagePixel {
+		// A quad at even coordinates; lane q is pixel x&1 | (y&1)<<1.
+		qx, qy := 2*r.IntN(4), 2*r.IntN(4)
+		for q := range c.lanes {
+			c.pixels[q] = [2]int{qx + q&1, qy + q>>1}
+			c.lanes[q] = map[string][4]float32{"vPos": {float32(c.pixels[q][0]), float32(c.pixels[q][1])}} // D3D9: centres at integers
+		}
+		if perLane {
+			for q := range c.covered {
+				c.covered[q] = r.IntN(5) > 0
+			}
+			c.covered[r.IntN(4)] = true
+		} else {
+			c.covered[r.IntN(4)] = true
+		}
+		for q, cov := range c.covered {
+			if cov {
+				c.interpIn.Pixels = append(c.interpIn.Pixels, c.pixels[q])
+			}
+		}
+	}
 	for _, gl := range m.Globals {
 		if gl.Space != ir.SpaceInput {
 			continue
 		}
 		usage, index := splitSemantic(gl.Semantic)
 		if stage == ir.StagePixel && usage == "position" {
-			c.fregs["vPos"] = [4]float32{float32(px[0]), float32(px[1])} // D3D9: centres at integers
+			continue // vPos
+		}
+		reg, bound := regOf[usage+index]
+		if stage == ir.StageVertex {
+			v, s := g.value(gl.ValType)
+			if bound {
+				c.fregs[reg] = s[0]
+			}
+			vertex[gl.Semantic] = v
 			continue
 		}
-		v, s := g.value(gl.ValType)
-		if reg, ok := regOf[usage+index]; ok {
-			c.fregs[reg] = s[0]
+		if c.interpIn.Inputs == nil {
+			c.interpIn.Inputs = map[string]interp.LaneInput{}
 		}
-		if stage == ir.StageVertex {
-			vertex[gl.Semantic] = v
-		} else {
-			if c.interpIn.Inputs == nil {
-				c.interpIn.Inputs = map[string]interp.LaneInput{}
+		if !perLane {
+			v, s := g.value(gl.ValType)
+			if bound {
+				c.fregs[reg] = s[0]
 			}
 			c.interpIn.Inputs[gl.Semantic] = interp.LaneInput{Value: v}
+			continue
 		}
+		// One value per covered pixel, in the order of Pixels; helpers
+		// read zero.
+		var per []any
+		for q, cov := range c.covered {
+			if !cov {
+				continue
+			}
+			v, s := g.value(gl.ValType)
+			per = append(per, v)
+			if bound {
+				c.lanes[q][reg] = s[0]
+			}
+		}
+		c.interpIn.Inputs[gl.Semantic] = interp.LaneInput{PerLane: per}
 	}
-	switch stage {
-	case ir.StagePixel:
-		c.interpIn.Pixels = [][2]int{px}
-	case ir.StageVertex:
+	if stage == ir.StageVertex {
 		c.interpIn.Vertices = []map[string]any{vertex}
 	}
 	return c, nil
@@ -287,33 +341,45 @@ func runDiff(ref *ir.Module, asm string, c *diffCase) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("interp: %w", err)
 	}
-	e, err := runSM3Tex(asm, c.fregs, c.iconst, c.bconst, c.samplers)
-	if err != nil {
-		return "", fmt.Errorf("emulator: %w", err)
-	}
-	c.killed = e.killed
-	got := outputsOf(e, asm)
 	var diffs []string
 	if stage == ir.StagePixel {
-		for _, tg := range res.Targets {
-			px := c.interpIn.Pixels[0]
-			wantKilled := !tg.Written[px[1]*tg.Width+px[0]]
-			if wantKilled != e.killed {
-				return fmt.Sprintf("killed: emulator %v, interp %v", e.killed, wantKilled), nil
-			}
-			if wantKilled {
+		es, err := runQuad(asm, c.fregs, c.lanes, c.iconst, c.bconst, c.samplers)
+		if err != nil {
+			return "", fmt.Errorf("emulator: %w", err)
+		}
+		c.killed = false
+		for q, e := range es {
+			if !c.covered[q] {
 				continue
 			}
-			cells := tg.Pixel(px[0], px[1])
-			g := got[semKey(stage, tg.Semantic)]
-			for i, cell := range cells {
-				w := cellFloat(tg.Elem, cell)
-				if !closeTo(g[i], w, c.tol) {
-					diffs = append(diffs, fmt.Sprintf("%s[%d]: emulator %v, interp %v", tg.Semantic, i, g[i], w))
+			c.killed = c.killed || e.killed
+			got := outputsOf(e, asm)
+			px := c.pixels[q]
+			for _, tg := range res.Targets {
+				wantKilled := !tg.Written[px[1]*tg.Width+px[0]]
+				if wantKilled != e.killed {
+					return fmt.Sprintf("pixel %v killed: emulator %v, interp %v", px, e.killed, wantKilled), nil
+				}
+				if wantKilled {
+					continue
+				}
+				cells := tg.Pixel(px[0], px[1])
+				g := got[semKey(stage, tg.Semantic)]
+				for i, cell := range cells {
+					w := cellFloat(tg.Elem, cell)
+					if !closeTo(g[i], w, c.tol) {
+						diffs = append(diffs, fmt.Sprintf("pixel %v %s[%d]: emulator %v, interp %v", px, tg.Semantic, i, g[i], w))
+					}
 				}
 			}
 		}
 	} else {
+		e, err := runSM3Tex(asm, c.fregs, c.iconst, c.bconst, c.samplers)
+		if err != nil {
+			return "", fmt.Errorf("emulator: %w", err)
+		}
+		c.killed = e.killed
+		got := outputsOf(e, asm)
 		for _, lane := range res.Lanes {
 			for _, o := range lane.Outputs {
 				g := got[semKey(stage, o.Semantic)]

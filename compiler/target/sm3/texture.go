@@ -3,6 +3,7 @@ package sm3
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"passlens/compiler/sir"
@@ -36,11 +37,23 @@ func maxSamplerRegs(profile string) int {
 
 // assignSamplers gives every (texture, sampler) pair its s#, following
 // FXC's allocation as vkd3d's combined-samplers.shader_test records it
-// for shader model 3: a pair whose sampler has a register (register(sN))
-// takes it unless an earlier pair did; the others take the lowest free
-// registers, first the pairs of a separate texture and sampler state (in
-// the order of their first read), then the SM1 samplers in the order the
-// module declares them.
+// for shader model 3 (its expected values are the measurement):
+//
+//   - a pair whose sampler has a register (register(sN)) takes it unless
+//     an earlier pair did;
+//   - then the pairs of a separate texture and a sampler state that is
+//     not an array element, in the order the samplers are declared (in
+//     the order of first read for one sampler): a texture array's pairs
+//     take a range as long as the array, element k at its start + k;
+//   - then the SM1 samplers (tex2D & co.) by decreasing used size, ties
+//     in declaration order (as FXC allocates constants): an array of
+//     them takes a range up to the last element read (the elements
+//     before it too), and is followed by the pairs of a separate
+//     texture with one of its elements (sampler.shader_test :218, with
+//     samA, samB[2], samC[3] read at samC[2], samB[0], samA, gives samC
+//     s0-s2, samA s3, samB s4).
+//
+// A range takes the lowest free registers that fit.
 func (e *emitter) assignSamplers() {
 	used := map[int]bool{}
 	var rest []*sir.Sampler
@@ -56,25 +69,141 @@ func (e *emitter) assignSamplers() {
 	for i, g := range e.m.Globals {
 		order[g.Name()] = i
 	}
-	sm1 := func(s *sir.Sampler) bool { return strings.HasPrefix(s.Texture, s.State+".texture") }
-	sort.SliceStable(rest, func(i, j int) bool {
-		a, b := rest[i], rest[j]
-		if sm1(a) != sm1(b) {
-			return !sm1(a)
-		}
-		if sm1(a) {
-			return order[a.State] < order[b.State]
-		}
-		return false
-	})
-	for _, s := range rest {
-		r := 0
-		for used[r] {
-			r++
-		}
-		s.Reg = r
-		used[r] = true
+	// place gives the samplers of a block the registers base+offset of
+	// the lowest free range of n registers.
+	type member struct {
+		s   *sir.Sampler
+		off int
 	}
+	place := func(n int, ms []member) {
+		base := 0
+		for {
+			free := true
+			for k := 0; k < n; k++ {
+				free = free && !used[base+k]
+			}
+			if free {
+				break
+			}
+			base++
+		}
+		for k := 0; k < n; k++ {
+			used[base+k] = true
+		}
+		for _, m := range ms {
+			m.s.Reg = base + m.off
+		}
+	}
+	sm1 := func(s *sir.Sampler) bool { return strings.HasPrefix(s.Texture, s.State+".texture") }
+	// Pairs with a sampler that is no array element, by sampler
+	// declaration; a texture array's pairs with one sampler form a block.
+	var pairs []*sir.Sampler
+	for _, s := range rest {
+		if _, _, _, isElem := e.arrayElem(s.State); !sm1(s) && !isElem {
+			pairs = append(pairs, s)
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return order[pairs[i].State] < order[pairs[j].State] })
+	done := map[*sir.Sampler]bool{}
+	for _, s := range pairs {
+		if done[s] {
+			continue
+		}
+		base, _, n, isElem := e.arrayElem(s.Texture)
+		if !isElem {
+			done[s] = true
+			place(1, []member{{s, 0}})
+			continue
+		}
+		var ms []member
+		for _, t := range pairs {
+			if tb, k, _, ok := e.arrayElem(t.Texture); ok && tb == base && t.State == s.State {
+				ms = append(ms, member{t, k})
+				done[t] = true
+			}
+		}
+		place(n, ms)
+	}
+	// SM1 samplers (whole arrays) in declaration order, each followed by
+	// the pairs of its elements with separate textures.
+	type group struct {
+		pos      int
+		sm1      []member
+		n        int
+		elemPair []*sir.Sampler
+	}
+	groups := map[string]*group{}
+	groupOf := func(state string) *group {
+		base, k, _, isElem := e.arrayElem(state)
+		if !isElem {
+			base = state
+		}
+		g := groups[base]
+		if g == nil {
+			g = &group{pos: order[state] - max(k, 0)}
+			groups[base] = g
+		}
+		return g
+	}
+	for _, s := range rest {
+		_, k, _, isElem := e.arrayElem(s.State)
+		switch {
+		case sm1(s):
+			g := groupOf(s.State)
+			g.sm1 = append(g.sm1, member{s, max(k, 0)})
+			g.n = max(g.n, k+1, 1) // the used size: up to the last element read
+		case isElem:
+			groupOf(s.State).elemPair = append(groupOf(s.State).elemPair, s)
+		}
+	}
+	var gs []*group
+	for _, g := range groups {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		if gs[i].n != gs[j].n {
+			return gs[i].n > gs[j].n
+		}
+		return gs[i].pos < gs[j].pos
+	})
+	for _, g := range gs {
+		if len(g.sm1) > 0 {
+			place(g.n, g.sm1)
+		}
+		for _, s := range g.elemPair {
+			place(1, []member{{s, 0}})
+		}
+	}
+}
+
+// arrayElem reports whether global name is element k of a resource array
+// of n elements, lowered to one global per element named base.0 …
+// base.(n-1) (hlsl/lower/lower_resarray.go).
+func (e *emitter) arrayElem(name string) (base string, k, n int, ok bool) {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return "", -1, 0, false
+	}
+	k, err := strconv.Atoi(name[i+1:])
+	if err != nil || k < 0 {
+		return "", -1, 0, false
+	}
+	base = name[:i]
+	g := e.m.Global(name)
+	if g == nil {
+		return "", -1, 0, false
+	}
+	for {
+		h := e.m.Global(fmt.Sprintf("%s.%d", base, n))
+		if h == nil || h.Kind != g.Kind {
+			break
+		}
+		n++
+	}
+	if k >= n {
+		return "", -1, 0, false
+	}
+	return base, k, n, true
 }
 
 // declareSamplers assigns the sampler registers, checks them against the

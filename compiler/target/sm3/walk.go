@@ -502,6 +502,7 @@ func (e *emitter) instr(in *sir.Instr) error {
 		sir.OpMov: "mov", sir.OpFAdd: "add", sir.OpFMul: "mul", sir.OpFMad: "mad",
 		sir.OpFMin: "min", sir.OpFMax: "max", sir.OpFRcp: "rcp", sir.OpFRsq: "rsq", sir.OpFFrc: "frc",
 		sir.OpFAbs: "abs", sir.OpFExp2: "exp", sir.OpFLog2: "log", sir.OpFPow: "pow",
+		sir.OpFDsx: "dsx", sir.OpFDsy: "dsy",
 		sir.OpAnd: "mul", sir.OpOr: "max", // flags are 0.0 / 1.0
 	}
 	if in.Op == sir.OpMov && d == s[0] {
@@ -522,6 +523,11 @@ func (e *emitter) instr(in *sir.Instr) error {
 		e.line("mov %s, %s.%s", d, e.scratchReg, comp)
 	case sir.OpMovIdx:
 		return e.movIdx(in, d, s[1])
+	case sir.OpDemote:
+		// texkill kills the pixel, which goes on running to the end of
+		// the shader (D3D9 ends no pixel of a quad early): a demote.
+		e.line("mov %s, %s", e.scratchReg, e.src(sir.Imm32(math.Float32bits(-1))))
+		e.line("texkill %s", e.scratchReg)
 	case sir.OpNot:
 		e.line("add %s, %s, %s", d, neg(s[0]), e.src(sir.Imm32(math.Float32bits(1))))
 	case sir.OpSel: // cmp picks its second operand where the first is >= 0

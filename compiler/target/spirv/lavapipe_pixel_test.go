@@ -105,7 +105,11 @@ type pixelPlan struct {
 // draw provides: SV_Position, SV_IsFrontFace (true), SV_SampleIndex (0)
 // and 32-bit varyings in, 32-bit SV_Target out, uniform buffers, no wave
 // operations (the driver's lane packing of pixels is its own).
-func planPixel(m *ir.Module) pixelPlan {
+func planPixel(m *ir.Module) pixelPlan { return planPixelWith(m, nil) }
+
+// planPixelWith is planPixel where storage globals for which storageOK
+// reports true are left to the caller to bind.
+func planPixelWith(m *ir.Module, storageOK func(*ir.Global) bool) pixelPlan {
 	var p pixelPlan
 	eps := m.EntryPoints()
 	if len(eps) != 1 || eps[0].Entry.Stage != ir.StagePixel {
@@ -126,6 +130,9 @@ func planPixel(m *ir.Module) pixelPlan {
 		sem := strings.ToUpper(g.Semantic)
 		switch g.Space {
 		case ir.SpaceStorage:
+			if storageOK != nil && storageOK(g) {
+				continue
+			}
 			return pixelPlan{skip: "storage buffers"}
 		case ir.SpaceInput:
 			if sem == "SV_POSITION" || sem == "SV_ISFRONTFACE" || sem == "SV_SAMPLEINDEX" {

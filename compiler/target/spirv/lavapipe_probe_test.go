@@ -25,7 +25,11 @@ import (
 // or within the given ULPs). Only tests the draw can feed run: pixel
 // shaders with SV_Position and nothing else as input, a float
 // SV_Target0, at most one constant buffer (bound to b0 or $Globals), and
-// [test] sections of only uniform/draw quad/probe lines.
+// [test] sections of only uniform/draw quad/probe lines. RWTexture2D
+// globals bind the [uav N] 2d section of their register as storage images
+// (lavapipe_probe_uav_test.go): written back after each draw, checked by
+// "probe uav" lines; Texture2D/3D/Cube and sampler states read their
+// [srv N] and [sampler N] sections (lavapipe_probe_srv_test.go).
 
 const probeW, probeH = 640, 480
 
@@ -109,7 +113,7 @@ func TestLavapipeVKD3DProbes(t *testing.T) {
 	}
 	vs := vertexShader(t, pixelPlan{})
 	skipped := map[string]int{}
-	var draws, passed, known, failed int
+	var draws, passed, known, failed, uavProbes int
 	// Files are independent: several run at once (the draws wait on
 	// runner processes, so more workers than cores pay off). mu guards
 	// the counters.
@@ -123,7 +127,7 @@ func TestLavapipeVKD3DProbes(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for f := range work {
-				probeFile(t, f, vs, count, skip, &draws, &passed, &known, &failed)
+				probeFile(t, f, vs, count, skip, &draws, &passed, &known, &failed, &uavProbes)
 			}
 		}()
 	}
@@ -139,8 +143,8 @@ func TestLavapipeVKD3DProbes(t *testing.T) {
 		why = append(why, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(why)
-	t.Logf("vkd3d probes on lavapipe (every %d. file): %d draws, %d probes pass, %d known, %d fail; skipped: %s",
-		every, draws, passed, known, failed, strings.Join(why, ", "))
+	t.Logf("vkd3d probes on lavapipe (every %d. file): %d draws, %d probes pass, %d known, %d fail (%d UAV probes checked); skipped: %s",
+		every, draws, passed, known, failed, uavProbes, strings.Join(why, ", "))
 	if draws == 0 {
 		t.Error("no draw ran")
 	}
@@ -148,7 +152,7 @@ func TestLavapipeVKD3DProbes(t *testing.T) {
 
 // probeFile draws the pixel shaders of one vkd3d file and checks their
 // probes, counting through count and skip.
-func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip func(string), draws, passed, known, failed *int) {
+func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip func(string), draws, passed, known, failed, uavProbes *int) {
 	units := map[int]*vkd3d.Unit{}
 	for _, u := range f.Units() {
 		units[u.Line] = u
@@ -156,10 +160,21 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 	var cur *ir.Module
 	var curUnit *vkd3d.Unit
 	var sm float64
+	resources := vkd3d.Resources{} // [uav N] and [srv N] sections, contents kept across draws
+	samplers := map[int]*vkd3d.Sampler{}
 	inRange := true // the latest [require] admits sm
 	for _, s := range f.Sections {
 		if s.Header == "require" {
 			inRange = vkd3d.ParseRequire(s.Body).Has(sm)
+			continue
+		}
+		if strings.HasPrefix(s.Header, "uav ") || strings.HasPrefix(s.Header, "srv ") {
+			resources.Declare(s.Header, s.Body)
+			continue
+		}
+		if strings.HasPrefix(s.Header, "sampler ") {
+			sm := vkd3d.ParseSampler(s.Header, s.Body)
+			samplers[sm.Slot] = sm
 			continue
 		}
 		if u := units[s.Line+1]; u != nil {
@@ -194,12 +209,33 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 						return
 					}
 				case c.Text == "draw quad":
+					uavs, why := bindUAVs(cur, resources)
+					if why != "" {
+						skip(why)
+						return
+					}
+					srvs, why := bindSRVs(cur, resources, samplers)
+					if why != "" {
+						skip(why)
+						return
+					}
 					var err error
-					if pix, err = drawProbe(cur, vs, words); err != nil {
+					if pix, err = drawProbe(cur, vs, words, uavs, srvs); err != nil {
 						t.Errorf("%s: %v", curUnit.Label(), err)
 						return
 					}
 					count(draws)
+				case strings.HasPrefix(c.Text, "probe uav "):
+					if pix == nil {
+						continue
+					}
+					msg, why := resources.ProbeUAV(c.Text)
+					if why != "" {
+						skip("probe uav: " + why)
+						continue
+					}
+					checkProbe(t, key, curUnit, msg, count, passed, known, failed)
+					count(uavProbes)
 				case strings.HasPrefix(c.Text, "probe "):
 					p, ok := vkd3d.ParseProbe(c.Text)
 					n := probeComps[p.Kind]
@@ -219,19 +255,7 @@ func probeFile(t *testing.T, f *vkd3d.File, vs []uint32, count func(*int), skip 
 							}
 						}
 					}
-					why, isKnown := probeKnown[key]
-					switch {
-					case diff == "":
-						count(passed)
-						if isKnown {
-							t.Errorf("%s: listed as known (%s) but passes", key, why)
-						}
-					case isKnown:
-						count(known)
-					default:
-						count(failed)
-						t.Errorf("%s (shader %s): %s", key, curUnit.Key(), diff)
-					}
+					checkProbe(t, key, curUnit, diff, count, passed, known, failed)
 				default:
 					skip("command " + strings.Fields(c.Text)[0])
 					return
@@ -262,7 +286,7 @@ func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
 	if err := runSpirvPipeline(m); err != nil {
 		return nil, "pipeline fails"
 	}
-	p := planPixel(m)
+	p := planPixelWith(m, isProbeResource)
 	switch {
 	case p.skip != "":
 		return nil, p.skip
@@ -290,12 +314,12 @@ func compilePixelUnit(u *vkd3d.Unit) (*ir.Module, string) {
 }
 
 // drawProbe draws m over the probe target with the constant buffer words.
-func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32) ([]vkrun.Pixels, error) {
+func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32, uavs []boundUAV, srvs []vkrun.Buffer) ([]vkrun.Pixels, error) {
 	w, err := Assemble(m, Options{})
 	if err != nil {
 		return nil, err
 	}
-	p := planPixel(m)
+	p := planPixelWith(m, isProbeResource)
 	job := vkrun.Job{SPIRV: w, Entry: p.entry.Name(), Draw: &vkrun.Draw{Vertex: vs, VertexEntry: "main",
 		Width: probeW, Height: probeH, Targets: p.targets}}
 	for _, b := range Bindings(m) {
@@ -316,6 +340,34 @@ func drawProbe(m *ir.Module, vs []uint32, words map[int]uint32) ([]vkrun.Pixels,
 		}
 		job.Buffers = append(job.Buffers, vkrun.Buffer{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayIndex, Uniform: true, Data: data})
 	}
-	_, pix, err := vkrun.RunDraw(job)
-	return pix, err
+	job.Buffers = append(job.Buffers, srvs...)
+	first := len(job.Buffers)
+	for _, u := range uavs {
+		job.Buffers = append(job.Buffers, u.buffer())
+	}
+	out, pix, err := vkrun.RunDraw(job)
+	if err != nil {
+		return nil, err
+	}
+	for k, u := range uavs {
+		u.writeBack(out[first+k])
+	}
+	return pix, nil
+}
+
+// checkProbe counts a probe's result: diff is "" when it passes.
+func checkProbe(t *testing.T, key string, u *vkd3d.Unit, diff string, count func(*int), passed, known, failed *int) {
+	why, isKnown := probeKnown[key]
+	switch {
+	case diff == "":
+		count(passed)
+		if isKnown {
+			t.Errorf("%s: listed as known (%s) but passes", key, why)
+		}
+	case isKnown:
+		count(known)
+	default:
+		count(failed)
+		t.Errorf("%s (shader %s): %s", key, u.Key(), diff)
+	}
 }

@@ -190,13 +190,18 @@ func sm3CheckInstr(f *ir.Function, in *ir.Instr, bad func(*ir.Function, *ir.Inst
 		case strings.HasPrefix(in.Intr.Name, "tex."):
 			sm3CheckTexture(f, in, bad)
 		case ir.IsDerivative(in.Intr.Name):
-			// ps_3_0 has dsx/dsy, but the SM3 emulator that checks this
-			// back end's output runs one pixel at a time, without the 2×2
-			// quads a derivative is taken over.
-			bad(f, in, "derivative %s (dsx/dsy) is not supported by the SM3 back end: its emulator shades single pixels, not 2×2 quads", in.Intr.Name)
+			// ps_3_0 has dsx/dsy, which D3D9 leaves coarse or fine; ddx
+			// and ddy (ddx_coarse, ddy_coarse in the IR) and fwidth map
+			// to them. ddx_fine/ddy_fine are shader model 5 intrinsics,
+			// which FXC does not compile for ps_3_0.
+			switch {
+			case in.Intr.Name == "ddx_fine" || in.Intr.Name == "ddy_fine":
+				bad(f, in, "%s needs shader model 5; ps_3_0's dsx/dsy leave coarse or fine to the hardware (use ddx/ddy)", in.Intr.Name)
+			case f.Entry == nil || f.Entry.Stage != ir.StagePixel:
+				bad(f, in, "derivative %s (dsx/dsy) needs a pixel shader: only ps_3_0 shades 2×2 quads", in.Intr.Name)
+			}
 		case in.Intr.Name == ir.Demote:
-			// Only emitted for shaders that also take derivatives.
-			bad(f, in, "discard that demotes to a helper lane (%s, for the quad's derivatives) is not supported by the SM3 back end", in.Intr.Name)
+			// texkill: the killed pixel keeps running for its quad.
 		case ir.IsQuadOp(in.Intr.Name):
 			bad(f, in, "quad operation %s is not available in shader model 3 (lanes of a quad cannot read each other)", in.Intr.Name)
 		case a.Has(ir.AttrWave):

@@ -267,8 +267,8 @@ entry:
 		want       []string
 	}{
 		{"wave", "  %w = intr i32 WaveActiveSum(i32 %x) !loc 12:7", []string{"12:7", "wave operation WaveActiveSum", "WaveActiveSum(i32 %x)"}},
-		{"ddx", "  %fx = sitofp i32 %x to f32\n  %d = intr f32 ddx_fine(f32 %fx) !loc 13:3", []string{"13:3", "derivative ddx_fine (dsx/dsy) is not supported by the SM3 back end", "2×2 quads"}},
-		{"demote", "  intr void ps.demote() !loc 15:5", []string{"15:5", "discard that demotes to a helper lane (ps.demote"}},
+		{"ddx", "  %fx = sitofp i32 %x to f32\n  %d = intr f32 ddx_fine(f32 %fx) !loc 13:3", []string{"13:3", "ddx_fine needs shader model 5", "use ddx/ddy"}},
+		{"ddx-compute", "  %fx = sitofp i32 %x to f32\n  %d = intr f32 ddx_coarse(f32 %fx) !loc 13:4", []string{"13:4", "derivative ddx_coarse (dsx/dsy) needs a pixel shader"}},
 		{"quad", "  %q = intr i32 QuadReadAcrossX(i32 %x) !loc 14:4", []string{"14:4", "quad operation QuadReadAcrossX is not available in shader model 3"}},
 		{"barrier", "  intr void GroupMemoryBarrierWithGroupSync() !loc 3:1", []string{"3:1", "barrier GroupMemoryBarrierWithGroupSync"}},
 		{"xor", "  %y = xor i32 %x, 5 !loc 7:9", []string{"7:9", "bitwise xor on integers", "%y = xor i32 %x, 5"}},

@@ -44,10 +44,18 @@ type Buffer struct {
 // (1D/2D images of Layers layers; cube views need Layers a multiple of 6;
 // a 3D view's Layers is its depth); Data holds level 0, 1, ... each with
 // all its layers, rows of texels from the top-left.
+//
+// With Samples (2, 4, 8 …) the image is multisampled (Texture2DMS, one
+// level: Levels is ignored; ViewType 2D or 2D_ARRAY; TexelBytes 4, 8 or
+// 16) and Data holds sample 0 with all its layers, then sample 1, …: the
+// runner writes it with a compute shader through a storage view, since
+// buffer copies cannot fill a multisampled image (the device needs
+// shaderStorageImageMultisample and shaderStorageImageWriteWithoutFormat).
 type Image struct {
 	Format, TexelBytes, Width, Height, Layers, Levels, ViewType uint32
 	Data                                                        []byte
 	Storage                                                     bool
+	Samples                                                     uint32
 }
 
 // Sampler is a VkSampler's state: filters and mipmap mode (0 nearest, 1
@@ -69,6 +77,11 @@ func (b *Buffer) encode() (kind uint32, data []byte) {
 	switch {
 	case b.Image != nil:
 		im := b.Image
+		if im.Samples > 1 {
+			put([]uint32{im.Format, im.TexelBytes, im.Width, im.Height, im.Layers, im.Samples, im.ViewType})
+			w.Write(im.Data)
+			return 5, w.Bytes()
+		}
 		put([]uint32{im.Format, im.TexelBytes, im.Width, im.Height, im.Layers, im.Levels, im.ViewType})
 		w.Write(im.Data)
 		if im.Storage {

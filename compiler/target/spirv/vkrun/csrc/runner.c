@@ -9,14 +9,17 @@
 // dispatch, groups x y z; for a draw, width, height, target count and
 // per target its kind (0 float, 1 signed, 2 unsigned integer); buffer
 // count; per buffer: set, binding, array element (descriptors of one
-// binding form an array of max element + 1), kind (0 storage, 1 uniform, 2 sampled
-// image, 3 sampler, 4 storage image), byte size, then the bytes padded to
-// a word (an image:
+// binding form an array of max element + 1), kind (0 storage, 1 uniform,
+// 2 sampled image, 3 sampler, 4 storage image, 5 multisampled sampled
+// image), byte size, then the bytes padded to a word (an image:
 // words VkFormat, bytes per texel, width, height, layers, levels,
 // VkImageViewType, then the texels of level 0, 1, ... each with all its
 // layers (a 3D view: layers is the depth; a storage image has one level
 // and is read back into its bytes after the run, in GENERAL layout while
-// the shader runs); a sampler: words mag filter, min filter, mipmap mode, address
+// the shader runs; a multisampled image has the sample count in place of
+// levels and its data sample by sample, each with all its layers: it is
+// written by a compute shader, msupload below, since a buffer copy cannot
+// fill a multisampled image); a sampler: words mag filter, min filter, mipmap mode, address
 // u, v, w, compare enable, compare op, border colour, and the floats min
 // lod, max lod, lod bias); SPIR-V word count and words; entry
 // point name length and bytes (padded); for a draw, the vertex shader's
@@ -58,7 +61,198 @@ typedef struct {
 	VkDeviceMemory imem;
 	VkImageView view;
 	VkSampler sampler;
+	// kind 5: the storage view of the same image (an unsigned integer
+	// format of the texel's size) and the upload pipeline that writes it.
+	VkImageView sview;
+	VkPipeline upipe;
+	VkPipelineLayout ulayout;
+	VkDescriptorSet uset;
 } Buf;
+
+// msupload is the SPIR-V of this GLSL compute shader (glslangValidator -V
+// --target-env vulkan1.0 -x), which writes a multisampled image (kind 5)
+// from its job-file bytes through a storage view (needs the device's
+// shaderStorageImageMultisample and shaderStorageImageWriteWithoutFormat):
+//
+//	#version 450
+//	// Writes the texels of a multisampled image from its job-file blob: seven
+//	// header words (format, texel bytes, width, height, layers, samples, view
+//	// type), then sample 0 of every layer, sample 1, ..., each layer rows of
+//	// texels from the top-left, texel bytes / 4 words a texel.
+//	layout(local_size_x = 1, local_size_y = 1, local_size_z = 1) in;
+//	layout(set = 0, binding = 0) writeonly uniform uimage2DMSArray img;
+//	layout(set = 0, binding = 1) readonly buffer Blob { uint w[]; };
+//	void main() {
+//		uint x = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y, l = gl_GlobalInvocationID.z;
+//		uint comps = w[1] / 4u, width = w[2], height = w[3], layers = w[4], samples = w[5];
+//		for (uint s = 0u; s < samples; s++) {
+//			uint base = 7u + (((s * layers + l) * height + y) * width + x) * comps;
+//			uvec4 v = uvec4(0u);
+//			for (uint c = 0u; c < comps; c++)
+//				v[c] = w[base + c];
+//			imageStore(img, ivec3(x, y, l), int(s), v);
+//		}
+//	}
+static const uint32_t msupload[] = {
+	0x07230203,0x00010000,0x0008000b,0x00000079,0x00000000,0x00020011,0x00000001,0x00020011,
+	0x0000001b,0x00020011,0x00000030,0x00020011,0x00000038,0x0006000b,0x00000001,0x4c534c47,
+	0x6474732e,0x3035342e,0x00000000,0x0003000e,0x00000000,0x00000001,0x0006000f,0x00000005,
+	0x00000004,0x6e69616d,0x00000000,0x0000000b,0x00060010,0x00000004,0x00000011,0x00000001,
+	0x00000001,0x00000001,0x00030003,0x00000002,0x000001c2,0x00040005,0x00000004,0x6e69616d,
+	0x00000000,0x00030005,0x00000008,0x00000078,0x00080005,0x0000000b,0x475f6c67,0x61626f6c,
+	0x766e496c,0x7461636f,0x496e6f69,0x00000044,0x00030005,0x00000010,0x00000079,0x00030005,
+	0x00000014,0x0000006c,0x00040005,0x00000018,0x706d6f63,0x00000073,0x00040005,0x0000001a,
+	0x626f6c42,0x00000000,0x00040006,0x0000001a,0x00000000,0x00000077,0x00030005,0x0000001c,
+	0x00000000,0x00040005,0x00000025,0x74646977,0x00000068,0x00040005,0x00000029,0x67696568,
+	0x00007468,0x00040005,0x0000002d,0x6579616c,0x00007372,0x00040005,0x00000031,0x706d6173,
+	0x0073656c,0x00030005,0x00000035,0x00000073,0x00040005,0x0000003f,0x65736162,0x00000000,
+	0x00030005,0x00000053,0x00000076,0x00030005,0x00000055,0x00000063,0x00030005,0x00000069,
+	0x00676d69,0x00040047,0x0000000b,0x0000000b,0x0000001c,0x00040047,0x00000019,0x00000006,
+	0x00000004,0x00040048,0x0000001a,0x00000000,0x00000018,0x00050048,0x0000001a,0x00000000,
+	0x00000023,0x00000000,0x00030047,0x0000001a,0x00000003,0x00040047,0x0000001c,0x00000022,
+	0x00000000,0x00040047,0x0000001c,0x00000021,0x00000001,0x00040047,0x00000069,0x00000022,
+	0x00000000,0x00040047,0x00000069,0x00000021,0x00000000,0x00030047,0x00000069,0x00000019,
+	0x00040047,0x00000078,0x0000000b,0x00000019,0x00020013,0x00000002,0x00030021,0x00000003,
+	0x00000002,0x00040015,0x00000006,0x00000020,0x00000000,0x00040020,0x00000007,0x00000007,
+	0x00000006,0x00040017,0x00000009,0x00000006,0x00000003,0x00040020,0x0000000a,0x00000001,
+	0x00000009,0x0004003b,0x0000000a,0x0000000b,0x00000001,0x0004002b,0x00000006,0x0000000c,
+	0x00000000,0x00040020,0x0000000d,0x00000001,0x00000006,0x0004002b,0x00000006,0x00000011,
+	0x00000001,0x0004002b,0x00000006,0x00000015,0x00000002,0x0003001d,0x00000019,0x00000006,
+	0x0003001e,0x0000001a,0x00000019,0x00040020,0x0000001b,0x00000002,0x0000001a,0x0004003b,
+	0x0000001b,0x0000001c,0x00000002,0x00040015,0x0000001d,0x00000020,0x00000001,0x0004002b,
+	0x0000001d,0x0000001e,0x00000000,0x0004002b,0x0000001d,0x0000001f,0x00000001,0x00040020,
+	0x00000020,0x00000002,0x00000006,0x0004002b,0x00000006,0x00000023,0x00000004,0x0004002b,
+	0x0000001d,0x00000026,0x00000002,0x0004002b,0x0000001d,0x0000002a,0x00000003,0x0004002b,
+	0x0000001d,0x0000002e,0x00000004,0x0004002b,0x0000001d,0x00000032,0x00000005,0x00020014,
+	0x0000003d,0x0004002b,0x00000006,0x00000040,0x00000007,0x00040017,0x00000051,0x00000006,
+	0x00000004,0x00040020,0x00000052,0x00000007,0x00000051,0x0007002c,0x00000051,0x00000054,
+	0x0000000c,0x0000000c,0x0000000c,0x0000000c,0x00090019,0x00000067,0x00000006,0x00000001,
+	0x00000000,0x00000001,0x00000001,0x00000002,0x00000000,0x00040020,0x00000068,0x00000000,
+	0x00000067,0x0004003b,0x00000068,0x00000069,0x00000000,0x00040017,0x00000071,0x0000001d,
+	0x00000003,0x0006002c,0x00000009,0x00000078,0x00000011,0x00000011,0x00000011,0x00050036,
+	0x00000002,0x00000004,0x00000000,0x00000003,0x000200f8,0x00000005,0x0004003b,0x00000007,
+	0x00000008,0x00000007,0x0004003b,0x00000007,0x00000010,0x00000007,0x0004003b,0x00000007,
+	0x00000014,0x00000007,0x0004003b,0x00000007,0x00000018,0x00000007,0x0004003b,0x00000007,
+	0x00000025,0x00000007,0x0004003b,0x00000007,0x00000029,0x00000007,0x0004003b,0x00000007,
+	0x0000002d,0x00000007,0x0004003b,0x00000007,0x00000031,0x00000007,0x0004003b,0x00000007,
+	0x00000035,0x00000007,0x0004003b,0x00000007,0x0000003f,0x00000007,0x0004003b,0x00000052,
+	0x00000053,0x00000007,0x0004003b,0x00000007,0x00000055,0x00000007,0x00050041,0x0000000d,
+	0x0000000e,0x0000000b,0x0000000c,0x0004003d,0x00000006,0x0000000f,0x0000000e,0x0003003e,
+	0x00000008,0x0000000f,0x00050041,0x0000000d,0x00000012,0x0000000b,0x00000011,0x0004003d,
+	0x00000006,0x00000013,0x00000012,0x0003003e,0x00000010,0x00000013,0x00050041,0x0000000d,
+	0x00000016,0x0000000b,0x00000015,0x0004003d,0x00000006,0x00000017,0x00000016,0x0003003e,
+	0x00000014,0x00000017,0x00060041,0x00000020,0x00000021,0x0000001c,0x0000001e,0x0000001f,
+	0x0004003d,0x00000006,0x00000022,0x00000021,0x00050086,0x00000006,0x00000024,0x00000022,
+	0x00000023,0x0003003e,0x00000018,0x00000024,0x00060041,0x00000020,0x00000027,0x0000001c,
+	0x0000001e,0x00000026,0x0004003d,0x00000006,0x00000028,0x00000027,0x0003003e,0x00000025,
+	0x00000028,0x00060041,0x00000020,0x0000002b,0x0000001c,0x0000001e,0x0000002a,0x0004003d,
+	0x00000006,0x0000002c,0x0000002b,0x0003003e,0x00000029,0x0000002c,0x00060041,0x00000020,
+	0x0000002f,0x0000001c,0x0000001e,0x0000002e,0x0004003d,0x00000006,0x00000030,0x0000002f,
+	0x0003003e,0x0000002d,0x00000030,0x00060041,0x00000020,0x00000033,0x0000001c,0x0000001e,
+	0x00000032,0x0004003d,0x00000006,0x00000034,0x00000033,0x0003003e,0x00000031,0x00000034,
+	0x0003003e,0x00000035,0x0000000c,0x000200f9,0x00000036,0x000200f8,0x00000036,0x000400f6,
+	0x00000038,0x00000039,0x00000000,0x000200f9,0x0000003a,0x000200f8,0x0000003a,0x0004003d,
+	0x00000006,0x0000003b,0x00000035,0x0004003d,0x00000006,0x0000003c,0x00000031,0x000500b0,
+	0x0000003d,0x0000003e,0x0000003b,0x0000003c,0x000400fa,0x0000003e,0x00000037,0x00000038,
+	0x000200f8,0x00000037,0x0004003d,0x00000006,0x00000041,0x00000035,0x0004003d,0x00000006,
+	0x00000042,0x0000002d,0x00050084,0x00000006,0x00000043,0x00000041,0x00000042,0x0004003d,
+	0x00000006,0x00000044,0x00000014,0x00050080,0x00000006,0x00000045,0x00000043,0x00000044,
+	0x0004003d,0x00000006,0x00000046,0x00000029,0x00050084,0x00000006,0x00000047,0x00000045,
+	0x00000046,0x0004003d,0x00000006,0x00000048,0x00000010,0x00050080,0x00000006,0x00000049,
+	0x00000047,0x00000048,0x0004003d,0x00000006,0x0000004a,0x00000025,0x00050084,0x00000006,
+	0x0000004b,0x00000049,0x0000004a,0x0004003d,0x00000006,0x0000004c,0x00000008,0x00050080,
+	0x00000006,0x0000004d,0x0000004b,0x0000004c,0x0004003d,0x00000006,0x0000004e,0x00000018,
+	0x00050084,0x00000006,0x0000004f,0x0000004d,0x0000004e,0x00050080,0x00000006,0x00000050,
+	0x00000040,0x0000004f,0x0003003e,0x0000003f,0x00000050,0x0003003e,0x00000053,0x00000054,
+	0x0003003e,0x00000055,0x0000000c,0x000200f9,0x00000056,0x000200f8,0x00000056,0x000400f6,
+	0x00000058,0x00000059,0x00000000,0x000200f9,0x0000005a,0x000200f8,0x0000005a,0x0004003d,
+	0x00000006,0x0000005b,0x00000055,0x0004003d,0x00000006,0x0000005c,0x00000018,0x000500b0,
+	0x0000003d,0x0000005d,0x0000005b,0x0000005c,0x000400fa,0x0000005d,0x00000057,0x00000058,
+	0x000200f8,0x00000057,0x0004003d,0x00000006,0x0000005e,0x00000055,0x0004003d,0x00000006,
+	0x0000005f,0x0000003f,0x0004003d,0x00000006,0x00000060,0x00000055,0x00050080,0x00000006,
+	0x00000061,0x0000005f,0x00000060,0x00060041,0x00000020,0x00000062,0x0000001c,0x0000001e,
+	0x00000061,0x0004003d,0x00000006,0x00000063,0x00000062,0x00050041,0x00000007,0x00000064,
+	0x00000053,0x0000005e,0x0003003e,0x00000064,0x00000063,0x000200f9,0x00000059,0x000200f8,
+	0x00000059,0x0004003d,0x00000006,0x00000065,0x00000055,0x00050080,0x00000006,0x00000066,
+	0x00000065,0x0000001f,0x0003003e,0x00000055,0x00000066,0x000200f9,0x00000056,0x000200f8,
+	0x00000058,0x0004003d,0x00000067,0x0000006a,0x00000069,0x0004003d,0x00000006,0x0000006b,
+	0x00000008,0x0004007c,0x0000001d,0x0000006c,0x0000006b,0x0004003d,0x00000006,0x0000006d,
+	0x00000010,0x0004007c,0x0000001d,0x0000006e,0x0000006d,0x0004003d,0x00000006,0x0000006f,
+	0x00000014,0x0004007c,0x0000001d,0x00000070,0x0000006f,0x00060050,0x00000071,0x00000072,
+	0x0000006c,0x0000006e,0x00000070,0x0004003d,0x00000006,0x00000073,0x00000035,0x0004007c,
+	0x0000001d,0x00000074,0x00000073,0x0004003d,0x00000051,0x00000075,0x00000053,0x00060063,
+	0x0000006a,0x00000072,0x00000075,0x00000040,0x00000074,0x000200f9,0x00000039,0x000200f8,
+	0x00000039,0x0004003d,0x00000006,0x00000076,0x00000035,0x00050080,0x00000006,0x00000077,
+	0x00000076,0x0000001f,0x0003003e,0x00000035,0x00000077,0x000200f9,0x00000036,0x000200f8,
+	0x00000038,0x000100fd,0x00010038
+};
+
+// uint_format is the unsigned integer format of a texel size (4, 8 or 16
+// bytes), the storage view of a multisampled image.
+static VkFormat uint_format(uint32_t bytes) {
+	switch (bytes) {
+	case 4: return VK_FORMAT_R32_UINT;
+	case 8: return VK_FORMAT_R32G32_UINT;
+	case 16: return VK_FORMAT_R32G32B32A32_UINT;
+	}
+	die("a multisampled image has 4, 8 or 16 bytes a texel");
+	return VK_FORMAT_UNDEFINED;
+}
+
+// ms_upload_pipeline makes the compute pipeline and descriptor set that
+// write image b (kind 5) from its staging buffer.
+static void ms_upload_pipeline(VkDevice dev, Buf *b) {
+	VkDescriptorSetLayoutBinding lb[2] = {
+		{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+		{1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+	};
+	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	lci.bindingCount = 2;
+	lci.pBindings = lb;
+	VkDescriptorSetLayout dsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 1;
+	plci.pSetLayouts = &dsl;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &b->ulayout));
+	VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+	smci.codeSize = sizeof msupload;
+	smci.pCode = msupload;
+	VkShaderModule sm;
+	CHECK(vkCreateShaderModule(dev, &smci, NULL, &sm));
+	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+	cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+	cpci.stage.module = sm;
+	cpci.stage.pName = "main";
+	cpci.layout = b->ulayout;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &b->upipe));
+	VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+	VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+	dpci.maxSets = 1;
+	dpci.poolSizeCount = 2;
+	dpci.pPoolSizes = sizes;
+	VkDescriptorPool pool;
+	CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+	dsai.descriptorPool = pool;
+	dsai.descriptorSetCount = 1;
+	dsai.pSetLayouts = &dsl;
+	CHECK(vkAllocateDescriptorSets(dev, &dsai, &b->uset));
+	VkDescriptorImageInfo ii = {VK_NULL_HANDLE, b->sview, VK_IMAGE_LAYOUT_GENERAL};
+	VkDescriptorBufferInfo bi = {b->buf, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet w[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+	w[0].dstSet = w[1].dstSet = b->uset;
+	w[0].dstBinding = 0;
+	w[0].descriptorCount = 1;
+	w[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+	w[0].pImageInfo = &ii;
+	w[1].dstBinding = 1;
+	w[1].descriptorCount = 1;
+	w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+	w[1].pBufferInfo = &bi;
+	vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
+}
 
 static VkDescriptorType desc_type(uint32_t kind) {
 	switch (kind) {
@@ -66,6 +260,7 @@ static VkDescriptorType desc_type(uint32_t kind) {
 	case 2: return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
 	case 3: return VK_DESCRIPTOR_TYPE_SAMPLER;
 	case 4: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+	case 5: return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
 	}
 	return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }
@@ -442,7 +637,7 @@ int main(int argc, char **argv) {
 	uint32_t nstorage = 0, nuniform = 0, nimages = 0, nsamplers = 0, nsimages = 0;
 	for (uint32_t i = 0; i < nbuf; i++) {
 		Buf *b = &bufs[i];
-		if (b->kind > 4) die("bad buffer kind");
+		if (b->kind > 5) die("bad buffer kind");
 		if (b->kind == 3) {
 			if (b->size < 48) die("short sampler");
 			uint32_t *w = (uint32_t *)b->data;
@@ -466,7 +661,7 @@ int main(int argc, char **argv) {
 		}
 		VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
 		bci.size = b->size ? b->size : 4;
-		bci.usage = b->kind == 2 || b->kind == 4 ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT : b->kind ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+		bci.usage = b->kind == 2 || b->kind == 4 ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT : b->kind == 1 ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 		bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
 		CHECK(vkCreateBuffer(dev, &bci, NULL, &b->buf));
 		VkMemoryRequirements req;
@@ -486,7 +681,7 @@ int main(int argc, char **argv) {
 		CHECK(vkMapMemory(dev, b->mem, 0, VK_WHOLE_SIZE, 0, &b->map));
 		memset(b->map, 0, bci.size);
 		memcpy(b->map, b->data, b->size);
-		if (b->kind == 2 || b->kind == 4) {
+		if (b->kind == 2 || b->kind == 4 || b->kind == 5) {
 			if (b->size < 28) die("short image");
 			uint32_t *w = (uint32_t *)b->data;
 			VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -503,6 +698,15 @@ int main(int argc, char **argv) {
 			if (b->kind == 4) {
 				if (w[5] != 1) die("a storage image has one level");
 				ici.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+			}
+			if (b->kind == 5) {
+				// Multisampled: written through a storage view of the
+				// texel size's unsigned format (msupload).
+				ici.samples = w[5];
+				ici.mipLevels = 1;
+				ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+				ici.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+				if ((uint64_t)w[2] * w[3] * w[4] * w[5] * w[1] + 28 > b->size) die("image data too short");
 			}
 			ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
 			if (w[6] == VK_IMAGE_VIEW_TYPE_CUBE || w[6] == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY) ici.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
@@ -525,9 +729,15 @@ int main(int argc, char **argv) {
 			vci.viewType = w[6];
 			vci.format = w[0];
 			vci.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-			vci.subresourceRange.levelCount = w[5];
+			vci.subresourceRange.levelCount = b->kind == 5 ? 1 : w[5];
 			vci.subresourceRange.layerCount = w[6] == VK_IMAGE_VIEW_TYPE_3D ? 1 : w[4];
 			CHECK(vkCreateImageView(dev, &vci, NULL, &b->view));
+			if (b->kind == 5) {
+				vci.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+				vci.format = uint_format(w[1]);
+				CHECK(vkCreateImageView(dev, &vci, NULL, &b->sview));
+				ms_upload_pipeline(dev, b);
+			}
 			if (b->kind == 4) nsimages++;
 			else nimages++;
 		} else if (b->kind) nuniform++;
@@ -655,9 +865,32 @@ int main(int argc, char **argv) {
 	VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
 	CHECK(vkBeginCommandBuffer(cb, &bi));
-	// Upload the images: staging buffer -> every level and layer.
+	// Upload the images: staging buffer -> every level and layer; a
+	// multisampled image through msupload.
 	for (uint32_t i = 0; i < nbuf; i++) {
 		Buf *b = &bufs[i];
+		if (b->kind == 5) {
+			uint32_t *w = (uint32_t *)b->data;
+			VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+			ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+			ib.image = b->image;
+			ib.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+			ib.subresourceRange.levelCount = 1;
+			ib.subresourceRange.layerCount = w[4];
+			ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+			ib.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+			ib.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+			vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+			vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, b->upipe);
+			vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, b->ulayout, 0, 1, &b->uset, 0, NULL);
+			vkCmdDispatch(cb, w[2], w[3], w[4]);
+			ib.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+			ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+			ib.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+			ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+			vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+			continue;
+		}
 		if (b->kind != 2 && b->kind != 4) continue;
 		uint32_t *w = (uint32_t *)b->data;
 		int is3d = w[6] == VK_IMAGE_VIEW_TYPE_3D;
