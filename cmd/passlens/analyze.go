@@ -72,7 +72,11 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3)})
+	// Build only what the requested analyses read: without --explain and
+	// passes, dominator, post-dominator and cycle trees need the blocks
+	// and terminators alone (load.Options.CFGOnly, docs/cli.md).
+	cfgOnly := *explain == "" && len(sp.Steps) == 0 && cfgKindsOnly(strings.Split(*kinds, ","))
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3), CFGOnly: cfgOnly})
 	if err != nil {
 		return err
 	}
@@ -105,4 +109,16 @@ func validKind(k string) bool {
 		}
 	}
 	return false
+}
+
+// cfgKindsOnly reports whether every analysis in kinds reads only the CFG
+// (blocks and terminators): domtree, postdomtree and cycles do;
+// uniformity needs every instruction and the LLVM listing.
+func cfgKindsOnly(kinds []string) bool {
+	for _, k := range kinds {
+		if k != "domtree" && k != "postdomtree" && k != "cycles" {
+			return false
+		}
+	}
+	return true
 }
