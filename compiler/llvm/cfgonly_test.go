@@ -45,7 +45,7 @@ func cfgPrintouts(m *ir.Module) (string, error) {
 // none): the same error text, or both succeed with byte-identical
 // dominator, post-dominator and cycle printouts, the CFG-only module
 // holding exactly one instruction, the terminator, per block and
-// verifying as passlens IR.
+// verifying as passlens IR when the full import does.
 func compareImportModes(name, src string) string {
 	full, _, errF := ImportListing(name, []byte(src))
 	cfg, errC := ImportWith(name, []byte(src), ImportOptions{CFGOnly: true})
@@ -66,8 +66,11 @@ func compareImportModes(name, src string) string {
 			}
 		}
 	}
-	if err := ir.Verify(cfg); err != nil {
-		return fmt.Sprintf("%s: the CFG-only import does not verify: %v", name, err)
+	// The reader accepts some CFGs passlens's verifier refuses (a branch
+	// to the entry block); the CFG-only module verifies when the full one
+	// does.
+	if err := ir.Verify(cfg); err != nil && ir.Verify(full) == nil {
+		return fmt.Sprintf("%s: the CFG-only import does not verify, the full one does: %v", name, err)
 	}
 	pf, err := cfgPrintouts(full)
 	if err != nil {
