@@ -14,6 +14,11 @@
 # 1 GB) and must be identical. PASSLENS_MAX_MODULE_SIZE lifts the 4 MiB
 # module bound of local commands for the 14 MB file (docs/limits.md).
 #
+# With only domtree requested, analyze imports F.ll CFG-only (blocks and
+# terminators; docs/llvm-bridge.md). For the full import's figure on the
+# same command, pass a build from before that change as BEFORE (e.g. main
+# at 535a18e): same reader and output, every instruction kept.
+#
 # Usage: bench/analyze-ll.sh        Env: RUNS (3) BLOCKS (100000: dense-N of
 # TestUniformityWriteBenchLL, one of 1000 5000 10000 20000 100000);
 # BEFORE=path/to/an/older/passlens adds it as a third tool ("before").

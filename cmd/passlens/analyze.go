@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"passlens/compiler/load"
@@ -72,7 +74,19 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3)})
+	// Build only what the requested analyses read: without --explain and
+	// passes, dominator, post-dominator and cycle trees need the blocks
+	// and terminators alone (load.Options.CFGOnly, docs/cli.md).
+	cfgOnly := *explain == "" && len(sp.Steps) == 0 && cfgKindsOnly(strings.Split(*kinds, ","))
+	if cfgOnly && os.Getenv("GOGC") == "" {
+		// The CFG-only module is small (~70 MB live at most on a
+		// 100k-block file, most of it the file and the terminators), so
+		// the collector's default headroom of 100% is most of the peak:
+		// collecting at 50% costs ~0.2 s of CPU there and keeps the
+		// process below opt-22's peak (BENCHMARKS.md).
+		debug.SetGCPercent(50)
+	}
+	m, src, err := load.File(pos[0], load.Options{Entry: *entry, Enable16BitTypes: *half, Profile: prof, SM1Textures: *tgt == string(target.SM3), CFGOnly: cfgOnly})
 	if err != nil {
 		return err
 	}
@@ -105,4 +119,16 @@ func validKind(k string) bool {
 		}
 	}
 	return false
+}
+
+// cfgKindsOnly reports whether every analysis in kinds reads only the CFG
+// (blocks and terminators): domtree, postdomtree and cycles do;
+// uniformity needs every instruction and the LLVM listing.
+func cfgKindsOnly(kinds []string) bool {
+	for _, k := range kinds {
+		if k != "domtree" && k != "postdomtree" && k != "cycles" {
+			return false
+		}
+	}
+	return true
 }

@@ -24,8 +24,12 @@ type bodyLowerer struct {
 	// at the top of the entry block.
 	consts   map[string]ir.Value
 	entryPre []*ir.Instr
-	// asmOuts are the outputs of opaque inline asm calls, true for SGPRs.
-	asmOuts map[*ir.Instr][]bool
+	// asmOuts are the outputs of opaque inline asm calls, true for SGPRs,
+	// by the call's value as uses find it (its entry in vals).
+	asmOuts map[ir.Value][]bool
+	// self is the vals entry of the instruction being lowered (nil if it
+	// defines no value): in.pre, or its cfgValue in a CFG-only import.
+	self ir.Value
 }
 
 type castKey struct {
@@ -45,7 +49,7 @@ type phiFixup struct {
 func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 	bl := &bodyLowerer{lw: lw, fa: fa, fi: fi, f: fi.f, blocks: make(map[string]*ir.Block, len(fi.blocks)),
 		vals: newValTable(fi.nvals + len(fi.f.Params)), casts: map[castKey]ir.Value{},
-		consts: map[string]ir.Value{}, asmOuts: map[*ir.Instr][]bool{}}
+		consts: map[string]ir.Value{}, asmOuts: map[ir.Value][]bool{}}
 	bl.bd = ir.NewBuilder(bl.f)
 	for _, p := range bl.f.Params {
 		bl.vals.put(p)
@@ -91,6 +95,15 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 		if t == ir.Void {
 			return lw.fatalAt(st.opTok(), "'%s' cannot produce a void value", lw.rp.opOf(st))
 		}
+		if lw.cfgOnly {
+			// A stand-in instead of an ir.Instr (cfgonly.go). The
+			// redefinition check below cannot fail here: declareFunc
+			// has already refused a name used twice among the
+			// parameters, blocks and values, the only names the
+			// function holds at this point.
+			bl.vals.put(&cfgValue{name: name, typ: t})
+			continue
+		}
 		it := ir.NewInstr(bl.f, ir.OpInvalid, t, name)
 		if it.Name() != name {
 			at := st.firstTok()
@@ -119,13 +132,24 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			if err != nil {
 				return err
 			}
+			bl.self = nil
+			var cv *cfgValue
 			if st.has(sHasResult) {
 				x, _ := bl.vals.get(st.name)
-				in.pre = x.(*ir.Instr)
+				bl.self = x
+				if lw.cfgOnly {
+					cv = x.(*cfgValue)
+					in.pre = scratchInstr(bl.f, cv, ir.Loc{Line: st.opLine, Col: st.opCol})
+				} else {
+					in.pre = x.(*ir.Instr)
+				}
 			}
 			n := len(bl.cur.Instrs)
 			if err := bl.instr(in); err != nil {
 				return err
+			}
+			if cv != nil {
+				cv.typ = in.pre.Type() // later uses see the type lowering gave it
 			}
 			if fl != nil {
 				bk.add(in, in.pre, bl.cur.Instrs[n:])
@@ -142,8 +166,15 @@ func (lw *lowerer) lowerBody(fa *funcAST, fi *funcInfo) error {
 			t := last
 			return lw.errAt(t, "block '%%%s' does not end with a terminator", bl.cur.Name())
 		}
+		if lw.cfgOnly {
+			keepTerminator(bl.cur)
+			clear(bl.casts) // keyed by block: never looked up again
+		}
 	}
 	fa.insts = stubList{}
+	if lw.cfgOnly {
+		return nil // phi casts and materialised constants were dropped with their blocks
+	}
 	for _, fx := range bl.phiFix {
 		bd := ir.NewBuilder(bl.f)
 		bd.SetBeforeTerminator(fx.pred)
@@ -952,8 +983,8 @@ func (bl *bodyLowerer) aggregate(in *instAST) error {
 	if et == nil || len(in.idx) == 0 {
 		return lw.errAt(in.tok, "invalid %s indices for %s", in.op, in.args[0].ty)
 	}
-	if a, ok := agg.(*ir.Instr); ok && op == ir.OpExtractValue && len(in.idx) == 1 {
-		if outs, ok := bl.asmOuts[a]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
+	if op == ir.OpExtractValue && len(in.idx) == 1 {
+		if outs, ok := bl.asmOuts[agg]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
 			return lw.errAt(in.tok, "unsupported extractvalue of an SGPR output of inline asm")
 		}
 	}

@@ -147,6 +147,9 @@ func parseAnalyses(text string) (map[string]*analysistest.OptFunc, map[string]*u
 // compareModule imports ll (opt's or clang's output) and compares every
 // defined function with optOut, opt-22's printer output for the same text.
 func compareModule(t *testing.T, label string, ll []byte, optOut string, st *corpusStats) {
+	if msg := cfgOnlyDiff(label, ll); msg != "" {
+		st.fail("%s", msg)
+	}
 	m, err := llvm.Import(label, ll)
 	if err != nil {
 		st.fail("%s: import: %v", label, err)

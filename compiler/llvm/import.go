@@ -29,11 +29,11 @@ import (
 // The module's names share memory with src (no copy of a large file is
 // made): the caller must not modify src while the module is in use.
 func Import(filename string, src []byte) (*ir.Module, error) {
-	return importModule(filename, src, nil)
+	return importModule(filename, src, nil, ImportOptions{})
 }
 
 // importModule is Import, filling lst (when not nil) with the listing.
-func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err error) {
+func importModule(filename string, src []byte, lst *Listing, opts ImportOptions) (m *ir.Module, err error) {
 	// A bug in the importer must not take the caller down; report it as an
 	// error naming the file instead.
 	defer guard.Handle("llvm.Import", func(e *guard.Error) {
@@ -64,6 +64,7 @@ func importModule(filename string, src []byte, lst *Listing) (m *ir.Module, err 
 		registered:    map[*ir.Type]bool{},
 		listing:       lst,
 		rp:            newReparser(filename, src, s),
+		cfgOnly:       opts.CFGOnly,
 	}
 	if lst != nil {
 		lst.slots = slotMaps(src, s)
@@ -103,6 +104,7 @@ type lowerer struct {
 	registered    map[*ir.Type]bool // types whose structs are in the module
 	listing       *Listing          // nil unless ImportListing
 	rp            *reparser         // parses body instructions again (stubs.go)
+	cfgOnly       bool              // ImportOptions.CFGOnly (cfgonly.go)
 }
 
 func (lw *lowerer) errAt(t token, format string, args ...any) error {

@@ -80,35 +80,39 @@ func TestImportConstructs(t *testing.T) {
 	}
 }
 
+// importErrorCases are invalid inputs with their error message and
+// position (TestImportErrors; TestCFGOnlyMatchesFull runs them in both
+// import modes).
+var importErrorCases = []struct{ src, want string }{
+	{"define void @f() {\n  %x = add i32 1, 2 [ \"b\"() ]\n}\n", "t.ll:2:21: expected an instruction"},
+	{"define void @f(<vscale x 2 x i32> %x) {\n  ret void\n}\n", "t.ll:1:17: unsupported scalable vector type"},
+	{"define void @f() {\n  %x = add i32 %y, 1\n  ret void\n}\n", "t.ll:2:16: use of undefined value '%y'"},
+	{"define void @f() {\n  br label %nowhere\n}\n", "t.ll:2:12: use of undefined block '%nowhere'"},
+	{"define void @f() {\n  %2 = add i32 1, 1\n  ret void\n}\n", "t.ll:2:3: value or block numbered '2' should be numbered '1'"},
+	{"define void @f() {\n  %x = add i32 1, 1\n}\n", "t.ll:2:8: block '%0' does not end with a terminator"},
+	{"define void @f() {\n  call void @nope()\n  ret void\n}\n", "t.ll:2:13: call of undefined function @nope"},
+	{"define void @f() {\n  %x = fadd float 0.1, 1.0\n  ret void\n}\n", "t.ll:2:19: floating point constant 0.1 is invalid for type float"},
+	{"define void @f() {\n  ret void\n", "t.ll:1:13: unterminated body of @f"},
+	{"define void @f() {\n  %x = bogus i32 1\n}\n", "t.ll:2:8: unknown instruction 'bogus'"},
+	{"define void @f() {\n  ret void\n}\n@@\n", "t.ll:4:1: expected a name after the sigil"},
+	{"define void @f() {\n  %x = freeze i32 \"s\"\n  ret void\n}\n", "t.ll:2:19: unsupported string constant"},
+	{"define void @f() {\n  callbr void @g() to label %a [label %b]\n}\n", "t.ll:2:15: use of undefined value '@g'"},
+	{"define void @f() {\n  %x = catchswitch within none [label %a] unwind to caller\n}\n", "t.ll:2:8: unsupported instruction 'catchswitch' (funclet exception handling)"},
+	{"define void @f(<vscale x 4 x i32> %v) {\n  ret void\n}\n", "t.ll:1:17: unsupported scalable vector type"},
+	{"define void @f() {\n  %x = add i33 %y, 1\n  ret void\n}\n", "t.ll:2:16: use of undefined value '%y'"},
+	{"define void @f() {\n  %x = call i32 @nope(i32 1)\n  ret void\n}\n", "t.ll:2:17: call of undefined function @nope"},
+	// Tokens are lexed on demand, but a lexical error anywhere in the
+	// file still wins over an earlier parse error (tokstream.go).
+	{"define void @f() {\n  %x = bogus i32 1\n}\n@\"open\n", "t.ll:4:1: unterminated string"},
+	// Messages about a body instruction after parsing name its opcode,
+	// which the instruction stub does not keep (stubs.go).
+	{"define void @f() {\n  %x = store i32 1, ptr null\n  ret void\n}\n", "t.ll:2:3: instruction 'store' does not produce a value and cannot be named"},
+}
+
 // TestImportErrors checks each error message and its position.
 func TestImportErrors(t *testing.T) {
 	t.Parallel()
-	cases := []struct{ src, want string }{
-		{"define void @f() {\n  %x = add i32 1, 2 [ \"b\"() ]\n}\n", "t.ll:2:21: expected an instruction"},
-		{"define void @f(<vscale x 2 x i32> %x) {\n  ret void\n}\n", "t.ll:1:17: unsupported scalable vector type"},
-		{"define void @f() {\n  %x = add i32 %y, 1\n  ret void\n}\n", "t.ll:2:16: use of undefined value '%y'"},
-		{"define void @f() {\n  br label %nowhere\n}\n", "t.ll:2:12: use of undefined block '%nowhere'"},
-		{"define void @f() {\n  %2 = add i32 1, 1\n  ret void\n}\n", "t.ll:2:3: value or block numbered '2' should be numbered '1'"},
-		{"define void @f() {\n  %x = add i32 1, 1\n}\n", "t.ll:2:8: block '%0' does not end with a terminator"},
-		{"define void @f() {\n  call void @nope()\n  ret void\n}\n", "t.ll:2:13: call of undefined function @nope"},
-		{"define void @f() {\n  %x = fadd float 0.1, 1.0\n  ret void\n}\n", "t.ll:2:19: floating point constant 0.1 is invalid for type float"},
-		{"define void @f() {\n  ret void\n", "t.ll:1:13: unterminated body of @f"},
-		{"define void @f() {\n  %x = bogus i32 1\n}\n", "t.ll:2:8: unknown instruction 'bogus'"},
-		{"define void @f() {\n  ret void\n}\n@@\n", "t.ll:4:1: expected a name after the sigil"},
-		{"define void @f() {\n  %x = freeze i32 \"s\"\n  ret void\n}\n", "t.ll:2:19: unsupported string constant"},
-		{"define void @f() {\n  callbr void @g() to label %a [label %b]\n}\n", "t.ll:2:15: use of undefined value '@g'"},
-		{"define void @f() {\n  %x = catchswitch within none [label %a] unwind to caller\n}\n", "t.ll:2:8: unsupported instruction 'catchswitch' (funclet exception handling)"},
-		{"define void @f(<vscale x 4 x i32> %v) {\n  ret void\n}\n", "t.ll:1:17: unsupported scalable vector type"},
-		{"define void @f() {\n  %x = add i33 %y, 1\n  ret void\n}\n", "t.ll:2:16: use of undefined value '%y'"},
-		{"define void @f() {\n  %x = call i32 @nope(i32 1)\n  ret void\n}\n", "t.ll:2:17: call of undefined function @nope"},
-		// Tokens are lexed on demand, but a lexical error anywhere in the
-		// file still wins over an earlier parse error (tokstream.go).
-		{"define void @f() {\n  %x = bogus i32 1\n}\n@\"open\n", "t.ll:4:1: unterminated string"},
-		// Messages about a body instruction after parsing name its opcode,
-		// which the instruction stub does not keep (stubs.go).
-		{"define void @f() {\n  %x = store i32 1, ptr null\n  ret void\n}\n", "t.ll:2:3: instruction 'store' does not produce a value and cannot be named"},
-	}
-	for _, c := range cases {
+	for _, c := range importErrorCases {
 		_, err := Import("t.ll", []byte(c.src))
 		if err == nil {
 			t.Errorf("%q: no error, want %q", c.src, c.want)

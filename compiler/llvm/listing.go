@@ -143,7 +143,7 @@ var llvmTerminators = setOf("ret", "br", "switch", "indirectbr", "invoke", "call
 // ImportListing is Import that also returns the module's Listing.
 func ImportListing(filename string, src []byte) (*ir.Module, *Listing, error) {
 	lst := &Listing{src: src, funcs: map[*ir.Function]*FuncListing{}}
-	m, err := importModule(filename, src, lst)
+	m, err := importModule(filename, src, lst, ImportOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -120,10 +120,8 @@ func (bl *bodyLowerer) opaqueClass(in *instAST) Divergence {
 		// uniform although the call is divergent.
 		if len(in.args) > 0 && in.args[0].v.kind == vLocal && len(in.idx) == 1 {
 			x, _ := bl.vals.get(in.args[0].v.text)
-			if a, ok := x.(*ir.Instr); ok {
-				if outs, ok := bl.asmOuts[a]; ok && in.idx[0] < len(outs) && outs[in.idx[0]] {
-					return AlwaysUniform
-				}
+			if outs, ok := bl.asmOuts[x]; ok && x != nil && in.idx[0] < len(outs) && outs[in.idx[0]] {
+				return AlwaysUniform
 			}
 		}
 	case "load":
@@ -214,7 +212,11 @@ func (bl *bodyLowerer) opaque(in *instAST) error {
 	it.Intr = opaqueIntr(opaqueKey(in), bl.opaqueClass(in))
 	it.Args = args
 	if in.c().asm != nil {
-		bl.asmOuts[it] = asmOutputs(in.c().asm.constraints)
+		key := ir.Value(it)
+		if bl.self != nil {
+			key = bl.self // what uses of the result find (a cfgValue in a CFG-only import)
+		}
+		bl.asmOuts[key] = asmOutputs(in.c().asm.constraints)
 	}
 	bl.insert(it)
 	return nil

@@ -38,6 +38,11 @@ type Options struct {
 	// ReadFile, when set, reads HLSL #include files instead of the file
 	// system (the SSH server confines includes to its modules directory).
 	ReadFile func(path string) ([]byte, error)
+	// CFGOnly, for .ll input, imports only functions, blocks and
+	// terminators (llvm.ImportOptions.CFGOnly): enough for the dominator,
+	// post-dominator and cycle analyses, with the same errors as a full
+	// import. Source.Listing stays nil. Other inputs ignore it.
+	CFGOnly bool
 }
 
 // Source is a loaded input file.
@@ -133,6 +138,13 @@ func Module(src *Source, opts Options) (*ir.Module, error) {
 		}
 		return m, nil
 	case "ll":
+		if opts.CFGOnly {
+			m, err := llvm.ImportWith(src.Path, src.Text, llvm.ImportOptions{CFGOnly: true})
+			if err != nil {
+				return nil, errors.New(termsafe.Escape(err.Error()))
+			}
+			return m, nil
+		}
 		m, lst, err := llvm.ImportListing(src.Path, src.Text)
 		if err != nil {
 			// The reader quotes source text: show it, never run it.
