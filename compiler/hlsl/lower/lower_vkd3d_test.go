@@ -535,15 +535,3 @@ func checkProbe(p vkd3d.Probe, tg *interp.Target, rt map[[2]int][]uint64) (msg s
 	}
 	return "", true
 }
-
-// onlyFormatFeatures reports whether every requirement is a format
-// capability ("format r32-float uav-load"): the interpreter reads and
-// writes every 32-bit format of typed UAVs and textures.
-func onlyFormatFeatures(req vkd3d.Require) bool {
-	for _, f := range req.Features {
-		if !strings.HasPrefix(f, "format ") {
-			return false
-		}
-	}
-	return true
-}

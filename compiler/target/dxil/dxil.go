@@ -50,13 +50,11 @@ func Emit(m *ir.Module) (out *target.Output, err error) {
 	return &target.Output{Text: retarget(text), Lang: "llvm", Ext: ".ll"}, nil
 }
 
-// lowerIntrinsics rewrites every passlens intrinsic call of f into dx.op
-// calls or plain LLVM instructions (dxop.go); other imported LLVM
-// intrinsics (llvm.* outside llvm.amdgcn) are kept as they are.
-func lowerIntrinsics(f *ir.Function) error { return lowerIntrinsicsNU(f, nil) }
-
-// lowerIntrinsicsNU is lowerIntrinsics knowing which dynamic indices
-// into resource arrays are divergent (nonUniformIndices).
+// lowerIntrinsicsNU rewrites every passlens intrinsic call of f into
+// dx.op calls or plain LLVM instructions (dxop.go), knowing which dynamic
+// indices into resource arrays are divergent (nonUniformIndices); other
+// imported LLVM intrinsics (llvm.* outside llvm.amdgcn) are kept as they
+// are.
 func lowerIntrinsicsNU(f *ir.Function, nu map[*ir.Instr]bool) error {
 	lw := &lowerer{f: f, bd: ir.NewBuilder(f), nonUniform: nu}
 	lowered := false

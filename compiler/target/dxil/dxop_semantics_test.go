@@ -129,7 +129,7 @@ func TestDXILOpSemantics(t *testing.T) {
 	}
 	c := ir.CloneModule(m)
 	for _, f := range c.Funcs {
-		if err := lowerIntrinsics(f); err != nil {
+		if err := lowerIntrinsicsNU(f, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
