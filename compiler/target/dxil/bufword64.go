@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"passlens/compiler/ir"
-	"passlens/compiler/llvm"
 )
 
 // bufWord64 lowers buf.word64 (ir/bufword64.go) with the atomics using it
@@ -41,22 +40,9 @@ func (lw *lowerer) bufWord64(in *ir.Instr) error {
 		lw.bd.SetBefore(u)
 		h := lw.bufferHandle(g)
 		coords := []ir.Value{in.Args[1], ir.ConstUndef(i32), ir.ConstUndef(i32)}
-		var all []ir.Value
-		dx := "dx.op.atomicBinOp." + o
-		if u.Atomic == ir.AtomicCmpXchg {
-			dx = "dx.op.atomicCompareExchange." + o
-			all = append([]ir.Value{ir.ConstInt(i32, opAtomicCompareExchange), h}, coords...)
-			all = append(all, u.Args[2], u.Args[1])
-		} else {
-			code, ok := dxilAtomicOps[u.Atomic]
-			if !ok {
-				return fmt.Errorf("no DXIL atomic for %s", u.Atomic)
-			}
-			all = append([]ir.Value{ir.ConstInt(i32, opAtomicBinOp), h, ir.ConstInt(i32, int64(code))}, coords...)
-			all = append(all, u.Args[1])
+		if err := atomicOnHandle(u, h, coords, o); err != nil {
+			return err
 		}
-		llvm.RegisterExternalIntrinsic(dx, 0, len(all))
-		u.Op, u.Intr, u.Args, u.Atomic = ir.OpIntrinsic, ir.LookupIntrinsic(dx), all, ir.AtomicNone
 	}
 	in.Remove()
 	return nil

@@ -95,22 +95,9 @@ func (lw *lowerer) rwTexture(in *ir.Instr) error {
 			if err != nil {
 				return err
 			}
-			var all []ir.Value
-			dx := "dx.op.atomicBinOp." + o
-			if u.Atomic == ir.AtomicCmpXchg {
-				dx = "dx.op.atomicCompareExchange." + o
-				all = append([]ir.Value{ir.ConstInt(i32, opAtomicCompareExchange), h}, coords...)
-				all = append(all, u.Args[2], u.Args[1])
-			} else {
-				code, ok := dxilAtomicOps[u.Atomic]
-				if !ok {
-					return fmt.Errorf("no DXIL atomic for %s", u.Atomic)
-				}
-				all = append([]ir.Value{ir.ConstInt(i32, opAtomicBinOp), h, ir.ConstInt(i32, int64(code))}, coords...)
-				all = append(all, u.Args[1])
+			if err := atomicOnHandle(u, h, coords, o); err != nil {
+				return err
 			}
-			llvm.RegisterExternalIntrinsic(dx, 0, len(all))
-			u.Op, u.Intr, u.Args, u.Atomic = ir.OpIntrinsic, ir.LookupIntrinsic(dx), all, ir.AtomicNone
 		}
 		in.Remove()
 		return nil
@@ -136,4 +123,28 @@ func (lw *lowerer) rwTexture(in *ir.Instr) error {
 		return nil
 	}
 	return fmt.Errorf("no DXIL operation for %s on a read-write texture", name)
+}
+
+// atomicOnHandle rewrites atomic u (on a texel or buffer word pointer) into
+// dx.op.atomicBinOp or dx.op.atomicCompareExchange (overload o) on handle
+// h at the three coordinates.
+func atomicOnHandle(u *ir.Instr, h ir.Value, coords []ir.Value, o string) error {
+	i32 := ir.I32
+	var all []ir.Value
+	dx := "dx.op.atomicBinOp." + o
+	if u.Atomic == ir.AtomicCmpXchg {
+		dx = "dx.op.atomicCompareExchange." + o
+		all = append([]ir.Value{ir.ConstInt(i32, opAtomicCompareExchange), h}, coords...)
+		all = append(all, u.Args[2], u.Args[1])
+	} else {
+		code, ok := dxilAtomicOps[u.Atomic]
+		if !ok {
+			return fmt.Errorf("no DXIL atomic for %s", u.Atomic)
+		}
+		all = append([]ir.Value{ir.ConstInt(i32, opAtomicBinOp), h, ir.ConstInt(i32, int64(code))}, coords...)
+		all = append(all, u.Args[1])
+	}
+	llvm.RegisterExternalIntrinsic(dx, 0, len(all))
+	u.Op, u.Intr, u.Args, u.Atomic = ir.OpIntrinsic, ir.LookupIntrinsic(dx), all, ir.AtomicNone
+	return nil
 }
