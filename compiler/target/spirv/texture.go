@@ -339,15 +339,7 @@ func (fe *fn) texture(in *ir.Instr) error {
 			}
 			v = fe.op(conv, ct, 0, v)
 		}
-		if rt.Kind == ir.KVector {
-			idx := make([]uint32, rt.Len)
-			for i := range idx {
-				idx[i] = uint32(i)
-			}
-			fe.op(OpVectorShuffle, rid, res, append([]uint32{v, v}, idx...)...)
-		} else {
-			fe.op(OpCompositeExtract, rid, res, v, 0)
-		}
+		fe.firstComponents(rid, res, v, rt)
 		return nil
 	}
 	scalar := rt.Scalar()
@@ -511,4 +503,19 @@ func (fe *fn) loadImage(g *ir.Global, gptr uint32, nu bool) (uint32, error) {
 		return 0, fe.fail("%v", err)
 	}
 	return fe.nonUniform(fe.op(OpLoad, imgT, 0, gptr), nu), nil
+}
+
+// firstComponents defines res (type rt, id rid) as the first components
+// of the 4-vector v that an image operation returned: a shuffle for a
+// vector result, an extract for a scalar.
+func (fe *fn) firstComponents(rid, res, v uint32, rt *ir.Type) {
+	if rt.Kind != ir.KVector {
+		fe.op(OpCompositeExtract, rid, res, v, 0)
+		return
+	}
+	idx := make([]uint32, rt.Len)
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
+	fe.op(OpVectorShuffle, rid, res, append([]uint32{v, v}, idx...)...)
 }

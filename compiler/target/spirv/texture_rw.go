@@ -160,15 +160,7 @@ func (fe *fn) rwTexture(in *ir.Instr, g *ir.Global, gptr uint32, nu bool) error 
 		if err != nil {
 			return err
 		}
-		if rt.Kind == ir.KVector {
-			idx := make([]uint32, rt.Len)
-			for i := range idx {
-				idx[i] = uint32(i)
-			}
-			fe.op(OpVectorShuffle, rid, res, append([]uint32{v, v}, idx...)...)
-		} else {
-			fe.op(OpCompositeExtract, rid, res, v, 0)
-		}
+		fe.firstComponents(rid, res, v, rt) // texture.go
 		return nil
 	case "tex.write":
 		c, err := coord()
