@@ -117,18 +117,7 @@ func TestLavapipeMSTextures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
-		t.Fatalf("spirv-val: %s", msg)
-	}
-	job.SPIRV = words
-	out, err := vkrun.Run(job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOnDevice(t, m, Options{}, job)
 	cells := res.Buffer("o").Cells
 	if len(cells) != outWords || len(out[0]) != 4*outWords {
 		t.Fatalf("interpreter %d cells, device %d bytes", len(cells), len(out[0]))
@@ -146,11 +135,7 @@ func TestLavapipeMSTextures(t *testing.T) {
 	t.Logf("%d output words bit-exact (%d nonzero)", outWords, written)
 	// Negative control: samples 0 and 1 swapped on the device.
 	_, swapped := build(true)
-	swapped.SPIRV = words
-	out2, err := vkrun.Run(swapped)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out2 := runOnDevice(t, m, Options{}, swapped)
 	differ := 0
 	for k, c := range cells {
 		if binary.LittleEndian.Uint32(out2[0][4*k:]) != uint32(c) {

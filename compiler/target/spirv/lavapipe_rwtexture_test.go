@@ -114,18 +114,7 @@ func TestLavapipeRWTextures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
-		t.Fatalf("spirv-val: %s", msg)
-	}
-	job.SPIRV = words
-	out, err := vkrun.Run(job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOnDevice(t, m, Options{}, job)
 	for k, x := range texs {
 		cells := res.Buffer(x.name).Cells
 		if len(out[k]) != 4*len(cells) {
@@ -209,18 +198,7 @@ func TestLavapipeTextureArrays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, deviceOptions(needDevice(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
-		t.Fatalf("spirv-val: %s", msg)
-	}
-	job.SPIRV = words
-	out, err := vkrun.Run(job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOnDevice(t, m, deviceOptions(needDevice(t)), job)
 	cells := res.Buffer("o").Cells
 	distinct := map[uint32]bool{}
 	for i, c := range cells {
@@ -283,18 +261,7 @@ func TestLavapipeRWTextureArrays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, deviceOptions(needDevice(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
-		t.Fatalf("spirv-val: %s", msg)
-	}
-	job.SPIRV = words
-	out, err := vkrun.Run(job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOnDevice(t, m, deviceOptions(needDevice(t)), job)
 	for k := 0; k < 3; k++ {
 		cells := res.Buffer(fmt.Sprintf("u.%d", k)).Cells
 		for i, c := range cells {

@@ -37,6 +37,26 @@ func needDevice(t *testing.T) *vkrun.Info {
 	return deviceInfo
 }
 
+// runOnDevice assembles m with opts, requires spirv-val (vulkan1.1) to
+// accept it and runs job with it on the device, returning the buffers
+// read back.
+func runOnDevice(t *testing.T, m *ir.Module, opts Options, job vkrun.Job) [][]byte {
+	t.Helper()
+	words, err := Assemble(m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
+		t.Fatalf("spirv-val: %s", msg)
+	}
+	job.SPIRV = words
+	out, err := vkrun.Run(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // deviceOptions are the back end options for the device: what it lacks
 // of descriptor indexing (Mesa 22.3's lavapipe: non-uniform indices and
 // image array indexing) is emitted without it (resarray.go).

@@ -165,18 +165,7 @@ func TestLavapipeResourceArrayDescriptors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := Assemble(m, deviceOptions(info))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msg := spirvVal(t, words, "vulkan1.1"); msg != "" {
-		t.Fatalf("spirv-val: %s", msg)
-	}
-	job.SPIRV = words
-	out, err := vkrun.Run(job)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runOnDevice(t, m, deviceOptions(info), job)
 	checked := 0
 	for i, b := range Bindings(m) {
 		if b.Global.Kind != "RWStructuredBuffer" {
